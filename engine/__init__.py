@@ -1,0 +1,39 @@
+"""The rules engine: pure, synchronous, standard library only.
+
+``find_ruleset(name)`` returns a :class:`Ruleset`; see ``engine/ruleset.py`` for the contract.
+"""
+
+from engine.errors import (
+    AmbiguousOrderError,
+    EngineError,
+    IllegalOrderError,
+    MapError,
+    NotActingError,
+    OptionError,
+    OrderError,
+    OrderSyntaxError,
+    StateError,
+    UnknownRulesetError,
+)
+from engine.registry import RULESETS, find_ruleset
+from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset
+
+__all__ = [
+    "RULESETS",
+    "AmbiguousOrderError",
+    "EngineError",
+    "Event",
+    "IllegalOrderError",
+    "MapError",
+    "NotActingError",
+    "OptionError",
+    "OrderError",
+    "OrderSyntaxError",
+    "Outcome",
+    "Option",
+    "Resolution",
+    "Ruleset",
+    "StateError",
+    "UnknownRulesetError",
+    "find_ruleset",
+]

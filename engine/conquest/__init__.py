@@ -1,0 +1,117 @@
+"""Conquest: simultaneous secret rounds on a hex map with productive cells (spec: rules/conquest.md).
+
+Options (``options_schema``): ``map`` (explicit map data, or the name of a shipped map; see
+``board.py`` for the format), ``size`` of a generated map, ``start_units``, ``round_limit``.
+Order notation: see ``orders.py`` (``C4>C5 3``, ``C4>C5``, ``auto C4>C5``, ``stop C4``).
+
+Decisions beyond the spec:
+- A seat that does not submit (or does not pass) gets no fixed moves; its standing auto-moves run.
+- Rounds survived = rounds completed while the player was in the game; position points count the
+  players ranked strictly below, and players who leave together share a place.
+- Five players use a six-corner symmetric map with one corner empty (hex grids have no 5-fold
+  symmetry).
+- Missed-turn counting belongs to the game master (it knows deadlines); it calls ``remove_player``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.conquest import ai, rules
+from engine.conquest.board import SIZES, ConquestMap, generate_map, load_shipped_map, shipped_map_names
+from engine.conquest.orders import Order, parse
+from engine.conquest.state import Cell, ConquestState, ConquestView, Player, from_dict, make_view, to_dict
+from engine.errors import MapError, OptionError
+from engine.rng import seed_state
+from engine.ruleset import Option, Outcome, Resolution, Ruleset, normalize_options
+
+
+class ConquestRuleset(Ruleset[ConquestState, Order]):
+    name = "conquest"
+    title = "Conquest"
+    min_players = 2
+    max_players = 6
+
+    def options_schema(self) -> tuple[Option, ...]:
+        return (
+            Option("map", "map", None,
+                   "Explicit map data, or a shipped map name (" + ", ".join(shipped_map_names()) + "); "
+                   "empty for a generated map"),
+            Option("size", "choice", "medium", "Size of a generated map", choices=tuple(SIZES)),
+            Option("start_units", "int", 10, "Units on each start cell", minimum=1, maximum=100),
+            Option("round_limit", "int", 0, "Rounds before the game ends on cells and units (0: none)",
+                   minimum=0, maximum=1000),
+        )
+
+    def setup(self, num_players: int, options: Mapping[str, Any] | None = None, seed: int | str = 0) -> ConquestState:
+        self.check_num_players(num_players)
+        opts = normalize_options(self.options_schema(), options)
+        board = self._board(opts, num_players, seed)
+        if num_players not in board.starts:
+            counts = ", ".join(str(n) for n in sorted(board.starts))
+            raise OptionError(f"map {board.name!r} is for {counts} players, not {num_players}")
+        starts = board.starts[num_players]
+        cells = {h: Cell(None, board.garrisons.get(h, 0)) for h in board.types}
+        for seat, start in enumerate(starts):
+            cells[start] = Cell(seat, opts["start_units"])
+        return ConquestState(
+            map_name=board.name,
+            types=dict(board.types),
+            cells=cells,
+            autos={},
+            players=tuple(Player() for _ in range(num_players)),
+            round=1,
+            round_limit=opts["round_limit"],
+            last_moves=(),
+            departures=0,
+            rng=seed_state(seed),
+        )
+
+    @staticmethod
+    def _board(opts: Mapping[str, Any], num_players: int, seed: int | str) -> ConquestMap:
+        chosen = opts["map"]
+        if chosen is None:
+            return generate_map(num_players, opts["size"], seed)
+        if isinstance(chosen, str):
+            return load_shipped_map(chosen)
+        if isinstance(chosen, Mapping):
+            return ConquestMap.from_dict(chosen)
+        raise MapError(f"option map must be map data or a shipped map name, not {type(chosen).__name__}")
+
+    def acting_players(self, state: ConquestState) -> frozenset[int]:
+        return frozenset() if state.over else frozenset(state.playing())
+
+    def orders_are_secret(self, state: ConquestState) -> bool:
+        return True
+
+    def parse_orders(self, state: ConquestState, seat: int, text: str) -> list[Order]:
+        return parse(state, seat, text)
+
+    def format_order(self, order: Order) -> str:
+        return str(order)
+
+    def default_orders(self, state: ConquestState, seat: int) -> list[Order]:
+        return []
+
+    def resolve(self, state: ConquestState, orders: Mapping[int, Sequence[Order]]) -> Resolution[ConquestState]:
+        return rules.resolve_round(state, orders)
+
+    def outcome(self, state: ConquestState) -> Outcome | None:
+        return rules.outcome(state)
+
+    def view(self, state: ConquestState, seat: int | None) -> ConquestView:
+        return make_view(state, seat)
+
+    def to_dict(self, state: ConquestState) -> dict[str, Any]:
+        return to_dict(state, self.name, self.state_version)
+
+    def from_dict(self, data: Mapping[str, Any]) -> ConquestState:
+        self.check_envelope(data)
+        return from_dict(data)
+
+    def remove_player(self, state: ConquestState, seat: int, reason: str) -> Resolution[ConquestState]:
+        return rules.remove_player(state, seat, reason)
+
+    def ai_orders(self, state: ConquestState, seat: int, seed: int | str) -> list[Order]:
+        return ai.choose_orders(state, seat, seed)

@@ -1,0 +1,225 @@
+"""Conquest maps: cell types, the map data format, shipped maps and the symmetric generator.
+
+A map as data (shipped files in ``maps/`` and ``options["map"]`` alike)::
+
+    {
+      "name": "duel",
+      "layout": ["n n b", "n g n", "b n n"],   # rows top to bottom, one token per column:
+                                               #   n normal, b bronze, s silver, g gold, . no cell
+      "garrisons": {"B1": 4},                  # neutral units at the start
+      "starts": {"2": ["A1", "C3"]}            # start cells for each supported player count
+    }
+
+Rows use the board's odd-r layout: odd rows (2, 4, ... as labelled) are drawn half a cell right.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from importlib import resources
+from typing import Any
+
+from engine.errors import MapError
+from engine.hexgrid import DIRECTIONS, Hex, hexagon, orbit
+from engine.rng import Rng, seed_state
+
+
+class CellType(Enum):
+    NORMAL = "normal"
+    BRONZE = "bronze"
+    SILVER = "silver"
+    GOLD = "gold"
+
+    @property
+    def production(self) -> int:
+        return PRODUCTION[self]
+
+    @property
+    def token(self) -> str:
+        return self.value[0]
+
+
+PRODUCTION = {CellType.NORMAL: 1, CellType.BRONZE: 2, CellType.SILVER: 5, CellType.GOLD: 10}
+_BY_TOKEN = {t.token: t for t in CellType}
+SIZES = {"small": 4, "medium": 5, "large": 6}
+
+
+@dataclass(frozen=True)
+class ConquestMap:
+    name: str
+    types: Mapping[Hex, CellType]
+    garrisons: Mapping[Hex, int]
+    starts: Mapping[int, tuple[Hex, ...]]
+
+    def to_dict(self) -> dict[str, Any]:
+        width = max(c.col for c in self.types) + 1
+        height = max(c.row for c in self.types) + 1
+        layout = []
+        for row in range(height):
+            tokens = []
+            for col in range(width):
+                cell_type = self.types.get(Hex.from_offset(col, row))
+                tokens.append(cell_type.token if cell_type else ".")
+            layout.append(" ".join(tokens))
+        return {
+            "name": self.name,
+            "layout": layout,
+            "garrisons": {c.label: n for c, n in sorted(self.garrisons.items()) if n},
+            "starts": {str(n): [c.label for c in cells] for n, cells in sorted(self.starts.items())},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ConquestMap:
+        """Validate map data; every problem is a MapError naming the bad entry."""
+        if not isinstance(data, Mapping):
+            raise MapError("a conquest map must be an object with name, layout, garrisons and starts")
+        name = data.get("name", "custom")
+        if not isinstance(name, str) or not name.strip():
+            raise MapError("map name must be a non-empty text")
+        types = _parse_layout(data.get("layout"))
+        garrisons = _parse_garrisons(data.get("garrisons", {}), types)
+        starts = _parse_starts(data.get("starts"), types)
+        for cells in starts.values():
+            for cell in cells:
+                if garrisons.get(cell):
+                    raise MapError(f"start cell {cell.label} cannot hold a neutral garrison")
+        _check_connected(types)
+        return cls(name.strip(), types, garrisons, starts)
+
+
+def _parse_layout(layout: Any) -> dict[Hex, CellType]:
+    if not isinstance(layout, list) or not layout or not all(isinstance(row, str) for row in layout):
+        raise MapError("map layout must be a list of rows of text, like [\"n n b\", \"n g n\"]")
+    types: dict[Hex, CellType] = {}
+    for row, line in enumerate(layout):
+        for col, token in enumerate(line.split()):
+            if token == ".":
+                continue
+            if token.lower() not in _BY_TOKEN:
+                raise MapError(f"layout row {row + 1}, column {col + 1}: {token!r} is not one of n, b, s, g, .")
+            types[Hex.from_offset(col, row)] = _BY_TOKEN[token.lower()]
+    if len(types) < 2:
+        raise MapError("a map needs at least two cells")
+    return types
+
+
+def _cell(label: Any, types: Mapping[Hex, CellType], what: str) -> Hex:
+    try:
+        cell = Hex.from_label(label) if isinstance(label, str) else None
+    except ValueError:
+        cell = None
+    if cell is None or cell not in types:
+        raise MapError(f"{what} {label!r} is not a cell of the map")
+    return cell
+
+
+def _parse_garrisons(data: Any, types: Mapping[Hex, CellType]) -> dict[Hex, int]:
+    if not isinstance(data, Mapping):
+        raise MapError("map garrisons must be an object like {\"C3\": 4}")
+    garrisons = {}
+    for label, units in data.items():
+        cell = _cell(label, types, "garrison cell")
+        if isinstance(units, bool) or not isinstance(units, int) or not 0 <= units <= 10_000:
+            raise MapError(f"garrison of {label} must be a whole number from 0 to 10000, not {units!r}")
+        garrisons[cell] = units
+    return garrisons
+
+
+def _parse_starts(data: Any, types: Mapping[Hex, CellType]) -> dict[int, tuple[Hex, ...]]:
+    if not isinstance(data, Mapping) or not data:
+        raise MapError("map starts must be an object like {\"2\": [\"A1\", \"H8\"]}")
+    starts = {}
+    for count_text, labels in data.items():
+        try:
+            count = int(count_text)
+        except (TypeError, ValueError):
+            raise MapError(f"starts key {count_text!r} must be a player count from 2 to 6") from None
+        if not 2 <= count <= 6:
+            raise MapError(f"starts key {count_text!r} must be a player count from 2 to 6")
+        if not isinstance(labels, list) or len(labels) != count:
+            raise MapError(f"starts for {count} players must list {count} cells")
+        cells = tuple(_cell(label, types, "start cell") for label in labels)
+        if len(set(cells)) != count:
+            raise MapError(f"starts for {count} players repeat a cell")
+        starts[count] = cells
+    return starts
+
+
+def _check_connected(types: Mapping[Hex, CellType]) -> None:
+    first = min(types)
+    seen = {first}
+    frontier = [first]
+    while frontier:
+        cell = frontier.pop()
+        for near in cell.neighbours():
+            if near in types and near not in seen:
+                seen.add(near)
+                frontier.append(near)
+    if len(seen) != len(types):
+        lost = sorted(set(types) - seen)[0]
+        raise MapError(f"every cell must be reachable; {lost.label} is cut off from {first.label}")
+
+
+def shipped_map_names() -> list[str]:
+    folder = resources.files("engine.conquest") / "maps"
+    return sorted(entry.name[:-5] for entry in folder.iterdir() if entry.name.endswith(".json"))
+
+
+def load_shipped_map(name: str) -> ConquestMap:
+    if name not in shipped_map_names():
+        raise MapError(f"unknown map {name!r}; shipped maps: {', '.join(shipped_map_names())}")
+    text = (resources.files("engine.conquest") / "maps" / f"{name}.json").read_text(encoding="utf-8")
+    return ConquestMap.from_dict(json.loads(text))
+
+
+# Which corners of the hexagon the players start on, by player count (directions from east,
+# clockwise). Each set is mapped onto itself by rotations/reflections of the board, so every
+# player sees the same position; five players leave one corner empty (no 5-fold symmetry on hexes).
+START_CORNERS = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4), 6: (0, 1, 2, 3, 4, 5)}
+
+
+def generate_map(num_players: int, size: str, seed: int | str) -> ConquestMap:
+    """A hexagon-shaped map whose types and garrisons are invariant under all 12 symmetries."""
+    radius = SIZES[size] + (1 if num_players >= 5 else 0)
+    rng = Rng(hash_seed(seed, num_players, size))
+    center = Hex(0, radius)
+    cells = hexagon(center, radius)
+    shift = -min(c.col for c in cells)
+    center = Hex(center.q + shift, center.r)
+    cells = hexagon(center, radius)
+    corners = [Hex(center.q + dq * (radius - 1), center.r + dr * (radius - 1)) for dq, dr in DIRECTIONS]
+    starts = tuple(corners[k] for k in START_CORNERS[num_players])
+    near_start = {c for corner in corners for c in (corner, *corner.neighbours())}
+    types: dict[Hex, CellType] = {}
+    garrisons: dict[Hex, int] = {}
+    for cell in cells:
+        if cell in types:
+            continue
+        cell_type, garrison = _roll_cell(rng, cell.distance(center), radius, cell in near_start, cell == center)
+        for twin in orbit(cell, center):
+            types[twin] = cell_type
+            if garrison:
+                garrisons[twin] = garrison
+    return ConquestMap(f"generated-{size}-{num_players}p", types, garrisons, {num_players: starts})
+
+
+def _roll_cell(rng: Rng, distance: int, radius: int, near_start: bool, is_center: bool) -> tuple[CellType, int]:
+    if is_center:
+        return CellType.GOLD, rng.between(18, 26)
+    if near_start:
+        return CellType.NORMAL, 0
+    roll = rng.below(100)
+    if roll < 6 and distance <= radius // 2 + 1:
+        return CellType.GOLD, rng.between(16, 24)
+    if roll < 16:
+        return CellType.SILVER, rng.between(7, 12)
+    if roll < 40:
+        return CellType.BRONZE, rng.between(2, 6)
+    return CellType.NORMAL, rng.between(0, 3) if rng.chance(1, 2) else 0
+
+
+def hash_seed(*parts: Any) -> int:
+    return seed_state(":".join(str(p) for p in parts))

@@ -1,0 +1,174 @@
+"""Conquest orders: value types, the notation players type, and validation.
+
+Notation (case-insensitive; orders separated by ``;``, ``,`` or new lines)::
+
+    C4>C5 3        move 3 units from C4 to the adjacent C5 (also C4-C5 3, C4 C5 3)
+    C4>C5          move every unit C4 has at the start of the round
+    auto C4>C5     standing order: each round, units left in C4 after its fixed moves go to C5
+    stop C4        cancel C4's standing auto-move
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.errors import (
+    AmbiguousOrderError,
+    IllegalOrderError,
+    NotActingError,
+    OrderError,
+    OrderSyntaxError,
+    raise_collected,
+)
+from engine.hexgrid import Hex
+
+if TYPE_CHECKING:
+    from engine.conquest.state import ConquestState
+
+COLOUR_NAMES = ("red", "blue", "green", "orange", "purple", "brown")
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Move a fixed number of units from ``source`` to the adjacent ``target``."""
+
+    source: Hex
+    target: Hex
+    units: int
+
+    def __str__(self) -> str:
+        return f"{self.source.label}>{self.target.label} {self.units}"
+
+
+@dataclass(frozen=True, slots=True)
+class Auto:
+    """Standing order: every round, the units left in ``source`` after fixed moves go to ``target``."""
+
+    source: Hex
+    target: Hex
+
+    def __str__(self) -> str:
+        return f"auto {self.source.label}>{self.target.label}"
+
+
+@dataclass(frozen=True, slots=True)
+class StopAuto:
+    """Cancel the standing auto-move of ``source``."""
+
+    source: Hex
+
+    def __str__(self) -> str:
+        return f"stop {self.source.label}"
+
+
+Order = Move | Auto | StopAuto
+
+_CELL = r"([a-z]{1,2}\s*\d{1,3})"
+_ARROW = r"\s*(?:->|>|-|\s)\s*"
+_MOVE = re.compile(rf"^{_CELL}{_ARROW}{_CELL}(?:\s+(?:x\s*)?(\d{{1,6}}|all))?$")
+_AUTO = re.compile(rf"^auto\s+{_CELL}{_ARROW}{_CELL}$")
+_STOP = re.compile(rf"^(?:stop\s+{_CELL}|auto\s+{_CELL}\s+off)$")
+
+
+def split_lines(text: str) -> list[str]:
+    return [piece.strip() for piece in re.split(r"[;,\n]", text) if piece.strip()]
+
+
+def parse(state: ConquestState, seat: int, text: str) -> list[Order]:
+    """Parse and validate a seat's whole set of orders for this round; all problems reported at once."""
+    if not isinstance(text, str):
+        raise OrderSyntaxError(f"orders must be text, not {type(text).__name__}")
+    orders: list[Order] = []
+    problems: list[OrderError] = []
+    for line in split_lines(text):
+        try:
+            orders.append(_parse_line(state, line))
+        except OrderError as err:
+            problems.append(err)
+    raise_collected(problems)
+    validate(state, seat, orders)
+    return orders
+
+
+def _parse_line(state: ConquestState, line: str) -> Order:
+    lowered = " ".join(line.lower().split())
+    if match := _STOP.match(lowered):
+        return StopAuto(_label(state, match.group(1) or match.group(2), line))
+    if match := _AUTO.match(lowered):
+        return Auto(_label(state, match.group(1), line), _label(state, match.group(2), line))
+    if match := _MOVE.match(lowered):
+        source, target = _label(state, match.group(1), line), _label(state, match.group(2), line)
+        amount = match.group(3)
+        if amount is None or amount == "all":
+            units = state.cells[source].units
+            if units == 0:
+                raise IllegalOrderError(f"{line!r}: {source.label} has no units to move")
+        else:
+            units = int(amount)
+        return Move(source, target, units)
+    raise OrderSyntaxError(
+        f"{line!r} is not an order; write C4>C5 3 (move 3), C4>C5 (move all), auto C4>C5, or stop C4"
+    )
+
+
+def _label(state: ConquestState, text: str, line: str) -> Hex:
+    cell = Hex.from_label(text.replace(" ", ""))
+    if cell not in state.types:
+        raise IllegalOrderError(f"{line!r}: {text.upper().replace(' ', '')} is not a cell of this map")
+    return cell
+
+
+def _owner_name(owner: int | None) -> str:
+    return "neutral" if owner is None else f"{COLOUR_NAMES[owner]}'s"
+
+
+def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
+    """Check a seat's order set against the start-of-round position; raise one error for all problems."""
+    if not state.is_playing(seat):
+        raise NotActingError(f"seat {seat} is not playing in this game")
+    problems: list[OrderError] = []
+    moved: dict[Hex, list[Move]] = defaultdict(list)
+    standing: dict[Hex, list[Order]] = defaultdict(list)
+    for order in orders:
+        text = str(order)
+        cell = state.cells.get(order.source)
+        if cell is None:
+            problems.append(IllegalOrderError(f"{text!r}: {order.source.label} is not a cell of this map"))
+            continue
+        if cell.owner != seat:
+            problems.append(IllegalOrderError(
+                f"{text!r}: {order.source.label} is {_owner_name(cell.owner)}, not yours; "
+                f"your cells: {', '.join(c.label for c in state.cells_of(seat)) or 'none'}"))
+            continue
+        if isinstance(order, (Move, Auto)) and order.target not in order.source.neighbours():
+            near = [c.label for c in order.source.neighbours() if c in state.types]
+            problems.append(IllegalOrderError(
+                f"{text!r}: {order.target.label} is not adjacent to {order.source.label}; "
+                f"neighbours: {', '.join(near)}"))
+            continue
+        if isinstance(order, Move):
+            if order.units < 1:
+                problems.append(IllegalOrderError(f"{text!r}: move at least 1 unit"))
+                continue
+            moved[order.source].append(order)
+        else:
+            standing[order.source].append(order)
+            if isinstance(order, StopAuto) and order.source not in state.autos:
+                problems.append(IllegalOrderError(f"{text!r}: {order.source.label} has no auto-move to stop"))
+    for source, moves in moved.items():
+        total, have = sum(m.units for m in moves), state.cells[source].units
+        if total > have:
+            listed = ", ".join(str(m) for m in moves)
+            problems.append(IllegalOrderError(
+                f"{listed}: {source.label} has {have} units at the start of the round, "
+                f"these orders move {total}"))
+    for source, entries in standing.items():
+        if len(entries) > 1:
+            listed = ", ".join(dict.fromkeys(str(e) for e in entries))
+            problems.append(AmbiguousOrderError(
+                f"{listed}: {source.label} can have one auto-move order per round; keep one"))
+    raise_collected(problems)

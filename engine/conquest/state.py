@@ -1,0 +1,189 @@
+"""The conquest game state, its serialized form, and the view handed to renderers and cogs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.conquest.board import CellType
+from engine.errors import StateError
+from engine.hexgrid import Hex
+
+PLAYING = "playing"
+OUT_STATUSES = ("eliminated", "surrendered", "removed")
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    owner: int | None  # seat, or None for neutral
+    units: int
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A seat's standing. ``out_seq`` orders departures (equal = left together); ``survived`` counts rounds."""
+
+    status: str = PLAYING
+    reason: str | None = None
+    out_seq: int | None = None
+    survived: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """Units that moved last round, for the arrows on the board."""
+
+    seat: int
+    source: Hex
+    target: Hex
+    units: int
+    auto: bool
+
+
+@dataclass(frozen=True)
+class ConquestState:
+    map_name: str
+    types: Mapping[Hex, CellType]
+    cells: Mapping[Hex, Cell]
+    autos: Mapping[Hex, Hex]
+    players: tuple[Player, ...]
+    round: int  # the round being played; round - 1 rounds are complete
+    round_limit: int  # 0: none
+    last_moves: tuple[Trace, ...]
+    departures: int  # how many departure batches so far (for out_seq)
+    rng: int
+
+    def is_playing(self, seat: int) -> bool:
+        return 0 <= seat < len(self.players) and self.players[seat].status == PLAYING
+
+    def playing(self) -> list[int]:
+        return [seat for seat, p in enumerate(self.players) if p.status == PLAYING]
+
+    def cells_of(self, seat: int) -> list[Hex]:
+        return sorted(h for h, c in self.cells.items() if c.owner == seat)
+
+    def units_of(self, seat: int) -> int:
+        return sum(c.units for c in self.cells.values() if c.owner == seat)
+
+    @property
+    def over(self) -> bool:
+        limit_reached = self.round_limit and self.round > self.round_limit
+        return len(self.playing()) <= 1 or bool(limit_reached)
+
+
+def to_dict(state: ConquestState, name: str, version: int) -> dict[str, Any]:
+    return {
+        "ruleset": name,
+        "version": version,
+        "map_name": state.map_name,
+        "cells": {
+            h.label: {"type": state.types[h].value, "owner": c.owner, "units": c.units}
+            for h, c in sorted(state.cells.items())
+        },
+        "autos": {s.label: t.label for s, t in sorted(state.autos.items())},
+        "players": [
+            {"status": p.status, "reason": p.reason, "out_seq": p.out_seq, "survived": p.survived}
+            for p in state.players
+        ],
+        "round": state.round,
+        "round_limit": state.round_limit,
+        "last_moves": [[t.seat, t.source.label, t.target.label, t.units, t.auto] for t in state.last_moves],
+        "departures": state.departures,
+        "rng": state.rng,
+    }
+
+
+def from_dict(data: Mapping[str, Any]) -> ConquestState:
+    """Rebuild and validate a state; anything inconsistent is a StateError, never a half-loaded game."""
+    try:
+        types, cells = {}, {}
+        for label, entry in data["cells"].items():
+            cell = Hex.from_label(label)
+            types[cell] = CellType(entry["type"])
+            cells[cell] = Cell(_optional_int(entry["owner"]), _int(entry["units"], 0))
+        players = tuple(
+            Player(p["status"], p["reason"], _optional_int(p["out_seq"]), _optional_int(p["survived"]))
+            for p in data["players"]
+        )
+        autos = {Hex.from_label(s): Hex.from_label(t) for s, t in data["autos"].items()}
+        traces = tuple(
+            Trace(_int(seat, 0), Hex.from_label(s), Hex.from_label(t), _int(n, 1), bool(auto))
+            for seat, s, t, n, auto in data["last_moves"]
+        )
+        state = ConquestState(
+            map_name=str(data["map_name"]),
+            types=types,
+            cells=cells,
+            autos=autos,
+            players=players,
+            round=_int(data["round"], 1),
+            round_limit=_int(data["round_limit"], 0),
+            last_moves=traces,
+            departures=_int(data["departures"], 0),
+            rng=_int(data["rng"], 0),
+        )
+    except StateError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise StateError(f"conquest state is damaged: {type(err).__name__}: {err}") from None
+    _check_consistent(state)
+    return state
+
+
+def _int(value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise StateError(f"conquest state is damaged: {value!r} is not a whole number >= {minimum}")
+    return value
+
+
+def _optional_int(value: Any) -> int | None:
+    return None if value is None else _int(value, 0)
+
+
+def _check_consistent(state: ConquestState) -> None:
+    seats = len(state.players)
+    if not 2 <= seats <= 6:
+        raise StateError(f"conquest state is damaged: {seats} players")
+    for p in state.players:
+        if p.status != PLAYING and p.status not in OUT_STATUSES:
+            raise StateError(f"conquest state is damaged: unknown player status {p.status!r}")
+    for cell, c in state.cells.items():
+        if c.owner is not None and c.owner >= seats:
+            raise StateError(f"conquest state is damaged: {cell.label} owned by seat {c.owner}")
+    for source, target in state.autos.items():
+        if source not in state.cells or target not in source.neighbours() or target not in state.cells:
+            raise StateError(f"conquest state is damaged: auto-move {source.label}>{target.label}")
+
+
+@dataclass(frozen=True)
+class CellView:
+    cell: Hex
+    label: str
+    type: CellType
+    owner: int | None
+    units: int
+    auto: Hex | None
+
+
+@dataclass(frozen=True)
+class ConquestView:
+    """Everything a viewer may see. Conquest has no fog; secrets (programmed orders) never enter the state."""
+
+    viewer: int | None
+    map_name: str
+    round: int
+    round_limit: int
+    over: bool
+    cells: tuple[CellView, ...]
+    players: tuple[Player, ...]
+    last_moves: tuple[Trace, ...]
+
+
+def make_view(state: ConquestState, viewer: int | None) -> ConquestView:
+    cells = tuple(
+        CellView(h, h.label, state.types[h], c.owner, c.units, state.autos.get(h))
+        for h, c in sorted(state.cells.items())
+    )
+    return ConquestView(viewer, state.map_name, state.round, state.round_limit, state.over, cells,
+                        state.players, state.last_moves)

@@ -1,0 +1,65 @@
+"""The engine's error hierarchy.
+
+Every error a player or an admin can cause is a ``ValueError`` whose message quotes the
+input and says what would be right, so the bot can show it verbatim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class EngineError(ValueError):
+    """Base of every error the engine raises on bad input."""
+
+
+class UnknownRulesetError(EngineError, LookupError):
+    """A ruleset name that is not registered."""
+
+
+class OptionError(EngineError):
+    """A game option that is unknown or out of range."""
+
+
+class MapError(EngineError):
+    """An explicit or shipped map that does not describe a valid board."""
+
+
+class StateError(EngineError):
+    """Serialized state that cannot be loaded (corrupted, wrong ruleset or version)."""
+
+
+class NotActingError(EngineError):
+    """Orders from a seat that is not expected to act now."""
+
+
+class OrderError(EngineError):
+    """Base of order errors. ``problems`` lists every bad line when several are reported together."""
+
+    def __init__(self, message: str, problems: Sequence[OrderError] = ()):
+        super().__init__(message)
+        self.problems: tuple[OrderError, ...] = tuple(problems)
+
+
+class OrderSyntaxError(OrderError):
+    """The text is not an order at all (cannot be parsed)."""
+
+
+class IllegalOrderError(OrderError):
+    """The order parses but breaks a rule in the current position."""
+
+
+class AmbiguousOrderError(OrderError):
+    """The orders contradict each other or could mean several things."""
+
+
+def raise_collected(problems: Sequence[OrderError]) -> None:
+    """Raise one error for all ``problems``: the single one itself, or a combined one listing all."""
+    if not problems:
+        return
+    if len(problems) == 1:
+        raise problems[0]
+    kinds = {type(p) for p in problems}
+    cls = kinds.pop() if len(kinds) == 1 else OrderError
+    message = f"{len(problems)} problems:\n" + "\n".join(f"- {p}" for p in problems)
+    raise cls(message, problems)

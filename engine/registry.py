@@ -1,0 +1,16 @@
+"""Where rulesets are registered by name. Adding a game means adding one line here."""
+
+from __future__ import annotations
+
+from engine.conquest import ConquestRuleset
+from engine.errors import UnknownRulesetError
+from engine.ruleset import Ruleset
+
+RULESETS: dict[str, Ruleset] = {rs.name: rs for rs in (ConquestRuleset(),)}
+
+
+def find_ruleset(name: str) -> Ruleset:
+    try:
+        return RULESETS[name.strip().lower()]
+    except (KeyError, AttributeError):
+        raise UnknownRulesetError(f"unknown ruleset {name!r}; available: {', '.join(sorted(RULESETS))}") from None

@@ -1,0 +1,164 @@
+"""The contract every ruleset implements, and the small value types it speaks in.
+
+Players are seats ``0..n-1``. ``resolve`` is the only state transition; states are frozen
+values, replaced and never mutated. Alternating games are the one-actor case of simultaneous
+ones: ``acting_players`` answers both.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from engine.errors import OptionError, StateError
+
+S = TypeVar("S")
+O = TypeVar("O")
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened while resolving, for summaries and announcements (JSON-safe data)."""
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self.data}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Event:
+        rest = dict(data)
+        return cls(rest.pop("kind"), rest)
+
+
+@dataclass(frozen=True)
+class Resolution(Generic[S]):
+    state: S
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``ranking`` lists groups of seats from first place down; seats in one group share a place.
+    ``points`` maps every seat to its points.
+    """
+
+    winners: tuple[int, ...]
+    draw: bool
+    ranking: tuple[tuple[int, ...], ...]
+    points: Mapping[int, int]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One documented game option. ``kind`` is "int", "choice", "bool" or "map"."""
+
+    name: str
+    kind: str
+    default: Any
+    description: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: Any) -> Any:
+        """The value, validated; raises OptionError saying what would be right."""
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise OptionError(f"option {self.name}={value!r} must be a whole number")
+            if self.minimum is not None and value < self.minimum or self.maximum is not None and value > self.maximum:
+                raise OptionError(f"option {self.name}={value} must be between {self.minimum} and {self.maximum}")
+        elif self.kind == "choice":
+            if value not in self.choices:
+                raise OptionError(f"option {self.name}={value!r} must be one of: {', '.join(self.choices)}")
+        elif self.kind == "bool":
+            if not isinstance(value, bool):
+                raise OptionError(f"option {self.name}={value!r} must be true or false")
+        return value
+
+
+def normalize_options(schema: Sequence[Option], options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Defaults filled in, every value checked, unknown names refused."""
+    options = dict(options or {})
+    known = {opt.name: opt for opt in schema}
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise OptionError(f"unknown option {', '.join(unknown)}; options are: {', '.join(known)}")
+    return {name: opt.check(options[name]) if name in options else opt.default for name, opt in known.items()}
+
+
+class Ruleset(ABC, Generic[S, O]):
+    """Base class of every game. Subclasses are stateless; all game data lives in the state."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    state_version: int = 1
+
+    @abstractmethod
+    def options_schema(self) -> tuple[Option, ...]: ...
+
+    @abstractmethod
+    def setup(self, num_players: int, options: Mapping[str, Any] | None = None, seed: int | str = 0) -> S: ...
+
+    @abstractmethod
+    def acting_players(self, state: S) -> frozenset[int]: ...
+
+    @abstractmethod
+    def orders_are_secret(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def parse_orders(self, state: S, seat: int, text: str) -> list[O]: ...
+
+    @abstractmethod
+    def format_order(self, order: O) -> str: ...
+
+    @abstractmethod
+    def default_orders(self, state: S, seat: int) -> list[O]: ...
+
+    @abstractmethod
+    def resolve(self, state: S, orders: Mapping[int, Sequence[O]]) -> Resolution[S]: ...
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> Any: ...
+
+    @abstractmethod
+    def to_dict(self, state: S) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def from_dict(self, data: Mapping[str, Any]) -> S: ...
+
+    @abstractmethod
+    def remove_player(self, state: S, seat: int, reason: str) -> Resolution[S]: ...
+
+    @abstractmethod
+    def ai_orders(self, state: S, seat: int, seed: int | str) -> list[O]:
+        """Orders a computer player would give now (deterministic for a given seed)."""
+
+    def format_orders(self, orders: Sequence[O]) -> str:
+        """Orders as one text that ``parse_orders`` reads back."""
+        return "; ".join(self.format_order(order) for order in orders)
+
+    def check_num_players(self, num_players: int) -> None:
+        if not self.min_players <= num_players <= self.max_players:
+            raise OptionError(
+                f"{self.name} is played by {self.min_players} to {self.max_players} players, not {num_players}"
+            )
+
+    def check_envelope(self, data: Mapping[str, Any]) -> None:
+        """Refuse serialized state of another ruleset or a newer format."""
+        if not isinstance(data, Mapping):
+            raise StateError(f"{self.name} state must be an object, not {type(data).__name__}")
+        if data.get("ruleset") != self.name:
+            raise StateError(f"state is for ruleset {data.get('ruleset')!r}, not {self.name!r}")
+        if data.get("version") != self.state_version:
+            raise StateError(f"{self.name} state version {data.get('version')!r} is not {self.state_version}")
