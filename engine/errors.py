@@ -29,16 +29,16 @@ class StateError(EngineError):
     """Serialized state that cannot be loaded (corrupted, wrong ruleset or version)."""
 
 
-class NotActingError(EngineError):
-    """Orders from a seat that is not expected to act now."""
-
-
 class OrderError(EngineError):
     """Base of order errors. ``problems`` lists every bad line when several are reported together."""
 
     def __init__(self, message: str, problems: Sequence[OrderError] = ()):
         super().__init__(message)
         self.problems: tuple[OrderError, ...] = tuple(problems)
+
+
+class NotActingError(OrderError):
+    """Orders (or a departure) from a seat that is not in the game or not expected to act now."""
 
 
 class OrderSyntaxError(OrderError):

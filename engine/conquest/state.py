@@ -112,7 +112,7 @@ def from_dict(data: Mapping[str, Any]) -> ConquestState:
             for seat, s, t, n, auto in data["last_moves"]
         )
         state = ConquestState(
-            map_name=str(data["map_name"]),
+            map_name=_text(data["map_name"]),
             types=types,
             cells=cells,
             autos=autos,
@@ -137,6 +137,12 @@ def _int(value: Any, minimum: int) -> int:
     return value
 
 
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise StateError(f"conquest state is damaged: {value!r} is not a text")
+    return value
+
+
 def _optional_int(value: Any) -> int | None:
     return None if value is None else _int(value, 0)
 
@@ -152,7 +158,7 @@ def _check_consistent(state: ConquestState) -> None:
         if c.owner is not None and c.owner >= seats:
             raise StateError(f"conquest state is damaged: {cell.label} owned by seat {c.owner}")
     for source, target in state.autos.items():
-        if source not in state.cells or target not in source.neighbours() or target not in state.cells:
+        if source not in state.cells or state.cells[source].owner is None or target not in source.neighbours() or target not in state.cells:
             raise StateError(f"conquest state is damaged: auto-move {source.label}>{target.label}")
 
 
