@@ -145,7 +145,7 @@ def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
                 f"your cells: {', '.join(c.label for c in state.cells_of(seat)) or 'none'}"))
             continue
         if isinstance(order, (Move, Auto)) and order.target not in order.source.neighbours():
-            near = [c.label for c in order.source.neighbours() if c in state.types]
+            near = sorted(c.label for c in order.source.neighbours() if c in state.types)
             problems.append(IllegalOrderError(
                 f"{text!r}: {order.target.label} is not adjacent to {order.source.label}; "
                 f"neighbours: {', '.join(near)}"))

@@ -173,7 +173,7 @@ def test_orders_over_start_of_round_units_rejected():
 def test_only_adjacent_targets_and_own_cells():
     """For a cell he owns, a player may move units to an adjacent cell."""
     state = position({"A1": (0, 5), "D3": (1, 4)})
-    with pytest.raises(IllegalOrderError, match="C1 is not adjacent to A1; neighbours: B1, A2"):
+    with pytest.raises(IllegalOrderError, match="C1 is not adjacent to A1; neighbours: A2, B1"):
         RS.parse_orders(state, 0, "A1>C1 2")
     with pytest.raises(IllegalOrderError, match="D3 is blue's, not yours"):
         RS.parse_orders(state, 0, "D3>C3 1")

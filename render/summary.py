@@ -1,0 +1,57 @@
+"""Plain-text summaries of resolved rounds, for channel posts and the demo's log."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine import Event, Outcome
+
+COLOURS = ("red", "blue", "green", "orange", "purple", "brown")
+
+
+def seat_name(names: Sequence[str], seat: int | None) -> str:
+    if seat is None:
+        return "neutral"
+    return f"{names[seat]} ({COLOURS[seat]})" if seat < len(names) else f"seat {seat}"
+
+
+def describe_event(event: Event, names: Sequence[str]) -> str | None:
+    """One line for a player to read, or None for events too small to mention."""
+    data = event.data
+    who = lambda key: seat_name(names, data.get(key))  # noqa: E731
+    match event.kind:
+        case "round_resolved":
+            return f"Round {data['round']} resolved."
+        case "battle":
+            sides = " vs ".join(f"{seat_name(names, party)} {units}" for party, units in data["parties"])
+            result = "tie: all lost, cell neutral" if data["tie"] else f"{who('winner')} wins with {data['units_left']}"
+            return f"Battle at {data['cell']}: {sides} — {result}."
+        case "captured":
+            return f"{who('seat')} captured {data['cell']}" + ("" if data["from"] is None else f" from {who('from')}") + "."
+        case "neutralized":
+            return f"{data['cell']} fell neutral."
+        case "eliminated":
+            return f"{who('seat')} was eliminated."
+        case "player_removed":
+            return f"{who('seat')} left the game ({data['reason']})."
+        case "game_over":
+            return "Game over."
+    return None
+
+
+def describe_events(events: Iterable[Event], names: Sequence[str]) -> list[str]:
+    return [line for line in (describe_event(e, names) for e in events) if line]
+
+
+def describe_outcome(outcome: Outcome, names: Sequence[str]) -> list[str]:
+    lines = []
+    if outcome.draw:
+        lines.append("Draw between " + ", ".join(seat_name(names, s) for s in outcome.winners) + ".")
+    else:
+        lines.append(f"Winner: {seat_name(names, outcome.winners[0])}.")
+    place = 1
+    for group in outcome.ranking:
+        for seat in group:
+            lines.append(f"{place}. {seat_name(names, seat)} — {outcome.points[seat]} points")
+        place += len(group)
+    return lines

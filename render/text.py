@@ -1,0 +1,116 @@
+"""Text with per-character font fallback, from the fonts bundled in ``render/fonts``.
+
+Player names arrive in any script. DejaVu draws Latin and Cyrillic; whatever it lacks (CJK)
+comes from Droid Sans Fallback. Each font's character map is read once with fontTools, and a
+string is split into runs that each use one font. Pillow's basic layout engine is used so the
+same text gives the same pixels on every machine, with or without libraqm.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from fontTools.ttLib import TTFont
+from PIL import ImageDraw, ImageFont
+
+FONTS = Path(__file__).parent / "fonts"
+REGULAR = FONTS / "DejaVuSans.ttf"
+BOLD = FONTS / "DejaVuSans-Bold.ttf"
+FALLBACK = FONTS / "DroidSansFallbackFull.ttf"
+
+# DejaVu's cap height over its em; used to centre text on a point by its capitals.
+CAP_HEIGHT = 0.73
+
+Colour = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A stretch of text drawn with one font file."""
+
+    text: str
+    font: Path
+
+
+@cache
+def coverage(path: Path) -> frozenset[int]:
+    """The code points a font has glyphs for."""
+    return frozenset(TTFont(path, lazy=True).getBestCmap())
+
+
+@cache
+def font(path: Path, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+def font_for(char: str, bold: bool = False) -> Path:
+    """The first font of the chain that has ``char``; the primary one when none has it."""
+    primary = BOLD if bold else REGULAR
+    for path in (primary, FALLBACK):
+        if ord(char) in coverage(path):
+            return path
+    return primary
+
+
+def runs(text: str, bold: bool = False) -> list[Run]:
+    """Split ``text`` into maximal runs that share a font."""
+    result: list[Run] = []
+    for char in text:
+        path = font_for(char, bold)
+        if result and result[-1].font == path:
+            result[-1] = Run(result[-1].text + char, path)
+        else:
+            result.append(Run(char, path))
+    return result
+
+
+def width(text: str, size: int, bold: bool = False) -> float:
+    return sum(font(run.font, size).getlength(run.text) for run in runs(text, bold))
+
+
+def fit(text: str, size: int, max_width: float, bold: bool = False) -> str:
+    """``text`` shortened with an ellipsis so that it is at most ``max_width`` wide."""
+    if width(text, size, bold) <= max_width:
+        return text
+    while text and width(text + "…", size, bold) > max_width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def draw(
+    canvas: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: Colour,
+    *,
+    bold: bool = False,
+    anchor: str = "lm",
+    stroke: int = 0,
+    stroke_fill: Colour | None = None,
+) -> None:
+    """Draw ``text`` at ``xy``.
+
+    ``anchor`` is two letters like Pillow's: horizontal ``l``/``m``/``r`` and vertical ``m``
+    (middle of the capitals) or ``s`` (baseline). Strokes are all drawn before the fills so one
+    run's outline never covers its neighbour's letters.
+    """
+    x, y = xy
+    horizontal, vertical = anchor
+    if horizontal != "l":
+        x -= width(text, size, bold) / (2 if horizontal == "m" else 1)
+    if vertical == "m":
+        y += size * CAP_HEIGHT / 2
+    placed = []
+    for run in runs(text, bold):
+        face = font(run.font, size)
+        placed.append((x, run.text, face))
+        x += face.getlength(run.text)
+    if stroke:
+        for left, part, face in placed:
+            canvas.text((left, y), part, font=face, anchor="ls", fill=stroke_fill,
+                        stroke_width=stroke, stroke_fill=stroke_fill)
+    for left, part, face in placed:
+        canvas.text((left, y), part, font=face, anchor="ls", fill=fill)

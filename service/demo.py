@@ -1,0 +1,55 @@
+"""An offline game between computer players: every round's board image plus a text summary.
+
+It needs no Discord token and no database, so a newcomer can see a whole game in seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from dataclasses import dataclass
+
+from engine import find_ruleset
+from render import board_png
+from render.summary import describe_events, describe_outcome
+
+DEMO_NAMES = ("Alice", "Борис", "小明", "Dana", "Émile", "Farida")
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    rounds: int
+    images: tuple[pathlib.Path, ...]
+    summary: pathlib.Path
+
+
+def run_demo(ruleset: str, players: int, seed: int, out: pathlib.Path, max_steps: int = 500) -> DemoResult:
+    rs = find_ruleset(ruleset)
+    options = {"round_limit": 200} if any(o.name == "round_limit" for o in rs.options_schema()) else {}
+    state = rs.setup(players, options, seed=seed)
+    names = DEMO_NAMES[:players]
+    out.mkdir(parents=True, exist_ok=True)
+    images = [_write(out / "round-000.png", board_png(rs.view(state, None), names=names, title="Start"))]
+    log = [f"{rs.title}: {players} computer players, seed {seed}"]
+    step = 0
+    while rs.outcome(state) is None and step < max_steps:
+        step += 1
+        orders = {seat: rs.ai_orders(state, seat, seed) for seat in sorted(rs.acting_players(state))}
+        if step == 1:
+            private = board_png(rs.view(state, 0), names=names, orders=orders[0])
+            images.append(_write(out / "private-orders-seat0-round-001.png", private))
+        resolution = rs.resolve(state, orders)
+        state = resolution.state
+        log += ["", *describe_events(resolution.events, names)]
+        images.append(_write(out / f"round-{step:03d}.png", board_png(rs.view(state, None), names=names)))
+    outcome = rs.outcome(state)
+    log += ["", *(describe_outcome(outcome, names) if outcome else [f"Stopped after {max_steps} steps."])]
+    summary = out / "summary.txt"
+    summary.write_text("\n".join(log) + "\n", encoding="utf-8")
+    (out / "final-state.json").write_text(json.dumps(rs.to_dict(state), ensure_ascii=False), encoding="utf-8")
+    return DemoResult(step, tuple(images), summary)
+
+
+def _write(path: pathlib.Path, data: bytes) -> pathlib.Path:
+    path.write_bytes(data)
+    return path
