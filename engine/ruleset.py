@@ -111,6 +111,10 @@ class Ruleset(ABC, Generic[S, O]):
     def acting_players(self, state: S) -> frozenset[int]: ...
 
     @abstractmethod
+    def seats_in_game(self, state: S) -> frozenset[int]:
+        """Seats not yet eliminated, surrendered or removed (acting now or waiting for their turn)."""
+
+    @abstractmethod
     def orders_are_secret(self, state: S) -> bool: ...
 
     @abstractmethod
@@ -143,6 +147,10 @@ class Ruleset(ABC, Generic[S, O]):
     @abstractmethod
     def ai_orders(self, state: S, seat: int, seed: int | str) -> list[O]:
         """Orders a computer player would give now (deterministic for a given seed)."""
+
+    def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Options with defaults filled in and every value checked (before a lobby is created)."""
+        return normalize_options(self.options_schema(), options)
 
     def format_orders(self, orders: Sequence[O]) -> str:
         """Orders as one text that ``parse_orders`` reads back."""

@@ -24,7 +24,7 @@ from engine.conquest.orders import Order, parse
 from engine.conquest.state import Cell, ConquestState, ConquestView, Player, from_dict, make_view, to_dict
 from engine.errors import MapError, OptionError
 from engine.rng import seed_state
-from engine.ruleset import Option, Outcome, Resolution, Ruleset, normalize_options
+from engine.ruleset import Option, Outcome, Resolution, Ruleset
 
 
 class ConquestRuleset(Ruleset[ConquestState, Order]):
@@ -46,7 +46,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order]):
 
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None, seed: int | str = 0) -> ConquestState:
         self.check_num_players(num_players)
-        opts = normalize_options(self.options_schema(), options)
+        opts = self.normalize_options(options)
         board = self._board(opts, num_players, seed)
         if num_players not in board.starts:
             counts = ", ".join(str(n) for n in sorted(board.starts))
@@ -68,6 +68,12 @@ class ConquestRuleset(Ruleset[ConquestState, Order]):
             rng=seed_state(seed),
         )
 
+    def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        opts = super().normalize_options(options)
+        if opts["map"] is not None:
+            self._board(opts, self.min_players, 0)  # explicit or named maps are checked now, not at start
+        return opts
+
     @staticmethod
     def _board(opts: Mapping[str, Any], num_players: int, seed: int | str) -> ConquestMap:
         chosen = opts["map"]
@@ -81,6 +87,9 @@ class ConquestRuleset(Ruleset[ConquestState, Order]):
 
     def acting_players(self, state: ConquestState) -> frozenset[int]:
         return frozenset() if state.over else frozenset(state.playing())
+
+    def seats_in_game(self, state: ConquestState) -> frozenset[int]:
+        return frozenset(state.playing())
 
     def orders_are_secret(self, state: ConquestState) -> bool:
         return True

@@ -1,0 +1,27 @@
+"""Board images: ``board_png(view, *, names, ...)`` turns what a player may see into PNG bytes.
+
+Pure and synchronous, Pillow only, with bundled fonts so the same view always gives the same
+bytes. Callers that must stay responsive run it off their event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.conquest.state import ConquestView
+from render import conquest, png
+
+
+def board_png(view: object, *, names: Sequence[str], orders: Sequence[object] = (),
+              title: str | None = None) -> bytes:
+    """The board of ``view`` as PNG.
+
+    ``names[seat]`` are the players' display names. ``orders`` are the viewer's programmed,
+    still-secret orders: when given, the image is that player's private one and shows them.
+    """
+    if isinstance(view, ConquestView):
+        return png.encode(conquest.render(view, names, orders, title))
+    raise TypeError(f"no board drawing for {type(view).__name__}")
+
+
+__all__ = ["board_png"]

@@ -1,0 +1,257 @@
+"""The conquest board: owned cells in their player's colour, unit counts, cell types, last
+round's moves, standing auto-moves and, for one player's eyes only, his programmed orders.
+
+The layout depends on the map alone (never on orders), so a test or a caller can ask
+:func:`cell_center` where a cell is drawn.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engine.conquest.board import CellType
+from engine.conquest.orders import Auto, Move, StopAuto
+from engine.conquest.state import CellView, ConquestView
+from engine.hexgrid import Hex
+from render import hexboard, legend, text
+from render.hexboard import HexLayout, Point
+from render.style import BACKGROUND, INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
+from render.text import Colour
+
+MARGIN = 28
+HEADER = 104
+BOARD_BOX = 1240
+MIN_WIDTH = 960
+SMALLEST, LARGEST = 26.0, 64.0
+
+METAL: dict[CellType, Colour] = {
+    CellType.BRONZE: (196, 122, 58),
+    CellType.SILVER: (170, 186, 204),
+    CellType.GOLD: (250, 200, 40),
+}
+OUTLINE: Colour = (70, 70, 76)
+
+# How far, in hex circumradii, an arrow keeps to its right when the opposite arrow is drawn too.
+LANE = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    hexes: HexLayout
+    width: int
+    height: int
+    legend_top: int
+
+
+def layout(view: ConquestView) -> Layout:
+    """Image size and cell positions for this map (the same for every viewer and any orders)."""
+    cells = [c.cell for c in view.cells]
+    _, (board_w, _) = hexboard.fit(cells, BOARD_BOX, BOARD_BOX, SMALLEST, LARGEST, 0, 0)
+    width = max(MIN_WIDTH, round(board_w) + 2 * MARGIN)
+    hexes, (_, board_h) = hexboard.fit(cells, BOARD_BOX, BOARD_BOX, SMALLEST, LARGEST,
+                                       (width - board_w) / 2, MARGIN + HEADER)
+    legend_top = round(MARGIN + HEADER + board_h + MARGIN)
+    height = legend_top + legend.height(len(view.players), KEYS, width - 2 * MARGIN) + MARGIN
+    return Layout(hexes, width, height, legend_top)
+
+
+def cell_center(view: ConquestView, cell: Hex) -> tuple[int, int]:
+    """The pixel at the middle of ``cell``; it always shows the cell's owner (or neutral) colour."""
+    x, y = layout(view).hexes.center(cell)
+    return round(x), round(y)
+
+
+def render(view: ConquestView, names: Sequence[str], orders: Sequence[object], title: str | None) -> Image.Image:
+    if len(names) != len(view.players):
+        raise ValueError(f"names has {len(names)} entries; this game has {len(view.players)} players")
+    if orders and view.viewer is None:
+        raise ValueError("orders are private: render them with the view of the player who gave them")
+    geometry = layout(view)
+    image = Image.new("RGB", (geometry.width, geometry.height), BACKGROUND)
+    canvas = ImageDraw.Draw(image)
+    private = bool(orders)
+    _header(canvas, view, geometry, title, private)
+    hexes = geometry.hexes
+    for cell in view.cells:
+        _cell(canvas, hexes, cell)
+    _draw_flows(canvas, hexes, private_flows(view, orders) if private else public_flows(view))
+    legend.draw(canvas, _entries(view, names, private), KEYS, (MARGIN, geometry.legend_top),
+                geometry.width - 2 * MARGIN)
+    return image
+
+
+def _header(canvas: ImageDraw.ImageDraw, view: ConquestView, geometry: Layout, title: str | None,
+            private: bool) -> None:
+    if view.over:
+        heading = f"Game over after round {view.round - 1}"
+    elif view.round_limit:
+        heading = f"Round {view.round} of {view.round_limit}"
+    else:
+        heading = f"Round {view.round}"
+    if title:
+        heading = f"{heading} — {title}"
+    room = geometry.width - 2 * MARGIN
+    text.draw(canvas, (MARGIN, MARGIN + 18), text.fit(heading, 34, room, bold=True), 34, INK, bold=True)
+    line = (MARGIN, MARGIN + 66)
+    if private:
+        colour = player_colour(view.viewer)
+        canvas.rectangle((0, 0, geometry.width - 1, geometry.height - 1), outline=colour, width=8)
+        canvas.rounded_rectangle((MARGIN - 8, MARGIN + 48, geometry.width - MARGIN, MARGIN + 84),
+                                 radius=8, fill=colour)
+        text.draw(canvas, line, "Your orders — only you can see this", 24, WHITE, bold=True)
+    else:
+        status = "Final position" if view.over else "Last round's moves are drawn as arrows"
+        text.draw(canvas, line, f"{status} · map {view.map_name}", 22, MUTED)
+
+
+def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: CellView) -> None:
+    """Label on top, the unit count just above the centre (so the centre pixel always shows the
+    owner's colour), the production badge of a better cell below."""
+    size = hexes.size
+    fill = NEUTRAL if cell.owner is None else player_colour(cell.owner)
+    _tile(canvas, hexes, cell.cell, fill, cell.type)
+    x, y = hexes.center(cell.cell)
+    quiet = ink_on(fill)
+    text.draw(canvas, (x, y - size * 0.52), cell.label, round(size * 0.27), quiet, anchor="ms")
+    units = (x, y - size * 0.06)
+    if cell.owner is not None:
+        text.draw(canvas, units, str(cell.units), round(size * 0.52), WHITE, bold=True, anchor="ms",
+                  stroke=max(2, round(size / 18)), stroke_fill=INK)
+    elif cell.units:
+        text.draw(canvas, units, str(cell.units), round(size * 0.52), INK, bold=True, anchor="ms")
+    badge, where, small = f"+{cell.type.production}", (x, y + size * 0.45), round(size * 0.27)
+    if cell.type in METAL:
+        hexboard.pill(canvas, where, badge, small, METAL[cell.type], INK, OUTLINE)
+
+
+def _tile(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: Hex, fill: Colour, kind: CellType) -> None:
+    """A filled hex; better cells get a metal ring inside the border, visible at a glance."""
+    size = hexes.size
+    hexboard.hexagon(canvas, hexes, cell, fill, OUTLINE, width=max(2, round(size / 22)))
+    if kind in METAL:
+        ring = max(3, round(size * 0.11))
+        hexboard.hexagon(canvas, hexes, cell, None, OUTLINE, width=ring + 2, inset=size * 0.05)
+        hexboard.hexagon(canvas, hexes, cell, None, METAL[kind], width=ring, inset=size * 0.05 + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Flow:
+    """One arrow: units that moved, a standing auto-move (``standing``: drawn with a swallowtail),
+    or an order. ``weight`` 0 is faint background, 1 public, 2 the viewer's own orders."""
+
+    source: Hex
+    target: Hex
+    seat: int
+    label: str | None
+    standing: bool
+    weight: int
+
+
+def public_flows(view: ConquestView) -> list[Flow]:
+    """Last round's moves and the standing auto-moves; one arrow per edge and direction."""
+    moved: dict[tuple[Hex, Hex], int] = defaultdict(int)
+    movers: dict[tuple[Hex, Hex], int] = {}
+    for trace in view.last_moves:
+        moved[trace.source, trace.target] += trace.units
+        movers[trace.source, trace.target] = trace.seat
+    autos = {(c.cell, c.auto): c.owner for c in view.cells if c.auto is not None and c.owner is not None}
+    return [
+        Flow(*edge, autos.get(edge, movers.get(edge, 0)), str(moved[edge]) if edge in moved else None,
+             edge in autos, 1)
+        for edge in sorted(set(moved) | set(autos))
+    ]
+
+
+def private_flows(view: ConquestView, orders: Sequence[object]) -> list[Flow]:
+    """The viewer's orders in bold over a faint last round; standing auto-moves stay visible unless
+    an order replaces or stops them."""
+    seat = view.viewer
+    moved: dict[tuple[Hex, Hex], int] = defaultdict(int)
+    for order in orders:
+        if isinstance(order, Move):
+            moved[order.source, order.target] += order.units
+    new_autos = {(o.source, o.target) for o in orders if isinstance(o, Auto)}
+    stopped = {o.source for o in orders if isinstance(o, StopAuto)}
+    replaced = stopped | {source for source, _ in new_autos}
+    background = [Flow(t.source, t.target, t.seat, None, False, 0) for t in view.last_moves]
+    flows: dict[tuple[Hex, Hex], Flow] = {}
+    for cell in view.cells:
+        if cell.auto is None or cell.owner is None:
+            continue
+        edge = (cell.cell, cell.auto)
+        if cell.owner != seat or cell.cell not in replaced:
+            flows[edge] = Flow(*edge, cell.owner, None, True, 1)
+        elif cell.cell in stopped:
+            flows[edge] = Flow(*edge, cell.owner, "×", True, 2)
+    own_autos = new_autos | {edge for edge, f in flows.items() if f.seat == seat and f.label is None}
+    for edge in sorted(set(moved) | new_autos):
+        label = str(moved[edge]) if edge in moved else None
+        flows[edge] = Flow(*edge, seat, label, edge in own_autos, 2)
+    return background + [flows[edge] for edge in sorted(flows)]
+
+
+def _draw_flows(canvas: ImageDraw.ImageDraw, hexes: HexLayout, flows: Sequence[Flow]) -> None:
+    """Arrows sit across the shared edge; when both directions of an edge are drawn, each keeps to
+    its right so neither hides the other."""
+    size = hexes.size
+    edges = {(f.source, f.target) for f in flows}
+    for flow in flows:
+        lane = LANE * size if (flow.target, flow.source) in edges else 0.0
+        direction = hexes.direction(flow.source, flow.target)
+        where = hexes.along(flow.source, flow.target, 0.5, lane)
+        colour = player_colour(flow.seat)
+        if flow.weight == 0:
+            hexboard.block_arrow(canvas, where, direction, "", round(size * 0.2), mix(colour, WHITE, 0.3),
+                                 WHITE, mix(INK, WHITE, 0.4), mix(WHITE, INK, 0.05), flow.standing)
+        elif flow.weight == 1:
+            hexboard.block_arrow(canvas, where, direction, flow.label or "", round(size * 0.3), colour,
+                                 WHITE, INK, WHITE, flow.standing)
+        else:
+            hexboard.block_arrow(canvas, where, direction, flow.label or "", round(size * 0.31), WHITE,
+                                 INK, INK, colour, flow.standing)
+
+
+def _entries(view: ConquestView, names: Sequence[str], private: bool) -> list[legend.Entry]:
+    cells: dict[int, int] = defaultdict(int)
+    units: dict[int, int] = defaultdict(int)
+    production: dict[int, int] = defaultdict(int)
+    for cell in view.cells:
+        if cell.owner is not None:
+            cells[cell.owner] += 1
+            units[cell.owner] += cell.units
+            production[cell.owner] += cell.type.production
+    entries = []
+    for seat, player in enumerate(view.players):
+        name = names[seat] + (" (you)" if private and seat == view.viewer else "")
+        if player.status == "playing":
+            detail = f"{cells[seat]} cells · {units[seat]} units · +{production[seat]} per round"
+        else:
+            detail = f"{player.status} · {cells[seat]} cells · {units[seat]} units"
+        entries.append(legend.Entry(player_colour(seat), name, detail, player.status == "playing"))
+    return entries
+
+
+def _type_icon(kind: CellType) -> legend.Icon:
+    def icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
+        _tile(canvas, HexLayout(size * 0.5, center), Hex(0, 0), NEUTRAL, kind)
+    return icon
+
+
+def _move_icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
+    hexboard.block_arrow(canvas, center, (1.0, 0.0), "3", round(size * 0.42), MUTED, WHITE, INK, WHITE)
+
+
+def _auto_icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
+    hexboard.block_arrow(canvas, center, (1.0, 0.0), "", round(size * 0.42), MUTED, WHITE, INK, WHITE,
+                         notched=True)
+
+
+KEYS = (
+    *(legend.Key(f"{kind.value} +{kind.production}", _type_icon(kind)) for kind in CellType),
+    legend.Key("moved last round", _move_icon),
+    legend.Key("standing auto-move", _auto_icon),
+)

@@ -1,0 +1,118 @@
+"""Drawing pieces for pointy-top hex boards, shared by every ruleset played on hexes.
+
+Geometry comes from ``engine.hexgrid.Hex.pixel``; this module only scales and shifts it onto the
+image and draws cells, arrows, chevrons and labelled pills. Nothing here knows the game rules.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from PIL import ImageDraw
+
+from engine.hexgrid import Hex
+from render import text
+from render.text import Colour
+
+Point = tuple[float, float]
+SQRT3 = math.sqrt(3)
+
+
+@dataclass(frozen=True, slots=True)
+class HexLayout:
+    """Where cells go on the image: circumradius ``size`` in pixels, and the shift of Hex(0, 0)."""
+
+    size: float
+    origin: Point
+
+    def center(self, cell: Hex) -> Point:
+        x, y = cell.pixel(self.size)
+        return x + self.origin[0], y + self.origin[1]
+
+    def corners(self, cell: Hex, inset: float = 0.0) -> list[Point]:
+        """The six vertices, clockwise from the top, pulled ``inset`` pixels towards the centre."""
+        cx, cy = self.center(cell)
+        radius = self.size - inset * 2 / SQRT3
+        return [(cx + radius * math.cos(math.radians(a)), cy + radius * math.sin(math.radians(a)))
+                for a in range(-90, 270, 60)]
+
+    def direction(self, source: Hex, target: Hex) -> Point:
+        """The unit vector from ``source``'s centre towards ``target``'s."""
+        (x0, y0), (x1, y1) = self.center(source), self.center(target)
+        length = math.hypot(x1 - x0, y1 - y0) or 1.0
+        return (x1 - x0) / length, (y1 - y0) / length
+
+    def along(self, source: Hex, target: Hex, t: float, offset: float = 0.0) -> Point:
+        """The point ``t`` of the way from ``source``'s centre to ``target``'s, moved ``offset``
+        pixels to the right of that direction (so the two directions of an edge use two lanes)."""
+        (x0, y0), (x1, y1) = self.center(source), self.center(target)
+        ux, uy = self.direction(source, target)
+        return x0 + (x1 - x0) * t - uy * offset, y0 + (y1 - y0) * t + ux * offset
+
+
+def fit(cells: Iterable[Hex], width: float, height: float, smallest: float, largest: float,
+        left: float, top: float) -> tuple[HexLayout, Point]:
+    """The largest layout (circumradius within ``smallest``..``largest``) that fits ``cells`` in a
+    ``width`` x ``height`` box whose corner is at ``left``, ``top``; with the board's pixel size."""
+    points = [cell.pixel(1.0) for cell in cells]
+    min_x = min(x for x, _ in points) - SQRT3 / 2
+    min_y = min(y for _, y in points) - 1
+    span_x = max(x for x, _ in points) + SQRT3 / 2 - min_x
+    span_y = max(y for _, y in points) + 1 - min_y
+    size = max(smallest, min(largest, width / span_x, height / span_y))
+    return HexLayout(size, (left - min_x * size, top - min_y * size)), (span_x * size, span_y * size)
+
+
+def hexagon(canvas: ImageDraw.ImageDraw, layout: HexLayout, cell: Hex, fill: Colour | None,
+            outline: Colour | None = None, width: int = 1, inset: float = 0.0) -> None:
+    canvas.polygon(layout.corners(cell, inset), fill=fill, outline=outline, width=width)
+
+
+def block_arrow(canvas: ImageDraw.ImageDraw, center: Point, direction: Point, label: str, size: int,
+                fill: Colour, ink: Colour, outline: Colour, casing: Colour, notched: bool = False) -> None:
+    """A short, wide arrow centred on ``center`` and pointing along ``direction`` (a unit vector),
+    with ``label`` (an amount) upright in its body, which grows to hold it at any angle. It is laid
+    on a ``casing`` band so it stands out even on a cell of its own colour; ``notched`` gives it a
+    swallowtail, for standing orders."""
+    ux, uy = direction
+    cx, cy = center
+    wide, tall = (text.width(label, size, bold=True), size * text.CAP_HEIGHT) if label else (0.0, 0.0)
+    half = min(size * 0.85, max(size * 0.62, (wide * abs(uy) + tall * abs(ux)) / 2 + size * 0.15))
+    body = max(size, wide * abs(ux) + tall * abs(uy) + size * 0.45)
+    head = size * 0.68
+    shape = _block(body, head, half, notched)
+    band = max(2.0, size / 8)
+
+    def place(points: list[Point]) -> list[Point]:
+        return [(cx + a * ux - b * uy, cy + a * uy + b * ux) for a, b in points]
+
+    canvas.polygon(place(_block(body, head, half, notched, grow=band)), fill=casing, outline=outline)
+    canvas.polygon(place(shape), fill=fill, outline=outline, width=max(1, round(band / 2)))
+    if label:
+        middle = place([(-head / 2, 0.0)])[0]
+        text.draw(canvas, middle, label, size, ink, bold=True, anchor="mm")
+
+
+def _block(body: float, head: float, half: float, notched: bool, grow: float = 0.0) -> list[Point]:
+    """The arrow outline in its own frame: x along the arrow, centred on the middle of its length."""
+    tail, tip = -(body + head) / 2 - grow, (body + head) / 2 + grow * 2
+    base = (body + head) / 2 - head - grow
+    side, wing = half + grow, half + head * 0.6 + grow * 1.8
+    points = [(tail, side), (base, side), (base, wing), (tip, 0.0), (base, -wing), (base, -side), (tail, -side)]
+    if notched:
+        points.append((tail + min(half, body / 2), 0.0))
+    return points
+
+
+def pill(canvas: ImageDraw.ImageDraw, center: Point, label: str, size: int, fill: Colour,
+         ink: Colour, outline: Colour) -> None:
+    """A rounded tag with ``label`` centred on ``center``: amounts on arrows, production badges."""
+    half_w = text.width(label, size, bold=True) / 2 + size * 0.35
+    half_h = size * 0.62
+    x, y = center
+    canvas.rounded_rectangle((x - half_w, y - half_h, x + half_w, y + half_h), radius=half_h,
+                             fill=fill, outline=outline, width=max(1, size // 9))
+    text.draw(canvas, center, label, size, ink, bold=True, anchor="mm")
+

@@ -1,0 +1,100 @@
+"""The legend under a board: one entry per player, then a key of the symbols on the board.
+
+Any board can use it; the ruleset supplies the entries and draws the key icons itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from PIL import ImageDraw
+
+from render import text
+from render.style import INK, MUTED, mix
+from render.text import Colour
+
+NAME_SIZE, DETAIL_SIZE, KEY_SIZE = 26, 20, 21
+ENTRY_HEIGHT = 70
+KEY_HEIGHT = 46
+ICON = 44
+SWATCH = 36
+TWO_COLUMNS = 840
+
+Icon = Callable[[ImageDraw.ImageDraw, tuple[float, float], float], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    colour: Colour
+    name: str
+    detail: str
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """A symbol on the board and what it means; ``icon`` draws it centred on a point at a size."""
+
+    label: str
+    icon: Icon
+
+
+def height(entries: int, keys: Sequence[Key], width: float) -> int:
+    columns = 2 if width >= TWO_COLUMNS else 1
+    rows = -(-entries // columns)
+    return rows * ENTRY_HEIGHT + 12 + len(_key_rows(keys, width)) * KEY_HEIGHT
+
+
+def draw(canvas: ImageDraw.ImageDraw, entries: Sequence[Entry], keys: Sequence[Key],
+         origin: tuple[float, float], width: float) -> None:
+    left, top = origin
+    columns = 2 if width >= TWO_COLUMNS else 1
+    column_width = width / columns
+    rows = -(-len(entries) // columns)
+    for index, entry in enumerate(entries):
+        row, column = index % rows, index // rows
+        _entry(canvas, entry, (left + column * column_width, top + row * ENTRY_HEIGHT), column_width - 16)
+    y = top + rows * ENTRY_HEIGHT + 12
+    canvas.line((left, y - 6, left + width, y - 6), fill=mix(MUTED, (255, 255, 255), 0.6), width=2)
+    for row_keys in _key_rows(keys, width):
+        x = left
+        for key in row_keys:
+            key.icon(canvas, (x + ICON / 2, y + KEY_HEIGHT / 2), ICON)
+            text.draw(canvas, (x + ICON + 8, y + KEY_HEIGHT / 2), key.label, KEY_SIZE, INK)
+            x += _key_width(key)
+        y += KEY_HEIGHT
+
+
+def _entry(canvas: ImageDraw.ImageDraw, entry: Entry, origin: tuple[float, float], width: float) -> None:
+    x, y = origin
+    middle = y + ENTRY_HEIGHT / 2
+    swatch = (x, middle - SWATCH / 2, x + SWATCH, middle + SWATCH / 2)
+    if entry.active:
+        canvas.rounded_rectangle(swatch, radius=7, fill=entry.colour, outline=INK, width=2)
+    else:
+        canvas.rounded_rectangle(swatch, radius=7, fill=mix(entry.colour, (255, 255, 255), 0.6),
+                                 outline=MUTED, width=2)
+        canvas.line((swatch[0] + 6, swatch[3] - 6, swatch[2] - 6, swatch[1] + 6), fill=INK, width=3)
+    room = width - SWATCH - 14
+    name_ink = INK if entry.active else MUTED
+    text.draw(canvas, (x + SWATCH + 14, middle - 13), text.fit(entry.name, NAME_SIZE, room, bold=True),
+              NAME_SIZE, name_ink, bold=True)
+    text.draw(canvas, (x + SWATCH + 14, middle + 17), text.fit(entry.detail, DETAIL_SIZE, room),
+              DETAIL_SIZE, MUTED)
+
+
+def _key_width(key: Key) -> float:
+    return ICON + 8 + text.width(key.label, KEY_SIZE) + 30
+
+
+def _key_rows(keys: Sequence[Key], width: float) -> list[list[Key]]:
+    rows: list[list[Key]] = [[]]
+    used = 0.0
+    for key in keys:
+        if rows[-1] and used + _key_width(key) > width:
+            rows.append([])
+            used = 0.0
+        rows[-1].append(key)
+        used += _key_width(key)
+    return rows

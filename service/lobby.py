@@ -1,0 +1,173 @@
+"""Before the first turn: creating a game, joining, leaving, computer seats, starting, cancelling."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from engine.rng import Rng
+from service.errors import GameError, NotAllowed
+from service.master import GameMasterCore
+from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, TimeSettings
+from service.timing import check_settings
+
+MAX_OPEN_GAMES_PER_CHANNEL = 25
+
+
+class LobbyOps(GameMasterCore):
+    async def create_game(self, *, guild_id: int, channel_id: int, actor: Actor, ruleset: str,
+                          options: dict[str, Any] | None = None, time: TimeSettings = TimeSettings(),
+                          min_players: int | None = None, max_players: int | None = None,
+                          seed: int | None = None, join: bool = True) -> Game:
+        """A new lobby; the creator sits in it unless ``join`` is False."""
+        if ruleset not in self.rulesets:
+            raise GameError(f"unknown game {ruleset!r}; available: {', '.join(sorted(self.rulesets))}")
+        rs = self.rulesets[ruleset]
+        options = rs.normalize_options(options)
+        check_settings(time)
+        low = rs.min_players if min_players is None else min_players
+        high = rs.max_players if max_players is None else max_players
+        if not rs.min_players <= low <= high <= rs.max_players:
+            raise GameError(f"{rs.title} takes {rs.min_players} to {rs.max_players} players; "
+                            f"{low} to {high} is not possible")
+        now = self.clock.now()
+        seed = secrets.randbits(48) if seed is None else seed
+        async with self.db.transaction() as conn:
+            async with conn.execute("SELECT COUNT(*) FROM games WHERE channel_id = ? AND status IN (?, ?)",
+                                    (channel_id, LOBBY, RUNNING)) as cursor:
+                (open_games,) = await cursor.fetchone()
+            if open_games >= MAX_OPEN_GAMES_PER_CHANNEL:
+                raise GameError(f"this channel already has {open_games} open games; finish or cancel some first")
+            cursor = await conn.execute(
+                """INSERT INTO games (guild_id, channel_id, creator_id, ruleset, options, min_players, max_players,
+                                      seed, time_mode, round_seconds, bank_seconds, increment_seconds,
+                                      reminder_seconds, missed_limit, created_at, updated_at)
+                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+                (guild_id, channel_id, actor.user_id, ruleset, json.dumps(options), low, high, seed, time.mode,
+                 time.round_seconds, time.bank_seconds, time.increment_seconds, time.reminder_seconds,
+                 time.missed_limit, now, now))
+            game_id = cursor.lastrowid
+            if join:
+                await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
+        return await self.get_game(game_id)
+
+    async def _insert_player(self, conn, game_id: int, user_id: int | None, name: str) -> None:
+        await conn.execute("INSERT INTO players (game_id, user_id, name, joined_at) VALUES (?,?,?,?)",
+                           (game_id, user_id, name[:64], self.clock.now()))
+
+    async def attach_thread(self, game_id: int, *, thread_id: int | None, lobby_message_id: int | None) -> Game:
+        """Remember where the game is played and which message carries its lobby buttons."""
+        async with self._locks[game_id]:
+            async with self.db.transaction() as conn:
+                game = await self._load(conn, game_id)
+                await self._update_game(conn, game.row, thread_id=thread_id, lobby_message_id=lobby_message_id)
+        return await self.get_game(game_id)
+
+    async def join(self, game_id: int, actor: Actor) -> Game:
+        async with self._locks[game_id]:
+            async with self.db.transaction() as conn:
+                game = await self._load(conn, game_id)
+                self.require_status(game, LOBBY)
+                if game.player_of(actor.user_id):
+                    raise GameError(f"you are already in game #{game_id}")
+                if len(game.players) >= game.row.max_players:
+                    raise GameError(f"game #{game_id} is full ({game.row.max_players} players)")
+                await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
+                await self._update_game(conn, game.row)
+        return await self.get_game(game_id)
+
+    async def leave(self, game_id: int, actor: Actor) -> Game:
+        """Leave a lobby. (In a running game, leaving is surrendering.)"""
+        async with self._locks[game_id]:
+            async with self.db.transaction() as conn:
+                game = await self._load(conn, game_id)
+                self.require_status(game, LOBBY)
+                player = self.require_player(game, actor)
+                await conn.execute("DELETE FROM players WHERE id = ?", (player.id,))
+                await self._update_game(conn, game.row)
+        return await self.get_game(game_id)
+
+    async def add_ai(self, game_id: int, actor: Actor) -> Game:
+        async with self._locks[game_id]:
+            async with self.db.transaction() as conn:
+                game = await self._load(conn, game_id)
+                self.require_status(game, LOBBY)
+                if game.player_of(actor.user_id) is None:
+                    self.require_manager(game, actor)
+                if len(game.players) >= game.row.max_players:
+                    raise GameError(f"game #{game_id} is full ({game.row.max_players} players)")
+                number = sum(1 for p in game.players if p.is_ai) + 1
+                await self._insert_player(conn, game_id, None, f"Computer {number}")
+                await self._update_game(conn, game.row)
+        return await self.get_game(game_id)
+
+    async def kick(self, game_id: int, actor: Actor, user_id: int | None, *, seat: int | None = None) -> Game:
+        """Managers remove a player (or a computer seat): from the lobby, or from the running game."""
+        game = await self.get_game(game_id)
+        self.require_manager(game, actor)
+        target = game.player_of(user_id) if user_id is not None else game.player_at(seat) if seat is not None else None
+        if target is None:
+            raise GameError(f"that player is not in game #{game_id}")
+        if game.row.status == RUNNING:
+            return await self.remove_seat(game_id, target.seat, "kicked")
+        async with self._locks[game_id]:
+            async with self.db.transaction() as conn:
+                game = await self._load(conn, game_id)
+                self.require_status(game, LOBBY)
+                await conn.execute("DELETE FROM players WHERE id = ?", (target.id,))
+                await self._update_game(conn, game.row)
+        return await self.get_game(game_id)
+
+    async def start_game(self, game_id: int, actor: Actor) -> Game:
+        """Seat the players in a seeded random order and begin the first turn."""
+        def build(planner, game: Game) -> None:
+            self.require_status(game, LOBBY)
+            if game.player_of(actor.user_id) is None or actor.user_id != game.row.creator_id:
+                self.require_manager(game, actor)
+            if len(game.players) < game.row.min_players:
+                raise GameError(f"game #{game.id} needs at least {game.row.min_players} players to start; "
+                                f"it has {len(game.players)}")
+            if all(p.is_ai for p in game.players):
+                raise GameError("a game needs at least one human player")
+            order = Rng(game.row.seed).shuffled([p.id for p in game.players])
+            planner.setup({player_id: seat for seat, player_id in enumerate(order)})
+        return await self._transition(game_id, build)
+
+    async def cancel(self, game_id: int, actor: Actor) -> Game:
+        async with self._locks[game_id]:
+            async with self.db.transaction() as conn:
+                game = await self._load(conn, game_id)
+                self.require_manager(game, actor)
+                self.require_status(game, LOBBY, RUNNING)
+                await self._update_game(conn, game.row, status=CANCELLED, deadline_at=None, reminder_at=None)
+                await self._announce(conn, game_id, [("game_cancelled", {"by": actor.user_id})])
+        self._notify(game_id, None)
+        return await self.get_game(game_id)
+
+    async def list_games(self, guild_id: int, *, include_ended: bool = False) -> list[Game]:
+        statuses = (LOBBY, RUNNING, FINISHED, CANCELLED) if include_ended else (LOBBY, RUNNING)
+        return await self._games_where(
+            f"guild_id = ? AND status IN ({','.join('?' * len(statuses))})", (guild_id, *statuses))
+
+    async def games_of(self, user_id: int, *, guild_id: int | None = None) -> list[Game]:
+        """Open games the user sits in (in one server, or everywhere)."""
+        clause = "status IN (?, ?) AND id IN (SELECT game_id FROM players WHERE user_id = ?)"
+        params: tuple[Any, ...] = (LOBBY, RUNNING, user_id)
+        if guild_id is not None:
+            clause, params = clause + " AND guild_id = ?", (*params, guild_id)
+        return await self._games_where(clause, params)
+
+    async def _games_where(self, clause: str, params: tuple[Any, ...]) -> list[Game]:
+        async with self.db.reading() as conn:
+            async with conn.execute(f"SELECT id FROM games WHERE {clause} ORDER BY id", params) as cursor:
+                ids = [row[0] for row in await cursor.fetchall()]
+            return [await self._load(conn, game_id) for game_id in ids]
+
+    async def remove_seat(self, game_id: int, seat: int | None, reason: str) -> Game:
+        def build(planner, game: Game) -> None:
+            self.require_status(game, RUNNING)
+            if seat is None or not self._still_playing(game, seat):
+                raise NotAllowed("that player is no longer in the game")
+            planner.remove(seat, reason)
+        return await self._transition(game_id, build)

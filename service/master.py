@@ -1,0 +1,191 @@
+"""The game master: every change to a game goes through here, and each is one transaction.
+
+Turn transitions (start, pass, deadline, surrender, removal) follow one path: under the game's lock,
+read a snapshot, plan the change off the event loop (``service.turns``), then write the plan in one
+transaction guarded by the game's version. A crash anywhere before COMMIT leaves the game as it was;
+the next wake-up plans the same change again from the same snapshot, to the same result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import defaultdict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine import RULESETS, Ruleset
+from service.clock import Clock
+from service.db import Database
+from service.errors import Conflict, GameNotFound, NotAllowed, WrongPhase
+from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, GameRow, OrderRow, PlayerRow
+from service.turns import Plan, Planner
+
+log = logging.getLogger(__name__)
+
+Fault = Callable[[str], None]
+
+
+class NothingToDo(Exception):
+    """A wake-up found the game already moved on (another path got there first)."""
+
+
+def _no_fault(point: str) -> None:
+    return None
+
+
+class GameMasterCore:
+    """Storage, locking and the transition path shared by the lobby and play operations."""
+
+    def __init__(self, db: Database, clock: Clock, *, rulesets: Mapping[str, Ruleset] = RULESETS,
+                 fault: Fault = _no_fault):
+        self.db, self.clock, self.rulesets, self.fault = db, clock, rulesets, fault
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.on_commit: list[Callable[[int, float | None], None]] = []  # (game id, next wake) after each write
+
+    def ruleset(self, game: GameRow) -> Ruleset:
+        return self.rulesets[game.ruleset]
+
+    # --- reading -------------------------------------------------------------------------
+
+    async def get_game(self, game_id: int) -> Game:
+        async with self.db.reading() as conn:
+            return await self._load(conn, game_id)
+
+    async def _load(self, conn, game_id: int) -> Game:
+        async with conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            raise GameNotFound(f"there is no game #{game_id}")
+        game = GameRow.from_row(row)
+        async with conn.execute("SELECT * FROM players WHERE game_id = ? ORDER BY joined_at, id", (game_id,)) as cursor:
+            players = tuple(
+                PlayerRow(r["id"], r["user_id"], r["name"], r["seat"], r["missed"], r["bank_left"], bool(r["draw_agreed"]))
+                for r in await cursor.fetchall()
+            )
+        orders = await self._orders(conn, game)
+        acting: frozenset[int] = frozenset()
+        if game.status == RUNNING and game.state is not None:
+            rs = self.ruleset(game)
+            acting = rs.acting_players(rs.from_dict(game.state))
+        passed = frozenset(seat for seat, row in orders.items() if row.passed)
+        return Game(game, players, passed, acting)
+
+    async def _orders(self, conn, game: GameRow) -> dict[int, OrderRow]:
+        async with conn.execute("SELECT seat, text, passed FROM orders WHERE game_id = ? AND turn = ?",
+                                (game.id, game.turn)) as cursor:
+            return {r["seat"]: OrderRow(r["seat"], r["text"], bool(r["passed"])) for r in await cursor.fetchall()}
+
+    # --- the transition path -------------------------------------------------------------
+
+    async def _transition(self, game_id: int, build: Callable[[Planner, Game], None]) -> Game:
+        """Plan with ``build`` (which may raise a GameError to refuse, or NothingToDo) and commit atomically."""
+        async with self._locks[game_id]:
+            async with self.db.reading() as conn:
+                game = await self._load(conn, game_id)
+                orders = await self._orders(conn, game.row)
+            try:
+                plan = await asyncio.to_thread(self._plan, game, orders, build)
+            except NothingToDo:
+                return game
+            self.fault("planned")
+            await self._commit(game.row, plan)
+            self.fault("committed")
+            self._notify(game_id, self.wake_time(plan.status, plan.paused_at, plan.deadline_at, plan.reminder_at))
+        return await self.get_game(game_id)
+
+    def _plan(self, game: Game, orders: dict[int, OrderRow], build: Callable[[Planner, Game], None]) -> Plan:
+        planner = Planner(self.ruleset(game.row), game.row, list(game.players), orders, self.clock.now())
+        build(planner, game)
+        return planner.finish()
+
+    async def _commit(self, before: GameRow, plan: Plan) -> None:
+        now = self.clock.now()
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                """UPDATE games SET state = ?, turn = ?, seq = ?, status = ?, result = ?, turn_started_at = ?,
+                          deadline_at = ?, reminder_at = ?, paused_at = ?, version = version + 1, updated_at = ?
+                   WHERE id = ? AND version = ?""",
+                (json.dumps(plan.state), plan.turn, plan.seq, plan.status,
+                 json.dumps(plan.result) if plan.result is not None else None, plan.turn_started_at,
+                 plan.deadline_at, plan.reminder_at, plan.paused_at, now, before.id, before.version))
+            if cursor.rowcount != 1:
+                raise Conflict(f"game #{before.id} changed at the same moment; try again")
+            first_seq = plan.seq - len(plan.history) + 1
+            await conn.executemany(
+                "INSERT INTO history (game_id, seq, turn, kind, payload, events, state_after, at) VALUES (?,?,?,?,?,?,?,?)",
+                [(before.id, first_seq + i, h.turn, h.kind, json.dumps(h.payload), json.dumps(h.events),
+                  json.dumps(h.state_after), now) for i, h in enumerate(plan.history)])
+            await conn.executemany(
+                "UPDATE players SET seat = ?, missed = ?, bank_left = ?, draw_agreed = ? WHERE id = ?",
+                [(p.seat, p.missed, p.bank_left, int(p.draw_agreed), p.id) for p in plan.players.values()])
+            await conn.execute("DELETE FROM orders WHERE game_id = ?", (before.id,))
+            await conn.executemany(
+                "INSERT INTO orders (game_id, turn, seat, text, passed, passed_at, updated_at) VALUES (?,?,?,?,?,?,?)",
+                [(before.id, plan.turn, o.seat, o.text, int(o.passed), now if o.passed else None, now)
+                 for o in plan.orders.values()])
+            await self._announce(conn, before.id, plan.announcements)
+            self.fault("in_transaction")
+
+    async def _announce(self, conn, game_id: int, announcements: list[tuple[str, dict[str, Any]]]) -> None:
+        now = self.clock.now()
+        await conn.executemany(
+            "INSERT INTO outbox (game_id, kind, payload, created_at, next_attempt) VALUES (?,?,?,?,?)",
+            [(game_id, kind, json.dumps(payload), now, now) for kind, payload in announcements])
+
+    def _notify(self, game_id: int, wake_at: float | None) -> None:
+        for callback in self.on_commit:
+            callback(game_id, wake_at)
+
+    @staticmethod
+    def wake_time(status: str, paused_at: float | None, deadline_at: float | None,
+                  reminder_at: float | None) -> float | None:
+        """When the game next needs the game master on its own: a reminder or a deadline."""
+        if status != RUNNING or paused_at is not None:
+            return None
+        times = [t for t in (deadline_at, reminder_at) if t is not None]
+        return min(times) if times else None
+
+    async def _update_game(self, conn, game: GameRow, **columns: Any) -> None:
+        """A lobby or admin change: bump the version so a concurrent transition cannot overwrite it."""
+        names = "".join(f"{name} = ?, " for name in columns)
+        cursor = await conn.execute(
+            f"UPDATE games SET {names}version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+            (*columns.values(), self.clock.now(), game.id, game.version))
+        if cursor.rowcount != 1:
+            raise Conflict(f"game #{game.id} changed at the same moment; try again")
+
+    # --- shared checks -------------------------------------------------------------------
+
+    @staticmethod
+    def require_status(game: Game, *allowed: str) -> None:
+        if game.row.status in allowed:
+            return
+        words = {LOBBY: "has not started yet", RUNNING: "is already running", FINISHED: "is over",
+                 CANCELLED: "was cancelled"}
+        raise WrongPhase(f"game #{game.id} {words[game.row.status]}")
+
+    @staticmethod
+    def require_player(game: Game, actor: Actor) -> PlayerRow:
+        player = game.player_of(actor.user_id)
+        if player is None:
+            raise NotAllowed(f"you are not playing in game #{game.id}")
+        return player
+
+    @staticmethod
+    def require_manager(game: Game, actor: Actor) -> None:
+        if actor.user_id != game.row.creator_id and not actor.is_admin:
+            raise NotAllowed(f"only the creator of game #{game.id} or a server manager can do that")
+
+    def require_seat_in_game(self, game: Game, actor: Actor) -> int:
+        """The actor's seat in a running game he is still part of."""
+        self.require_status(game, RUNNING)
+        player = self.require_player(game, actor)
+        if player.seat is None or not self._still_playing(game, player.seat):
+            raise NotAllowed(f"you are no longer playing in game #{game.id}")
+        return player.seat
+
+    def _still_playing(self, game: Game, seat: int) -> bool:
+        rs = self.ruleset(game.row)
+        return seat in rs.seats_in_game(rs.from_dict(game.row.state))

@@ -1,0 +1,135 @@
+"""Rows of the store as value types, and what the game master tells the Discord layer."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+LOBBY, RUNNING, FINISHED, CANCELLED = "lobby", "running", "finished", "cancelled"
+TIME_MODES = ("round", "bank", "increment", "none")
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who asks: a Discord user, and whether he may administer every game of the server."""
+
+    user_id: int
+    name: str = ""
+    is_admin: bool = False
+
+
+@dataclass(frozen=True)
+class TimeSettings:
+    """How a game is clocked: a deadline per turn, a bank per player (optionally with increment), or none."""
+
+    mode: str = "round"
+    round_seconds: int = 86400
+    bank_seconds: int = 259200
+    increment_seconds: int = 3600
+    reminder_seconds: int = 3600
+    missed_limit: int = 3
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    id: int
+    user_id: int | None
+    name: str
+    seat: int | None
+    missed: int
+    bank_left: float | None
+    draw_agreed: bool
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    lobby_message_id: int | None
+    creator_id: int
+    ruleset: str
+    options: dict[str, Any]
+    status: str
+    min_players: int
+    max_players: int
+    seed: int
+    state: dict[str, Any] | None
+    turn: int
+    seq: int
+    version: int
+    time: TimeSettings
+    turn_started_at: float | None
+    deadline_at: float | None
+    reminder_at: float | None
+    paused_at: float | None
+    result: dict[str, Any] | None
+    created_at: float
+
+    @classmethod
+    def from_row(cls, row: Any) -> GameRow:
+        return cls(
+            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
+            lobby_message_id=row["lobby_message_id"], creator_id=row["creator_id"], ruleset=row["ruleset"],
+            options=json.loads(row["options"]), status=row["status"], min_players=row["min_players"],
+            max_players=row["max_players"], seed=row["seed"],
+            state=json.loads(row["state"]) if row["state"] else None,
+            turn=row["turn"], seq=row["seq"], version=row["version"],
+            time=TimeSettings(row["time_mode"], row["round_seconds"], row["bank_seconds"], row["increment_seconds"],
+                              row["reminder_seconds"], row["missed_limit"]),
+            turn_started_at=row["turn_started_at"], deadline_at=row["deadline_at"], reminder_at=row["reminder_at"],
+            paused_at=row["paused_at"], result=json.loads(row["result"]) if row["result"] else None,
+            created_at=row["created_at"],
+        )
+
+
+@dataclass(frozen=True)
+class OrderRow:
+    seat: int
+    text: str
+    passed: bool
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game with its players and the current turn's submission status (never other seats' orders)."""
+
+    row: GameRow
+    players: tuple[PlayerRow, ...]
+    passed_seats: frozenset[int] = frozenset()
+    acting_seats: frozenset[int] = frozenset()
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    def player_of(self, user_id: int) -> PlayerRow | None:
+        return next((p for p in self.players if p.user_id == user_id), None)
+
+    def player_at(self, seat: int) -> PlayerRow | None:
+        return next((p for p in self.players if p.seat == seat), None)
+
+    def names(self) -> list[str]:
+        """Display names by seat (running games)."""
+        seated = sorted((p for p in self.players if p.seat is not None), key=lambda p: p.seat)
+        return [p.name for p in seated]
+
+    @property
+    def waiting_seats(self) -> frozenset[int]:
+        return self.acting_seats - self.passed_seats
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """Something to post to Discord. ``id`` is stable across retries, so delivery can be made idempotent."""
+
+    id: int
+    game_id: int
+    kind: str
+    payload: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,84 @@
+"""Delivering announcements to Discord after the transaction that produced them has committed.
+
+Rows stay in the outbox until the sink returns; a failure or a crash leaves them there to be
+retried with backoff. Each announcement keeps its id across retries, so the sink can make the
+post idempotent (the Discord layer sends it as the message nonce). One game's announcements are
+delivered in order: a failed one holds back the later ones of the same game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Protocol
+
+from service.clock import Clock
+from service.db import Database
+from service.master import Fault, _no_fault
+from service.models import Announcement
+
+log = logging.getLogger(__name__)
+
+MAX_BACKOFF = 3600.0
+
+
+class Sink(Protocol):
+    async def deliver(self, announcement: Announcement) -> None:
+        """Post it; raise to have it retried later."""
+
+
+def backoff(attempts: int) -> float:
+    return min(MAX_BACKOFF, 5.0 * 2 ** max(0, attempts - 1))
+
+
+class Outbox:
+    def __init__(self, db: Database, clock: Clock, sink: Sink, *, fault: Fault = _no_fault, batch: int = 200):
+        self.db, self.clock, self.sink, self.fault, self.batch = db, clock, sink, fault, batch
+        self._flushing = asyncio.Lock()
+
+    async def flush(self) -> int:
+        """Deliver what is due, oldest first; returns how many were delivered."""
+        async with self._flushing:
+            delivered = 0
+            held: set[int] = set()
+            for row in await self._pending():
+                if row["game_id"] in held:
+                    continue
+                if row["next_attempt"] > self.clock.now():
+                    held.add(row["game_id"])
+                    continue
+                announcement = Announcement(row["id"], row["game_id"], row["kind"], json.loads(row["payload"]))
+                try:
+                    await self.sink.deliver(announcement)
+                except Exception as err:  # noqa: BLE001 - any failure of the sink means: try again later
+                    log.warning("delivery of announcement %s (%s) failed: %r", row["id"], row["kind"], err)
+                    held.add(row["game_id"])
+                    await self._failed(row["id"], row["attempts"] + 1, repr(err))
+                    continue
+                self.fault("delivered")
+                await self._delivered(row["id"])
+                delivered += 1
+            return delivered
+
+    async def _pending(self):
+        async with self.db.reading() as conn:
+            async with conn.execute(
+                "SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?", (self.batch,)) as cursor:
+                return await cursor.fetchall()
+
+    async def _delivered(self, announcement_id: int) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?",
+                               (self.clock.now(), announcement_id))
+
+    async def _failed(self, announcement_id: int, attempts: int, error: str) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE outbox SET attempts = ?, next_attempt = ?, last_error = ? WHERE id = ?",
+                               (attempts, self.clock.now() + backoff(attempts), error[:500], announcement_id))
+
+    async def pending_count(self) -> int:
+        async with self.db.reading() as conn:
+            async with conn.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL") as cursor:
+                (count,) = await cursor.fetchone()
+        return count

@@ -1,0 +1,111 @@
+"""During the game: programming orders, passing, surrendering, agreeing a draw.
+
+Programmed orders are per seat and per turn, validated by the engine against the position at the
+start of the turn. Until a player passes he may review, add to, replace and clear them; passing
+makes them final, and the last pass resolves the turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import OrderError
+from service.errors import GameError, NotAllowed
+from service.master import GameMasterCore
+from service.models import Actor, Game, OrderRow
+from service.turns import Planner
+
+MAX_ORDER_TEXT = 4000
+
+
+@dataclass(frozen=True)
+class MyOrders:
+    """What a player sees of his own turn: his orders, one per line, and whether he has passed."""
+
+    game_id: int
+    turn: int
+    seat: int
+    lines: tuple[str, ...]
+    passed: bool
+
+
+class PlayOps(GameMasterCore):
+    async def my_orders(self, game_id: int, actor: Actor) -> MyOrders:
+        game = await self.get_game(game_id)
+        seat = self.require_seat_in_game(game, actor)
+        async with self.db.reading() as conn:
+            row = (await self._orders(conn, game.row)).get(seat)
+        return self._mine(game, seat, row)
+
+    def _mine(self, game: Game, seat: int, row: OrderRow | None) -> MyOrders:
+        text = row.text if row else ""
+        lines = tuple(part.strip() for part in text.split(";") if part.strip())
+        return MyOrders(game.id, game.row.turn + 1, seat, lines, bool(row and row.passed))
+
+    async def add_orders(self, game_id: int, actor: Actor, text: str) -> MyOrders:
+        """Add to the programmed orders; the whole set is validated together."""
+        return await self._program(game_id, actor, text, keep=True)
+
+    async def replace_orders(self, game_id: int, actor: Actor, text: str) -> MyOrders:
+        return await self._program(game_id, actor, text, keep=False)
+
+    async def clear_orders(self, game_id: int, actor: Actor) -> MyOrders:
+        return await self._program(game_id, actor, "", keep=False)
+
+    async def _program(self, game_id: int, actor: Actor, text: str, *, keep: bool) -> MyOrders:
+        if len(text) > MAX_ORDER_TEXT:
+            raise OrderError(f"orders are limited to {MAX_ORDER_TEXT} characters at a time")
+        async with self._locks[game_id]:
+            async with self.db.transaction() as conn:
+                game = await self._load(conn, game_id)
+                seat = self._require_acting(game, actor)
+                current = (await self._orders(conn, game.row)).get(seat)
+                if current and current.passed:
+                    raise GameError("you already passed this turn; your orders are final")
+                rs = self.ruleset(game.row)
+                state = rs.from_dict(game.row.state)
+                combined = f"{current.text}; {text}" if keep and current and current.text else text
+                orders = rs.parse_orders(state, seat, combined)
+                normalized = rs.format_orders(orders)
+                await conn.execute(
+                    """INSERT INTO orders (game_id, turn, seat, text, passed, updated_at) VALUES (?,?,?,?,0,?)
+                       ON CONFLICT (game_id, turn, seat) DO UPDATE SET text = excluded.text,
+                       updated_at = excluded.updated_at""",
+                    (game_id, game.row.turn, seat, normalized, self.clock.now()))
+        return self._mine(game, seat, OrderRow(seat, normalized, False))
+
+    def _require_acting(self, game: Game, actor: Actor) -> int:
+        seat = self.require_seat_in_game(game, actor)
+        if seat not in game.acting_seats:
+            raise NotAllowed(f"it is not your turn in game #{game.id}")
+        return seat
+
+    async def submit(self, game_id: int, actor: Actor, text: str | None = None) -> Game:
+        """Pass: make the programmed orders (or ``text``, if given, replacing them) final for this turn."""
+        if text is not None:
+            await self.replace_orders(game_id, actor, text)
+
+        def build(planner: Planner, game: Game) -> None:
+            seat = self._require_acting(game, actor)
+            row = planner.orders.get(seat)
+            if row is not None and row.passed:
+                raise GameError("you already passed this turn")
+            planner.orders[seat] = OrderRow(seat, row.text if row else "", True)
+            planner.passed(seat, resolve=game.row.paused_at is None)
+        return await self._transition(game_id, build)
+
+    async def surrender(self, game_id: int, actor: Actor) -> Game:
+        def build(planner: Planner, game: Game) -> None:
+            seat = self.require_seat_in_game(game, actor)
+            planner.remove(seat, "surrender")
+        return await self._transition(game_id, build)
+
+    async def propose_draw(self, game_id: int, actor: Actor) -> Game:
+        """Agree to a draw; when every living human player agrees (computers follow), the game ends drawn."""
+        def build(planner: Planner, game: Game) -> None:
+            seat = self.require_seat_in_game(game, actor)
+            player = planner.seated()[seat]
+            if player.draw_agreed:
+                raise GameError("you already agreed to a draw; the others have not all agreed yet")
+            planner.agree_draw(seat)
+        return await self._transition(game_id, build)

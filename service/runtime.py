@@ -1,0 +1,63 @@
+"""Wiring the game master, the outbox and the scheduler together, with start-up recovery."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import pathlib
+
+from service import GameMaster
+from service.clock import Clock, SystemClock
+from service.db import Database
+from service.outbox import Outbox, Sink
+from service.scheduler import WakeScheduler
+
+log = logging.getLogger(__name__)
+
+
+class GameService:
+    """What the bot holds: ``master`` for every game operation; announcements go to ``sink``."""
+
+    def __init__(self, db: Database, sink: Sink, *, clock: Clock | None = None, sweep_seconds: float = 30.0):
+        self.db = db
+        self.clock = clock or SystemClock()
+        self.master = GameMaster(db, self.clock)
+        self.outbox = Outbox(db, self.clock, sink)
+        self.scheduler = WakeScheduler(self._wake, self._sweep, sweep_seconds=sweep_seconds)
+        self.master.on_commit.append(self._after_commit)
+        self._tasks: set[asyncio.Task] = set()
+
+    @classmethod
+    async def open(cls, path: str | pathlib.Path, sink: Sink, **kwargs) -> GameService:
+        db = await Database.open(path)
+        await db.migrate()
+        return cls(db, sink, **kwargs)
+
+    async def start(self) -> None:
+        """Re-arm every open deadline from the database, catch up on anything overdue, deliver the backlog."""
+        for game_id, at in await self.master.open_wakeups():
+            self.scheduler.arm(game_id, at)
+        self.scheduler.start()
+        await self._sweep()
+
+    async def close(self) -> None:
+        self.scheduler.shutdown()
+        for task in list(self._tasks):
+            await task
+        await self.db.close()
+
+    def _after_commit(self, game_id: int, wake_at: float | None) -> None:
+        self.scheduler.arm(game_id, wake_at)
+        task = asyncio.get_running_loop().create_task(self.outbox.flush())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _wake(self, game_id: int) -> None:
+        await self.master.wake(game_id)
+        await self.outbox.flush()
+
+    async def _sweep(self) -> None:
+        woken = await self.master.sweep()
+        if woken:
+            log.info("sweep woke %d overdue game(s)", woken)
+        await self.outbox.flush()

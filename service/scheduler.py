@@ -1,0 +1,68 @@
+"""APScheduler 3 wakes the game master at each game's next deadline or reminder.
+
+Jobs carry no state: one job per game with a deterministic id, replaced whenever the game's wake-up
+time changes, plus a periodic sweep. Losing every job (a restart) loses nothing: start-up re-arms
+them from the database, and the sweep resolves whatever is overdue.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Awaitable, Callable
+
+from apscheduler.jobstores.base import JobLookupError
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+log = logging.getLogger(__name__)
+
+MISFIRE_GRACE_SECONDS = 7 * 86400
+
+
+def job_id(game_id: int) -> str:
+    return f"game:{game_id}"
+
+
+class WakeScheduler:
+    def __init__(self, wake: Callable[[int], Awaitable[object]], sweep: Callable[[], Awaitable[object]],
+                 *, sweep_seconds: float = 30.0):
+        self._wake, self._sweep = wake, sweep
+        self.scheduler = AsyncIOScheduler(timezone=dt.timezone.utc)
+        self.scheduler.add_job(self._run_sweep, "interval", seconds=sweep_seconds, id="sweep",
+                               replace_existing=True, coalesce=True, max_instances=1,
+                               misfire_grace_time=MISFIRE_GRACE_SECONDS)
+
+    def start(self) -> None:
+        self.scheduler.start()
+
+    def shutdown(self) -> None:
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+
+    def arm(self, game_id: int, at: float | None) -> None:
+        """Wake the game at ``at`` (Unix seconds), or never if None."""
+        if at is None:
+            try:
+                self.scheduler.remove_job(job_id(game_id))
+            except JobLookupError:
+                pass
+            return
+        self.scheduler.add_job(self._run_wake, "date", run_date=dt.datetime.fromtimestamp(at, dt.timezone.utc),
+                               args=[game_id], id=job_id(game_id), replace_existing=True, coalesce=True,
+                               misfire_grace_time=MISFIRE_GRACE_SECONDS)
+
+    def armed_at(self, game_id: int) -> float | None:
+        job = self.scheduler.get_job(job_id(game_id))
+        return job.next_run_time.timestamp() if job and job.next_run_time else None
+
+    async def _run_wake(self, game_id: int) -> None:
+        try:
+            await self._wake(game_id)
+        except Exception:
+            log.exception("waking game %s failed; the sweep will try again", game_id)
+
+    async def _run_sweep(self) -> None:
+        try:
+            await self._sweep()
+        except Exception:
+            log.exception("sweep failed; it runs again shortly")

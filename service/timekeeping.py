@@ -1,0 +1,82 @@
+"""Deadlines, reminders and admin control of the clock. The database holds every time; the
+scheduler only wakes the game master up, and a sweep catches anything a wake-up missed."""
+
+from __future__ import annotations
+
+from service.errors import GameError
+from service.master import GameMasterCore, NothingToDo
+from service.models import RUNNING, Actor, Game
+from service.turns import Planner
+
+MAX_EXTENSION = 30 * 86400
+
+
+class TimeOps(GameMasterCore):
+    async def wake(self, game_id: int) -> Game:
+        """Called at a game's wake-up time (and by the sweep): remind, resolve, or act on the deadline."""
+        def build(planner: Planner, game: Game) -> None:
+            row = game.row
+            if row.status != RUNNING or row.paused_at is not None:
+                raise NothingToDo
+            if planner.wake():
+                return
+            if row.reminder_at is not None and planner.now >= row.reminder_at:
+                planner.remind()
+                return
+            raise NothingToDo
+        return await self._transition(game_id, build)
+
+    async def sweep(self) -> int:
+        """Wake every running game whose deadline or reminder time has passed; returns how many."""
+        now = self.clock.now()
+        async with self.db.reading() as conn:
+            async with conn.execute(
+                """SELECT id FROM games WHERE status = ? AND paused_at IS NULL
+                   AND (deadline_at <= ? OR reminder_at <= ?) ORDER BY id""", (RUNNING, now, now)) as cursor:
+                due = [row[0] for row in await cursor.fetchall()]
+        for game_id in due:
+            await self.wake(game_id)
+        return len(due)
+
+    async def open_wakeups(self) -> list[tuple[int, float]]:
+        """Every running game's next wake-up time, to re-arm the scheduler at start-up."""
+        async with self.db.reading() as conn:
+            async with conn.execute(
+                "SELECT id, deadline_at, reminder_at FROM games WHERE status = ? AND paused_at IS NULL",
+                (RUNNING,)) as cursor:
+                rows = await cursor.fetchall()
+        wakeups = [(r["id"], self.wake_time(RUNNING, None, r["deadline_at"], r["reminder_at"])) for r in rows]
+        return [(game_id, at) for game_id, at in wakeups if at is not None]
+
+    async def pause(self, game_id: int, actor: Actor) -> Game:
+        def build(planner: Planner, game: Game) -> None:
+            self.require_manager(game, actor)
+            self.require_status(game, RUNNING)
+            if game.row.paused_at is not None:
+                raise GameError(f"game #{game.id} is already paused")
+            planner.pause()
+            planner.plan.announcements.append(("paused", {"by": actor.user_id}))
+        return await self._transition(game_id, build)
+
+    async def resume(self, game_id: int, actor: Actor) -> Game:
+        def build(planner: Planner, game: Game) -> None:
+            self.require_manager(game, actor)
+            self.require_status(game, RUNNING)
+            if game.row.paused_at is None:
+                raise GameError(f"game #{game.id} is not paused")
+            planner.plan.announcements.append(("resumed", {"by": actor.user_id}))
+            planner.resume()
+        return await self._transition(game_id, build)
+
+    async def extend(self, game_id: int, actor: Actor, seconds: int) -> Game:
+        def build(planner: Planner, game: Game) -> None:
+            self.require_manager(game, actor)
+            self.require_status(game, RUNNING)
+            if not 60 <= seconds <= MAX_EXTENSION:
+                raise GameError(f"an extension must be between 1 minute and 30 days, not {seconds} seconds")
+            if game.row.time.mode == "none":
+                raise GameError(f"game #{game.id} has no deadline to extend")
+            planner.extend(seconds)
+            planner.plan.announcements.append(("extended", {"by": actor.user_id, "seconds": seconds,
+                                                            "deadline_at": planner.plan.deadline_at}))
+        return await self._transition(game_id, build)

@@ -1,0 +1,52 @@
+"""Deadline arithmetic for the time modes, kept pure so tests can check it without a database.
+
+- ``round``: every turn has the same deadline for everybody; who misses it plays the default orders.
+- ``bank``: each player has a total time bank; it runs while the game waits for him. An empty bank
+  loses the game (removal for timeout).
+- ``increment``: a bank that grows by the increment after each turn the player submits.
+- ``none``: no deadline at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from service.errors import GameError
+from service.models import TimeSettings
+
+
+def turn_deadline(settings: TimeSettings, started_at: float, waiting_banks: Iterable[float]) -> float | None:
+    """When the game must next act on its own, given the banks of the humans it is waiting for."""
+    if settings.mode == "round":
+        return started_at + settings.round_seconds
+    if settings.mode in ("bank", "increment"):
+        banks = list(waiting_banks)
+        return started_at + max(0.0, min(banks)) if banks else None
+    return None
+
+
+def reminder_time(settings: TimeSettings, now: float, deadline: float | None) -> float | None:
+    """A reminder ``reminder_seconds`` before the deadline, if that moment is still ahead."""
+    if deadline is None or settings.reminder_seconds <= 0:
+        return None
+    at = deadline - settings.reminder_seconds
+    return at if at > now else None
+
+
+def bank_after_pass(settings: TimeSettings, bank: float, started_at: float, now: float) -> float:
+    """A player's bank once he submits: time used this turn comes off, the increment goes on."""
+    left = max(0.0, bank - (now - started_at))
+    return left + settings.increment_seconds if settings.mode == "increment" else left
+
+
+def check_settings(settings: TimeSettings) -> None:
+    if settings.mode not in ("round", "bank", "increment", "none"):
+        raise GameError(f"time mode {settings.mode!r} must be one of: round, bank, increment, none")
+    limits = {
+        "round_seconds": (60, 30 * 86400), "bank_seconds": (60, 90 * 86400), "increment_seconds": (0, 7 * 86400),
+        "reminder_seconds": (0, 7 * 86400), "missed_limit": (1, 20),
+    }
+    for name, (low, high) in limits.items():
+        value = getattr(settings, name)
+        if not low <= value <= high:
+            raise GameError(f"{name.replace('_', ' ')} must be between {low} and {high}, not {value}")

@@ -1,0 +1,279 @@
+"""Planning a game's next transitions: pure and synchronous, so it runs off the event loop and a
+crash before the plan is committed changes nothing.
+
+A :class:`Planner` starts from a snapshot (game row, players, this turn's orders) and applies
+engine transitions — setup, resolve, remove — recording history rows, player updates, the next
+turn's computer orders and deadlines, and the announcements to post. The game master then writes
+the whole plan in one transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine import OrderError, Ruleset
+from service.models import FINISHED, RUNNING, GameRow, OrderRow, PlayerRow
+from service.timing import bank_after_pass, reminder_time, turn_deadline
+
+
+@dataclass
+class HistoryRow:
+    kind: str
+    turn: int
+    payload: dict[str, Any]
+    events: list[dict[str, Any]]
+    state_after: dict[str, Any]
+
+
+@dataclass
+class Plan:
+    state: dict[str, Any]
+    turn: int
+    status: str = RUNNING
+    result: dict[str, Any] | None = None
+    history: list[HistoryRow] = field(default_factory=list)
+    players: dict[int, PlayerRow] = field(default_factory=dict)  # by player id, changed rows only
+    orders: dict[int, OrderRow] = field(default_factory=dict)  # the current turn's orders by seat
+    turn_started_at: float | None = None
+    deadline_at: float | None = None
+    reminder_at: float | None = None
+    paused_at: float | None = None
+    announcements: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    seq: int = 0
+
+
+class Planner:
+    def __init__(self, rs: Ruleset, game: GameRow, players: list[PlayerRow], orders: dict[int, OrderRow], now: float):
+        self.rs, self.game, self.now = rs, game, now
+        self.players = {p.id: p for p in players}
+        self.orders = dict(orders)
+        self.state = rs.from_dict(game.state) if game.state is not None else None
+        self.plan = Plan(state=game.state or {}, turn=game.turn,
+                         turn_started_at=game.turn_started_at, deadline_at=game.deadline_at,
+                         reminder_at=game.reminder_at, paused_at=game.paused_at)
+        self.seq = game.seq if game.state is not None else -1  # the setup row is seq 0
+        self.turn_begun = False
+
+    # --- helpers -------------------------------------------------------------------------
+
+    def seated(self) -> dict[int, PlayerRow]:
+        return {p.seat: p for p in self.players.values() if p.seat is not None}
+
+    def _update_player(self, player: PlayerRow, **changes: Any) -> PlayerRow:
+        updated = replace(player, **changes)
+        self.players[player.id] = updated
+        self.plan.players[player.id] = updated
+        return updated
+
+    def _record(self, kind: str, payload: dict[str, Any], events: list[dict[str, Any]]) -> int:
+        self.seq += 1
+        state_after = self.rs.to_dict(self.state)
+        self.plan.history.append(HistoryRow(kind, self.plan.turn, payload, events, state_after))
+        self.plan.state = state_after
+        return self.seq
+
+    def _ready(self) -> bool:
+        acting = self.rs.acting_players(self.state)
+        return bool(acting) and all(self.orders.get(seat, OrderRow(seat, "", False)).passed for seat in acting)
+
+    def _finish_if_over(self) -> bool:
+        outcome = self.rs.outcome(self.state)
+        if outcome is None:
+            return False
+        self._end({
+            "winners": list(outcome.winners), "draw": outcome.draw,
+            "ranking": [list(group) for group in outcome.ranking],
+            "points": {str(seat): pts for seat, pts in outcome.points.items()},
+        })
+        return True
+
+    def _end(self, result: dict[str, Any]) -> None:
+        self.plan.status, self.plan.result = FINISHED, result
+        self.plan.deadline_at = self.plan.reminder_at = None
+        self.plan.announcements.append(("game_over", {"result": result, "seq": self.seq}))
+
+    # --- transitions ---------------------------------------------------------------------
+
+    def setup(self, seats: dict[int, int]) -> None:
+        """Seat the players (player id -> seat) and create the first state."""
+        for player_id, seat in seats.items():
+            self._update_player(self.players[player_id], seat=seat,
+                                bank_left=float(self.game.time.bank_seconds) if self.game.time.mode in ("bank", "increment") else None)
+        self.state = self.rs.setup(len(seats), self.game.options, seed=self.game.seed)
+        self._record("setup", {"players": len(seats), "options": self.game.options, "seed": self.game.seed}, [])
+        self.plan.announcements.append(("game_started", {"seq": self.seq}))
+        self._begin_turn()
+
+    def resolve(self, timed_out: bool) -> None:
+        """Resolve the turn: submitted orders, default orders for everyone the game waited for."""
+        acting = self.rs.acting_players(self.state)
+        parsed, texts, events = {}, {}, []
+        for seat in sorted(acting):
+            row = self.orders.get(seat)
+            orders = self.rs.default_orders(self.state, seat)
+            if row is not None and row.passed:
+                try:
+                    orders = self.rs.parse_orders(self.state, seat, row.text)
+                except OrderError as err:  # the position changed under them (someone left)
+                    events.append({"kind": "orders_dropped", "seat": seat, "reason": str(err)})
+            parsed[seat], texts[str(seat)] = orders, self.rs.format_orders(orders)
+        resolution = self.rs.resolve(self.state, parsed)
+        self.state = resolution.state
+        events += [e.to_dict() for e in resolution.events]
+        seq = self._record("resolve", {"orders": texts, "timed_out": timed_out}, events)
+        self.plan.announcements.append(("round_resolved", {"turn": self.plan.turn + 1, "seq": seq, "events": events}))
+        self.plan.turn += 1
+        missed_out = []
+        for seat, player in sorted(self.seated().items()):
+            if seat not in acting or player.is_ai:
+                continue
+            passed = self.orders.get(seat, OrderRow(seat, "", False)).passed
+            missed = 0 if passed else player.missed + 1
+            player = self._update_player(player, missed=missed, draw_agreed=False)
+            if timed_out and missed >= self.game.time.missed_limit:
+                missed_out.append(seat)
+        if self._finish_if_over():
+            return
+        for seat in missed_out:
+            if seat in self.rs.seats_in_game(self.state):  # not already out by this very round
+                self.remove(seat, "missed turns", continue_turn=False)
+                if self.plan.status == FINISHED:
+                    return
+        self._begin_turn()
+
+    def remove(self, seat: int, reason: str, continue_turn: bool = True) -> None:
+        """A seat leaves (surrender, kick, missed turns, empty clock); the turn may then be complete."""
+        resolution = self.rs.remove_player(self.state, seat, reason)
+        self.state = resolution.state
+        player = self.seated()[seat]
+        seq = self._record("remove", {"seat": seat, "reason": reason}, [e.to_dict() for e in resolution.events])
+        self.plan.announcements.append(("player_removed", {
+            "seat": seat, "user_id": player.user_id, "name": player.name, "reason": reason, "seq": seq}))
+        self.orders.pop(seat, None)
+        if self._finish_if_over() or not continue_turn:
+            return
+        if self._ready():
+            self.resolve(timed_out=False)
+        else:
+            self._refresh_deadline()
+
+    def wake(self) -> bool:
+        """The game's wake-up time came: resolve a complete turn, or act on a passed deadline."""
+        if self._ready():
+            self.resolve(timed_out=False)
+        elif self.plan.deadline_at is not None and self.now >= self.plan.deadline_at:
+            self.timeout()
+        else:
+            return False
+        return True
+
+    def remind(self) -> None:
+        """Tell the players the game still waits for that the deadline is near (once per turn)."""
+        seated = self.seated()
+        self.plan.reminder_at = None
+        self.plan.announcements.append(("reminder", {
+            "turn": self.plan.turn + 1, "user_ids": [seated[s].user_id for s in sorted(self._waiting_humans())],
+            "deadline_at": self.plan.deadline_at}))
+
+    def pause(self) -> None:
+        self.plan.paused_at = self.now
+
+    def resume(self) -> None:
+        """Shift the turn's times by the pause, so nobody's clock ran while paused."""
+        delta = self.now - (self.plan.paused_at or self.now)
+        self.plan.paused_at = None
+        for name in ("turn_started_at", "deadline_at", "reminder_at"):
+            value = getattr(self.plan, name)
+            if value is not None:
+                setattr(self.plan, name, value + delta)
+        if self._ready():
+            self.resolve(timed_out=False)
+
+    def extend(self, seconds: int) -> None:
+        """More time for this turn: banks of the waiting players grow, or the turn's clock starts later."""
+        if self.game.time.mode in ("bank", "increment"):
+            for seat in self._waiting_humans():
+                player = self.seated()[seat]
+                self._update_player(player, bank_left=(player.bank_left or 0.0) + seconds)
+        elif self.plan.turn_started_at is not None:
+            self.plan.turn_started_at += seconds
+        self.turn_begun = True  # a fresh reminder for the new deadline
+        self._refresh_deadline()
+
+    def timeout(self) -> None:
+        """The deadline passed: per-turn deadlines resolve with defaults; empty banks lose the game."""
+        if self.game.time.mode == "round":
+            self.resolve(timed_out=True)
+            return
+        started = self.plan.turn_started_at or self.now
+        for seat in sorted(self._waiting_humans()):
+            player = self.seated()[seat]
+            if player.bank_left is not None and started + player.bank_left <= self.now:
+                self._update_player(player, bank_left=0.0)
+                self.remove(seat, "time ran out")
+                if self.plan.status == FINISHED or self.plan.turn != self.game.turn:
+                    return
+
+    def passed(self, seat: int, resolve: bool = True) -> None:
+        """Book a pass: the clock stops for this seat; the turn resolves if he was the last (unless paused)."""
+        player = self.seated()[seat]
+        if player.bank_left is not None and self.plan.turn_started_at is not None:
+            self._update_player(player, bank_left=bank_after_pass(self.game.time, player.bank_left,
+                                                                  self.plan.turn_started_at, self.now))
+        if resolve and self._ready():
+            self.resolve(timed_out=False)
+        elif resolve:
+            self._refresh_deadline()
+
+    def agree_draw(self, seat: int) -> None:
+        """Every human still in the game agreed: the game ends drawn among everyone still in it."""
+        self._update_player(self.seated()[seat], draw_agreed=True)
+        in_game = self.rs.seats_in_game(self.state)
+        seated = self.seated()
+        if not all(seated[s].draw_agreed or seated[s].is_ai for s in in_game):
+            self.plan.announcements.append(("draw_proposed", {"seat": seat, "user_id": seated[seat].user_id}))
+            return
+        departed = sorted(set(seated) - in_game)
+        self._end({"winners": sorted(in_game), "draw": True, "agreed": True,
+                   "ranking": [sorted(in_game)] + ([departed] if departed else []), "points": {}})
+
+    def finish(self) -> Plan:
+        """The plan, with the current turn's orders and the history position it ends at."""
+        self.plan.orders = dict(self.orders)
+        self.plan.seq = self.seq
+        return self.plan
+
+    # --- turns ---------------------------------------------------------------------------
+
+    def _waiting_humans(self) -> set[int]:
+        seated = self.seated()
+        return {seat for seat in self.rs.acting_players(self.state)
+                if not seated[seat].is_ai and not self.orders.get(seat, OrderRow(seat, "", False)).passed}
+
+    def _begin_turn(self) -> None:
+        self.turn_begun = True
+        self.plan.turn_started_at = self.now
+        self.orders = {}
+        seated = self.seated()
+        acting = sorted(self.rs.acting_players(self.state))
+        for seat in acting:
+            if seated[seat].is_ai:
+                orders = self.rs.ai_orders(self.state, seat, f"{self.game.seed}:{self.plan.turn}")
+                self.orders[seat] = OrderRow(seat, self.rs.format_orders(orders), True)
+        self._refresh_deadline()
+        humans = [seated[s].user_id for s in acting if not seated[s].is_ai]
+        self.plan.announcements.append(("turn_started", {
+            "turn": self.plan.turn + 1, "seats": acting, "user_ids": humans, "deadline_at": self.plan.deadline_at}))
+
+    def _refresh_deadline(self) -> None:
+        if self._ready():
+            self.plan.deadline_at, self.plan.reminder_at = self.now, None  # only computer players left to act
+            return
+        started = self.plan.turn_started_at or self.now
+        banks = [self.seated()[s].bank_left or 0.0 for s in self._waiting_humans()]
+        deadline = turn_deadline(self.game.time, started, banks)
+        self.plan.deadline_at = deadline
+        reminder_pending = self.turn_begun or self.game.reminder_at is not None
+        self.plan.reminder_at = reminder_time(self.game.time, self.now, deadline) if reminder_pending else None

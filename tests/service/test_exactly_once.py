@@ -1,0 +1,119 @@
+"""Exactly-once rounds: races, crashes between every step of a resolution, restarts, the outbox."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from service.outbox import backoff
+from tests.service.conftest import ALICE, BOB, CAROL, HOUR
+
+
+class Crash(BaseException):
+    """A process dying at a given point (BaseException: no handler may swallow it)."""
+
+
+def crash_at(point: str):
+    def fault(reached: str) -> None:
+        if reached == point:
+            raise Crash(point)
+    return fault
+
+
+async def resolution_count(env, game_id):
+    return await env.count("SELECT COUNT(*) FROM history WHERE game_id = ? AND kind = 'resolve'", game_id)
+
+
+async def test_deadline_firing_while_the_last_player_submits_resolves_once(env):
+    game = await env.new_game(ALICE, BOB)
+    await env.master.submit(game.id, ALICE)
+    env.clock.advance(HOUR)  # the deadline is now due
+    await asyncio.gather(env.master.submit(game.id, BOB), env.master.wake(game.id), env.master.sweep())
+    game = await env.master.get_game(game.id)
+    assert await resolution_count(env, game.id) == 1
+    assert game.row.turn == 1
+
+
+async def test_stale_writer_is_refused_by_the_version_check(env, tmp_path):
+    """Two processes on one file: the second commit of the same turn fails instead of doubling it."""
+    game = await env.new_game(ALICE, BOB)
+    await env.master.submit(game.id, ALICE)
+    other = await type(env)(env.path, env.clock).open()
+    stale = await other.master.get_game(game.id)
+    await env.master.submit(game.id, BOB)
+    from service.errors import Conflict
+    from service.turns import Planner
+
+    orders = {}
+    planner = Planner(other.master.ruleset(stale.row), stale.row, list(stale.players), orders, env.clock.now())
+    planner.resolve(timed_out=True)
+    with pytest.raises(Conflict):
+        await other.master._commit(stale.row, planner.finish())
+    assert await resolution_count(env, game.id) == 1
+    await other.db.close()
+
+
+async def reference_run(env):
+    """The same game without any crash: the result every crashed run must reach."""
+    game = await env.new_game(ALICE, BOB, CAROL, ai=1)
+    await env.master.submit(game.id, ALICE)
+    await env.master.submit(game.id, BOB)
+    env.clock.advance(HOUR)
+    await env.master.sweep()
+    await env.outbox.flush()
+    game = await env.master.get_game(game.id)
+    return game.row.state, [(a.kind, a.payload) for a in env.sink.posted]
+
+
+@pytest.mark.parametrize("point", ["planned", "in_transaction", "committed", "delivered"])
+async def test_crash_at_each_step_of_a_resolution_then_restart(tmp_path, point):
+    from service.clock import ManualClock
+    from tests.service.conftest import Env
+
+    expected_state, expected_posts = await reference_run(await Env(tmp_path / "ref.sqlite3", ManualClock()).open())
+
+    env = await Env(tmp_path / "crash.sqlite3", ManualClock()).open()
+    game = await env.new_game(ALICE, BOB, CAROL, ai=1)
+    await env.master.submit(game.id, ALICE)
+    await env.master.submit(game.id, BOB)
+    env.clock.advance(HOUR)
+    await env.restart(fault=crash_at(point))
+    with pytest.raises(Crash):
+        await env.master.sweep()
+        await env.outbox.flush()
+    await env.restart()  # a new process: recover from the database alone
+    await env.master.sweep()
+    await env.outbox.flush()
+    game = await env.master.get_game(game.id)
+    assert game.row.state == expected_state
+    assert await resolution_count(env, game.id) == 1
+    assert [(a.kind, a.payload) for a in env.sink.posted] == expected_posts
+    assert await env.outbox.pending_count() == 0
+    await env.db.close()
+
+
+async def test_restart_with_deadlines_pending_rearms_and_resolves_overdue(env):
+    games = [await env.new_game(ALICE, BOB, seed=s) for s in range(3)]
+    await env.restart()
+    wakeups = dict(await env.master.open_wakeups())
+    assert set(wakeups) == {g.id for g in games}
+    assert all(at == pytest.approx(env.clock.now() + HOUR - 600) for at in wakeups.values())
+    env.clock.advance(2 * HOUR)  # the bot was down past every deadline
+    await env.restart()
+    assert await env.master.sweep() == 3
+    for g in games:
+        assert (await env.master.get_game(g.id)).row.turn == 1
+
+
+async def test_failed_deliveries_are_retried_in_order(env):
+    game = await env.new_game(ALICE, BOB)
+    env.sink.fail_next = 1
+    assert await env.outbox.flush() == 0
+    assert env.sink.posted == []
+    assert await env.outbox.pending_count() == 2
+    assert await env.outbox.flush() == 0  # backing off: nothing is due yet
+    env.clock.advance(backoff(1))
+    assert await env.outbox.flush() == 2
+    assert env.sink.kinds() == ["game_started", "turn_started"]
+    assert all(a.game_id == game.id for a in env.sink.posted)

@@ -1,0 +1,55 @@
+"""The APScheduler wrapper wakes games at their time; the runtime re-arms from the database at start-up."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from service.clock import SystemClock
+from service.runtime import GameService
+from service.scheduler import WakeScheduler, job_id
+from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, ListSink
+
+
+async def test_armed_game_is_woken_and_rearming_replaces_the_job():
+    woken: list[int] = []
+    done = asyncio.Event()
+
+    async def wake(game_id: int) -> None:
+        woken.append(game_id)
+        done.set()
+
+    async def sweep() -> None:
+        return None
+
+    scheduler = WakeScheduler(wake, sweep, sweep_seconds=3600)
+    scheduler.start()
+    try:
+        scheduler.arm(7, time.time() + 3600)
+        scheduler.arm(7, time.time() + 0.2)  # replaces, never duplicates
+        assert len([j for j in scheduler.scheduler.get_jobs() if j.id == job_id(7)]) == 1
+        scheduler.arm(8, time.time() + 0.1)
+        scheduler.arm(8, None)  # disarmed
+        await asyncio.wait_for(done.wait(), timeout=5)
+        await asyncio.sleep(0.3)
+        assert woken == [7]
+    finally:
+        scheduler.shutdown()
+
+
+async def test_runtime_rearms_open_deadlines_at_start(tmp_path):
+    sink = ListSink()
+    service = await GameService.open(tmp_path / "g.sqlite3", sink, clock=SystemClock())
+    game = await service.master.create_game(guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest",
+                                            options={"size": "small"}, seed=1)
+    await service.master.join(game.id, BOB)
+    game = await service.master.start_game(game.id, ALICE)
+    await service.db.close()
+
+    service = await GameService.open(tmp_path / "g.sqlite3", sink, clock=SystemClock())
+    await service.start()
+    try:
+        assert service.scheduler.armed_at(game.id) == game.row.reminder_at
+        assert [a.kind for a in sink.posted] == ["game_started", "turn_started"]  # the backlog was delivered
+    finally:
+        await service.close()

@@ -1,0 +1,252 @@
+"""Orders, passes, deadlines, missed turns, surrender, draws and history, through the game master."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import IllegalOrderError, OrderSyntaxError, find_ruleset
+from service.errors import GameError, NotAllowed, WrongPhase
+from service.models import TimeSettings
+from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, HOUR
+
+RS = find_ruleset("conquest")
+
+
+def seat_of(game, actor):
+    return game.player_of(actor.user_id).seat
+
+
+def own_cell(game, actor):
+    state = RS.from_dict(game.row.state)
+    cell = state.cells_of(seat_of(game, actor))[0]
+    target = next(n for n in cell.neighbours() if n in state.cells)
+    return cell.label, target.label
+
+
+async def history(env, game_id):
+    async with env.db.reading() as conn:
+        rows = await (await conn.execute(
+            "SELECT kind, payload, state_after FROM history WHERE game_id = ? ORDER BY seq", (game_id,))).fetchall()
+    return [(r["kind"], json.loads(r["payload"]), json.loads(r["state_after"])) for r in rows]
+
+
+async def test_program_review_replace_clear_and_pass(env):
+    game = await env.new_game(ALICE, BOB)
+    source, target = own_cell(game, ALICE)
+    mine = await env.master.add_orders(game.id, ALICE, f"{source}>{target} 2")
+    assert mine.lines == (f"{source}>{target} 2",) and not mine.passed
+    mine = await env.master.add_orders(game.id, ALICE, f"{source}>{target} 3")
+    assert len(mine.lines) == 2
+    with pytest.raises(IllegalOrderError, match="has 10 units at the start of the round, these orders move 11"):
+        await env.master.add_orders(game.id, ALICE, f"{source}>{target} 6")
+    assert len((await env.master.my_orders(game.id, ALICE)).lines) == 2  # the refused order changed nothing
+    mine = await env.master.replace_orders(game.id, ALICE, f"auto {source}>{target}")
+    assert mine.lines == (f"auto {source}>{target}",)
+    assert (await env.master.clear_orders(game.id, ALICE)).lines == ()
+    await env.master.add_orders(game.id, ALICE, f"{source}>{target} 4")
+    game = await env.master.submit(game.id, ALICE)
+    assert game.passed_seats == {seat_of(game, ALICE)} and game.row.turn == 0
+    with pytest.raises(GameError, match="already passed"):
+        await env.master.add_orders(game.id, ALICE, f"{source}>{target} 1")
+    with pytest.raises(GameError, match="already passed"):
+        await env.master.submit(game.id, ALICE)
+    game = await env.master.submit(game.id, BOB)  # the last pass resolves the round at once
+    assert game.row.turn == 1 and game.passed_seats == frozenset()
+    rows = await history(env, game.id)
+    assert [row[0] for row in rows] == ["setup", "resolve"]
+    assert rows[1][1]["orders"][str(seat_of(game, ALICE))] == f"{source}>{target} 4"
+
+
+async def test_orders_are_private_to_their_author(env):
+    game = await env.new_game(ALICE, BOB)
+    source, target = own_cell(game, ALICE)
+    await env.master.add_orders(game.id, ALICE, f"{source}>{target} 2")
+    assert (await env.master.my_orders(game.id, BOB)).lines == ()
+    with pytest.raises(IllegalOrderError, match="not yours"):
+        await env.master.add_orders(game.id, BOB, f"{source}>{target} 1")
+    with pytest.raises(NotAllowed, match="not playing in game"):
+        await env.master.add_orders(game.id, CAROL, f"{source}>{target} 1")
+    with pytest.raises(OrderSyntaxError):
+        await env.master.add_orders(game.id, BOB, "attack everything")
+    loaded = await env.master.get_game(game.id)
+    assert "text" not in repr(loaded.passed_seats)
+
+
+async def test_deadline_resolves_with_defaults_and_counts_missed_turns(env):
+    game = await env.new_game(ALICE, BOB, CAROL)
+    source, target = own_cell(game, ALICE)
+    await env.master.add_orders(game.id, ALICE, f"{source}>{target} 3")  # programmed, never passed
+    await env.master.submit(game.id, BOB)
+    env.clock.advance(HOUR - 601)
+    assert await env.master.sweep() == 0
+    env.clock.advance(2)
+    assert await env.master.sweep() == 1  # the reminder
+    await env.outbox.flush()
+    reminder = next(a for a in env.sink.posted if a.kind == "reminder")
+    assert sorted(reminder.payload["user_ids"]) == [ALICE.user_id, CAROL.user_id]
+    env.clock.advance(600)
+    assert await env.master.sweep() == 1
+    game = await env.master.get_game(game.id)
+    assert game.row.turn == 1
+    rows = await history(env, game.id)
+    assert rows[-1][1]["timed_out"] is True
+    assert rows[-1][1]["orders"][str(seat_of(game, ALICE))] == ""  # un-passed orders were discarded
+    missed = {p.user_id: p.missed for p in game.players}
+    assert missed == {ALICE.user_id: 1, BOB.user_id: 0, CAROL.user_id: 1}
+
+
+async def test_three_missed_turns_remove_a_player(env):
+    game = await env.new_game(ALICE, BOB, CAROL)
+    for turn in range(3):
+        await env.master.submit(game.id, ALICE)
+        await env.master.submit(game.id, BOB)
+        env.clock.advance(HOUR)
+        await env.master.sweep()
+        game = await env.master.get_game(game.id)
+        assert game.row.turn == turn + 1
+    state = RS.from_dict(game.row.state)
+    carol = seat_of(game, CAROL)
+    assert state.players[carol].status == "removed" and state.players[carol].reason == "missed turns"
+    assert game.acting_seats == {seat_of(game, ALICE), seat_of(game, BOB)}
+    await env.outbox.flush()
+    removed = next(a for a in env.sink.posted if a.kind == "player_removed")
+    assert removed.payload["user_id"] == CAROL.user_id and removed.payload["reason"] == "missed turns"
+    with pytest.raises(NotAllowed, match="no longer playing"):
+        await env.master.submit(game.id, CAROL)
+
+
+async def test_a_pass_resets_the_missed_count(env):
+    game = await env.new_game(ALICE, BOB)
+    for submit_alice in (False, False, True, False, False):
+        turn = (await env.master.get_game(game.id)).row.turn
+        if submit_alice:
+            await env.master.submit(game.id, ALICE)
+        game = await env.master.submit(game.id, BOB)
+        if game.row.turn == turn:
+            env.clock.advance(HOUR)
+            await env.master.sweep()
+    game = await env.master.get_game(game.id)
+    assert game.player_of(ALICE.user_id).missed == 2 and game.row.status == "running"
+
+
+async def test_surrender_ends_a_two_player_game_with_points(env):
+    game = await env.new_game(ALICE, BOB)
+    await env.master.submit(game.id, ALICE)
+    await env.master.submit(game.id, BOB)
+    game = await env.master.surrender(game.id, BOB)
+    assert game.row.status == "finished"
+    assert game.row.result["winners"] == [seat_of(game, ALICE)]
+    assert game.row.result["points"] == {str(seat_of(game, ALICE)): 1 + 1, str(seat_of(game, BOB)): 0 + 1}
+    with pytest.raises(WrongPhase, match="is over"):
+        await env.master.surrender(game.id, ALICE)
+    await env.outbox.flush()
+    assert env.sink.kinds()[-2:] == ["player_removed", "game_over"]
+
+
+async def test_surrender_of_the_last_waiting_player_resolves_the_turn(env):
+    game = await env.new_game(ALICE, BOB, CAROL)
+    await env.master.submit(game.id, ALICE)
+    await env.master.submit(game.id, BOB)
+    game = await env.master.surrender(game.id, CAROL)
+    assert game.row.turn == 1 and game.row.status == "running"
+
+
+async def test_draw_when_every_living_player_agrees(env):
+    game = await env.new_game(ALICE, BOB, ai=1)
+    game = await env.master.propose_draw(game.id, ALICE)
+    assert game.row.status == "running"
+    with pytest.raises(GameError, match="already agreed"):
+        await env.master.propose_draw(game.id, ALICE)
+    game = await env.master.propose_draw(game.id, BOB)
+    assert game.row.status == "finished"
+    assert game.row.result["draw"] is True and sorted(game.row.result["winners"]) == [0, 1, 2]
+
+
+async def test_draw_agreement_expires_with_the_round(env):
+    game = await env.new_game(ALICE, BOB)
+    await env.master.propose_draw(game.id, ALICE)
+    await env.master.submit(game.id, ALICE)
+    await env.master.submit(game.id, BOB)
+    game = await env.master.propose_draw(game.id, BOB)
+    assert game.row.status == "running"
+
+
+async def test_a_whole_game_with_a_computer_replays_from_history(env):
+    game = await env.new_game(ALICE, BOB, ai=1, options={"size": "small", "round_limit": 12})
+    while game.row.status == "running":
+        for actor in (ALICE, BOB):
+            if seat_of(game, actor) in game.waiting_seats:
+                state = RS.from_dict(game.row.state)
+                orders = RS.ai_orders(state, seat_of(game, actor), "human")
+                await env.master.submit(game.id, actor, RS.format_orders(orders))
+                game = await env.master.get_game(game.id)
+        if game.row.status == "running" and not game.waiting_seats:
+            env.clock.advance(1)
+            game = await env.master.wake(game.id)
+    assert game.row.status == "finished"
+    rows = await history(env, game.id)
+    state = RS.setup(3, rows[0][1]["options"], seed=rows[0][1]["seed"])
+    for kind, payload, after in rows[1:]:
+        if kind == "resolve":
+            state = RS.resolve(state, {int(s): RS.parse_orders(state, int(s), t) for s, t in payload["orders"].items()}).state
+        else:
+            state = RS.remove_player(state, payload["seat"], payload["reason"]).state
+        assert RS.to_dict(state) == after
+    assert RS.to_dict(state) == game.row.state
+
+
+async def test_bank_time_runs_out(env):
+    time = TimeSettings(mode="bank", bank_seconds=2 * HOUR, reminder_seconds=0)
+    game = await env.new_game(ALICE, BOB, CAROL, time=time)
+    assert game.row.deadline_at == env.clock.now() + 2 * HOUR
+    env.clock.advance(HOUR)
+    await env.master.submit(game.id, ALICE)
+    await env.master.submit(game.id, BOB)
+    game = await env.master.get_game(game.id)
+    assert game.player_of(ALICE.user_id).bank_left == pytest.approx(HOUR)
+    assert game.row.deadline_at == pytest.approx(game.row.turn_started_at + 2 * HOUR)
+    env.clock.advance(HOUR)
+    await env.master.sweep()
+    game = await env.master.get_game(game.id)
+    state = RS.from_dict(game.row.state)
+    assert state.players[seat_of(game, CAROL)].reason == "time ran out"
+    assert game.row.turn == 1  # Carol was the last one the turn waited for
+    assert game.row.deadline_at == pytest.approx(env.clock.now() + HOUR)  # Alice and Bob have an hour left
+
+
+async def test_increment_adds_time_after_each_turn(env):
+    time = TimeSettings(mode="increment", bank_seconds=HOUR, increment_seconds=600, reminder_seconds=0)
+    game = await env.new_game(ALICE, BOB, time=time)
+    env.clock.advance(100)
+    await env.master.submit(game.id, ALICE)
+    game = await env.master.get_game(game.id)
+    assert game.player_of(ALICE.user_id).bank_left == pytest.approx(HOUR - 100 + 600)
+
+
+async def test_no_time_limit(env):
+    game = await env.new_game(ALICE, BOB, time=TimeSettings(mode="none"))
+    assert game.row.deadline_at is None and game.row.reminder_at is None
+    env.clock.advance(365 * 86400)
+    assert await env.master.sweep() == 0
+
+
+async def test_pause_resume_extend(env):
+    game = await env.new_game(ALICE, BOB)
+    deadline = game.row.deadline_at
+    with pytest.raises(NotAllowed):
+        await env.master.pause(game.id, BOB)
+    game = await env.master.pause(game.id, ALICE)
+    env.clock.advance(5 * HOUR)
+    assert await env.master.sweep() == 0
+    await env.master.submit(game.id, ALICE)
+    game = await env.master.submit(game.id, BOB)
+    assert game.row.turn == 0  # a paused game does not resolve
+    game = await env.master.resume(game.id, ADMIN)
+    assert game.row.turn == 1
+    game = await env.master.extend(game.id, ALICE, 2 * HOUR)
+    assert game.row.deadline_at == pytest.approx(env.clock.now() + 3 * HOUR)
+    with pytest.raises(GameError, match="between 1 minute and 30 days"):
+        await env.master.extend(game.id, ALICE, 5)
+    assert deadline is not None
