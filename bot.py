@@ -40,7 +40,8 @@ def _demo(args: argparse.Namespace) -> int:
         print(f"demo: {err}", file=sys.stderr)
         return 2
     print(f"{result.rounds} rounds; {len(result.images)} images and {result.summary.name} in {args.out}")
-    print(result.summary.read_text(encoding="utf-8").strip().splitlines()[-1])
+    lines = result.summary.read_text(encoding="utf-8").splitlines()
+    print(next((line for line in lines if line.startswith(("Winner", "Draw"))), lines[-1]))
     return 0
 
 

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine.conquest.board import CellType
 from engine.conquest.orders import Auto, Move, StopAuto
-from engine.conquest.state import CellView, ConquestView
+from engine.conquest.state import PLAYING, CellView, ConquestView
 from engine.hexgrid import Hex
 from render import hexboard, legend, text
 from render.hexboard import HexLayout, Point
@@ -50,10 +50,9 @@ class Layout:
 def layout(view: ConquestView) -> Layout:
     """Image size and cell positions for this map (the same for every viewer and any orders)."""
     cells = [c.cell for c in view.cells]
-    _, (board_w, _) = hexboard.fit(cells, BOARD_BOX, BOARD_BOX, SMALLEST, LARGEST, 0, 0)
+    hexes, (board_w, board_h) = hexboard.fit(cells, BOARD_BOX, BOARD_BOX, SMALLEST, LARGEST)
     width = max(MIN_WIDTH, round(board_w) + 2 * MARGIN)
-    hexes, (_, board_h) = hexboard.fit(cells, BOARD_BOX, BOARD_BOX, SMALLEST, LARGEST,
-                                       (width - board_w) / 2, MARGIN + HEADER)
+    hexes = hexes.shifted((width - board_w) / 2, MARGIN + HEADER)
     legend_top = round(MARGIN + HEADER + board_h + MARGIN)
     height = legend_top + legend.height(len(view.players), KEYS, width - 2 * MARGIN) + MARGIN
     return Layout(hexes, width, height, legend_top)
@@ -65,7 +64,9 @@ def cell_center(view: ConquestView, cell: Hex) -> tuple[int, int]:
     return round(x), round(y)
 
 
-def render(view: ConquestView, names: Sequence[str], orders: Sequence[object], title: str | None) -> Image.Image:
+def render(view: ConquestView, names: Sequence[str], orders: Sequence[object],
+           title: str | None) -> Image.Image:
+    """The board as an RGB image; ``orders`` given means the viewer's private image."""
     if len(names) != len(view.players):
         raise ValueError(f"names has {len(names)} entries; this game has {len(view.players)} players")
     if orders and view.viewer is None:
@@ -104,28 +105,35 @@ def _header(canvas: ImageDraw.ImageDraw, view: ConquestView, geometry: Layout, t
                                  radius=8, fill=colour)
         text.draw(canvas, line, "Your orders — only you can see this", 24, WHITE, bold=True)
     else:
-        status = "Final position" if view.over else "Last round's moves are drawn as arrows"
+        if view.over:
+            status = "Final position"
+        elif view.last_moves:
+            status = "Arrows show last round's moves"
+        else:
+            status = "Starting position" if view.round == 1 else "Nobody moved last round"
         text.draw(canvas, line, f"{status} · map {view.map_name}", 22, MUTED)
 
 
 def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: CellView) -> None:
-    """Label on top, the unit count just above the centre (so the centre pixel always shows the
-    owner's colour), the production badge of a better cell below."""
+    """The unit count just above the centre (so the centre pixel always shows the owner's colour),
+    the label just below it, and the production badge of a better cell at the bottom. Arrows cross
+    the edges, around this column, and rarely hide any of it."""
     size = hexes.size
     fill = NEUTRAL if cell.owner is None else player_colour(cell.owner)
     _tile(canvas, hexes, cell.cell, fill, cell.type)
     x, y = hexes.center(cell.cell)
-    quiet = ink_on(fill)
-    text.draw(canvas, (x, y - size * 0.52), cell.label, round(size * 0.27), quiet, anchor="ms")
-    units = (x, y - size * 0.06)
-    if cell.owner is not None:
-        text.draw(canvas, units, str(cell.units), round(size * 0.52), WHITE, bold=True, anchor="ms",
-                  stroke=max(2, round(size / 18)), stroke_fill=INK)
-    elif cell.units:
-        text.draw(canvas, units, str(cell.units), round(size * 0.52), INK, bold=True, anchor="ms")
-    badge, where, small = f"+{cell.type.production}", (x, y + size * 0.45), round(size * 0.27)
+    text.draw(canvas, (x, y + size * 0.30), cell.label, round(size * 0.27), ink_on(fill), anchor="ms")
+    if cell.owner is not None or cell.units:
+        digits = str(cell.units)
+        big = round(size * 0.52)
+        big = min(big, int(big * size * 0.85 / text.width(digits, big, bold=True)))
+        stroke = max(2, round(size / 18)) if cell.owner is not None else 0
+        baseline = (x, y - size * 0.08 - stroke - 1.5)
+        text.draw(canvas, baseline, digits, big, WHITE if stroke else INK, bold=True, anchor="ms",
+                  stroke=stroke, stroke_fill=INK)
     if cell.type in METAL:
-        hexboard.pill(canvas, where, badge, small, METAL[cell.type], INK, OUTLINE)
+        hexboard.pill(canvas, (x, y + size * 0.56), f"+{cell.type.production}", round(size * 0.26),
+                      METAL[cell.type], INK, OUTLINE)
 
 
 def _tile(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: Hex, fill: Colour, kind: CellType) -> None:
@@ -140,8 +148,8 @@ def _tile(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: Hex, fill: Colour
 
 @dataclass(frozen=True, slots=True)
 class Flow:
-    """One arrow: units that moved, a standing auto-move (``standing``: drawn with a swallowtail),
-    or an order. ``weight`` 0 is faint background, 1 public, 2 the viewer's own orders."""
+    """One arrow: units that moved, a standing auto-move (``standing``: drawn like a fast-forward
+    sign), or an order. ``weight`` 0 is faint background, 1 public, 2 the viewer's own orders."""
 
     source: Hex
     target: Hex
@@ -177,7 +185,8 @@ def private_flows(view: ConquestView, orders: Sequence[object]) -> list[Flow]:
     new_autos = {(o.source, o.target) for o in orders if isinstance(o, Auto)}
     stopped = {o.source for o in orders if isinstance(o, StopAuto)}
     replaced = stopped | {source for source, _ in new_autos}
-    background = [Flow(t.source, t.target, t.seat, None, False, 0) for t in view.last_moves]
+    movers = {(t.source, t.target): t.seat for t in view.last_moves}
+    background = [Flow(*edge, seat, None, False, 0) for edge, seat in sorted(movers.items())]
     flows: dict[tuple[Hex, Hex], Flow] = {}
     for cell in view.cells:
         if cell.auto is None or cell.owner is None:
@@ -226,12 +235,14 @@ def _entries(view: ConquestView, names: Sequence[str], private: bool) -> list[le
             production[cell.owner] += cell.type.production
     entries = []
     for seat, player in enumerate(view.players):
-        name = names[seat] + (" (you)" if private and seat == view.viewer else "")
-        if player.status == "playing":
-            detail = f"{cells[seat]} cells · {units[seat]} units · +{production[seat]} per round"
+        name = text.drawable(names[seat]).strip() or f"Player {seat + 1}"
+        if private and seat == view.viewer:
+            name += " (you)"
+        if player.status == PLAYING:
+            detail = f"{_count(cells[seat], 'cell')} · {_count(units[seat], 'unit')} · +{production[seat]} per round"
         else:
-            detail = f"{player.status} · {cells[seat]} cells · {units[seat]} units"
-        entries.append(legend.Entry(player_colour(seat), name, detail, player.status == "playing"))
+            detail = f"{player.status} · {_count(cells[seat], 'cell')} · {_count(units[seat], 'unit')}"
+        entries.append(legend.Entry(player_colour(seat), name, detail, player.status == PLAYING))
     return entries
 
 
@@ -246,8 +257,8 @@ def _move_icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
 
 
 def _auto_icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
-    hexboard.block_arrow(canvas, center, (1.0, 0.0), "", round(size * 0.42), MUTED, WHITE, INK, WHITE,
-                         notched=True)
+    hexboard.block_arrow(canvas, center, (1.0, 0.0), "", round(size * 0.36), MUTED, WHITE, INK, WHITE,
+                         standing=True)
 
 
 KEYS = (
@@ -255,3 +266,7 @@ KEYS = (
     legend.Key("moved last round", _move_icon),
     legend.Key("standing auto-move", _auto_icon),
 )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

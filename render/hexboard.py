@@ -1,7 +1,7 @@
 """Drawing pieces for pointy-top hex boards, shared by every ruleset played on hexes.
 
 Geometry comes from ``engine.hexgrid.Hex.pixel``; this module only scales and shifts it onto the
-image and draws cells, arrows, chevrons and labelled pills. Nothing here knows the game rules.
+image and draws cells, labelled arrows and badges. Nothing here knows the game rules.
 """
 
 from __future__ import annotations
@@ -26,6 +26,9 @@ class HexLayout:
 
     size: float
     origin: Point
+
+    def shifted(self, dx: float, dy: float) -> HexLayout:
+        return HexLayout(self.size, (self.origin[0] + dx, self.origin[1] + dy))
 
     def center(self, cell: Hex) -> Point:
         x, y = cell.pixel(self.size)
@@ -52,17 +55,17 @@ class HexLayout:
         return x0 + (x1 - x0) * t - uy * offset, y0 + (y1 - y0) * t + ux * offset
 
 
-def fit(cells: Iterable[Hex], width: float, height: float, smallest: float, largest: float,
-        left: float, top: float) -> tuple[HexLayout, Point]:
+def fit(cells: Iterable[Hex], width: float, height: float, smallest: float,
+        largest: float) -> tuple[HexLayout, Point]:
     """The largest layout (circumradius within ``smallest``..``largest``) that fits ``cells`` in a
-    ``width`` x ``height`` box whose corner is at ``left``, ``top``; with the board's pixel size."""
+    ``width`` x ``height`` box at the origin, with the board's size in pixels."""
     points = [cell.pixel(1.0) for cell in cells]
     min_x = min(x for x, _ in points) - SQRT3 / 2
     min_y = min(y for _, y in points) - 1
     span_x = max(x for x, _ in points) + SQRT3 / 2 - min_x
     span_y = max(y for _, y in points) + 1 - min_y
     size = max(smallest, min(largest, width / span_x, height / span_y))
-    return HexLayout(size, (left - min_x * size, top - min_y * size)), (span_x * size, span_y * size)
+    return HexLayout(size, (-min_x * size, -min_y * size)), (span_x * size, span_y * size)
 
 
 def hexagon(canvas: ImageDraw.ImageDraw, layout: HexLayout, cell: Hex, fill: Colour | None,
@@ -71,44 +74,61 @@ def hexagon(canvas: ImageDraw.ImageDraw, layout: HexLayout, cell: Hex, fill: Col
 
 
 def block_arrow(canvas: ImageDraw.ImageDraw, center: Point, direction: Point, label: str, size: int,
-                fill: Colour, ink: Colour, outline: Colour, casing: Colour, notched: bool = False) -> None:
+                fill: Colour, ink: Colour, outline: Colour, casing: Colour, standing: bool = False) -> None:
     """A short, wide arrow centred on ``center`` and pointing along ``direction`` (a unit vector),
     with ``label`` (an amount) upright in its body, which grows to hold it at any angle. It is laid
-    on a ``casing`` band so it stands out even on a cell of its own colour; ``notched`` gives it a
-    swallowtail, for standing orders."""
+    on a ``casing`` band so it stands out even on a cell of its own colour. A ``standing`` arrow has
+    a notched tail and a chevron behind it, like a fast-forward sign, for orders that repeat."""
     ux, uy = direction
-    cx, cy = center
     wide, tall = (text.width(label, size, bold=True), size * text.CAP_HEIGHT) if label else (0.0, 0.0)
     half = min(size * 0.85, max(size * 0.62, (wide * abs(uy) + tall * abs(ux)) / 2 + size * 0.15))
     body = max(size, wide * abs(ux) + tall * abs(uy) + size * 0.45)
     head = size * 0.68
-    shape = _block(body, head, half, notched)
+    notch = min(half * 0.6, body / 3) if standing else 0.0
+    gap, thick = size * 0.2, size * 0.34
+    shift = (gap + thick) / 2 if standing else 0.0
+    tail = -(body + head) / 2
     band = max(2.0, size / 8)
 
     def place(points: list[Point]) -> list[Point]:
-        return [(cx + a * ux - b * uy, cy + a * uy + b * ux) for a, b in points]
+        """From the arrow's own frame (x along it, y across) onto the image."""
+        x, y = center
+        return [(x + (a + shift) * ux - b * uy, y + (a + shift) * uy + b * ux) for a, b in points]
 
-    canvas.polygon(place(_block(body, head, half, notched, grow=band)), fill=casing, outline=outline)
-    canvas.polygon(place(shape), fill=fill, outline=outline, width=max(1, round(band / 2)))
+    shapes = [lambda grow: _block(body, head, half, notch, grow)]
+    if standing:
+        shapes.append(lambda grow: _chevron(tail - gap, notch, thick, half, grow))
+    for shape in shapes:
+        canvas.polygon(place(shape(band)), fill=casing, outline=outline)
+    for shape in shapes:
+        canvas.polygon(place(shape(0.0)), fill=fill, outline=outline, width=max(1, round(band / 2)))
     if label:
-        middle = place([(-head / 2, 0.0)])[0]
-        text.draw(canvas, middle, label, size, ink, bold=True, anchor="mm")
+        text.draw(canvas, place([(-head / 2, 0.0)])[0], label, size, ink, bold=True, anchor="mm")
 
 
-def _block(body: float, head: float, half: float, notched: bool, grow: float = 0.0) -> list[Point]:
+def _block(body: float, head: float, half: float, notch: float, grow: float) -> list[Point]:
     """The arrow outline in its own frame: x along the arrow, centred on the middle of its length."""
     tail, tip = -(body + head) / 2 - grow, (body + head) / 2 + grow * 2
     base = (body + head) / 2 - head - grow
     side, wing = half + grow, half + head * 0.6 + grow * 1.8
-    points = [(tail, side), (base, side), (base, wing), (tip, 0.0), (base, -wing), (base, -side), (tail, -side)]
-    if notched:
-        points.append((tail + min(half, body / 2), 0.0))
+    points = [(tail, side), (base, side), (base, wing), (tip, 0.0),
+              (base, -wing), (base, -side), (tail, -side)]
+    if notch:
+        points.append((tail + notch, 0.0))
     return points
+
+
+def _chevron(front: float, depth: float, thick: float, half: float, grow: float) -> list[Point]:
+    """A chevron whose front edge ends at ``front`` and points forward by ``depth``."""
+    back, side = front - thick - grow, half + grow
+    front += grow
+    return [(front, side), (front + depth + grow, 0.0), (front, -side),
+            (back, -side), (back + depth, 0.0), (back, side)]
 
 
 def pill(canvas: ImageDraw.ImageDraw, center: Point, label: str, size: int, fill: Colour,
          ink: Colour, outline: Colour) -> None:
-    """A rounded tag with ``label`` centred on ``center``: amounts on arrows, production badges."""
+    """A rounded tag with ``label`` centred on ``center``, such as a cell's production badge."""
     half_w = text.width(label, size, bold=True) / 2 + size * 0.35
     half_h = size * 0.62
     x, y = center

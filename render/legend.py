@@ -61,7 +61,7 @@ def draw(canvas: ImageDraw.ImageDraw, entries: Sequence[Entry], keys: Sequence[K
         x = left
         for key in row_keys:
             key.icon(canvas, (x + ICON / 2, y + KEY_HEIGHT / 2), ICON)
-            text.draw(canvas, (x + ICON + 8, y + KEY_HEIGHT / 2), key.label, KEY_SIZE, INK)
+            text.draw(canvas, (x + ICON + 14, y + KEY_HEIGHT / 2), key.label, KEY_SIZE, INK)
             x += _key_width(key)
         y += KEY_HEIGHT
 
@@ -85,7 +85,7 @@ def _entry(canvas: ImageDraw.ImageDraw, entry: Entry, origin: tuple[float, float
 
 
 def _key_width(key: Key) -> float:
-    return ICON + 8 + text.width(key.label, KEY_SIZE) + 30
+    return ICON + 14 + text.width(key.label, KEY_SIZE) + 30
 
 
 def _key_rows(keys: Sequence[Key], width: float) -> list[list[Key]]:

@@ -2,12 +2,14 @@
 
 Player names arrive in any script. DejaVu draws Latin and Cyrillic; whatever it lacks (CJK)
 comes from Droid Sans Fallback. Each font's character map is read once with fontTools, and a
-string is split into runs that each use one font. Pillow's basic layout engine is used so the
-same text gives the same pixels on every machine, with or without libraqm.
+string is split into runs that each use one font; characters no bundled font has (emoji, control
+characters) are left out rather than drawn as empty boxes. Pillow's basic layout engine is used so
+the same text gives the same pixels on every machine, with or without libraqm.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -37,28 +39,42 @@ class Run:
 @cache
 def coverage(path: Path) -> frozenset[int]:
     """The code points a font has glyphs for."""
-    return frozenset(TTFont(path, lazy=True).getBestCmap())
+    with TTFont(path, lazy=True) as face:
+        return frozenset(face.getBestCmap())
 
 
-@cache
+_loaded = threading.local()
+
+
 def font(path: Path, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
+    """A loaded font, cached per thread: a FreeType face must not be used by two threads at once,
+    and boards are drawn in worker threads."""
+    faces: dict[tuple[Path, int], ImageFont.FreeTypeFont] = _loaded.__dict__.setdefault("faces", {})
+    if (path, size) not in faces:
+        faces[path, size] = ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
+    return faces[path, size]
 
 
-def font_for(char: str, bold: bool = False) -> Path:
-    """The first font of the chain that has ``char``; the primary one when none has it."""
-    primary = BOLD if bold else REGULAR
-    for path in (primary, FALLBACK):
+def font_for(char: str, bold: bool = False) -> Path | None:
+    """The first font of the chain that has ``char``, or None when no bundled font has it."""
+    for path in (BOLD if bold else REGULAR, FALLBACK):
         if ord(char) in coverage(path):
             return path
-    return primary
+    return None
+
+
+def drawable(text: str) -> str:
+    """``text`` without the characters that no bundled font can draw."""
+    return "".join(char for char in text if font_for(char) is not None)
 
 
 def runs(text: str, bold: bool = False) -> list[Run]:
-    """Split ``text`` into maximal runs that share a font."""
+    """Split ``text`` into maximal runs that share a font, leaving out what no font has."""
     result: list[Run] = []
     for char in text:
         path = font_for(char, bold)
+        if path is None:
+            continue
         if result and result[-1].font == path:
             result[-1] = Run(result[-1].text + char, path)
         else:
@@ -106,11 +122,14 @@ def draw(
     placed = []
     for run in runs(text, bold):
         face = font(run.font, size)
-        placed.append((x, run.text, face))
+        placed.append((x, run.text, face, run.font))
         x += face.getlength(run.text)
     if stroke:
-        for left, part, face in placed:
+        for left, part, face, _ in placed:
             canvas.text((left, y), part, font=face, anchor="ls", fill=stroke_fill,
                         stroke_width=stroke, stroke_fill=stroke_fill)
-    for left, part, face in placed:
-        canvas.text((left, y), part, font=face, anchor="ls", fill=fill)
+    for left, part, face, path in placed:
+        # The fallback font has no bold face; a thin stroke of the same colour stands in for one.
+        embolden = max(1, round(size / 28)) if bold and path == FALLBACK else 0
+        canvas.text((left, y), part, font=face, anchor="ls", fill=fill,
+                    stroke_width=embolden, stroke_fill=fill)

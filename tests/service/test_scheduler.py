@@ -5,7 +5,11 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
+from service import GameMaster
 from service.clock import SystemClock
+from service.db import Database
 from service.runtime import GameService
 from service.scheduler import WakeScheduler, job_id
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, ListSink
@@ -38,18 +42,20 @@ async def test_armed_game_is_woken_and_rearming_replaces_the_job():
 
 
 async def test_runtime_rearms_open_deadlines_at_start(tmp_path):
-    sink = ListSink()
-    service = await GameService.open(tmp_path / "g.sqlite3", sink, clock=SystemClock())
-    game = await service.master.create_game(guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest",
-                                            options={"size": "small"}, seed=1)
-    await service.master.join(game.id, BOB)
-    game = await service.master.start_game(game.id, ALICE)
-    await service.db.close()
+    db = await Database.open(tmp_path / "g.sqlite3")
+    await db.migrate()
+    master = GameMaster(db, SystemClock())
+    game = await master.create_game(guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest",
+                                    options={"size": "small"}, seed=1)
+    await master.join(game.id, BOB)
+    game = await master.start_game(game.id, ALICE)
+    await db.close()  # the process stops before delivering anything
 
+    sink = ListSink()
     service = await GameService.open(tmp_path / "g.sqlite3", sink, clock=SystemClock())
     await service.start()
     try:
-        assert service.scheduler.armed_at(game.id) == game.row.reminder_at
+        assert service.scheduler.armed_at(game.id) == pytest.approx(game.row.reminder_at, abs=1e-3)
         assert [a.kind for a in sink.posted] == ["game_started", "turn_started"]  # the backlog was delivered
     finally:
         await service.close()
