@@ -15,10 +15,10 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine import RULESETS, Ruleset
+from engine import RULESETS, EngineError, Ruleset
 from service.clock import Clock
 from service.db import Database
-from service.errors import Conflict, GameNotFound, NotAllowed, WrongPhase
+from service.errors import Conflict, GameError, GameNotFound, NotAllowed, WrongPhase
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, GameRow, OrderRow, PlayerRow
 from service.turns import Plan, Planner
 
@@ -66,11 +66,21 @@ class GameMasterCore:
             )
         orders = await self._orders(conn, game)
         acting: frozenset[int] = frozenset()
-        if game.status == RUNNING and game.state is not None:
-            rs = self.ruleset(game)
-            acting = rs.acting_players(rs.from_dict(game.state))
+        damage = None
+        if game.status == RUNNING:
+            try:
+                acting = self._acting(game)
+            except (EngineError, KeyError) as err:
+                log.error("game #%s has a damaged state: %s", game_id, err)
+                damage = f"game #{game_id} has damaged data and cannot continue ({err}); a server manager can cancel it"
         passed = frozenset(seat for seat, row in orders.items() if row.passed)
-        return Game(game, players, passed, acting)
+        return Game(game, players, passed, acting, damage)
+
+    def _acting(self, game: GameRow) -> frozenset[int]:
+        if game.ruleset not in self.rulesets:
+            raise KeyError(f"unknown ruleset {game.ruleset!r}")
+        rs = self.ruleset(game)
+        return rs.acting_players(rs.from_dict(game.state or {}))
 
     async def _orders(self, conn, game: GameRow) -> dict[int, OrderRow]:
         async with conn.execute("SELECT seat, text, passed FROM orders WHERE game_id = ? AND turn = ?",
@@ -85,6 +95,8 @@ class GameMasterCore:
             async with self.db.reading() as conn:
                 game = await self._load(conn, game_id)
                 orders = await self._orders(conn, game.row)
+            if game.damage:
+                raise GameError(game.damage)
             try:
                 plan = await asyncio.to_thread(self._plan, game, orders, build)
             except NothingToDo:
@@ -181,6 +193,8 @@ class GameMasterCore:
     def require_seat_in_game(self, game: Game, actor: Actor) -> int:
         """The actor's seat in a running game he is still part of."""
         self.require_status(game, RUNNING)
+        if game.damage:
+            raise GameError(game.damage)
         player = self.require_player(game, actor)
         if player.seat is None or not self._still_playing(game, player.seat):
             raise NotAllowed(f"you are no longer playing in game #{game.id}")

@@ -77,16 +77,25 @@ class GameRow:
         return cls(
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
             lobby_message_id=row["lobby_message_id"], creator_id=row["creator_id"], ruleset=row["ruleset"],
-            options=json.loads(row["options"]), status=row["status"], min_players=row["min_players"],
+            options=_json(row["options"]), status=row["status"], min_players=row["min_players"],
             max_players=row["max_players"], seed=row["seed"],
-            state=json.loads(row["state"]) if row["state"] else None,
+            state=_json(row["state"]) if row["state"] else None,
             turn=row["turn"], seq=row["seq"], version=row["version"],
             time=TimeSettings(row["time_mode"], row["round_seconds"], row["bank_seconds"], row["increment_seconds"],
                               row["reminder_seconds"], row["missed_limit"]),
             turn_started_at=row["turn_started_at"], deadline_at=row["deadline_at"], reminder_at=row["reminder_at"],
-            paused_at=row["paused_at"], result=json.loads(row["result"]) if row["result"] else None,
+            paused_at=row["paused_at"], result=_json(row["result"]) if row["result"] else None,
             created_at=row["created_at"],
         )
+
+
+def _json(text: str) -> dict[str, Any]:
+    """A JSON column; unreadable text becomes a marker that the engine's validation then refuses."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return {"damaged": str(text)[:80]}
+    return value if isinstance(value, dict) else {"damaged": str(text)[:80]}
 
 
 @dataclass(frozen=True)
@@ -104,6 +113,7 @@ class Game:
     players: tuple[PlayerRow, ...]
     passed_seats: frozenset[int] = frozenset()
     acting_seats: frozenset[int] = frozenset()
+    damage: str | None = None  # why the stored state cannot be loaded, if it cannot
 
     @property
     def id(self) -> int:

@@ -3,10 +3,14 @@ scheduler only wakes the game master up, and a sweep catches anything a wake-up 
 
 from __future__ import annotations
 
+import logging
+
 from service.errors import GameError
 from service.master import GameMasterCore, NothingToDo
 from service.models import RUNNING, Actor, Game
 from service.turns import Planner
+
+log = logging.getLogger(__name__)
 
 MAX_EXTENSION = 30 * 86400
 
@@ -35,7 +39,10 @@ class TimeOps(GameMasterCore):
                    AND (deadline_at <= ? OR reminder_at <= ?) ORDER BY id""", (RUNNING, now, now)) as cursor:
                 due = [row[0] for row in await cursor.fetchall()]
         for game_id in due:
-            await self.wake(game_id)
+            try:
+                await self.wake(game_id)
+            except Exception:  # one broken game must not hold up every other game's deadline
+                log.exception("waking game #%s failed", game_id)
         return len(due)
 
     async def open_wakeups(self) -> list[tuple[int, float]]:

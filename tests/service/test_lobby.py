@@ -109,3 +109,33 @@ async def test_cancel_and_kick_are_for_managers(env):
 async def test_unknown_game(env):
     with pytest.raises(GameNotFound, match="no game #42"):
         await env.master.join(42, ALICE)
+
+
+async def test_a_corrupted_game_row_is_refused_clearly_and_can_be_cancelled(env):
+    game = await create(env)
+    await env.master.join(game.id, BOB)
+    game = await env.master.start_game(game.id, ALICE)
+    async with env.db.transaction() as conn:
+        await conn.execute("UPDATE games SET state = '{not json' WHERE id = ?", (game.id,))
+    damaged = await env.master.get_game(game.id)
+    assert "damaged data" in damaged.damage
+    for attempt in (env.master.submit(game.id, ALICE), env.master.add_orders(game.id, ALICE, "A1>A2 1"),
+                    env.master.surrender(game.id, BOB), env.master.wake(game.id)):
+        with pytest.raises(GameError, match=f"game #{game.id} has damaged data"):
+            await attempt
+    assert (await env.master.get_game(game.id)).row.version == damaged.row.version  # nothing changed
+    assert (await env.master.cancel(game.id, ALICE)).row.status == "cancelled"
+
+
+async def test_a_damaged_game_does_not_hold_up_other_deadlines(env):
+    broken = await create(env)
+    await env.master.join(broken.id, BOB)
+    await env.master.start_game(broken.id, ALICE)
+    healthy = await create(env)
+    await env.master.join(healthy.id, CAROL)
+    await env.master.start_game(healthy.id, ALICE)
+    async with env.db.transaction() as conn:
+        await conn.execute("UPDATE games SET state = 'null' WHERE id = ?", (broken.id,))
+    env.clock.advance(2 * 86400)
+    assert await env.master.sweep() == 2
+    assert (await env.master.get_game(healthy.id)).row.turn == 1
