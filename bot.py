@@ -1,16 +1,53 @@
 """Entry point.
 
-    python bot.py                 run the Discord bot (needs DISCORD_TOKEN)
+    python bot.py                 run the Discord bot (configuration from the environment)
     python bot.py demo [...]      play an offline game between computer players, writing images
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
 import pathlib
+import signal
 import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+log = logging.getLogger("bot")
+
+
+class ConfigError(Exception):
+    """The environment does not describe a bot we can run."""
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str
+    database: pathlib.Path
+    dev_guild: int | None = None
+    api_base: str | None = None
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> Config:
+        token = env.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            raise ConfigError("DISCORD_TOKEN is not set: create a bot in the Discord developer portal, copy its "
+                              "token, and run DISCORD_TOKEN=... make run. (`python bot.py demo` needs no token.)")
+        guild = env.get("DEV_GUILD_ID", "").strip()
+        if guild and not guild.isdigit():
+            raise ConfigError(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}")
+        level = env.get("LOG_LEVEL", "INFO").strip().upper()
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+            raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
+        api_base = env.get("DISCORD_API_BASE", "").strip().rstrip("/") or None
+        if api_base and not api_base.startswith(("http://", "https://")):
+            raise ConfigError(f"DISCORD_API_BASE must be an http(s) URL, not {api_base!r}")
+        return cls(token=token, database=pathlib.Path(env.get("DATABASE_PATH", "data/games.sqlite3")),
+                   dev_guild=int(guild) if guild else None, api_base=api_base, log_level=level)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,11 +60,15 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--out", type=pathlib.Path, default=pathlib.Path("demo-output"),
                       help="folder for the images and summary (default: demo-output)")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO").upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "demo":
         return _demo(args)
-    return _run_bot()
+    try:
+        config = Config.from_env()
+    except ConfigError as err:
+        print(err, file=sys.stderr)
+        return 2
+    return asyncio.run(run_bot(config))
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -45,15 +86,29 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_bot() -> int:
-    token = os.environ.get("DISCORD_TOKEN", "").strip()
-    if not token:
-        print("DISCORD_TOKEN is not set: create a bot at the Discord developer portal, copy its token, "
-              "and run DISCORD_TOKEN=... make run. (`python bot.py demo` works without one.)", file=sys.stderr)
-        return 2
-    print("The Discord client is not part of this build yet; `python bot.py demo` shows the games offline.",
-          file=sys.stderr)
-    return 2
+async def run_bot(config: Config) -> int:
+    """Run until SIGINT/SIGTERM; shut down cleanly so no committed turn or announcement is lost."""
+    import discord
+
+    from cogs.client import GameBot
+
+    logging.getLogger().setLevel(config.log_level)
+    bot = GameBot(config)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, lambda: loop.create_task(bot.close()))
+    try:
+        async with bot:
+            await bot.start(config.token)
+    except discord.LoginFailure:
+        print("Discord rejected DISCORD_TOKEN: check that it is the bot token (Bot tab of the developer "
+              "portal) and that it was not reset.", file=sys.stderr)
+        return 1
+    except discord.PrivilegedIntentsRequired as err:
+        print(f"Discord refused the connection: {err}", file=sys.stderr)
+        return 1
+    log.info("stopped cleanly")
+    return 0
 
 
 if __name__ == "__main__":

@@ -56,7 +56,10 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Option:
-    """One documented game option. ``kind`` is "int", "choice", "bool" or "map"."""
+    """One documented game option. ``kind`` is "int", "choice", "bool" or "map".
+
+    For "map" options, ``choices`` names the shipped maps; explicit map data is accepted as well.
+    """
 
     name: str
     kind: str
@@ -97,6 +100,7 @@ class Ruleset(ABC, Generic[S, O]):
 
     name: str
     title: str
+    rules_text: str  # the rules for players, in Discord markdown (under 4000 characters)
     min_players: int
     max_players: int
     state_version: int = 1
@@ -147,6 +151,10 @@ class Ruleset(ABC, Generic[S, O]):
     @abstractmethod
     def ai_orders(self, state: S, seat: int, seed: int | str) -> list[O]:
         """Orders a computer player would give now (deterministic for a given seed)."""
+
+    def suggest_orders(self, state: S, seat: int, text: str) -> list[str]:
+        """Legal order lines starting like ``text`` (for autocomplete); rulesets override it."""
+        return []
 
     def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Options with defaults filled in and every value checked (before a lobby is created)."""

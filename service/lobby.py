@@ -7,7 +7,7 @@ import secrets
 from typing import Any
 
 from engine.rng import Rng
-from service.errors import GameError, NotAllowed
+from service.errors import GameError, GameNotFound, NotAllowed
 from service.master import GameMasterCore
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, TimeSettings
 from service.timing import check_settings
@@ -171,3 +171,18 @@ class LobbyOps(GameMasterCore):
                 raise NotAllowed("that player is no longer in the game")
             planner.remove(seat, reason)
         return await self._transition(game_id, build)
+
+    async def game_in_thread(self, thread_id: int) -> Game | None:
+        """The game played in this thread, if any."""
+        games = await self._games_where("thread_id = ?", (thread_id,))
+        return games[0] if games else None
+
+    async def state_at(self, game_id: int, seq: int) -> dict[str, Any]:
+        """The game state right after history row ``seq`` (what a round's image shows)."""
+        async with self.db.reading() as conn:
+            async with conn.execute("SELECT state_after FROM history WHERE game_id = ? AND seq = ?",
+                                    (game_id, seq)) as cursor:
+                row = await cursor.fetchone()
+        if row is None:
+            raise GameNotFound(f"game #{game_id} has no history entry {seq}")
+        return json.loads(row[0])

@@ -203,3 +203,11 @@ class GameMasterCore:
     def _still_playing(self, game: Game, seat: int) -> bool:
         rs = self.ruleset(game.row)
         return seat in rs.seats_in_game(rs.from_dict(game.row.state))
+
+    def departed_seats(self, game: Game) -> frozenset[int]:
+        """Seats of a running game that are out (eliminated, surrendered or removed)."""
+        if game.row.status != RUNNING or game.damage:
+            return frozenset()
+        rs = self.ruleset(game.row)
+        seated = {p.seat for p in game.players if p.seat is not None}
+        return frozenset(seated - rs.seats_in_game(rs.from_dict(game.row.state)))

@@ -25,9 +25,3 @@ def test_demo_writes_a_full_game(tmp_path, capsys):
 def test_demo_reports_bad_arguments(tmp_path, capsys):
     assert bot.main(["demo", "--ruleset", "chess", "--out", str(tmp_path)]) == 2
     assert "unknown ruleset 'chess'" in capsys.readouterr().err
-
-
-def test_bot_without_token_exits_with_a_clear_message(monkeypatch, capsys):
-    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    assert bot.main([]) == 2
-    assert "DISCORD_TOKEN is not set" in capsys.readouterr().err

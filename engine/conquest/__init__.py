@@ -20,24 +20,45 @@ from typing import Any
 
 from engine.conquest import ai, rules
 from engine.conquest.board import SIZES, ConquestMap, generate_map, load_shipped_map, shipped_map_names
-from engine.conquest.orders import Order, parse
+from engine.conquest.orders import Order, parse, suggest
 from engine.conquest.state import Cell, ConquestState, ConquestView, Player, from_dict, make_view, to_dict
 from engine.errors import MapError, OptionError
 from engine.rng import seed_state
 from engine.ruleset import Option, Outcome, Resolution, Ruleset
 
 
+RULES_TEXT = """\
+**Conquest** — 2 to 6 players on a symmetric hex map. Each round everybody programs secret orders, \
+then passes; the round resolves when all have passed or the deadline fires (un-passed orders are \
+then dropped, standing orders still run; 3 missed rounds in a row remove a player).
+
+**Cells** produce units every round when owned: normal +1, bronze +2, silver +5, gold +10. \
+Neutral cells never move and never grow, but their garrison fights.
+
+**Orders** (separate with `;`):
+`C4>C5 3` move 3 units to a neighbour · `C4>C5` move all · `auto C4>C5` every round, send what is left \
+after fixed moves · `stop C4` cancel that. Amounts count the units at the start of the round.
+
+**Each round**: all units move at once (crossing units do not fight); then in every cell only the \
+two largest parties fight: the larger keeps the difference, a tie leaves the cell neutral and empty; \
+then production. Moving everything out of a cell keeps it yours unless an enemy walks in.
+
+**End**: a player without cells is out; the last one wins (or the most cells, then units, at the \
+round limit). Points: one per player ranked below you, plus one per round survived. \
+You may surrender or agree a draw at any time."""
+
+
 class ConquestRuleset(Ruleset[ConquestState, Order]):
     name = "conquest"
     title = "Conquest"
+    rules_text = RULES_TEXT
     min_players = 2
     max_players = 6
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
-            Option("map", "map", None,
-                   "Explicit map data, or a shipped map name (" + ", ".join(shipped_map_names()) + "); "
-                   "empty for a generated map"),
+            Option("map", "map", None, "A shipped map (or explicit map data); empty for a generated map",
+                   choices=tuple(shipped_map_names())),
             Option("size", "choice", "medium", "Size of a generated map", choices=tuple(SIZES)),
             Option("start_units", "int", 10, "Units on each start cell", minimum=1, maximum=100),
             Option("round_limit", "int", 0, "Rounds before the game ends on cells and units (0: none)",
@@ -121,6 +142,9 @@ class ConquestRuleset(Ruleset[ConquestState, Order]):
 
     def remove_player(self, state: ConquestState, seat: int, reason: str) -> Resolution[ConquestState]:
         return rules.remove_player(state, seat, reason)
+
+    def suggest_orders(self, state: ConquestState, seat: int, text: str) -> list[str]:
+        return suggest(state, seat, text)
 
     def ai_orders(self, state: ConquestState, seat: int, seed: int | str) -> list[Order]:
         return ai.choose_orders(state, seat, seed)

@@ -172,3 +172,28 @@ def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
             problems.append(AmbiguousOrderError(
                 f"{listed}: {source.label} can have one auto-move order per round; keep one"))
     raise_collected(problems)
+
+
+def suggest(state: ConquestState, seat: int, text: str) -> list[str]:
+    """Legal single orders for ``seat`` that extend the last line of ``text`` (case-insensitive).
+
+    Earlier lines of ``text`` are kept as typed, so a player can build several orders in one box.
+    """
+    if not state.is_playing(seat):
+        return []
+    *done, last = re.split(r"([;,\n])", text) if text else [""]
+    head = "".join(done)
+    typed = " ".join(last.lower().split())
+    options = []
+    for source in state.cells_of(seat):
+        units = state.cells[source].units
+        for target in sorted((n for n in source.neighbours() if n in state.cells), key=lambda h: h.label):
+            if units:
+                options.append(str(Move(source, target, units)))
+            options.append(str(Auto(source, target)))
+        if source in state.autos:
+            options.append(str(StopAuto(source)))
+    matches = [o for o in options if o.lower().startswith(typed)]
+    if not matches and typed:  # "C4 5" or "c4>d4" typed: offer the amounts that fit
+        matches = [o for o in options if typed.split(" ")[0].replace("-", ">") in o.lower()]
+    return [f"{head} {o}".strip() if head else o for o in matches]

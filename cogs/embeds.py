@@ -1,0 +1,94 @@
+"""How games look in Discord: the lobby card, the game card, the end result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from cogs.common import COLOUR_EMOJI, when
+from service.models import LOBBY, RUNNING, Game, TimeSettings
+
+STATUS_COLOUR = {"lobby": 0x3B82F6, "running": 0x22C55E, "finished": 0x6B7280, "cancelled": 0x6B7280}
+
+
+def describe_time(time: TimeSettings) -> str:
+    if time.mode == "round":
+        return f"{_duration(time.round_seconds)} per turn"
+    if time.mode == "bank":
+        return f"{_duration(time.bank_seconds)} bank per player"
+    if time.mode == "increment":
+        return f"{_duration(time.bank_seconds)} bank + {_duration(time.increment_seconds)} per turn"
+    return "no time limit"
+
+
+def _duration(seconds: int) -> str:
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = seconds // size
+            return f"{count} {unit}{'s' if count != 1 else ''}"
+    return f"{seconds} seconds"
+
+
+def describe_options(options: dict[str, Any]) -> str:
+    shown = []
+    for name, value in options.items():
+        if value in (None, 0, ""):
+            continue
+        shown.append(f"{name.replace('_', ' ')}: {value if not isinstance(value, dict) else value.get('name', 'custom')}")
+    return ", ".join(shown) or "defaults"
+
+
+def game_embed(game: Game, title: str, *, out_seats: frozenset[int] = frozenset()) -> discord.Embed:
+    row = game.row
+    embed = discord.Embed(title=title, colour=STATUS_COLOUR[row.status])
+    if row.status == LOBBY:
+        embed.description = (f"Waiting for players ({len(game.players)}/{row.max_players}, "
+                             f"at least {row.min_players}). Press **Join**; the creator presses **Start**.")
+    elif row.status == RUNNING:
+        state = "⏸️ paused" if row.paused_at else f"deadline {when(row.deadline_at)}"
+        embed.description = f"Round {row.turn + 1} · {state}"
+    else:
+        embed.description = "Game over." if row.status == "finished" else "Cancelled."
+    embed.add_field(name="Players", value=_player_lines(game, out_seats)[:1024] or "nobody yet", inline=False)
+    embed.add_field(name="Clock", value=describe_time(row.time), inline=True)
+    embed.add_field(name="Options", value=describe_options(row.options)[:1024], inline=True)
+    if row.result:
+        embed.add_field(name="Result", value="\n".join(result_lines(game))[:1024], inline=False)
+    embed.set_footer(text=f"Game #{row.id}")
+    return embed
+
+
+def _player_lines(game: Game, out_seats: frozenset[int]) -> str:
+    lines = []
+    players = sorted(game.players, key=lambda p: (p.seat is None, p.seat if p.seat is not None else 0, p.id))
+    for player in players:
+        who = f"<@{player.user_id}>" if player.user_id else f"🤖 {player.name}"
+        mark = COLOUR_EMOJI[player.seat] if player.seat is not None else "•"
+        status = ""
+        if game.row.status == RUNNING and player.seat is not None:
+            if player.seat in out_seats:
+                status = " — out"
+            elif player.seat in game.passed_seats:
+                status = " — ✅ done"
+            elif player.seat in game.acting_seats:
+                status = " — ⏳ to play"
+        lines.append(f"{mark} {who}{status}")
+    return "\n".join(lines)
+
+
+def result_lines(game: Game) -> list[str]:
+    result = game.row.result or {}
+    names = {p.seat: (f"<@{p.user_id}>" if p.user_id else p.name) for p in game.players if p.seat is not None}
+    lines = []
+    if result.get("draw"):
+        lines.append("🤝 Draw between " + ", ".join(names[s] for s in result["winners"]))
+    elif result.get("winners"):
+        lines.append(f"🏆 Winner: {names[result['winners'][0]]}")
+    place = 1
+    for group in result.get("ranking", []):
+        for seat in group:
+            points = result.get("points", {}).get(str(seat))
+            lines.append(f"{place}. {names[seat]}" + (f" — {points} points" if points is not None else ""))
+        place += len(group)
+    return lines

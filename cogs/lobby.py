@@ -1,0 +1,64 @@
+"""The lobby message: a game card with Join / Leave / Start buttons.
+
+The buttons' custom ids hold the game number, so they keep working after a restart (``DynamicItem``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from cogs.common import USER_ERRORS, actor_of, game_title, send_error
+from cogs.embeds import game_embed
+from service import GameMaster
+from service.models import LOBBY, Game
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<action>join|leave|start):(?P<game>\d+)"):
+    STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
+              "start": discord.ButtonStyle.primary}
+
+    def __init__(self, action: str, game_id: int):
+        super().__init__(discord.ui.Button(label=action.capitalize(), style=self.STYLES[action],
+                                           custom_id=f"lobby:{action}:{game_id}"))
+        self.action, self.game_id = action, game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> LobbyButton:
+        return cls(match["action"], int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        master: GameMaster = interaction.client.master
+        actor = actor_of(interaction)
+        try:
+            if self.action == "join":
+                game = await master.join(self.game_id, actor)
+            elif self.action == "leave":
+                game = await master.leave(self.game_id, actor)
+            else:
+                game = await master.start_game(self.game_id, actor)
+        except USER_ERRORS as err:
+            await send_error(interaction, str(err))
+            return
+        await interaction.response.edit_message(embed=game_embed(game, game_title(game, master)),
+                                                view=lobby_view(game))
+
+
+def lobby_view(game: Game) -> discord.ui.View | None:
+    if game.row.status != LOBBY:
+        return None
+    view = discord.ui.View(timeout=None)
+    for action in ("join", "leave", "start"):
+        view.add_item(LobbyButton(action, game.id))
+    return view
+
+
+async def refresh_lobby(client: discord.Client, master: GameMaster, game: Game) -> None:
+    """Bring the lobby message up to date after a change made by a command instead of a button."""
+    if not game.row.lobby_message_id:
+        return
+    channel = client.get_channel(game.row.channel_id) or await client.fetch_channel(game.row.channel_id)
+    message = channel.get_partial_message(game.row.lobby_message_id)
+    await message.edit(embed=game_embed(game, game_title(game, master)), view=lobby_view(game))
