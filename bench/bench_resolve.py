@@ -11,26 +11,16 @@ import pathlib
 import statistics
 import sys
 import time
-from dataclasses import replace
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from engine import find_ruleset  # noqa: E402
-from engine.conquest.orders import Auto, Move  # noqa: E402
-from engine.conquest.state import Cell  # noqa: E402
+from bench.positions import busy_position  # noqa: E402
 
 
 def build():
     rs = find_ruleset("conquest")
-    state = rs.setup(6, {"size": "large"}, seed=1)
-    starts = [state.cells_of(seat)[0] for seat in range(6)]
-    cells = {h: Cell(min(range(6), key=lambda s: (h.distance(starts[s]), s)), 30) for h in state.cells}
-    state = replace(state, cells=cells)
-    orders = {seat: [] for seat in range(6)}
-    for h in sorted(state.cells):
-        near = [n for n in h.neighbours() if n in state.cells]
-        seat = cells[h].owner
-        orders[seat] += [Move(h, near[0], 7), Move(h, near[-1], 5), Auto(h, near[len(near) // 2])]
+    state, orders = busy_position(rs)
     texts = {seat: rs.format_orders(o) for seat, o in orders.items()}
     return rs, state, orders, texts
 

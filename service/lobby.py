@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from engine.rng import Rng
@@ -56,51 +57,51 @@ class LobbyOps(GameMasterCore):
         await conn.execute("INSERT INTO players (game_id, user_id, name, joined_at) VALUES (?,?,?,?)",
                            (game_id, user_id, name[:64], self.clock.now()))
 
-    async def attach_thread(self, game_id: int, *, thread_id: int | None, lobby_message_id: int | None) -> Game:
-        """Remember where the game is played and which message carries its lobby buttons."""
+    async def _change(self, game_id: int, change: Callable[[Any, Game], Awaitable[None]], **columns: Any) -> Game:
+        """One lobby change in one transaction: ``change`` checks and writes; the game's version is bumped."""
         async with self._locks[game_id]:
             async with self.db.transaction() as conn:
                 game = await self._load(conn, game_id)
-                await self._update_game(conn, game.row, thread_id=thread_id, lobby_message_id=lobby_message_id)
+                await change(conn, game)
+                await self._update_game(conn, game.row, **columns)
         return await self.get_game(game_id)
 
+    async def attach_thread(self, game_id: int, *, thread_id: int | None, lobby_message_id: int | None) -> Game:
+        """Remember where the game is played and which message carries its lobby buttons."""
+        async def nothing_to_check(conn, game: Game) -> None:
+            return None
+        return await self._change(game_id, nothing_to_check, thread_id=thread_id, lobby_message_id=lobby_message_id)
+
     async def join(self, game_id: int, actor: Actor) -> Game:
-        async with self._locks[game_id]:
-            async with self.db.transaction() as conn:
-                game = await self._load(conn, game_id)
-                self.require_status(game, LOBBY)
-                if game.player_of(actor.user_id):
-                    raise GameError(f"you are already in game #{game_id}")
-                if len(game.players) >= game.row.max_players:
-                    raise GameError(f"game #{game_id} is full ({game.row.max_players} players)")
-                await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
-                await self._update_game(conn, game.row)
-        return await self.get_game(game_id)
+        async def join(conn, game: Game) -> None:
+            self.require_status(game, LOBBY)
+            if game.player_of(actor.user_id):
+                raise GameError(f"you are already in game #{game_id}")
+            self._require_free_seat(game)
+            await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
+        return await self._change(game_id, join)
 
     async def leave(self, game_id: int, actor: Actor) -> Game:
         """Leave a lobby. (In a running game, leaving is surrendering.)"""
-        async with self._locks[game_id]:
-            async with self.db.transaction() as conn:
-                game = await self._load(conn, game_id)
-                self.require_status(game, LOBBY)
-                player = self.require_player(game, actor)
-                await conn.execute("DELETE FROM players WHERE id = ?", (player.id,))
-                await self._update_game(conn, game.row)
-        return await self.get_game(game_id)
+        async def leave(conn, game: Game) -> None:
+            self.require_status(game, LOBBY)
+            await conn.execute("DELETE FROM players WHERE id = ?", (self.require_player(game, actor).id,))
+        return await self._change(game_id, leave)
 
     async def add_ai(self, game_id: int, actor: Actor) -> Game:
-        async with self._locks[game_id]:
-            async with self.db.transaction() as conn:
-                game = await self._load(conn, game_id)
-                self.require_status(game, LOBBY)
-                if game.player_of(actor.user_id) is None:
-                    self.require_manager(game, actor)
-                if len(game.players) >= game.row.max_players:
-                    raise GameError(f"game #{game_id} is full ({game.row.max_players} players)")
-                number = sum(1 for p in game.players if p.is_ai) + 1
-                await self._insert_player(conn, game_id, None, f"Computer {number}")
-                await self._update_game(conn, game.row)
-        return await self.get_game(game_id)
+        async def add(conn, game: Game) -> None:
+            self.require_status(game, LOBBY)
+            if game.player_of(actor.user_id) is None:
+                self.require_manager(game, actor)
+            self._require_free_seat(game)
+            number = sum(1 for p in game.players if p.is_ai) + 1
+            await self._insert_player(conn, game_id, None, f"Computer {number}")
+        return await self._change(game_id, add)
+
+    @staticmethod
+    def _require_free_seat(game: Game) -> None:
+        if len(game.players) >= game.row.max_players:
+            raise GameError(f"game #{game.id} is full ({game.row.max_players} players)")
 
     async def kick(self, game_id: int, actor: Actor, user_id: int | None, *, seat: int | None = None) -> Game:
         """Managers remove a player (or a computer seat): from the lobby, or from the running game."""
@@ -111,13 +112,11 @@ class LobbyOps(GameMasterCore):
             raise GameError(f"that player is not in game #{game_id}")
         if game.row.status == RUNNING:
             return await self.remove_seat(game_id, target.seat, "kicked")
-        async with self._locks[game_id]:
-            async with self.db.transaction() as conn:
-                game = await self._load(conn, game_id)
-                self.require_status(game, LOBBY)
-                await conn.execute("DELETE FROM players WHERE id = ?", (target.id,))
-                await self._update_game(conn, game.row)
-        return await self.get_game(game_id)
+
+        async def kick(conn, game: Game) -> None:
+            self.require_status(game, LOBBY)
+            await conn.execute("DELETE FROM players WHERE id = ?", (target.id,))
+        return await self._change(game_id, kick)
 
     async def start_game(self, game_id: int, actor: Actor) -> Game:
         """Seat the players in a seeded random order and begin the first turn."""

@@ -23,7 +23,7 @@ class GameService:
         self.clock = clock or SystemClock()
         self.master = GameMaster(db, self.clock)
         self.outbox = Outbox(db, self.clock, sink)
-        self.scheduler = WakeScheduler(self._wake, self._sweep, sweep_seconds=sweep_seconds)
+        self.scheduler = WakeScheduler(self._wake, self.sweep, sweep_seconds=sweep_seconds)
         self.master.on_commit.append(self._after_commit)
         self._tasks: set[asyncio.Task] = set()
 
@@ -38,7 +38,7 @@ class GameService:
         for game_id, at in await self.master.open_wakeups():
             self.scheduler.arm(game_id, at)
         self.scheduler.start()
-        await self._sweep()
+        await self.sweep()
 
     async def close(self) -> None:
         self.scheduler.shutdown()
@@ -56,7 +56,8 @@ class GameService:
         await self.master.wake(game_id)
         await self.outbox.flush()
 
-    async def _sweep(self) -> None:
+    async def sweep(self) -> None:
+        """Resolve whatever is overdue, then deliver pending announcements."""
         woken = await self.master.sweep()
         if woken:
             log.info("sweep woke %d overdue game(s)", woken)

@@ -1,22 +1,15 @@
-"""The engine stays pure: no Discord, database, images, event loop, wall clock or global random."""
+"""The engine stays pure: no Discord, database, images, event loop, wall clock or global random;
+and the game master never imports Discord (layers import only downward)."""
 
 from __future__ import annotations
 
-import ast
-import pathlib
-
-ENGINE = pathlib.Path(__file__).resolve().parents[2] / "engine"
-FORBIDDEN = {"discord", "aiosqlite", "sqlite3", "PIL", "asyncio", "time", "datetime", "random", "apscheduler"}
+from tests.imports import forbidden_imports
 
 
 def test_engine_imports_only_pure_modules():
-    offenders = []
-    for path in ENGINE.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names = [node.module]
-            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] in FORBIDDEN]
-    assert offenders == []
+    assert forbidden_imports("engine", {"discord", "aiosqlite", "sqlite3", "PIL", "asyncio", "time", "datetime",
+                                        "random", "apscheduler", "service", "render", "cogs"}) == []
+
+
+def test_service_has_no_discord():
+    assert forbidden_imports("service", {"discord", "cogs"}) == []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import os
 import pathlib
@@ -12,6 +11,7 @@ import textwrap
 
 from engine import find_ruleset
 from render import board_png
+from tests.imports import forbidden_imports
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FORBIDDEN = {"discord", "asyncio", "aiosqlite", "sqlite3", "apscheduler", "service", "cogs"}
@@ -24,16 +24,7 @@ def run(script: str, **env: str) -> str:
 
 
 def test_render_modules_import_nothing_forbidden():
-    offenders = []
-    for path in (ROOT / "render").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names = [node.module]
-            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] in FORBIDDEN]
-    assert offenders == []
+    assert forbidden_imports("render", FORBIDDEN) == []
 
 
 def test_drawing_a_board_loads_no_discord_or_event_loop():
