@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from engine.conquest import ConquestRuleset
+from engine.fortress import FortressRuleset
 from engine.errors import UnknownRulesetError
 from engine.ruleset import Ruleset
 
-RULESETS: dict[str, Ruleset] = {rs.name: rs for rs in (ConquestRuleset(),)}
+RULESETS: dict[str, Ruleset] = {rs.name: rs for rs in (ConquestRuleset(), FortressRuleset())}
 
 
 def find_ruleset(name: str) -> Ruleset:

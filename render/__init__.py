@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.conquest.state import ConquestView
-from render import conquest, png
+from engine.fortress.state import FortressView
+from render import conquest, fortress, png
 
 
 def board_png(view: object, *, names: Sequence[str], orders: Sequence[object] = (),
@@ -21,6 +22,8 @@ def board_png(view: object, *, names: Sequence[str], orders: Sequence[object] = 
     """
     if isinstance(view, ConquestView):
         return png.encode(conquest.render(view, names, orders, title))
+    if isinstance(view, FortressView):
+        return png.encode(fortress.render(view, names, title))  # nothing is secret in fortress
     raise TypeError(f"no board drawing for {type(view).__name__}")
 
 

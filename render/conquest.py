@@ -18,15 +18,10 @@ from engine.conquest.orders import Auto, Move, StopAuto
 from engine.conquest.state import PLAYING, CellView, ConquestView
 from engine.hexgrid import Hex
 from render import hexboard, legend, text
+from render.frame import Frame, canvas_for, count, draw_legend, frame_for, header
 from render.hexboard import HexLayout, Point
-from render.style import BACKGROUND, INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
+from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
-
-MARGIN = 28
-HEADER = 104
-BOARD_BOX = 1240
-MIN_WIDTH = 960
-SMALLEST, LARGEST = 26.0, 64.0
 
 METAL: dict[CellType, Colour] = {
     CellType.BRONZE: (196, 122, 58),
@@ -39,23 +34,9 @@ OUTLINE: Colour = (70, 70, 76)
 LANE = 0.25
 
 
-@dataclass(frozen=True, slots=True)
-class Layout:
-    hexes: HexLayout
-    width: int
-    height: int
-    legend_top: int
-
-
-def layout(view: ConquestView) -> Layout:
+def layout(view: ConquestView) -> Frame:
     """Image size and cell positions for this map (the same for every viewer and any orders)."""
-    cells = [c.cell for c in view.cells]
-    hexes, (board_w, board_h) = hexboard.fit(cells, BOARD_BOX, BOARD_BOX, SMALLEST, LARGEST)
-    width = max(MIN_WIDTH, round(board_w) + 2 * MARGIN)
-    hexes = hexes.shifted((width - board_w) / 2, MARGIN + HEADER)
-    legend_top = round(MARGIN + HEADER + board_h + MARGIN)
-    height = legend_top + legend.height(len(view.players), KEYS, width - 2 * MARGIN) + MARGIN
-    return Layout(hexes, width, height, legend_top)
+    return frame_for((c.cell for c in view.cells), len(view.players), KEYS)
 
 
 def cell_center(view: ConquestView, cell: Hex) -> tuple[int, int]:
@@ -72,20 +53,18 @@ def render(view: ConquestView, names: Sequence[str], orders: Sequence[object],
     if orders and view.viewer is None:
         raise ValueError("orders are private: render them with the view of the player who gave them")
     geometry = layout(view)
-    image = Image.new("RGB", (geometry.width, geometry.height), BACKGROUND)
-    canvas = ImageDraw.Draw(image)
+    image, canvas = canvas_for(geometry)
     private = bool(orders)
     _header(canvas, view, geometry, title, private)
     hexes = geometry.hexes
     for cell in view.cells:
         _cell(canvas, hexes, cell)
     _draw_flows(canvas, hexes, private_flows(view, orders) if private else public_flows(view))
-    legend.draw(canvas, _entries(view, names, private), KEYS, (MARGIN, geometry.legend_top),
-                geometry.width - 2 * MARGIN)
+    draw_legend(canvas, geometry, _entries(view, names, private), KEYS)
     return image
 
 
-def _header(canvas: ImageDraw.ImageDraw, view: ConquestView, geometry: Layout, title: str | None,
+def _header(canvas: ImageDraw.ImageDraw, view: ConquestView, geometry: Frame, title: str | None,
             private: bool) -> None:
     if view.over:
         heading = f"Game over after round {view.round - 1}"
@@ -95,23 +74,16 @@ def _header(canvas: ImageDraw.ImageDraw, view: ConquestView, geometry: Layout, t
         heading = f"Round {view.round}"
     if title:
         heading = f"{heading} — {title}"
-    room = geometry.width - 2 * MARGIN
-    text.draw(canvas, (MARGIN, MARGIN + 18), text.fit(heading, 34, room, bold=True), 34, INK, bold=True)
-    line = (MARGIN, MARGIN + 66)
     if private:
-        colour = player_colour(view.viewer)
-        canvas.rectangle((0, 0, geometry.width - 1, geometry.height - 1), outline=colour, width=8)
-        canvas.rounded_rectangle((MARGIN - 8, MARGIN + 48, geometry.width - MARGIN, MARGIN + 84),
-                                 radius=8, fill=colour)
-        text.draw(canvas, line, "Your orders — only you can see this", 24, WHITE, bold=True)
+        header(canvas, geometry, heading, "Your orders — only you can see this", player_colour(view.viewer))
+        return
+    if view.over:
+        status = "Final position"
+    elif view.last_moves:
+        status = "Arrows show last round's moves"
     else:
-        if view.over:
-            status = "Final position"
-        elif view.last_moves:
-            status = "Arrows show last round's moves"
-        else:
-            status = "Starting position" if view.round == 1 else "Nobody moved last round"
-        text.draw(canvas, line, f"{status} · map {view.map_name}", 22, MUTED)
+        status = "Starting position" if view.round == 1 else "Nobody moved last round"
+    header(canvas, geometry, heading, f"{status} · map {view.map_name}")
 
 
 def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: CellView) -> None:
@@ -239,9 +211,9 @@ def _entries(view: ConquestView, names: Sequence[str], private: bool) -> list[le
         if private and seat == view.viewer:
             name += " (you)"
         if player.status == PLAYING:
-            detail = f"{_count(cells[seat], 'cell')} · {_count(units[seat], 'unit')} · +{production[seat]} per round"
+            detail = f"{count(cells[seat], 'cell')} · {count(units[seat], 'unit')} · +{production[seat]} per round"
         else:
-            detail = f"{player.status} · {_count(cells[seat], 'cell')} · {_count(units[seat], 'unit')}"
+            detail = f"{player.status} · {count(cells[seat], 'cell')} · {count(units[seat], 'unit')}"
         entries.append(legend.Entry(player_colour(seat), name, detail, player.status == PLAYING))
     return entries
 
@@ -267,6 +239,3 @@ KEYS = (
     legend.Key("standing auto-move", _auto_icon),
 )
 
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

@@ -6,7 +6,7 @@ import pytest
 
 from engine import AmbiguousOrderError, IllegalOrderError, MapError, OptionError, OrderSyntaxError
 from engine.conquest.board import CellType, generate_map, load_shipped_map, shipped_map_names
-from engine.conquest.orders import Auto, Move, StopAuto
+from engine.conquest.orders import Move, StopAuto
 from engine.hexgrid import Hex, symmetries_mapping
 from tests.engine.conquest_helpers import RS, before_production, cell, play, position
 

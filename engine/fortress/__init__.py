@@ -1,0 +1,174 @@
+"""Fortress: two players take turns building fortresses on a hex field (spec: rules/fortress.md).
+
+Options: ``mode`` (1 "I'm too young to die", 2 "Hey, not too rough!" with water and mountains,
+3 "Hurt me plenty" with generals), ``moves`` per player, ``width``/``height`` of a generated
+field, ``map`` (a shipped map name or map data; see ``board.py``). Order notation: ``orders.py``.
+
+Decisions beyond the spec:
+- A pass (typed, or a missed deadline) leaves every general where he stands; a new general then
+  does not appear while one stands in the city.
+- A player with no legal action is passed automatically; that move counts toward the limit.
+- Cities and their neighbours are always land. Mode 1 refuses maps with water or mountains.
+- Position points: 1 for the winner, 0 otherwise (0 each in a draw).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from engine.errors import EngineError, MapError, NotActingError, OptionError
+from engine.fortress import ai
+from engine.fortress.board import LAND, FortressMap, generate_map, load_shipped_map, shipped_map_names
+from engine.fortress.orders import Order
+from engine.fortress.rules import advance, apply_turn, begin, claim, parse, playing, remove
+from engine.fortress.state import MODES, PLAYING, FortressState, FortressView, from_dict, make_view, to_dict
+from engine.rng import seed_state
+from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset
+
+RULES_TEXT = """\\
+**Fortress** — two players, alternating turns, a fixed number of moves each. You own your city and \\
+the cells around it; the larger territory at the end wins (water and mountains count).
+
+**Build** (modes 1–2): a fortress on a land cell that is yours or next to yours, without a fortress \\
+and not a city. That cell and all its neighbours become yours — even enemy fortress cells. Cities \\
+never change hands. Write `C4` (or `build C4`).
+
+**Mode 3, generals**: only generals build. A new one appears in your city each turn and must leave it. \\
+Each general does one thing per turn: walk one or two cells (`C4>D4`, `C4>D4>D5`), build where he \\
+stands (`build C4`), or walk one cell and build (`C4>D4 build`). Generals never enter mountains, \\
+enemy cells or another general's cell; walking into water ends the move, and from water a general \\
+can only step back onto land. A general who builds is gone.
+
+`pass` skips your move (a missed deadline passes too); a player with no legal move passes \\
+automatically."""
+
+
+class FortressRuleset(Ruleset[FortressState, Order]):
+    name = "fortress"
+    title = "Fortress"
+    rules_text = RULES_TEXT
+    min_players = 2
+    max_players = 2
+
+    def options_schema(self) -> tuple[Option, ...]:
+        return (
+            Option("mode", "int", 1, "1: I'm too young to die, 2: Hey, not too rough! (water, mountains), "
+                   "3: Hurt me plenty (generals)", minimum=1, maximum=3),
+            Option("moves", "int", 15, "Moves each player makes", minimum=1, maximum=100),
+            Option("map", "map", None, "A shipped map (or explicit map data); empty for a generated field",
+                   choices=tuple(shipped_map_names())),
+            Option("width", "int", 11, "Columns of a generated field", minimum=6, maximum=20),
+            Option("height", "int", 10, "Rows of a generated field (rounded up to even)", minimum=6, maximum=20),
+        )
+
+    def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        opts = super().normalize_options(options)
+        self._field(opts, 0)
+        return opts
+
+    def _field(self, opts: Mapping[str, Any], seed: int | str) -> FortressMap:
+        chosen = opts["map"]
+        if chosen is None:
+            field = generate_map(opts["mode"], seed, opts["width"], opts["height"])
+        elif isinstance(chosen, str):
+            field = load_shipped_map(chosen)
+        elif isinstance(chosen, Mapping):
+            field = FortressMap.from_dict(chosen)
+        else:
+            raise MapError(f"option map must be map data or a shipped map name, not {type(chosen).__name__}")
+        if opts["mode"] == 1 and any(t != LAND for t in field.terrain.values()):
+            raise OptionError(f"mode 1 has no water or mountains, but map {field.name!r} has some; use mode 2 or 3")
+        return field
+
+    def setup(self, num_players: int, options: Mapping[str, Any] | None = None, seed: int | str = 0) -> FortressState:
+        self.check_num_players(num_players)
+        opts = self.normalize_options(options)
+        field = self._field(opts, seed)
+        state = FortressState(
+            map_name=field.name, mode=opts["mode"], width=field.width, height=field.height,
+            terrain=dict(field.terrain), cities=field.cities, owners={}, fortresses={}, generals={},
+            moves=opts["moves"], turn=0, players=(PLAYING, PLAYING), last=(), rng=seed_state(seed))
+        for seat, city in enumerate(field.cities):
+            state = replace(state, owners={**claim(state, seat, city)[0], city: seat})
+        return begin(state, [])
+
+    def acting_players(self, state: FortressState) -> frozenset[int]:
+        return frozenset() if state.over else frozenset({state.to_move})
+
+    def seats_in_game(self, state: FortressState) -> frozenset[int]:
+        return frozenset(playing(state))
+
+    def orders_are_secret(self, state: FortressState) -> bool:
+        return False
+
+    def parse_orders(self, state: FortressState, seat: int, text: str) -> list[Order]:
+        self._check_acting(state, seat)
+        return parse(state, seat, text)
+
+    def _check_acting(self, state: FortressState, seat: int) -> None:
+        if state.over:
+            raise NotActingError("the game is over")
+        if seat != state.to_move:
+            raise NotActingError(f"it is not seat {seat}'s move; seat {state.to_move} is to move")
+
+    def format_order(self, order: Order) -> str:
+        return str(order)
+
+    def default_orders(self, state: FortressState, seat: int) -> list[Order]:
+        return []
+
+    def resolve(self, state: FortressState, orders: Mapping[int, Sequence[Order]]) -> Resolution[FortressState]:
+        if state.over:
+            raise EngineError("the game is over; no more moves")
+        for seat in orders:
+            self._check_acting(state, seat)
+        seat = state.to_move
+        new, events = apply_turn(state, seat, list(orders.get(seat, [])))
+        new = advance(new, events)
+        if new.over:
+            events.append(Event("game_over", {"winners": list(self.outcome(new).winners)}))
+        return Resolution(new, tuple(events))
+
+    def outcome(self, state: FortressState) -> Outcome | None:
+        if not state.over:
+            return None
+        still = playing(state)
+        if len(still) == 1:
+            ranking = ((still[0],), (1 - still[0],))
+        else:
+            a, b = state.territory(0), state.territory(1)
+            ranking = ((0, 1),) if a == b else ((0,), (1,)) if a > b else ((1,), (0,))
+        top = ranking[0]
+        points = {seat: 1 if (seat in top and len(top) == 1) else 0 for seat in (0, 1)}
+        return Outcome(winners=top, draw=len(top) > 1, ranking=ranking, points=points)
+
+    def view(self, state: FortressState, seat: int | None) -> FortressView:
+        return make_view(state, seat)
+
+    def to_dict(self, state: FortressState) -> dict[str, Any]:
+        return to_dict(state, self.name, self.state_version)
+
+    def from_dict(self, data: Mapping[str, Any]) -> FortressState:
+        self.check_envelope(data)
+        return from_dict(data)
+
+    def remove_player(self, state: FortressState, seat: int, reason: str) -> Resolution[FortressState]:
+        if state.over:
+            raise EngineError("the game is over; nobody can leave it now")
+        if seat not in playing(state):
+            raise NotActingError(f"seat {seat} is not playing in this game")
+        new = remove(state, seat, reason)
+        events = (Event("player_removed", {"seat": seat, "reason": reason}),
+                  Event("game_over", {"winners": list(self.outcome(new).winners)}))
+        return Resolution(new, events)
+
+    def suggest_orders(self, state: FortressState, seat: int, text: str) -> list[str]:
+        return ai.suggestions(state, seat, text) if not state.over and seat == state.to_move else []
+
+    def ai_orders(self, state: FortressState, seat: int, seed: int | str) -> list[Order]:
+        return ai.choose_orders(state, seat, seed)
+
+
+__all__ = ["MODES", "FortressRuleset"]

@@ -1,0 +1,92 @@
+"""A fortress player: the most territory now, minus the opponent's best answer (one move of lookahead).
+
+With generals it plans one general at a time: build where the gain is largest, otherwise walk toward
+the spot with the best build, and always take the new general out of the city.
+"""
+
+from __future__ import annotations
+
+from engine.errors import OrderError
+from engine.fortress.orders import Build, Order, WalkBuild, split_lines
+from engine.fortress.rules import apply_turn, buildable, claim, general_actions, may_build, neighbours, parse
+from engine.fortress.state import FortressState
+from engine.hexgrid import Hex
+from engine.rng import Rng, seed_state
+
+
+def gain(state: FortressState, seat: int, cell: Hex) -> int:
+    """Cells won by a fortress on ``cell``; cells taken from the opponent count twice (he loses them)."""
+    _, taken = claim(state, seat, cell)
+    return sum(2 if state.owners.get(c) == 1 - seat else 1 for c in taken)
+
+
+def best_reply(state: FortressState, seat: int) -> int:
+    return max((gain(state, seat, c) for c in state.terrain if may_build(state, seat, c)), default=0)
+
+
+def choose_orders(state: FortressState, seat: int, seed: int | str) -> list[Order]:
+    rng = Rng(seed_state(f"{seed}:{state.turn}:{seat}"))
+    if state.mode < 3:
+        return _choose_build(state, seat, rng)
+    return _choose_general_actions(state, seat, rng)
+
+
+def _choose_build(state: FortressState, seat: int, rng: Rng) -> list[Order]:
+    scored = []
+    for cell in sorted(state.terrain):
+        if may_build(state, seat, cell):
+            after, _ = apply_turn(state, seat, [Build(cell)])
+            scored.append((gain(state, seat, cell) - best_reply(after, 1 - seat), rng.below(1000), cell))
+    return [Build(max(scored)[2])] if scored else []
+
+
+def _choose_general_actions(state: FortressState, seat: int, rng: Rng) -> list[Order]:
+    orders: list[Order] = []
+    city = state.cities[seat]
+    position = state
+    mine = sorted((c for c, s in state.generals.items() if s == seat), key=lambda c: (c != city, c))
+    for at in mine:
+        actions = list(general_actions(position, seat, at, dict(position.generals)))
+        if at == city:
+            actions = [a for a in actions if not isinstance(a, Build)]
+        if not actions:
+            continue
+        best = max(actions, key=lambda a: (_score(position, seat, a), rng.below(1000)))
+        if at != city and _score(position, seat, best) <= 0:
+            continue  # nothing worth doing; stay put
+        try:
+            position, _ = apply_turn(position, seat, [best])
+        except OrderError:
+            continue
+        orders.append(best)
+    return orders
+
+
+def _score(state: FortressState, seat: int, action: Order) -> float:
+    if isinstance(action, Build):
+        return gain(state, seat, action.cell) * 2.0
+    if isinstance(action, WalkBuild):
+        return gain(state, seat, action.target) * 2.0 - 0.5
+    end = action.path[-1]
+    reachable = [c for c in (end, *neighbours(state, end)) if buildable(state, c)]
+    return max((gain(state, seat, c) for c in reachable), default=0) - 0.1 * len(action.path)
+
+
+def suggestions(state: FortressState, seat: int, text: str) -> list[str]:
+    """Legal actions as typed, best first, that extend the last line of ``text``."""
+    done = split_lines(text)
+    typed = done.pop() if done and not text.rstrip().endswith((";", ",")) else ""
+    try:
+        position, _ = apply_turn(state, seat, parse(state, seat, "; ".join(done)))
+    except OrderError:
+        return []
+    if state.mode < 3:
+        options = sorted((c for c in state.terrain if may_build(position, seat, c)),
+                         key=lambda c: (-gain(position, seat, c), c.label))
+        lines = [f"build {c.label}" for c in options]
+    else:
+        lines = [str(a) for at, s in sorted(position.generals.items()) if s == seat
+                 for a in general_actions(position, seat, at, dict(position.generals))]
+    head = "; ".join(done)
+    return [f"{head}; {line}" if head else line for line in lines if line.startswith(typed) or
+            line.replace("build ", "").startswith(typed)]

@@ -1,0 +1,129 @@
+"""Fortress fields: the map data format, shipped maps, and a seeded symmetric generator per mode.
+
+A map as data (shipped files in ``maps/`` and ``options["map"]`` alike)::
+
+    {
+      "name": "valley", "width": 10, "height": 8,
+      "cities": ["C4", "H5"],                 # player 0's city, then player 1's
+      "mountains": ["E3", "F6"], "water": ["D6", "G3"]
+    }
+
+The field is a rectangle of pointy-top hexes in odd-r layout (odd rows drawn half a cell right),
+labelled like conquest (column letter, row number). Cities and their neighbours are land.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from engine.errors import MapError
+from engine.hexgrid import Hex
+from engine.rng import Rng, seed_state
+
+LAND, WATER, MOUNTAIN = "land", "water", "mountain"
+DEFAULT_SIZE = (11, 10)
+
+
+@dataclass(frozen=True)
+class FortressMap:
+    name: str
+    width: int
+    height: int
+    cities: tuple[Hex, Hex]
+    terrain: Mapping[Hex, str]  # every cell of the field
+
+    def cells(self) -> list[Hex]:
+        return sorted(self.terrain)
+
+    def to_dict(self) -> dict[str, Any]:
+        def labels(kind: str) -> list[str]:
+            return [c.label for c in sorted(self.terrain, key=reading_order) if self.terrain[c] == kind]
+        return {"name": self.name, "width": self.width, "height": self.height,
+                "cities": [c.label for c in self.cities], "mountains": labels(MOUNTAIN), "water": labels(WATER)}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> FortressMap:
+        if not isinstance(data, Mapping):
+            raise MapError("a fortress map must be an object with width, height, cities, mountains and water")
+        name = data.get("name", "custom")
+        width, height = data.get("width"), data.get("height")
+        for what, value in (("width", width), ("height", height)):
+            if isinstance(value, bool) or not isinstance(value, int) or not 4 <= value <= 26:
+                raise MapError(f"map {what} must be a whole number from 4 to 26, not {value!r}")
+        field = {Hex.from_offset(c, r) for r in range(height) for c in range(width)}
+        cities = data.get("cities")
+        if not isinstance(cities, list) or len(cities) != 2:
+            raise MapError("map cities must list two cells, player 0's city then player 1's")
+        city_cells = tuple(_cell(label, field, "city") for label in cities)
+        if city_cells[0] == city_cells[1] or city_cells[0] in city_cells[1].neighbours():
+            raise MapError("the two cities must be different cells that do not touch")
+        terrain = {cell: LAND for cell in field}
+        for kind, key in ((MOUNTAIN, "mountains"), (WATER, "water")):
+            labels = data.get(key, [])
+            if not isinstance(labels, list):
+                raise MapError(f"map {key} must be a list of cells")
+            for label in labels:
+                cell = _cell(label, field, key[:-1] if key == "mountains" else key)
+                if terrain[cell] != LAND:
+                    raise MapError(f"{cell.label} is listed as both water and mountain")
+                if any(cell == city or cell in city.neighbours() for city in city_cells):
+                    raise MapError(f"{cell.label} is a city or next to one; those cells must be land")
+                terrain[cell] = kind
+        if not isinstance(name, str) or not name.strip():
+            raise MapError("map name must be a non-empty text")
+        return cls(name.strip(), width, height, (city_cells[0], city_cells[1]), terrain)
+
+
+def _cell(label: Any, field: set[Hex], what: str) -> Hex:
+    try:
+        cell = Hex.from_label(label) if isinstance(label, str) else None
+    except ValueError:
+        cell = None
+    if cell is None or cell not in field:
+        raise MapError(f"{what} {label!r} is not a cell of the field")
+    return cell
+
+
+def reading_order(cell: Hex) -> tuple[int, int]:
+    return cell.row, cell.col
+
+
+def mirror(cell: Hex, width: int, height: int) -> Hex:
+    """The cell opposite through the field's centre (a symmetry of odd-r rectangles of even height)."""
+    return Hex.from_offset(width - 1 - cell.col, height - 1 - cell.row)
+
+
+def generate_map(mode: int, seed: int | str, width: int = DEFAULT_SIZE[0], height: int = DEFAULT_SIZE[1]) -> FortressMap:
+    """Cities on opposite sides; in modes 2 and 3 about a tenth of the field each of water and mountains.
+    Point-symmetric, so neither player has the better side (heights are rounded up to even)."""
+    height += height % 2
+    city = Hex.from_offset(max(1, width // 5), height // 2 - 1)
+    cities = (city, mirror(city, width, height))
+    terrain = {Hex.from_offset(c, r): LAND for r in range(height) for c in range(width)}
+    if mode >= 2:
+        rng = Rng(seed_state(f"fortress:{seed}:{width}x{height}"))
+        keep_clear = {c for city in cities for c in (city, *city.neighbours())}
+        for cell in sorted(terrain, key=reading_order):
+            twin = mirror(cell, width, height)
+            if reading_order(cell) > reading_order(twin) or cell in keep_clear:
+                continue
+            roll = rng.below(100)
+            kind = MOUNTAIN if roll < 10 else WATER if roll < 20 else LAND
+            terrain[cell] = terrain[twin] = kind
+    return FortressMap(f"generated-{width}x{height}-mode{mode}", width, height, cities, terrain)
+
+
+def shipped_map_names() -> list[str]:
+    folder = resources.files("engine.fortress") / "maps"
+    return sorted(entry.name[:-5] for entry in folder.iterdir() if entry.name.endswith(".json"))
+
+
+def load_shipped_map(name: str) -> FortressMap:
+    if name not in shipped_map_names():
+        raise MapError(f"unknown map {name!r}; shipped maps: {', '.join(shipped_map_names())}")
+    text = (resources.files("engine.fortress") / "maps" / f"{name}.json").read_text(encoding="utf-8")
+    return FortressMap.from_dict(json.loads(text))

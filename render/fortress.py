@@ -1,0 +1,189 @@
+"""The fortress field: territory in each player's colour, water and mountains, cities, fortresses,
+generals, whose move it is and how many moves are left, and the last move highlighted.
+
+Symbols sit in the middle of a cell and the label at its foot, so :func:`fill_point` (just under a
+cell's top corner) always shows who owns the cell.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from engine.fortress.board import MOUNTAIN, WATER
+from engine.fortress.state import MODES, FortressView
+from engine.hexgrid import Hex
+from render import hexboard, legend, text
+from render.frame import Frame, canvas_for, count, draw_legend, frame_for, header
+from render.hexboard import HexLayout, Point
+from render.style import INK, NEUTRAL, WHITE, ink_on, mix, player_colour
+from render.text import Colour
+
+WATER_COLOUR: Colour = (120, 180, 230)
+MOUNTAIN_COLOUR: Colour = (150, 130, 110)
+HIGHLIGHT: Colour = (255, 214, 0)
+OUTLINE: Colour = (70, 70, 76)
+
+
+def layout(view: FortressView) -> Frame:
+    return frame_for(view.state.terrain, 2, KEYS)
+
+
+def fill_point(view: FortressView, cell: Hex) -> tuple[int, int]:
+    """A pixel that always shows the cell's fill (owner colour, or the neutral/terrain colour)."""
+    hexes = layout(view).hexes
+    x, y = hexes.center(cell)
+    return round(x), round(y - hexes.size * 0.72)
+
+
+def cell_fill(view: FortressView, cell: Hex) -> Colour:
+    owner = view.state.owners.get(cell)
+    terrain = view.state.terrain[cell]
+    if owner is not None:
+        return player_colour(owner)
+    return WATER_COLOUR if terrain == WATER else MOUNTAIN_COLOUR if terrain == MOUNTAIN else NEUTRAL
+
+
+def render(view: FortressView, names: Sequence[str], title: str | None) -> Image.Image:
+    if len(names) != 2:
+        raise ValueError(f"names has {len(names)} entries; fortress has 2 players")
+    geometry = layout(view)
+    image, canvas = canvas_for(geometry)
+    _header(canvas, view, geometry, names, title)
+    hexes = geometry.hexes
+    state = view.state
+    for cell in sorted(state.terrain):
+        _cell(canvas, hexes, view, cell)
+    for cell in state.last:
+        hexboard.hexagon(canvas, hexes, cell, None, HIGHLIGHT, width=max(4, round(hexes.size * 0.12)),
+                         inset=hexes.size * 0.04)
+    draw_legend(canvas, geometry, _entries(view, names), KEYS)
+    return image
+
+
+def _header(canvas: ImageDraw.ImageDraw, view: FortressView, geometry: Frame, names: Sequence[str],
+            title: str | None) -> None:
+    state = view.state
+    total = 2 * state.moves
+    if view.to_move is None:
+        a, b = view.territory
+        heading = "Game over — " + ("a draw" if a == b else f"{_name(names, 0 if a > b else 1)} wins {max(a, b)} to {min(a, b)}")
+    else:
+        heading = f"Move {state.turn + 1} of {total} — {_name(names, view.to_move)} to play"
+    if title:
+        heading = f"{heading} — {title}"
+    left = view.moves_left
+    subline = (f"Mode {state.mode}: {MODES[state.mode]} · moves left: {_name(names, 0)} {left[0]}, "
+               f"{_name(names, 1)} {left[1]} · highlighted: the last move")
+    header(canvas, geometry, heading, subline)
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return text.drawable(names[seat]).strip() or f"Player {seat + 1}"
+
+
+def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, view: FortressView, cell: Hex) -> None:
+    state = view.state
+    size = hexes.size
+    fill = cell_fill(view, cell)
+    hexboard.hexagon(canvas, hexes, cell, fill, OUTLINE, width=max(2, round(size / 22)))
+    x, y = hexes.center(cell)
+    middle = (x, y - size * 0.08)
+    terrain = state.terrain[cell]
+    if terrain == WATER:
+        _waves(canvas, middle, size * 0.5, WHITE if cell in state.owners else mix(WATER_COLOUR, INK, 0.5))
+    elif terrain == MOUNTAIN:
+        _peak(canvas, middle, size * 0.5)
+    if cell in state.cities:
+        _city(canvas, middle, size * 0.46)
+    elif cell in state.fortresses:
+        _fortress(canvas, middle, size * 0.5, player_colour(state.fortresses[cell]))
+    if cell in state.generals:
+        _general(canvas, (x, y + size * 0.05), size * 0.3, player_colour(state.generals[cell]))
+    text.draw(canvas, (x, y + size * 0.66), cell.label, round(size * 0.26), ink_on(fill), anchor="ms")
+
+
+def _waves(canvas: ImageDraw.ImageDraw, center: Point, size: float, colour: Colour) -> None:
+    x, y = center
+    for row in (-0.3, 0.05, 0.4):
+        points = [(x - size * 0.7 + i * size * 0.14, y + row * size + math.sin(i * 1.2) * size * 0.1) for i in range(11)]
+        canvas.line(points, fill=colour, width=max(2, round(size / 9)))
+
+
+def _peak(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
+    x, y = center
+    canvas.polygon([(x - size * 0.8, y + size * 0.5), (x - size * 0.15, y - size * 0.6), (x + size * 0.2, y - size * 0.05),
+                    (x + size * 0.4, y - size * 0.35), (x + size * 0.85, y + size * 0.5)],
+                   fill=mix(MOUNTAIN_COLOUR, INK, 0.35), outline=WHITE, width=max(1, round(size / 12)))
+    canvas.polygon([(x - size * 0.33, y - size * 0.32), (x - size * 0.15, y - size * 0.6), (x + size * 0.02, y - size * 0.32)],
+                   fill=WHITE)
+
+
+def _city(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
+    """A five-pointed star: the city, which never changes hands."""
+    x, y = center
+    points = []
+    for i in range(10):
+        radius = size if i % 2 == 0 else size * 0.45
+        angle = math.radians(-90 + i * 36)
+        points.append((x + radius * math.cos(angle), y + radius * math.sin(angle)))
+    canvas.polygon(points, fill=WHITE, outline=INK, width=max(2, round(size / 10)))
+
+
+def _fortress(canvas: ImageDraw.ImageDraw, center: Point, size: float, builder: Colour) -> None:
+    """A small castle with battlements, in the colour of the player who built it."""
+    x, y = center
+    w, h = size * 0.8, size * 0.55
+    top = y - h / 2
+    merlon = w * 2 / 5
+    outline = [(x - w, y + h), (x - w, top - h * 0.5)]
+    for i in range(5):
+        left = x - w + i * merlon
+        up = top - h * 0.5 if i % 2 == 0 else top
+        outline += [(left, up), (left + merlon, up)]
+    outline += [(x + w, top - h * 0.5), (x + w, y + h)]
+    canvas.polygon(outline, fill=mix(builder, INK, 0.25), outline=WHITE, width=max(2, round(size / 9)))
+    canvas.rectangle((x - w * 0.22, y + h * 0.15, x + w * 0.22, y + h), fill=INK)
+
+
+def _general(canvas: ImageDraw.ImageDraw, center: Point, radius: float, colour: Colour) -> None:
+    x, y = center
+    canvas.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour, outline=WHITE,
+                   width=max(2, round(radius / 4)))
+    text.draw(canvas, (x, y), "G", round(radius * 1.2), WHITE, bold=True, anchor="mm")
+
+
+def _entries(view: FortressView, names: Sequence[str]) -> list[legend.Entry]:
+    entries = []
+    for seat in (0, 1):
+        status = view.state.players[seat]
+        detail = f"{count(view.territory[seat], 'cell')} · {count(view.moves_left[seat], 'move')} left"
+        if status != "playing":
+            detail = f"out ({status}) · {detail}"
+        elif view.to_move == seat:
+            detail = f"to play · {detail}"
+        entries.append(legend.Entry(player_colour(seat), _name(names, seat), detail, status == "playing"))
+    return entries
+
+
+def _icon(draw_symbol) -> legend.Icon:
+    def icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
+        hexboard.hexagon(canvas, HexLayout(size * 0.5, center), Hex(0, 0), NEUTRAL, OUTLINE, width=2)
+        draw_symbol(canvas, center, size * 0.26)
+    return icon
+
+
+def _last_icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
+    hexboard.hexagon(canvas, HexLayout(size * 0.5, center), Hex(0, 0), NEUTRAL, HIGHLIGHT, width=4)
+
+
+KEYS = (
+    legend.Key("city", _icon(_city)),
+    legend.Key("fortress", _icon(lambda c, p, s: _fortress(c, p, s, (120, 120, 120)))),
+    legend.Key("general", _icon(lambda c, p, s: _general(c, p, s * 0.7, (120, 120, 120)))),
+    legend.Key("water", _icon(lambda c, p, s: _waves(c, p, s, WATER_COLOUR))),
+    legend.Key("mountain", _icon(_peak)),
+    legend.Key("last move", _last_icon),
+)

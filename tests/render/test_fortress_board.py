@@ -1,0 +1,38 @@
+"""The fortress field image: owners' colours, terrain, and whose move it is, decoded from the PNG."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from engine import find_ruleset
+from render import board_png, fortress
+
+RS = find_ruleset("fortress")
+
+
+def played(mode: int, turns: int):
+    state = RS.setup(2, {"mode": mode, "map": "lakes" if mode > 1 else "meadow"}, seed=2)
+    for _ in range(turns):
+        state = RS.resolve(state, {state.to_move: RS.ai_orders(state, state.to_move, 2)}).state
+    return state
+
+
+def test_every_cell_shows_its_owner_or_terrain_colour():
+    for mode in (1, 2, 3):
+        state = played(mode, 6)
+        view = RS.view(state, None)
+        image = Image.open(io.BytesIO(board_png(view, names=["Alice", "小明"]))).convert("RGB")
+        assert 900 <= image.width <= 1400
+        for cell in state.terrain:
+            assert image.getpixel(fortress.fill_point(view, cell)) == fortress.cell_fill(view, cell), cell.label
+
+
+def test_image_changes_with_the_move_and_is_deterministic():
+    state = played(3, 5)
+    first = board_png(RS.view(state, None), names=["A", "B"])
+    assert first == board_png(RS.view(state, None), names=["A", "B"])
+    later = RS.resolve(state, {state.to_move: RS.ai_orders(state, state.to_move, 1)}).state
+    assert board_png(RS.view(later, None), names=["A", "B"]) != first
+    assert len(first) < 500_000
