@@ -26,7 +26,8 @@ def test_every_cell_shows_its_owner_or_terrain_colour():
         image = Image.open(io.BytesIO(board_png(view, names=["Alice", "小明"]))).convert("RGB")
         assert 900 <= image.width <= 1400
         for cell in state.terrain:
-            assert image.getpixel(fortress.fill_point(view, cell)) == fortress.cell_fill(view, cell), cell.label
+            seen, expected = image.getpixel(fortress.fill_point(view, cell)), fortress.cell_fill(view, cell)
+            assert max(abs(a - b) for a, b in zip(seen, expected)) <= 6, (cell.label, seen, expected)
 
 
 def test_image_changes_with_the_move_and_is_deterministic():
