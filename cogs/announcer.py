@@ -62,6 +62,14 @@ class DiscordAnnouncer:
     def _names(self, game: Game) -> list[str]:
         return game.names()
 
+    def _simultaneous(self, game: Game) -> bool:
+        """Whether everybody orders at once (rounds) or one player at a time (moves)."""
+        rs = self.master.ruleset(game.row)
+        return game.row.state is not None and rs.orders_are_secret(rs.from_dict(game.row.state))
+
+    def _turn_word(self, game: Game) -> str:
+        return "Round" if self._simultaneous(game) else "Move"
+
     def _mention(self, game: Game, seat: int) -> str:
         player = game.player_at(seat)
         if player is None:
@@ -81,7 +89,7 @@ class DiscordAnnouncer:
 
     async def _resolved(self, a: Announcement, game: Game, channel) -> None:
         events = [Event.from_dict(e) for e in a.payload["events"]]
-        lines = [f"**Round {a.payload['turn']} resolved.**"]
+        lines = [f"**{self._turn_word(game)} {a.payload['turn']}.**"]
         lines += [line for line in describe_events(events, self._names(game)) if not line.startswith("Round ")]
         await self._post(channel, a, _fit(lines), file=await self._board(game, a.payload["seq"]))
 
@@ -90,15 +98,18 @@ class DiscordAnnouncer:
             return
         pings = " ".join(f"<@{user}>" for user in a.payload["user_ids"])
         deadline = when(a.payload["deadline_at"]) if a.payload["deadline_at"] else "no deadline"
-        text = (f"{pings} — round {a.payload['turn']}: give your orders with `/orders give`, check them with "
-                f"`/orders show`, then `/orders pass`. Deadline: {deadline}.")
+        if self._simultaneous(game):
+            text = (f"{pings} — round {a.payload['turn']}: give your orders with `/orders give`, check them with "
+                    f"`/orders show`, then `/orders pass`. Deadline: {deadline}.")
+        else:
+            text = f"{pings} — your move ({a.payload['turn']}): play it with `/orders send`. Deadline: {deadline}."
         await self._post(channel, a, text, pings=True)
 
     async def _reminder(self, a: Announcement, game: Game, channel) -> None:
         where = f"<#{game.row.thread_id}>" if game.row.thread_id else f"<#{game.row.channel_id}>"
         for index, user_id in enumerate(a.payload["user_ids"]):
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            text = (f"⏰ {game_title(game, self.master)}, round {a.payload['turn']}: your orders are due "
+            text = (f"⏰ {game_title(game, self.master)}, {self._turn_word(game).lower()} {a.payload['turn']}: your orders are due "
                     f"{when(a.payload['deadline_at'])}. {where}")
             try:
                 await user.send(text, nonce=f"a{a.id}u{index}")

@@ -13,6 +13,7 @@ from cogs.common import actor_of, find_game, game_choices, game_title
 from cogs.embeds import game_embed
 from cogs.lobby import lobby_view, refresh_lobby
 from engine import RULESETS
+from engine.fortress import MODES
 from service import GameMaster
 from service.errors import GameError
 from service.models import LOBBY, RUNNING, TimeSettings
@@ -35,10 +36,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         turn_time="Time for each turn (or added per turn with a bank + increment clock)",
         clock="How turns are timed", bank="Each player's time bank, for the bank clocks",
         round_limit="End after this many rounds (0: play until one is left)",
-        start_units="Units on each start cell")
+        start_units="Conquest: units on each start cell",
+        mode="Fortress: 1 plain field, 2 with water and mountains, 3 with generals",
+        moves="Fortress: moves each player makes")
     @app_commands.choices(
         ruleset=[app_commands.Choice(name=rs.title, value=name) for name, rs in sorted(RULESETS.items())],
         size=[app_commands.Choice(name=s, value=s) for s in ("small", "medium", "large")],
+        mode=[app_commands.Choice(name=f"{n}: {title}", value=n) for n, title in MODES.items()],
         turn_time=[app_commands.Choice(name=n, value=v) for n, v in TURN_TIMES],
         clock=[app_commands.Choice(name=n, value=v) for n, v in CLOCKS],
         bank=[app_commands.Choice(name=n, value=v) for n, v in BANKS])
@@ -47,9 +51,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
                      size: str | None = None, max_players: app_commands.Range[int, 2, 6] | None = None,
                      turn_time: int = 86400, clock: str = "round", bank: int = 259200,
                      round_limit: app_commands.Range[int, 0, 1000] | None = None,
-                     start_units: app_commands.Range[int, 1, 100] | None = None) -> None:
-        options = {k: v for k, v in {"map": map, "size": size, "round_limit": round_limit,
-                                     "start_units": start_units}.items() if v is not None}
+                     start_units: app_commands.Range[int, 1, 100] | None = None, mode: int | None = None,
+                     moves: app_commands.Range[int, 1, 100] | None = None) -> None:
+        given = {"map": map, "size": size, "round_limit": round_limit, "start_units": start_units, "mode": mode,
+                 "moves": moves}
+        options = {k: v for k, v in given.items() if v is not None}
         rs = RULESETS[ruleset]
         known = {o.name for o in rs.options_schema()}
         for name in options:

@@ -15,13 +15,35 @@ from discord.ext import commands
 from cogs.board import board_file
 from cogs.common import actor_of, find_game, game_choices, when
 from service import GameMaster, MyOrders
-from service.models import RUNNING
+from service.models import RUNNING, Game
 
 
 def _listing(mine: MyOrders) -> str:
     lines = "\n".join(f"`{line}`" for line in mine.lines) or "no orders (standing orders still run)"
     state = "✅ passed — final for this round" if mine.passed else "not passed yet: use `/orders pass` when ready"
     return f"Game #{mine.game_id}, round {mine.turn} — your orders:\n{lines}\n{state}"
+
+
+def _after_pass(before: Game, after: Game) -> str:
+    if after.row.turn != before.row.turn or after.row.status != RUNNING:
+        return f"Done. Turn {before.row.turn + 1} of game #{before.id} is resolved — see the thread."
+    waiting = len(after.waiting_seats)
+    return (f"You passed. Waiting for {waiting} more player{'s' if waiting != 1 else ''}; "
+            f"deadline {when(after.row.deadline_at)}.")
+
+
+async def suggest(master: GameMaster, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Legal orders for the player's current position, completing what he typed so far."""
+    try:
+        target = await find_game(master, interaction, getattr(interaction.namespace, "game", None))
+        player = target.player_of(interaction.user.id)
+        if target.row.status != RUNNING or player is None or player.seat is None or target.damage:
+            return []
+        rs = master.ruleset(target.row)
+        lines = rs.suggest_orders(rs.from_dict(target.row.state), player.seat, current)
+    except Exception:  # autocomplete must answer quickly whatever happens; errors show on submit
+        return []
+    return [app_commands.Choice(name=line[-100:], value=line[:1000]) for line in lines[:25]]
 
 
 class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your secret orders for the current round"):
@@ -67,30 +89,24 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
     async def pass_(self, interaction: discord.Interaction, game: int | None = None) -> None:
         target = await find_game(self.master, interaction, game)
         updated = await self.master.submit(target.id, actor_of(interaction))
-        if updated.row.turn != target.row.turn or updated.row.status != RUNNING:
-            text = f"You passed. Round {target.row.turn + 1} of game #{target.id} is resolved — see the thread."
-        else:
-            waiting = len(updated.waiting_seats)
-            text = (f"You passed. Waiting for {waiting} more player{'s' if waiting != 1 else ''}; "
-                    f"deadline {when(updated.row.deadline_at)}.")
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(_after_pass(target, updated), ephemeral=True)
+
+    @app_commands.command(name="send", description="Give these orders and pass at once (your move, in turn games)")
+    @app_commands.describe(text="Your orders, e.g. C4>C5 3 or build D4", game="Game number (default: this thread's game)")
+    async def send(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000],
+                   game: int | None = None) -> None:
+        target = await find_game(self.master, interaction, game)
+        updated = await self.master.submit(target.id, actor_of(interaction), text)
+        await interaction.response.send_message(_after_pass(target, updated), ephemeral=True)
 
     @give.autocomplete("text")
     @replace.autocomplete("text")
+    @send.autocomplete("text")
     async def _suggest(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        game_id = getattr(interaction.namespace, "game", None)
-        try:
-            target = await find_game(self.master, interaction, game_id)
-            player = target.player_of(interaction.user.id)
-            if target.row.status != RUNNING or player is None or player.seat is None or target.damage:
-                return []
-            rs = self.master.ruleset(target.row)
-            lines = rs.suggest_orders(rs.from_dict(target.row.state), player.seat, current)
-        except Exception:  # autocomplete must answer quickly whatever happens; errors show on submit
-            return []
-        return [app_commands.Choice(name=line[-100:], value=line[:1000]) for line in lines[:25]]
+        return await suggest(self.master, interaction, current)
 
     @give.autocomplete("game")
+    @send.autocomplete("game")
     @replace.autocomplete("game")
     @show.autocomplete("game")
     @clear.autocomplete("game")

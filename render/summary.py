@@ -34,6 +34,13 @@ def describe_event(event: Event, names: Sequence[str]) -> str | None:
             return f"{who('seat')} was eliminated."
         case "player_removed":
             return f"{who('seat')} left the game ({data['reason']})."
+        case "built":
+            taken = f", {data['from_opponent']} of them from the opponent" if data["from_opponent"] else ""
+            return f"{who('seat')} built a fortress on {data['cell']}: +{len(data['claimed'])} cells{taken}."
+        case "general_moved":
+            return f"{who('seat')}'s general walked {' → '.join(data['path'])}."
+        case "passed":
+            return f"{who('seat')} passed" + (" (no legal move)." if data.get("reason") else ".")
         case "game_over":
             return "Game over."
     return None
