@@ -250,3 +250,35 @@ async def test_pause_resume_extend(env):
     with pytest.raises(GameError, match="between 1 minute and 30 days"):
         await env.master.extend(game.id, ALICE, 5)
     assert deadline is not None
+
+
+async def test_an_alternating_game_waits_for_one_player_at_a_time(env):
+    game = await env.master.create_game(guild_id=1, channel_id=2, actor=ALICE, ruleset="fortress",
+                                        options={"mode": 3, "moves": 3}, seed=4)
+    await env.master.add_ai(game.id, ALICE)
+    game = await env.master.start_game(game.id, ALICE)
+    fortress = find_ruleset("fortress")
+    moves = 0
+    while game.row.status == "running":
+        if game.waiting_seats:
+            assert game.waiting_seats == {seat_of(game, ALICE)} and len(game.acting_seats) == 1
+            state = fortress.from_dict(game.row.state)
+            text = fortress.format_orders(fortress.ai_orders(state, seat_of(game, ALICE), "me")) or "pass"
+            game = await env.master.submit(game.id, ALICE, text)
+            moves += 1
+        else:
+            env.clock.advance(1)
+            game = await env.master.wake(game.id)
+    assert moves == 3 and game.row.result is not None
+    rows = await history(env, game.id)
+    assert sum(1 for kind, _, _ in rows if kind == "resolve") == 6
+
+
+async def test_orders_out_of_turn_are_refused(env):
+    game = await env.master.create_game(guild_id=1, channel_id=2, actor=ALICE, ruleset="fortress",
+                                        options={"mode": 1}, seed=4)
+    await env.master.join(game.id, BOB)
+    game = await env.master.start_game(game.id, ALICE)
+    waiting = next(actor for actor in (ALICE, BOB) if seat_of(game, actor) not in game.acting_seats)
+    with pytest.raises(NotAllowed, match="not your turn"):
+        await env.master.submit(game.id, waiting, "pass")
