@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from engine.conquest import ConquestRuleset
 from engine.fortress import FortressRuleset
+from engine.gra import GraRuleset
 from engine.errors import UnknownRulesetError
 from engine.ruleset import Ruleset
 
-RULESETS: dict[str, Ruleset] = {rs.name: rs for rs in (ConquestRuleset(), FortressRuleset())}
+RULESETS: dict[str, Ruleset] = {rs.name: rs for rs in (ConquestRuleset(), FortressRuleset(), GraRuleset())}
 
 
 def find_ruleset(name: str) -> Ruleset:

@@ -1,0 +1,173 @@
+"""Gra: simultaneous soldiers on a graph, in phases (spec: rules/gra.md).
+
+Options: ``map`` (a shipped map name or map data; see ``board.py``), ``size`` of a generated map.
+Order notation per phase: ``orders.py``. Time modes (Normal, Increment, Per-round, Inf) are the
+game master's clocks (bank, increment, round, none).
+
+Decisions beyond the spec:
+- Negotiation picks and every other order are secret until the phase resolves.
+- A player who misses the negotiation gets a seeded spread-out pick; a missed move phase keeps
+  every soldier in place; a missed creating phase creates nothing; a missed split keeps the
+  largest part (then most soldiers, then lowest node).
+- Ranking: living players first, then the dead and departed, later departures higher; position
+  points count the players ranked below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.errors import EngineError, MapError, NotActingError
+from engine.gra import ai
+from engine.gra.board import SIZES, Graph, generate, load_shipped_map, shipped_map_names
+from engine.gra.orders import Keep, Order, Pick, parse
+from engine.gra.rules import acting, default_keep, default_picks, playing, remove, resolve_phase, spacing_for
+from engine.gra.state import PLAYING, GraState, GraView, from_dict, make_view, to_dict
+from engine.rng import seed_state
+from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset
+
+RULES_TEXT = """\\
+**Gra** — 2 to 6 players on a graph of nodes and edges; the last player alive wins. Every turn all \\
+players who can act give secret orders at once.
+
+**Start**: pick as many nodes as there are players, far enough apart (`pick 3 17`); the game gives \\
+you one of them with one soldier.
+
+**Move phase**: each ready soldier stays or walks one edge: `3>7 2` (or `3>7` for all). Entering a \\
+neutral node, or winning someone else's, makes it yours; it stays yours until taken.
+
+**Fights**: armies meeting on an edge fight there first; in a node every army loses as many soldiers \\
+as the smallest one has, until one is left. Soldiers who were already on the node defend with +0.5: \\
+it decides a last tie (the defender keeps the node). 1.5 vs 2: the attacker wins with 1.
+
+**Creating phase**: your army cap is territory/3 + 1. Create soldiers on your nodes: `create 3 3 7`. \\
+New soldiers spawn for one move phase: they cannot move, have no strength and die if the node is taken.
+
+**Split territory**: if your land falls apart, keep one part (`keep 17`); the rest turns neutral.
+
+Surrender or agree a draw (all living players) at any time."""
+
+
+class GraRuleset(Ruleset[GraState, Order]):
+    name = "gra"
+    title = "Gra"
+    rules_text = RULES_TEXT
+    min_players = 2
+    max_players = 6
+
+    def options_schema(self) -> tuple[Option, ...]:
+        return (
+            Option("map", "map", None, "A shipped map (or explicit map data); empty for a generated map",
+                   choices=tuple(shipped_map_names())),
+            Option("size", "choice", "medium", "Size of a generated map (about 30, 60 or 120 nodes)",
+                   choices=tuple(SIZES)),
+        )
+
+    def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        opts = super().normalize_options(options)
+        if opts["map"] is not None:
+            self._graph(opts, 0)
+        return opts
+
+    @staticmethod
+    def _graph(opts: Mapping[str, Any], seed: int | str) -> Graph:
+        chosen = opts["map"]
+        if chosen is None:
+            return generate(opts["size"], seed)
+        if isinstance(chosen, str):
+            return load_shipped_map(chosen)
+        if isinstance(chosen, Mapping):
+            return Graph.from_dict(chosen)
+        raise MapError(f"option map must be map data or a shipped map name, not {type(chosen).__name__}")
+
+    def setup(self, num_players: int, options: Mapping[str, Any] | None = None, seed: int | str = 0) -> GraState:
+        self.check_num_players(num_players)
+        graph = self._graph(self.normalize_options(options), seed)
+        if len(graph.positions) < 3 * num_players:
+            raise MapError(f"map {graph.name!r} has {len(graph.positions)} nodes; {num_players} players need "
+                           f"at least {3 * num_players}")
+        return GraState(graph=graph, phase="negotiate", spacing=spacing_for(graph, num_players), owners={},
+                        ready={}, spawning={}, splits={}, players=(PLAYING,) * num_players, departures=(),
+                        turn=0, last=(), rng=seed_state(seed))
+
+    def acting_players(self, state: GraState) -> frozenset[int]:
+        return acting(state)
+
+    def seats_in_game(self, state: GraState) -> frozenset[int]:
+        return frozenset(playing(state))
+
+    def orders_are_secret(self, state: GraState) -> bool:
+        return True
+
+    def parse_orders(self, state: GraState, seat: int, text: str) -> list[Order]:
+        if seat not in acting(state):
+            raise NotActingError(f"seat {seat} does not play the {state.phase} phase")
+        return parse(state, seat, text)
+
+    def format_order(self, order: Order) -> str:
+        return str(order)
+
+    def default_orders(self, state: GraState, seat: int) -> list[Order]:
+        if state.phase == "negotiate":
+            return [Pick(tuple(default_picks(state, seat)))]
+        if state.phase == "split" and seat in state.splits:
+            return [Keep(default_keep(state, seat))]
+        return []
+
+    def resolve(self, state: GraState, orders: Mapping[int, Sequence[Order]]) -> Resolution[GraState]:
+        if state.over:
+            raise EngineError("the game is over; no more turns")
+        players = acting(state)
+        for seat, seat_orders in orders.items():
+            if seat not in players:
+                raise NotActingError(f"seat {seat} does not play the {state.phase} phase")
+            parse(state, seat, self.format_orders(seat_orders))
+        complete = {seat: orders.get(seat) or self.default_orders(state, seat) for seat in players}
+        new, events = resolve_phase(state, complete)
+        return Resolution(new, tuple(self._ending(new, events)))
+
+    def _ending(self, state: GraState, events: list[Event]) -> list[Event]:
+        if state.over:
+            events.append(Event("game_over", {"winners": list(self.outcome(state).winners)}))
+        return events
+
+    def outcome(self, state: GraState) -> Outcome | None:
+        if not state.over:
+            return None
+        alive = playing(state)
+        ranking = ([tuple(alive)] if alive else []) + [(seat,) for seat in reversed(state.departures)]
+        below, points = len(state.players), {}
+        for group in ranking:
+            below -= len(group)
+            for seat in group:
+                points[seat] = below
+        return Outcome(winners=ranking[0], draw=len(ranking[0]) > 1, ranking=tuple(ranking), points=points)
+
+    def view(self, state: GraState, seat: int | None) -> GraView:
+        return make_view(state, seat, acting(state))
+
+    def to_dict(self, state: GraState) -> dict[str, Any]:
+        return to_dict(state, self.name, self.state_version)
+
+    def from_dict(self, data: Mapping[str, Any]) -> GraState:
+        self.check_envelope(data)
+        return from_dict(data)
+
+    def remove_player(self, state: GraState, seat: int, reason: str) -> Resolution[GraState]:
+        if state.over:
+            raise EngineError("the game is over; nobody can leave it now")
+        if seat not in playing(state):
+            raise NotActingError(f"seat {seat} is not playing in this game")
+        new = remove(state, seat, reason)
+        events = [Event("player_removed", {"seat": seat, "reason": reason})]
+        if not new.over and not acting(new):  # nobody left to play this phase: it resolves as it stands
+            new, more = resolve_phase(new, {})
+            events += more
+        return Resolution(new, tuple(self._ending(new, events)))
+
+    def suggest_orders(self, state: GraState, seat: int, text: str) -> list[str]:
+        return ai.suggestions(state, seat, text) if seat in acting(state) else []
+
+    def ai_orders(self, state: GraState, seat: int, seed: int | str) -> list[Order]:
+        return ai.choose_orders(state, seat, seed)

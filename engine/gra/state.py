@@ -1,0 +1,132 @@
+"""The gra state, its serialized form, and the view handed to renderers and cogs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import StateError
+from engine.gra.board import Graph
+
+PLAYING = "playing"
+PHASES = ("negotiate", "move", "create", "split")
+
+Army = tuple[int, int]  # (seat, soldiers)
+
+
+@dataclass(frozen=True)
+class Trace:
+    """What last turn's move phase did, for the picture: a move, or a fight on an edge or a node."""
+
+    kind: str  # "move", "edge_fight", "node_fight"
+    seat: int | None
+    nodes: tuple[int, ...]
+    soldiers: int
+
+
+@dataclass(frozen=True)
+class GraState:
+    graph: Graph
+    phase: str
+    spacing: int  # picks of one player must be at least this many edges apart
+    owners: Mapping[int, int]
+    ready: Mapping[int, Army]
+    spawning: Mapping[int, Army]
+    splits: Mapping[int, tuple[frozenset[int], ...]]  # seat -> parts to choose from (split phase)
+    players: tuple[str, ...]  # "playing", or how the seat left
+    departures: tuple[int, ...]  # seats in the order they left the game
+    turn: int
+    last: tuple[Trace, ...]
+    rng: int
+
+    def playing(self) -> list[int]:
+        return [seat for seat, status in enumerate(self.players) if status == PLAYING]
+
+    @property
+    def over(self) -> bool:
+        return len(self.playing()) <= 1
+
+    def territory(self, seat: int) -> list[int]:
+        return sorted(n for n, s in self.owners.items() if s == seat)
+
+    def soldiers(self, seat: int) -> int:
+        return sum(n for s, n in (*self.ready.values(), *self.spawning.values()) if s == seat)
+
+    def ready_soldiers(self, seat: int) -> int:
+        return sum(n for s, n in self.ready.values() if s == seat)
+
+    def cap(self, seat: int) -> int:
+        """Army cap: floor(territory / 3) + 1, counting ready and spawning soldiers."""
+        return len(self.territory(seat)) // 3 + 1
+
+
+def to_dict(state: GraState, name: str, version: int) -> dict[str, Any]:
+    return {
+        "ruleset": name, "version": version, "map": state.graph.to_dict(), "phase": state.phase,
+        "spacing": state.spacing,
+        "owners": {str(n): s for n, s in sorted(state.owners.items())},
+        "ready": {str(n): list(a) for n, a in sorted(state.ready.items())},
+        "spawning": {str(n): list(a) for n, a in sorted(state.spawning.items())},
+        "splits": {str(s): [sorted(p) for p in parts] for s, parts in sorted(state.splits.items())},
+        "players": list(state.players), "departures": list(state.departures), "turn": state.turn,
+        "last": [[t.kind, t.seat, list(t.nodes), t.soldiers] for t in state.last], "rng": state.rng,
+    }
+
+
+def from_dict(data: Mapping[str, Any]) -> GraState:
+    try:
+        graph = Graph.from_dict(data["map"])
+        nodes = set(graph.nodes)
+        seats = len(data["players"])
+
+        def node(value: Any) -> int:
+            number = int(value)
+            if number not in nodes:
+                raise StateError(f"gra state is damaged: node {value!r} is not on the map")
+            return number
+
+        def seat(value: Any) -> int:
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
+                raise StateError(f"gra state is damaged: seat {value!r}")
+            return value
+
+        def armies(mapping: Mapping[str, Any]) -> dict[int, Army]:
+            result = {}
+            for key, (owner, count) in mapping.items():
+                if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                    raise StateError(f"gra state is damaged: {count!r} soldiers")
+                result[node(key)] = (seat(owner), count)
+            return result
+
+        state = GraState(
+            graph=graph, phase=data["phase"], spacing=int(data["spacing"]),
+            owners={node(k): seat(v) for k, v in data["owners"].items()},
+            ready=armies(data["ready"]), spawning=armies(data["spawning"]),
+            splits={seat(int(k)): tuple(frozenset(node(n) for n in part) for part in parts)
+                    for k, parts in data["splits"].items()},
+            players=tuple(str(p) for p in data["players"]),
+            departures=tuple(seat(s) for s in data["departures"]), turn=int(data["turn"]),
+            last=tuple(Trace(str(k), None if s is None else seat(s), tuple(node(n) for n in ns), int(c))
+                       for k, s, ns, c in data["last"]),
+            rng=int(data["rng"]))
+    except StateError:
+        raise
+    except Exception as err:  # noqa: BLE001 - any malformed input is a damaged state
+        raise StateError(f"gra state is damaged: {type(err).__name__}: {err}") from None
+    if state.phase not in PHASES or not 2 <= seats <= 6:
+        raise StateError(f"gra state is damaged: phase {state.phase!r}, {seats} players")
+    return state
+
+
+@dataclass(frozen=True)
+class GraView:
+    """Everything a viewer may see: the whole board (secrets are orders, which never enter the state)."""
+
+    viewer: int | None
+    state: GraState
+    acting: frozenset[int]
+
+
+def make_view(state: GraState, viewer: int | None, acting: frozenset[int]) -> GraView:
+    return GraView(viewer, state, acting)
