@@ -1,0 +1,282 @@
+"""One test per rule of rules/gra.md (the seed's own examples among them); docstrings quote the rule."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from engine import IllegalOrderError, MapError, NotActingError, find_ruleset
+from engine.gra.board import generate, load_shipped_map, shipped_map_names
+from engine.gra.orders import Create, Keep, Move, Pick
+
+RS = find_ruleset("gra")
+# 1 - 2 - 3 - 4 - 5 - 6 - 7 - 8 - 9 (a path), plus 10 hanging off 5 and 11 off 3 and 5
+LINE = {"name": "line", "nodes": [[float(i), 0.0] for i in range(9)] + [[4.0, 1.0], [3.0, 1.0]],
+        "edges": [[i, i + 1] for i in range(1, 9)] + [[5, 10], [3, 11], [11, 10]]}
+
+
+def game(players: int = 2, **state):
+    base = RS.setup(players, {"map": LINE}, seed=3)
+    return replace(base, **{"phase": "move", **state})
+
+
+def play(state, orders: dict[int, str]):
+    return RS.resolve(state, {seat: RS.parse_orders(state, seat, text) for seat, text in orders.items()})
+
+
+# --- Board -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size, low, high", [("small", 20, 40), ("medium", 45, 80), ("large", 90, 140)])
+def test_generated_graph_sizes_degrees_and_seed(size, low, high):
+    """A generated, connected, planar-looking graph (Decision: triangulation of neighbours, degrees
+    about 2-6; sizes small/medium/large about 30/60/120 nodes; the same seed gives the same map)."""
+    graph = generate(size, 4)
+    assert low <= len(graph.positions) <= high
+    assert len(graph.components(graph.nodes)) == 1
+    assert all(2 <= len(near) <= 6 for near in graph.adjacency.values())
+    assert generate(size, 4) == graph and generate(size, 5) != graph
+
+
+@pytest.mark.parametrize("name", shipped_map_names())
+def test_shipped_maps_are_valid(name):
+    """Explicit maps as data (nodes with positions, edges) are accepted too; at least two are shipped."""
+    graph = load_shipped_map(name)
+    assert len(graph.components(graph.nodes)) == 1
+    assert len(shipped_map_names()) >= 2
+
+
+def test_bad_maps_are_refused():
+    with pytest.raises(MapError, match="cut off"):
+        RS.setup(2, {"map": {"nodes": [[0, 0], [1, 0], [2, 0]], "edges": [[1, 2]]}}, seed=1)
+    with pytest.raises(MapError, match="must join two different nodes"):
+        RS.setup(2, {"map": {"nodes": [[0, 0], [1, 0], [2, 0]], "edges": [[1, 4]]}}, seed=1)
+
+
+# --- Negotiation -----------------------------------------------------------------------------
+
+
+def test_negotiation_picks_are_many_and_far_apart():
+    """Each player selects as many nodes as there are players, pairwise at least d edges apart."""
+    state = RS.setup(2, {"map": LINE}, seed=3)
+    assert state.phase == "negotiate" and RS.acting_players(state) == {0, 1} and RS.orders_are_secret(state)
+    assert state.spacing >= 2
+    with pytest.raises(IllegalOrderError, match="pick 2 different nodes"):
+        RS.parse_orders(state, 0, "pick 1")
+    with pytest.raises(IllegalOrderError, match="nodes 1 and 2 are 1 edges apart"):
+        RS.parse_orders(state, 0, "pick 1 2")
+    assert RS.parse_orders(state, 0, "pick 1 9") == [Pick((1, 9))]
+
+
+def test_spacing_lowered_until_a_selection_exists():
+    """d depends on map size and player count: Decision: start near sqrt(nodes/players) and lower it
+    until such a selection exists."""
+    tiny = {"name": "t", "nodes": [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0], [5, 0]],
+            "edges": [[1, 2], [2, 3], [3, 4], [4, 5], [5, 6]]}
+    state = RS.setup(2, {"map": tiny}, seed=1)
+    assert state.spacing == 2  # round(sqrt(6/2)) = 2, and 1 and 6 are 5 apart
+    crowded = RS.setup(2, {"map": {**tiny, "edges": [[1, k] for k in range(2, 7)]}}, seed=1)
+    assert crowded.spacing == 2 and RS.parse_orders(crowded, 0, "pick 2 3")
+
+
+def test_each_player_gets_one_own_pick_far_from_the_others():
+    """The game assigns each player one of his own picks: Decision: players in a seeded random order,
+    each given the pick farthest (by the smallest distance) from the starts already assigned. Each
+    player then has that one node with one soldier."""
+    state = RS.setup(2, {"map": LINE}, seed=3)
+    result = RS.resolve(state, {0: [Pick((1, 9))], 1: [Pick((1, 8))]})
+    starts = {e.data["seat"]: e.data["node"] for e in result.events if e.kind == "start"}
+    assert starts[0] in (1, 9) and starts[1] in (1, 8) and starts[0] != starts[1]
+    assert abs(starts[0] - starts[1]) >= 7
+    after = result.state
+    assert after.ready == {starts[0]: (0, 1), starts[1]: (1, 1)} and after.phase == "move"
+
+
+# --- Move phase --------------------------------------------------------------------------------
+
+
+def test_move_phase_is_for_players_with_ready_soldiers():
+    """Move phase — played by the players who have ready (non-spawning) soldiers."""
+    state = game(owners={1: 0, 9: 1}, ready={1: (0, 1)}, spawning={9: (1, 1)})
+    assert RS.acting_players(state) == {0}
+    with pytest.raises(NotActingError):
+        RS.parse_orders(state, 1, "9>8")
+
+
+def test_soldiers_stay_or_move_one_edge_and_join():
+    """Every ready soldier either stays or moves along one edge; several orders per node allowed.
+    Soldiers from several directions into one node join into one army."""
+    state = game(owners={4: 0, 6: 0, 9: 1}, ready={4: (0, 3), 6: (0, 2), 9: (1, 1)})
+    with pytest.raises(IllegalOrderError, match="node 6 is not next to node 4"):
+        RS.parse_orders(state, 0, "4>6 1")
+    after = play(state, {0: "4>5 2; 4>3 1; 6>5", 1: ""}).state
+    assert after.ready[5] == (0, 4) and after.ready[3] == (0, 1) and 4 not in after.ready
+
+
+def test_territory_stays_yours_when_soldiers_leave():
+    """Occupying a neutral node makes it yours; it stays yours when your soldiers leave until another
+    player takes it."""
+    state = game(owners={4: 0, 9: 1}, ready={4: (0, 1), 9: (1, 1)})
+    after = play(state, {0: "4>5", 1: ""}).state
+    assert after.owners[4] == 0 and after.owners[5] == 0
+
+
+def test_edge_fight_before_node_fight():
+    """Edge fight: armies moving in opposite directions along one edge fight on the edge first. The
+    bigger army wins, losing as many as the smallest had; a tie kills both. Survivors go on."""
+    state = game(owners={4: 0, 5: 1, 9: 1}, ready={4: (0, 3), 5: (1, 1), 9: (1, 1)})
+    result = play(state, {0: "4>5 3", 1: "5>4 1"})
+    assert result.state.ready[5] == (0, 2) and result.state.owners[5] == 0
+    assert any(e.kind == "edge_fight" for e in result.events)
+    tie = play(replace(state, ready={4: (0, 2), 5: (1, 2), 9: (1, 1)}), {0: "4>5 2", 1: "5>4 2"}).state
+    assert 4 not in tie.ready and 5 not in tie.ready and tie.owners[4] == 0 and tie.owners[5] == 1
+
+
+def test_same_player_armies_pass_each_other():
+    """Armies of the same player pass each other."""
+    state = game(owners={4: 0, 5: 0, 9: 1}, ready={4: (0, 2), 5: (0, 1), 9: (1, 1)})
+    after = play(state, {0: "4>5 2; 5>4 1", 1: ""}).state
+    assert after.ready[5] == (0, 2) and after.ready[4] == (0, 1)
+
+
+def test_defender_one_and_a_half_against_one():
+    """1 defender (1.5) vs 1 attacker (1): both soldiers die and the node stays the defender's."""
+    state = game(owners={4: 0, 5: 1, 9: 1}, ready={4: (0, 1), 5: (1, 1)})
+    after = play(state, {0: "4>5 1", 1: ""}).state
+    assert after.owners[5] == 1 and 5 not in after.ready and 4 not in after.ready
+
+
+def test_defender_one_and_a_half_against_two():
+    """1 defender (1.5) vs 2 attackers (2): the attacker takes the node with 1 soldier."""
+    state = game(owners={4: 0, 5: 1, 9: 1}, ready={4: (0, 2), 5: (1, 1)})
+    after = play(state, {0: "4>5 2", 1: ""}).state
+    assert after.owners[5] == 0 and after.ready[5] == (0, 1)
+
+
+def test_three_armies_two_one_one():
+    """Node fight: every army present loses as many soldiers as the smallest army has, until at most
+    one army is left. (Three armies 2/1/1: all lose 1, the army of 2 wins with 1.)"""
+    state = game(players=3, owners={4: 0, 6: 1, 10: 2}, ready={4: (0, 2), 6: (1, 1), 10: (2, 1)})
+    after = play(state, {0: "4>5 2", 1: "6>5 1", 2: "10>5 1"}).state
+    assert after.owners[5] == 0 and after.ready[5] == (0, 1)
+
+
+def test_defence_bonus_does_not_grow_and_ignores_directions():
+    """The bonus does not grow with more soldiers and does not depend on directions."""
+    state = game(owners={4: 0, 6: 0, 5: 1, 9: 1}, ready={4: (0, 2), 6: (0, 1), 5: (1, 3)})
+    after = play(state, {0: "4>5 2; 6>5 1", 1: ""}).state  # 3 attackers from two sides vs 3 defenders
+    assert after.owners[5] == 1 and 5 not in after.ready
+
+
+def test_no_army_left_keeps_the_owner():
+    """If no army is left, the node's owner does not change."""
+    state = game(players=3, owners={4: 0, 6: 1, 5: 2, 10: 2}, ready={4: (0, 1), 6: (1, 1)})
+    after = play(state, {0: "4>5 1", 1: "6>5 1"}).state
+    assert after.owners[5] == 2
+
+
+# --- Creating and spawning -------------------------------------------------------------------
+
+
+def test_army_cap_and_creating_phase():
+    """Creating phase — only players under their cap play. Army cap = floor(territory / 3) + 1
+    (1 node -> 1, 3 -> 2, 6 -> 3, 9 -> 4), counting ready and spawning soldiers. A node may be chosen
+    several times."""
+    state = game(phase="create", owners={n: 0 for n in (1, 2, 3, 4, 5, 6)} | {9: 1}, ready={1: (0, 1)},
+                 spawning={}, )
+    assert [replace(state, owners={n: 0 for n in range(1, k + 1)}).cap(0) for k in (1, 3, 6, 9)] == [1, 2, 3, 4]
+    assert RS.acting_players(state) == {0, 1}  # seat 1: 1 node, no soldiers, cap 1
+    with pytest.raises(IllegalOrderError, match="you may create 2 soldiers now"):
+        RS.parse_orders(state, 0, "create 2 2 3")
+    with pytest.raises(IllegalOrderError, match="node 9 is not yours"):
+        RS.parse_orders(state, 0, "create 9")
+    assert RS.parse_orders(state, 0, "create 2 2") == [Create((2, 2))]
+
+
+def test_over_the_cap_nothing_happens():
+    """If he has more soldiers than the cap allows, nothing happens."""
+    state = game(phase="create", owners={1: 0, 9: 1}, ready={1: (0, 3), 9: (1, 1)})
+    assert 0 not in RS.acting_players(state)
+
+
+def test_spawning_soldiers_wait_one_move_phase_then_are_ready():
+    """New soldiers stay in place through the next move phase, spawning: they cannot move. After that
+    move phase they are ready."""
+    state = game(phase="create", owners={1: 0, 2: 0, 3: 0, 9: 1}, ready={9: (1, 1)}, spawning={})
+    state = play(state, {0: "create 2 2"}).state
+    assert state.spawning == {2: (0, 2)} and state.phase == "move"
+    assert RS.acting_players(state) == {1}  # all of seat 0's soldiers are spawning: it does not play
+    state = play(state, {1: ""}).state
+    assert state.ready[2] == (0, 2) and not state.spawning
+
+
+def test_spawning_soldier_dies_when_node_taken_while_owner_cannot_move():
+    """Spawning soldiers have no strength: they die when an enemy army takes their node. (The seed's
+    example: red has only spawning soldiers, so only blue plays the move phase and kills one.)"""
+    state = game(owners={4: 0, 5: 0, 6: 1, 9: 1}, ready={6: (1, 1)}, spawning={5: (0, 2), 4: (0, 1)})
+    assert RS.acting_players(state) == {1}
+    result = play(state, {1: "6>5"})
+    assert result.state.owners[5] == 1 and result.state.ready[5] == (1, 1)
+    assert any(e.kind == "spawning_killed" and e.data["node"] == 5 for e in result.events)
+    assert result.state.ready[4] == (0, 1)  # the one not attacked is ready now
+
+
+# --- Split territory ---------------------------------------------------------------------------
+
+
+def test_split_territory_owner_chooses_part():
+    """After a turn, a player whose owned nodes fall into several disconnected parts must choose one
+    part to keep (by picking a node of it). The others become neutral. Decision: his soldiers
+    (spawning too) in the discarded parts are lost."""
+    cut = game(owners={3: 0, 4: 0, 6: 0, 5: 1, 10: 1}, ready={4: (0, 1), 6: (0, 1), 5: (1, 1)})
+    after = play(cut, {0: "", 1: ""}).state
+    assert after.phase == "split" and RS.acting_players(after) == {0}
+    with pytest.raises(IllegalOrderError, match="node 5 is not yours"):
+        RS.parse_orders(after, 0, "keep 5")
+    kept = play(after, {0: "keep 6"}).state
+    assert kept.owners.get(6) == 0 and 3 not in kept.owners and 4 not in kept.ready
+
+
+def test_split_timeout_keeps_largest_part():
+    """Decision: on timeout he keeps the largest part (then the one with most soldiers, then lowest id)."""
+    cut = game(owners={1: 0, 2: 0, 3: 0, 5: 1, 7: 0, 9: 1}, ready={5: (1, 1), 7: (0, 1), 9: (1, 1)})
+    after = play(cut, {0: "", 1: ""}).state
+    assert after.phase == "split"
+    assert RS.default_orders(after, 0) == [Keep(1)]
+    kept = RS.resolve(after, {}).state
+    assert kept.territory(0) == [1, 2, 3]
+
+
+# --- End ---------------------------------------------------------------------------------------
+
+
+def test_player_without_nodes_dies_and_last_alive_wins():
+    """A player with no nodes is dead (killed). The last player alive wins."""
+    state = game(owners={4: 0, 5: 1}, ready={4: (0, 2), 5: (1, 1)})
+    result = play(state, {0: "4>5 2", 1: ""})
+    assert result.state.players[1] == "dead"
+    outcome = RS.outcome(result.state)
+    assert outcome.winners == (0,) and outcome.points == {0: 1, 1: 0}
+
+
+def test_surrender_neutralizes_nodes_and_removes_soldiers():
+    """Surrender at any time: the player is out, his nodes become neutral, his soldiers are removed."""
+    state = game(players=3, owners={4: 0, 5: 1, 9: 2}, ready={4: (0, 1), 5: (1, 2), 9: (2, 1)})
+    after = RS.remove_player(state, 1, "surrender").state
+    assert 5 not in after.owners and 5 not in after.ready and after.players[1] == "surrender"
+
+
+def test_removal_of_the_only_acting_player_moves_the_game_on():
+    """A turn is evaluated when all currently playing players submit: when the only player of a phase
+    leaves, the phase resolves as it stands."""
+    state = game(players=3, phase="create", owners={1: 0, 5: 1, 9: 2}, ready={5: (1, 1), 9: (2, 1)})
+    assert RS.acting_players(state) == {0}
+    after = RS.remove_player(state, 0, "surrender").state
+    assert after.phase == "move" and RS.acting_players(after) == {1, 2}
+
+
+def test_orders_are_secret_in_every_phase():
+    """Secret negotiation; orders stay secret until the phase resolves."""
+    assert all(RS.orders_are_secret(game(phase=p)) for p in ("negotiate", "move", "create", "split"))
+    assert Move(1, 2, 3) == RS.parse_orders(game(owners={1: 0}, ready={1: (0, 3)}), 0, "1>2 3")[0]
