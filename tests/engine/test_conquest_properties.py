@@ -10,9 +10,7 @@ from engine import find_ruleset
 from engine.conquest.orders import Auto, Move, StopAuto
 
 RS = find_ruleset("conquest")
-STATE = RS.setup(3, {"size": "small"}, seed=4)
-for _ in range(6):
-    STATE = RS.resolve(STATE, {s: RS.ai_orders(STATE, s, 4) for s in RS.acting_players(STATE)}).state
+
 
 @st.composite
 def legal_orders(draw, state, seat):
