@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 from engine.conquest.state import ConquestView
 from engine.fortress.state import FortressView
-from render import conquest, fortress, png
+from engine.gra.state import GraView
+from render import conquest, fortress, graph, png
 
 
 def board_png(view: object, *, names: Sequence[str], orders: Sequence[object] = (),
@@ -22,6 +23,8 @@ def board_png(view: object, *, names: Sequence[str], orders: Sequence[object] = 
     """
     if isinstance(view, ConquestView):
         return png.encode(conquest.render(view, names, orders, title))
+    if isinstance(view, GraView):
+        return png.encode(graph.render(view, names, orders, title))
     if isinstance(view, FortressView):
         return png.encode(fortress.render(view, names, title))  # nothing is secret in fortress
     raise TypeError(f"no board drawing for {type(view).__name__}")
