@@ -27,7 +27,26 @@ def describe_event(event: Event, names: Sequence[str]) -> str | None:
             result = "tie: all lost, cell neutral" if data["tie"] else f"{who('winner')} wins with {data['units_left']}"
             return f"Battle at {data['cell']}: {sides} — {result}."
         case "captured":
-            return f"{who('seat')} captured {data['cell']}" + ("" if data["from"] is None else f" from {who('from')}") + "."
+            where = data["cell"] if "cell" in data else f"node {data['node']}"
+            return f"{who('seat')} captured {where}" + ("" if data["from"] is None else f" from {who('from')}") + "."
+        case "start":
+            return f"{who('seat')} starts on node {data['node']}."
+        case "edge_fight":
+            a, b = data["nodes"]
+            sides = " vs ".join(f"{seat_name(names, s)} {n}" for s, n in data["armies"])
+            return f"Fight on the edge {a}–{b}: {sides}."
+        case "node_fight":
+            sides = " vs ".join(f"{seat_name(names, s)} {n}" for s, n in data["armies"])
+            result = "nobody is left" if data["winner"] is None else f"{who('winner')} holds it with {data['left']}"
+            return f"Fight at node {data['node']}: {sides} — {result}."
+        case "spawning_killed":
+            return f"{who('seat')} lost {data['soldiers']} spawning soldier(s) at node {data['node']}."
+        case "died":
+            return f"{who('seat')} has no nodes left and is dead."
+        case "created":
+            return f"{who('seat')} is raising {len(data['nodes'])} new soldier(s)."
+        case "part_dropped":
+            return f"{who('seat')} gave up a cut-off part of {len(data['nodes'])} node(s)."
         case "neutralized":
             return f"{data['cell']} fell neutral."
         case "eliminated":
