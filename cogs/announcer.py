@@ -108,11 +108,11 @@ class DiscordAnnouncer:
     async def _reminder(self, a: Announcement, game: Game, channel) -> None:
         where = f"<#{game.row.thread_id}>" if game.row.thread_id else f"<#{game.row.channel_id}>"
         for index, user_id in enumerate(a.payload["user_ids"]):
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            channel = await self.client.create_dm(discord.Object(user_id))
             text = (f"⏰ {game_title(game, self.master)}, {self._turn_word(game).lower()} {a.payload['turn']}: your orders are due "
                     f"{when(a.payload['deadline_at'])}. {where}")
             try:
-                await user.send(text, nonce=f"a{a.id}u{index}")
+                await channel.send(text, nonce=f"a{a.id}u{index}")
             except discord.Forbidden:
                 log.info("user %s does not accept DMs; reminder skipped", user_id)
 

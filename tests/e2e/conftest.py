@@ -1,0 +1,86 @@
+"""End-to-end tests: the real bot (discord.py, cogs, game master, SQLite) against the fake Discord.
+
+Time is a manual clock; the periodic sweep is called by the test instead of waiting for it.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import discord
+import pytest
+from PIL import Image
+
+from bot import Config
+from cogs.client import GameBot
+from service.clock import ManualClock
+from tests.fakediscord.harness import FakeDiscord
+from tests.fakediscord.models import FakeChannel, FakeMessage, FakeUser
+
+
+@dataclass
+class Table:
+    """One server with its players, the bot, and helpers to look at what they see."""
+
+    fake: FakeDiscord
+    bot: GameBot
+    clock: ManualClock
+    database: object
+    guild: object
+    channel: FakeChannel
+    alice: FakeUser
+    bob: FakeUser
+    carol: FakeUser  # in the server, not in the game
+    mod: FakeUser  # has Manage Server
+
+    async def restart(self) -> GameBot:
+        """Stop the bot and start a new one on the same database, as after a crash or a deploy."""
+        await self.fake.stop_bot(self.bot)
+        self.bot = make_bot(self.fake, self.database, self.clock)
+        await self.fake.start_bot(self.bot)
+        return self.bot
+
+    async def tick(self, seconds: float) -> None:
+        """Let time pass, then run the periodic sweep (deadlines, reminders, deliveries)."""
+        self.clock.advance(seconds)
+        await self.bot.service.sweep()
+
+    def thread(self) -> FakeChannel:
+        threads = self.fake.threads(self.channel)
+        assert threads, "the bot opened no thread"
+        return threads[-1]
+
+    def posts(self) -> list[FakeMessage]:
+        return self.fake.channel_messages(self.thread())
+
+    async def post(self, predicate, timeout: float = 10.0) -> FakeMessage:
+        thread = self.thread()
+        return await self.fake.wait_for_message(lambda m: m.channel_id == thread.id and predicate(m), timeout)
+
+
+def make_bot(fake: FakeDiscord, database, clock: ManualClock) -> GameBot:
+    config = Config(token=fake.token, database=database, api_base=fake.api_base)
+    return GameBot(config, clock=clock, sweep_seconds=3600, guild_ready_timeout=0.1)
+
+
+def decode_png(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    assert image.format == "PNG" and 900 <= image.width <= 1400 and image.height > 600
+    return image
+
+
+@pytest.fixture
+async def table(tmp_path):
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild()
+        users = {name: fake.add_user(name) for name in ("alice", "bob", "carol", "mod")}
+        for name, user in users.items():
+            fake.add_member(guild, user, permissions=discord.Permissions(manage_guild=True) if name == "mod" else None)
+        clock = ManualClock()
+        bot = make_bot(fake, tmp_path / "games.sqlite3", clock)
+        await fake.start_bot(bot)
+        setup = Table(fake, bot, clock, tmp_path / "games.sqlite3", guild, guild.channels[0], **users)
+        yield setup
+        await fake.stop_bot(setup.bot)

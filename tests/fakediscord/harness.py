@@ -1,0 +1,277 @@
+"""``FakeDiscord``: start the fake, point the real discord.py at it, run bots, act as users, observe.
+
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild("Test Server")
+        alice = fake.add_user("alice")
+        fake.add_member(guild, alice)
+        await fake.start_bot(bot)               # bot built with guild_ready_timeout=0.1
+        reply = await fake.slash(alice, guild.channels[0], "echo say", text="hi")
+        assert reply.ephemeral and reply.content == "hi"
+
+discord.py is configured through its public class attributes ``discord.http.Route.BASE`` and
+``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` (restored on exit), so only one FakeDiscord
+may be active at a time. On a clean exit the fake raises if any violation is left unchecked: a test
+that provokes violations on purpose takes them with :meth:`FakeDiscord.take_violations`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import pathlib
+from collections.abc import Callable
+from typing import Any
+
+import discord
+import yarl
+
+from .callbacks import InteractionApi
+from .gateway import Gateway
+from .models import (BOT_DEFAULT, DM, EVERYONE_DEFAULT, FakeChannel, FakeGuild, FakeMember, FakeMessage, FakeRole,
+                     FakeUser, RequestRecord, Violation, permission_value)
+from .rest import RestApi
+from .schema import default_spec_path, load_schema
+from .server import Fault, FakeServer
+from .users import InteractionHandle, Simulator
+from .world import World
+
+ChannelRef = FakeChannel | int
+
+
+class FakeDiscord:
+    def __init__(self, *, token: str = "test-token", bot_name: str = "FakeBot",
+                 openapi_path: pathlib.Path | None = None, check_on_exit: bool = True):
+        self.world = World(token=token, bot_name=bot_name)
+        self.schema = load_schema(openapi_path or default_spec_path())
+        self.server = FakeServer(self.world, self.schema)
+        self.gateway = Gateway(self.world)
+        RestApi(self.server, self.world)
+        InteractionApi(self.server, self.world)
+        self.server.app.router.add_get("/", self.gateway.handle)
+        self.users = Simulator(self.world, self.gateway)
+        self.check_on_exit = check_on_exit
+        self._saved: tuple[str, yarl.URL] | None = None
+        self._bots: dict[discord.Client, asyncio.Task[None]] = {}
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.server.start()
+        self.world.base_url = f"http://127.0.0.1:{self.server.port}"
+        self.gateway.url = f"ws://127.0.0.1:{self.server.port}/"
+        self.world.dispatch = self.gateway.dispatch
+        self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+        discord.http.Route.BASE = self.api_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway.url)
+        return self
+
+    async def __aexit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        try:
+            for bot in list(self._bots):
+                await self.stop_bot(bot)
+        finally:
+            self.users.close()
+            await self.gateway.close_all()
+            await self.server.stop()
+            if self._saved is not None:
+                discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+        if self.check_on_exit and exc_type is None and self.violations:
+            raise AssertionError("fake Discord recorded violations:\n" + "\n".join(map(str, self.violations)))
+
+    # -- identity and records ----------------------------------------------------------------------
+
+    @property
+    def api_base(self) -> str:
+        """What ``discord.http.Route.BASE`` (or a bot's ``DISCORD_API_BASE``) must be set to."""
+        return f"{self.world.base_url}/api/v10"
+
+    @property
+    def token(self) -> str:
+        return self.world.token
+
+    @property
+    def bot_user(self) -> FakeUser:
+        return self.world.bot_user
+
+    @property
+    def application_id(self) -> int:
+        return self.world.application_id
+
+    @property
+    def violations(self) -> list[Violation]:
+        return self.world.violations
+
+    def take_violations(self) -> list[Violation]:
+        """Return and forget the violations so far (for tests that provoke them on purpose)."""
+        taken, self.world.violations[:] = list(self.world.violations), []
+        return taken
+
+    @property
+    def requests(self) -> list[RequestRecord]:
+        return self.world.requests
+
+    @property
+    def unknown_requests(self) -> list[Violation]:
+        return [v for v in self.violations if v.kind == "unknown_endpoint"]
+
+    @property
+    def gateway_log(self) -> list[str]:
+        return self.gateway.log
+
+    @property
+    def faults_fired(self) -> list[str]:
+        return self.server.fired
+
+    def commands(self, guild: FakeGuild | None = None) -> list[dict[str, Any]]:
+        """What the bot synced: global commands, or one guild's."""
+        return self.world.global_commands if guild is None else self.world.guild_commands.get(guild.id, [])
+
+    # -- the world ---------------------------------------------------------------------------------
+
+    def add_user(self, name: str, *, accepts_dms: bool = True) -> FakeUser:
+        """A person; ``accepts_dms=False`` makes the bot's DMs to them fail with 50007, as closed DMs do."""
+        return self.world.add_user(name, accepts_dms=accepts_dms)
+
+    def add_guild(self, name: str = "Test Server", *, owner: FakeUser | None = None,
+                  bot_permissions: Any = BOT_DEFAULT, everyone_permissions: Any = EVERYONE_DEFAULT,
+                  channel: str | None = "general") -> FakeGuild:
+        """A guild the bot is in, with an @everyone role, the bot's role and (by default) #general."""
+        return self.world.add_guild(name, owner, bot_permissions=permission_value(bot_permissions),
+                                    everyone_permissions=permission_value(everyone_permissions), channel=channel)
+
+    def add_member(self, guild: FakeGuild, user: FakeUser, *, permissions: Any = None,
+                   roles: tuple[FakeRole, ...] = ()) -> FakeMember:
+        """Make ``user`` a member; ``permissions`` (int or ``discord.Permissions``) adds a role granting them."""
+        return self.world.add_member(guild, user, permissions=permissions, roles=roles)
+
+    def add_role(self, guild: FakeGuild, name: str, permissions: Any) -> FakeRole:
+        return self.world.add_role(guild, name, permissions)
+
+    def add_text_channel(self, guild: FakeGuild, name: str) -> FakeChannel:
+        return self.world.add_channel(guild, name)
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        """The DM channel between the bot and ``user``, e.g. to run a slash command in DMs."""
+        return self.world.dm_channel(user)
+
+    def channel(self, ref: ChannelRef) -> FakeChannel:
+        return ref if isinstance(ref, FakeChannel) else self.world.channels[ref]
+
+    # -- simulated users ---------------------------------------------------------------------------
+
+    async def slash(self, user: FakeUser, channel: ChannelRef, path: str, **options: Any) -> InteractionHandle:
+        """Run ``/path`` (``"game create"``) as ``user``; returns once the bot answered, was refused, or 3 s passed."""
+        return await self.users.slash(user, self.channel(channel), path, **options)
+
+    async def autocomplete(self, user: FakeUser, channel: ChannelRef, path: str, *, focused: str, value: Any,
+                           **options: Any) -> list[dict[str, Any]]:
+        """The choices the bot offers while ``user`` types ``value`` into option ``focused``."""
+        return await self.users.autocomplete(user, self.channel(channel), path, focused=focused, value=value,
+                                             **options)
+
+    async def click(self, user: FakeUser, message: FakeMessage | int, custom_id: str) -> InteractionHandle:
+        return await self.users.click(user, message, custom_id)
+
+    async def select(self, user: FakeUser, message: FakeMessage | int, custom_id: str,
+                     values: list[Any]) -> InteractionHandle:
+        return await self.users.select(user, message, custom_id, values)
+
+    async def submit_modal(self, user: FakeUser, source: InteractionHandle, custom_id: str,
+                           values: dict[str, Any]) -> InteractionHandle:
+        """Fill in and submit the modal that the bot opened in answer to ``source``."""
+        return await self.users.submit_modal(user, source, custom_id, values)
+
+    # -- observation -------------------------------------------------------------------------------
+
+    def message(self, message_id: int) -> FakeMessage:
+        return self.world.messages[message_id]
+
+    def channel_messages(self, channel: ChannelRef, *, include_ephemeral: bool = False,
+                         include_deleted: bool = False) -> list[FakeMessage]:
+        """Messages in a channel, DM or thread, oldest first."""
+        channel_id = self.channel(channel).id
+        return [m for m in self.world.messages.values() if m.channel_id == channel_id
+                and (include_ephemeral or not m.ephemeral) and (include_deleted or not m.deleted)]
+
+    def threads(self, channel: ChannelRef) -> list[FakeChannel]:
+        parent = self.channel(channel).id
+        return [c for c in self.world.channels.values() if c.is_thread and c.parent_id == parent]
+
+    def dm_messages(self, user: FakeUser) -> list[FakeMessage]:
+        dms = [c.id for c in self.world.channels.values() if c.type == DM and c.recipient and c.recipient.id == user.id]
+        return [m for m in self.world.messages.values() if m.channel_id in dms and not m.deleted]
+
+    def visible_to(self, user: FakeUser, *, include_deleted: bool = True) -> list[FakeMessage]:
+        """Everything ``user`` could ever have seen: public posts, their DMs, their own ephemeral replies.
+
+        Deleted messages are included by default (they were visible until deleted), and each message's
+        :meth:`FakeMessage.text` covers its earlier revisions too.
+        """
+        return [m for m in self.world.messages.values()
+                if self.world.can_see(user, m) and (include_deleted or not m.deleted)]
+
+    async def wait_for_message(self, predicate: Callable[[FakeMessage], bool], timeout: float = 5.0) -> FakeMessage:
+        """The first message (existing, new or just edited) for which ``predicate`` is true."""
+        return await self.world.wait_for_message(predicate, timeout)
+
+    # -- faults ------------------------------------------------------------------------------------
+
+    def inject_rate_limit(self, route: str, *, retry_after: float = 0.2, count: int = 1,
+                          method: str | None = None) -> None:
+        """The next ``count`` requests whose path contains ``route`` get a per-route 429."""
+        self.server.faults.append(Fault("429", route, method, count, retry_after))
+
+    def inject_server_error(self, route: str, *, count: int = 1, status: int = 500, method: str | None = None) -> None:
+        """The next ``count`` requests whose path contains ``route`` fail with ``status`` (500, 502, 504...)."""
+        if not 500 <= status <= 599:
+            raise ValueError("a server error is a 5xx status")
+        self.server.faults.append(Fault(str(status), route, method, count, 0.0))
+
+    async def disconnect_gateway(self, resume: bool = True, *, via: str = "close", downtime: float = 0.0,
+                                 wait: bool = True, timeout: float = 10.0) -> None:
+        """Drop the bot's gateway connection.
+
+        ``via="close"`` closes the socket (4000 if resumable, else 4009); ``"reconnect"`` sends op 7;
+        ``"invalidate"`` sends op 9. Events dispatched meanwhile are replayed on RESUME; ``downtime``
+        delays the next HELLO so a test can dispatch into that gap. With ``wait`` this returns once the
+        bot has RESUMED (or, without ``resume``, has a new READY).
+        """
+        start = len(self.gateway.log)
+        self.gateway.disconnect(resume=resume, via=via, downtime=downtime)
+        if wait:
+            await self.wait_for_gateway("RESUMED" if resume else "READY", after=start, timeout=timeout)
+
+    async def wait_for_gateway(self, entry: str, *, after: int = 0, timeout: float = 10.0) -> None:
+        """Wait for a ``gateway_log`` entry starting with ``entry`` at index ``after`` or later."""
+        await self.world.wait_until(lambda: any(e.startswith(entry) for e in self.gateway.log[after:]), timeout,
+                                    f"gateway {entry} (log: {self.gateway.log})")
+
+    # -- bots --------------------------------------------------------------------------------------
+
+    async def start_bot(self, bot: discord.Client, *, token: str | None = None, timeout: float = 10.0,
+                        require_sync: bool = True) -> None:
+        """Run ``bot.start(token)`` in a task; return once it is ready and (by default) has synced commands.
+
+        Build the bot with ``guild_ready_timeout=0.1`` (a ``discord.Client`` keyword): otherwise
+        ``on_ready`` waits 2 s after the last GUILD_CREATE.
+        """
+        syncs = self.world.command_syncs
+        task = asyncio.create_task(bot.start(token or self.token), name=f"fakediscord bot {bot!r}")
+        self._bots[bot] = task
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not bot.is_ready():
+            if task.done():
+                del self._bots[bot]
+                error = task.exception()
+                raise RuntimeError(f"the bot stopped before it was ready: {error!r}") from error
+            if asyncio.get_running_loop().time() > deadline:
+                raise TimeoutError(f"the bot was not ready within {timeout} s; gateway log {self.gateway.log}; "
+                                   f"violations {[str(v) for v in self.violations]}")
+            await asyncio.sleep(0.01)
+        if require_sync and self.world.command_syncs == syncs:
+            raise AssertionError("the bot became ready without syncing its application commands (tree.sync)")
+
+    async def stop_bot(self, bot: discord.Client, *, timeout: float = 10.0) -> None:
+        """Close the bot and wait for ``bot.start`` to return; re-raises if the bot crashed."""
+        task = self._bots.pop(bot, None)
+        await bot.close()
+        self.gateway.session = None
+        if task is not None:
+            await asyncio.wait_for(task, timeout)
