@@ -73,7 +73,8 @@ def _score(state: FortressState, seat: int, action: Order) -> float:
 
 
 def suggestions(state: FortressState, seat: int, text: str) -> list[str]:
-    """Legal actions as typed, best first, that extend the last line of ``text``."""
+    """Legal actions as typed, best first, that extend the last line of ``text``. While a general
+    stands in the city only his ways out are offered, so every suggestion is a legal turn."""
     done = split_lines(text)
     typed = done.pop() if done and not text.rstrip().endswith((";", ",")) else ""
     try:
@@ -85,8 +86,10 @@ def suggestions(state: FortressState, seat: int, text: str) -> list[str]:
                          key=lambda c: (-gain(position, seat, c), c.label))
         lines = [f"build {c.label}" for c in options]
     else:
-        lines = [str(a) for at, s in sorted(position.generals.items()) if s == seat
-                 for a in general_actions(position, seat, at, dict(position.generals))]
+        city = state.cities[seat]
+        movers = [city] if position.generals.get(city) == seat else [at for at, s in sorted(position.generals.items())
+                                                                      if s == seat]
+        lines = [str(a) for at in movers for a in general_actions(position, seat, at, dict(position.generals))]
     head = "; ".join(done)
     return [f"{head}; {line}" if head else line for line in lines if line.startswith(typed) or
             line.replace("build ", "").startswith(typed)]
