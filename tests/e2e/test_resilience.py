@@ -1,0 +1,67 @@
+"""The bot under Discord's bad days: rate limits, server errors and gateway drops lose nothing and
+double nothing; a rejected token stops the bot with a clear message."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot import Config, run_bot
+from service.models import Announcement
+from tests.e2e.test_conquest_game import button, open_lobby
+
+
+async def started_game(table):
+    lobby = await open_lobby(table)
+    await table.fake.click(table.bob, lobby, button(lobby, "Join"))
+    await table.fake.click(table.alice, lobby, button(lobby, "Start"))
+    await table.post(lambda m: "has started" in m.content)
+    return table.thread()
+
+
+async def test_rate_limits_and_server_errors_on_round_posts(table):
+    thread = await started_game(table)
+    table.fake.inject_rate_limit(f"/channels/{thread.id}/messages", retry_after=0.2, count=1, method="POST")
+    table.fake.inject_server_error(f"/channels/{thread.id}/messages", count=1, status=502, method="POST")
+    await table.fake.slash(table.alice, thread, "orders pass")
+    await table.fake.slash(table.bob, thread, "orders pass")
+    await table.post(lambda m: m.content.startswith("**Round 1.") and m.attachments, timeout=15)
+    await table.post(lambda m: "round 2" in m.content and "/orders give" in m.content, timeout=15)
+    rounds = [m for m in table.posts() if m.content.startswith("**Round 1.")]
+    assert len(rounds) == 1 and len(table.fake.faults_fired) >= 2
+
+
+async def test_a_repeated_delivery_is_posted_once(table):
+    """After a crash between posting and recording the delivery, the outbox posts again with the same
+    nonce; Discord hands back the first message instead of a second one."""
+    thread = await started_game(table)
+    await table.fake.slash(table.alice, thread, "orders pass")
+    await table.fake.slash(table.bob, thread, "orders pass")
+    await table.post(lambda m: m.content.startswith("**Round 1."))
+    async with table.bot.service.db.reading() as conn:
+        row = await (await conn.execute("SELECT * FROM outbox WHERE kind = 'round_resolved'")).fetchone()
+    again = Announcement(row["id"], row["game_id"], row["kind"], json.loads(row["payload"]))
+    await table.bot.service.outbox.sink.deliver(again)
+    assert len([m for m in table.posts() if m.content.startswith("**Round 1.")]) == 1
+
+
+async def test_gateway_drop_is_resumed_and_commands_keep_working(table):
+    thread = await started_game(table)
+    mark = len(table.fake.gateway_log)
+    await table.fake.disconnect_gateway(resume=True)
+    await table.fake.wait_for_gateway("RESUMED", after=mark)
+    answered = await table.fake.slash(table.alice, thread, "orders pass")
+    assert answered.ephemeral and "Waiting for 1 more player" in answered.content
+
+
+async def test_a_rejected_token_stops_the_bot_with_a_clear_message(table, tmp_path, capsys):
+    config = Config(token="not-the-token", database=tmp_path / "other.sqlite3", api_base=table.fake.api_base)
+    assert await run_bot(config) == 1
+    assert "Discord rejected DISCORD_TOKEN" in capsys.readouterr().err
+    table.fake.take_violations()  # the 401 was the point
+
+
+@pytest.fixture(autouse=True)
+def quiet_retries(caplog):
+    caplog.set_level("ERROR", logger="discord")
