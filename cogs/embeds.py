@@ -14,7 +14,7 @@ STATUS_COLOUR = {"lobby": 0x3B82F6, "running": 0x22C55E, "finished": 0x6B7280, "
 
 def describe_time(time: TimeSettings) -> str:
     if time.mode == "round":
-        return f"{_duration(time.round_seconds)} per turn"
+        return f"{_duration(time.round_seconds)} per turn; {time.missed_limit} missed in a row remove a player"
     if time.mode == "bank":
         return f"{_duration(time.bank_seconds)} bank per player"
     if time.mode == "increment":

@@ -35,6 +35,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         size="Size of a generated map", max_players="Most players who may join",
         turn_time="Time for each turn (or added per turn with a bank + increment clock)",
         clock="How turns are timed", bank="Each player's time bank, for the bank clocks",
+        missed_turns="Missed turns in a row that remove a player (default 3)",
         round_limit="End after this many rounds (0: play until one is left)",
         start_units="Conquest: units on each start cell",
         mode="Fortress: 1 plain field, 2 with water and mountains, 3 with generals",
@@ -50,6 +51,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     async def create(self, interaction: discord.Interaction, ruleset: str, map: str | None = None,
                      size: str | None = None, max_players: app_commands.Range[int, 2, 6] | None = None,
                      turn_time: int = 86400, clock: str = "round", bank: int = 259200,
+                     missed_turns: app_commands.Range[int, 1, 20] = 3,
                      round_limit: app_commands.Range[int, 0, 1000] | None = None,
                      start_units: app_commands.Range[int, 1, 100] | None = None, mode: int | None = None,
                      moves: app_commands.Range[int, 1, 100] | None = None) -> None:
@@ -62,7 +64,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             if name not in known:
                 raise GameError(f"{name} does not apply to {rs.title}")
         time = TimeSettings(mode=clock, round_seconds=turn_time, bank_seconds=bank, increment_seconds=turn_time,
-                            reminder_seconds=min(3600, turn_time // 4))
+                            reminder_seconds=min(3600, turn_time // 4), missed_limit=missed_turns)
         await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.master.create_game(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, actor=actor_of(interaction),

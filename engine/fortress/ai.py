@@ -6,6 +6,8 @@ the spot with the best build, and always take the new general out of the city.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.errors import OrderError
 from engine.fortress.orders import Build, Order, WalkBuild, split_lines
 from engine.fortress.rules import apply_turn, buildable, claim, general_actions, may_build, neighbours, parse
@@ -46,30 +48,60 @@ def _choose_general_actions(state: FortressState, seat: int, rng: Rng) -> list[O
     position = state
     mine = sorted((c for c, s in state.generals.items() if s == seat), key=lambda c: (c != city, c))
     for at in mine:
-        actions = list(general_actions(position, seat, at, dict(position.generals)))
-        if at == city:
-            actions = [a for a in actions if not isinstance(a, Build)]
+        actions = [a for a in general_actions(position, seat, at, dict(position.generals))
+                   if not (at == city and isinstance(a, Build))]
         if not actions:
             continue
-        best = max(actions, key=lambda a: (_score(position, seat, a), rng.below(1000)))
-        if at != city and _score(position, seat, best) <= 0:
+        idle = -general_reply(position, 1 - seat)  # what standing still is worth
+        scores = {a: _score(position, seat, a, idle) for a in actions}
+        best = max(actions, key=lambda a: (scores[a], rng.below(1000)))
+        if at != city and scores[best] <= idle:
             continue  # nothing worth doing; stay put
-        try:
-            position, _ = apply_turn(position, seat, [best])
-        except OrderError:
-            continue
+        position = _after(position, seat, best)
         orders.append(best)
     return orders
 
 
-def _score(state: FortressState, seat: int, action: Order) -> float:
-    if isinstance(action, Build):
-        return gain(state, seat, action.cell) * 2.0
-    if isinstance(action, WalkBuild):
-        return gain(state, seat, action.target) * 2.0 - 0.5
+def _after(state: FortressState, seat: int, action: Order) -> FortressState:
+    """The position after one general action (the turn's city rule is checked when the turn ends)."""
+    generals = {c: s for c, s in state.generals.items() if c != _start(action)}
+    if isinstance(action, (Build, WalkBuild)):
+        cell = _site(action)
+        return replace(state, owners=claim(state, seat, cell)[0], fortresses={**state.fortresses, cell: seat},
+                       generals=generals)
+    return replace(state, generals={**generals, action.path[-1]: seat})
+
+
+def _score(state: FortressState, seat: int, action: Order, idle: float) -> float:
+    """Territory won now (counted double), minus the opponent's best answer; a walk is worth the
+    best build it brings within reach."""
+    if isinstance(action, (Build, WalkBuild)):
+        walked = 0.5 if isinstance(action, WalkBuild) else 0.0
+        return gain(state, seat, _site(action)) * 2.0 - general_reply(_after(state, seat, action), 1 - seat) - walked
     end = action.path[-1]
     reachable = [c for c in (end, *neighbours(state, end)) if buildable(state, c)]
-    return max((gain(state, seat, c) for c in reachable), default=0) - 0.1 * len(action.path)
+    return max((gain(state, seat, c) for c in reachable), default=0) - 0.1 * len(action.path) + idle
+
+
+def _start(action: Order) -> Hex:
+    return action.cell if isinstance(action, Build) else action.source if isinstance(action, WalkBuild) else action.path[0]
+
+
+def _site(action: Order) -> Hex:
+    return action.cell if isinstance(action, Build) else action.target
+
+
+def general_reply(state: FortressState, seat: int) -> int:
+    """The most a player's generals (and the one about to appear in his city) could win with one build."""
+    generals = dict(state.generals)
+    city = state.cities[seat]
+    standing = [at for at, s in generals.items() if s == seat] + ([city] if city not in generals else [])
+    best = 0
+    for at in standing:
+        for action in general_actions(state, seat, at, {c: s for c, s in generals.items() if c != at}):
+            if isinstance(action, (Build, WalkBuild)):
+                best = max(best, gain(state, seat, _site(action)))
+    return best
 
 
 def suggestions(state: FortressState, seat: int, text: str) -> list[str]:
