@@ -19,10 +19,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.conquest import ai, rules
-from engine.conquest.board import SIZES, ConquestMap, generate_map, load_shipped_map, shipped_map_names
+from engine.conquest.board import SHIPPED, SIZES, ConquestMap, generate_map
 from engine.conquest.orders import Order, parse, suggest
 from engine.conquest.state import Cell, ConquestState, ConquestView, Player, from_dict, make_view, to_dict
-from engine.errors import MapError, OptionError
+from engine.errors import OptionError
 from engine.rng import seed_state
 from engine.ruleset import Option, Outcome, Resolution, Ruleset
 
@@ -58,7 +58,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order]):
     def options_schema(self) -> tuple[Option, ...]:
         return (
             Option("map", "map", None, "A shipped map (or explicit map data); empty for a generated map",
-                   choices=tuple(shipped_map_names())),
+                   choices=tuple(SHIPPED.names())),
             Option("size", "choice", "medium", "Size of a generated map", choices=tuple(SIZES)),
             Option("start_units", "int", 10, "Units on each start cell", minimum=1, maximum=100),
             Option("round_limit", "int", 0, "Rounds before the game ends on cells and units (0: none)",
@@ -97,14 +97,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order]):
 
     @staticmethod
     def _board(opts: Mapping[str, Any], num_players: int, seed: int | str) -> ConquestMap:
-        chosen = opts["map"]
-        if chosen is None:
-            return generate_map(num_players, opts["size"], seed)
-        if isinstance(chosen, str):
-            return load_shipped_map(chosen)
-        if isinstance(chosen, Mapping):
-            return ConquestMap.from_dict(chosen)
-        raise MapError(f"option map must be map data or a shipped map name, not {type(chosen).__name__}")
+        return SHIPPED.choose(opts["map"], lambda: generate_map(num_players, opts["size"], seed))
 
     def acting_players(self, state: ConquestState) -> frozenset[int]:
         return frozenset() if state.over else frozenset(state.playing())

@@ -15,15 +15,14 @@ Rows use the board's odd-r layout: odd rows (2, 4, ... as labelled) are drawn ha
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from importlib import resources
 from typing import Any
 
 from engine.errors import MapError
 from engine.hexgrid import DIRECTIONS, Hex, hexagon, orbit
+from engine.maps import ShippedMaps
 from engine.rng import Rng, seed_state
 
 
@@ -163,18 +162,6 @@ def _check_connected(types: Mapping[Hex, CellType]) -> None:
         raise MapError(f"every cell must be reachable; {lost.label} is cut off from {first.label}")
 
 
-def shipped_map_names() -> list[str]:
-    folder = resources.files("engine.conquest") / "maps"
-    return sorted(entry.name[:-5] for entry in folder.iterdir() if entry.name.endswith(".json"))
-
-
-def load_shipped_map(name: str) -> ConquestMap:
-    if name not in shipped_map_names():
-        raise MapError(f"unknown map {name!r}; shipped maps: {', '.join(shipped_map_names())}")
-    text = (resources.files("engine.conquest") / "maps" / f"{name}.json").read_text(encoding="utf-8")
-    return ConquestMap.from_dict(json.loads(text))
-
-
 # Which corners of the hexagon the players start on, by player count (directions from east,
 # clockwise). Each set is mapped onto itself by rotations/reflections of the board, so every
 # player sees the same position; five players leave one corner empty (no 5-fold symmetry on hexes).
@@ -223,3 +210,6 @@ def _roll_cell(rng: Rng, distance: int, radius: int, near_start: bool, is_center
 
 def hash_seed(*parts: Any) -> int:
     return seed_state(":".join(str(p) for p in parts))
+
+
+SHIPPED = ShippedMaps("engine.conquest", ConquestMap.from_dict)

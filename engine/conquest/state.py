@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.conquest.board import CellType
 from engine.errors import StateError
+from engine.stored import text, whole
 from engine.hexgrid import Hex
 
 PLAYING = "playing"
@@ -101,27 +102,27 @@ def from_dict(data: Mapping[str, Any]) -> ConquestState:
         for label, entry in data["cells"].items():
             cell = Hex.from_label(label)
             types[cell] = CellType(entry["type"])
-            cells[cell] = Cell(_optional_int(entry["owner"]), _int(entry["units"], 0))
+            cells[cell] = Cell(_optional_int(entry["owner"]), whole(entry["units"], 0, "conquest"))
         players = tuple(
             Player(p["status"], p["reason"], _optional_int(p["out_seq"]), _optional_int(p["survived"]))
             for p in data["players"]
         )
         autos = {Hex.from_label(s): Hex.from_label(t) for s, t in data["autos"].items()}
         traces = tuple(
-            Trace(_int(seat, 0), Hex.from_label(s), Hex.from_label(t), _int(n, 1), bool(auto))
+            Trace(whole(seat, 0, "conquest"), Hex.from_label(s), Hex.from_label(t), whole(n, 1, "conquest"), bool(auto))
             for seat, s, t, n, auto in data["last_moves"]
         )
         state = ConquestState(
-            map_name=_text(data["map_name"]),
+            map_name=text(data["map_name"], "conquest"),
             types=types,
             cells=cells,
             autos=autos,
             players=players,
-            round=_int(data["round"], 1),
-            round_limit=_int(data["round_limit"], 0),
+            round=whole(data["round"], 1, "conquest"),
+            round_limit=whole(data["round_limit"], 0, "conquest"),
             last_moves=traces,
-            departures=_int(data["departures"], 0),
-            rng=_int(data["rng"], 0),
+            departures=whole(data["departures"], 0, "conquest"),
+            rng=whole(data["rng"], 0, "conquest"),
         )
     except StateError:
         raise
@@ -131,20 +132,8 @@ def from_dict(data: Mapping[str, Any]) -> ConquestState:
     return state
 
 
-def _int(value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise StateError(f"conquest state is damaged: {value!r} is not a whole number >= {minimum}")
-    return value
-
-
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise StateError(f"conquest state is damaged: {value!r} is not a text")
-    return value
-
-
 def _optional_int(value: Any) -> int | None:
-    return None if value is None else _int(value, 0)
+    return None if value is None else whole(value, 0, "conquest")
 
 
 def _check_consistent(state: ConquestState) -> None:

@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.errors import EngineError, MapError, NotActingError, OptionError
+from engine.errors import EngineError, NotActingError, OptionError
 from engine.fortress import ai
-from engine.fortress.board import LAND, FortressMap, generate_map, load_shipped_map, shipped_map_names
+from engine.fortress.board import LAND, SHIPPED, FortressMap, generate_map
 from engine.fortress.orders import Order
 from engine.fortress.rules import advance, apply_turn, begin, claim, parse, playing, remove
 from engine.fortress.state import MODES, PLAYING, FortressState, FortressView, from_dict, make_view, to_dict
@@ -58,7 +58,7 @@ class FortressRuleset(Ruleset[FortressState, Order]):
                    "3: Hurt me plenty (generals)", minimum=1, maximum=3),
             Option("moves", "int", 15, "Moves each player makes", minimum=1, maximum=100),
             Option("map", "map", None, "A shipped map (or explicit map data); empty for a generated field",
-                   choices=tuple(shipped_map_names())),
+                   choices=tuple(SHIPPED.names())),
             Option("width", "int", 11, "Columns of a generated field", minimum=6, maximum=20),
             Option("height", "int", 10, "Rows of a generated field (rounded up to even)", minimum=6, maximum=20),
         )
@@ -69,15 +69,7 @@ class FortressRuleset(Ruleset[FortressState, Order]):
         return opts
 
     def _field(self, opts: Mapping[str, Any], seed: int | str) -> FortressMap:
-        chosen = opts["map"]
-        if chosen is None:
-            field = generate_map(opts["mode"], seed, opts["width"], opts["height"])
-        elif isinstance(chosen, str):
-            field = load_shipped_map(chosen)
-        elif isinstance(chosen, Mapping):
-            field = FortressMap.from_dict(chosen)
-        else:
-            raise MapError(f"option map must be map data or a shipped map name, not {type(chosen).__name__}")
+        field = SHIPPED.choose(opts["map"], lambda: generate_map(opts["mode"], seed, opts["width"], opts["height"]))
         if opts["mode"] == 1 and any(t != LAND for t in field.terrain.values()):
             raise OptionError(f"mode 1 has no water or mountains, but map {field.name!r} has some; use mode 2 or 3")
         return field

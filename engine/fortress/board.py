@@ -14,14 +14,13 @@ labelled like conquest (column letter, row number). Cities and their neighbours 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from engine.errors import MapError
 from engine.hexgrid import Hex
+from engine.maps import ShippedMaps
 from engine.rng import Rng, seed_state
 
 LAND, WATER, MOUNTAIN = "land", "water", "mountain"
@@ -117,13 +116,4 @@ def generate_map(mode: int, seed: int | str, width: int = DEFAULT_SIZE[0], heigh
     return FortressMap(f"generated-{width}x{height}-mode{mode}", width, height, cities, terrain)
 
 
-def shipped_map_names() -> list[str]:
-    folder = resources.files("engine.fortress") / "maps"
-    return sorted(entry.name[:-5] for entry in folder.iterdir() if entry.name.endswith(".json"))
-
-
-def load_shipped_map(name: str) -> FortressMap:
-    if name not in shipped_map_names():
-        raise MapError(f"unknown map {name!r}; shipped maps: {', '.join(shipped_map_names())}")
-    text = (resources.files("engine.fortress") / "maps" / f"{name}.json").read_text(encoding="utf-8")
-    return FortressMap.from_dict(json.loads(text))
+SHIPPED = ShippedMaps("engine.fortress", FortressMap.from_dict)

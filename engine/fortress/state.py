@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import StateError
+from engine.stored import text, whole
 from engine.fortress.board import LAND, MOUNTAIN, WATER
 from engine.hexgrid import Hex
 
@@ -66,7 +67,7 @@ def to_dict(state: FortressState, name: str, version: int) -> dict[str, Any]:
 def from_dict(data: Mapping[str, Any]) -> FortressState:
     """Rebuild and validate; anything inconsistent is a StateError."""
     try:
-        width, height = _int(data["width"], 4), _int(data["height"], 4)
+        width, height = whole(data["width"], 4, "fortress"), whole(data["height"], 4, "fortress")
         field = {Hex.from_offset(c, r) for r in range(height) for c in range(width)}
 
         def cell(label: Any) -> Hex:
@@ -76,7 +77,7 @@ def from_dict(data: Mapping[str, Any]) -> FortressState:
             return found
 
         def seats(mapping: Mapping[str, Any]) -> dict[Hex, int]:
-            result = {cell(label): _int(seat, 0) for label, seat in mapping.items()}
+            result = {cell(label): whole(seat, 0, "fortress") for label, seat in mapping.items()}
             if any(seat > 1 for seat in result.values()):
                 raise StateError("fortress state is damaged: seat out of range")
             return result
@@ -87,11 +88,11 @@ def from_dict(data: Mapping[str, Any]) -> FortressState:
                 terrain[cell(label)] = kind
         players = tuple(str(p) for p in data["players"])
         state = FortressState(
-            map_name=_text(data["map_name"]), mode=_int(data["mode"], 1), width=width, height=height,
+            map_name=text(data["map_name"], "fortress"), mode=whole(data["mode"], 1, "fortress"), width=width, height=height,
             terrain=terrain, cities=tuple(cell(c) for c in data["cities"]), owners=seats(data["owners"]),
-            fortresses=seats(data["fortresses"]), generals=seats(data["generals"]), moves=_int(data["moves"], 1),
-            turn=_int(data["turn"], 0), players=players, last=tuple(cell(c) for c in data["last"]),
-            rng=_int(data["rng"], 0))
+            fortresses=seats(data["fortresses"]), generals=seats(data["generals"]), moves=whole(data["moves"], 1, "fortress"),
+            turn=whole(data["turn"], 0, "fortress"), players=players, last=tuple(cell(c) for c in data["last"]),
+            rng=whole(data["rng"], 0, "fortress"))
     except StateError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as err:
@@ -99,18 +100,6 @@ def from_dict(data: Mapping[str, Any]) -> FortressState:
     if state.mode not in MODES or len(state.cities) != 2 or len(state.players) != 2:
         raise StateError("fortress state is damaged: mode, cities or players")
     return state
-
-
-def _int(value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise StateError(f"fortress state is damaged: {value!r} is not a whole number >= {minimum}")
-    return value
-
-
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise StateError(f"fortress state is damaged: {value!r} is not a text")
-    return value
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.errors import EngineError, MapError, NotActingError
 from engine.gra import ai
-from engine.gra.board import SIZES, Graph, generate, load_shipped_map, shipped_map_names
+from engine.gra.board import SHIPPED, SIZES, Graph, generate
 from engine.gra.orders import Keep, Order, Pick, parse
 from engine.gra.rules import acting, default_keep, default_picks, playing, remove, resolve_phase, spacing_for
 from engine.gra.state import PLAYING, GraState, GraView, from_dict, make_view, to_dict
@@ -59,7 +59,7 @@ class GraRuleset(Ruleset[GraState, Order]):
     def options_schema(self) -> tuple[Option, ...]:
         return (
             Option("map", "map", None, "A shipped map (or explicit map data); empty for a generated map",
-                   choices=tuple(shipped_map_names())),
+                   choices=tuple(SHIPPED.names())),
             Option("size", "choice", "medium", "Size of a generated map (about 30, 60 or 120 nodes)",
                    choices=tuple(SIZES)),
         )
@@ -72,14 +72,7 @@ class GraRuleset(Ruleset[GraState, Order]):
 
     @staticmethod
     def _graph(opts: Mapping[str, Any], seed: int | str) -> Graph:
-        chosen = opts["map"]
-        if chosen is None:
-            return generate(opts["size"], seed)
-        if isinstance(chosen, str):
-            return load_shipped_map(chosen)
-        if isinstance(chosen, Mapping):
-            return Graph.from_dict(chosen)
-        raise MapError(f"option map must be map data or a shipped map name, not {type(chosen).__name__}")
+        return SHIPPED.choose(opts["map"], lambda: generate(opts["size"], seed))
 
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None, seed: int | str = 0) -> GraState:
         self.check_num_players(num_players)

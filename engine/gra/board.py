@@ -14,16 +14,15 @@ drawing is planar), removes some points and edges for variety, and keeps every n
 
 from __future__ import annotations
 
-import json
 import math
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
 from typing import Any
 
 from engine.errors import MapError
+from engine.maps import ShippedMaps
 from engine.rng import Rng, seed_state
 
 SIZES = {"small": (6, 6), "medium": (9, 8), "large": (12, 11)}  # lattice columns, rows (about 30/60/120 nodes)
@@ -168,13 +167,4 @@ def _connected(nodes: set, edges: set) -> bool:
     return len(seen) == len(nodes)
 
 
-def shipped_map_names() -> list[str]:
-    folder = resources.files("engine.gra") / "maps"
-    return sorted(entry.name[:-5] for entry in folder.iterdir() if entry.name.endswith(".json"))
-
-
-def load_shipped_map(name: str) -> Graph:
-    if name not in shipped_map_names():
-        raise MapError(f"unknown map {name!r}; shipped maps: {', '.join(shipped_map_names())}")
-    text = (resources.files("engine.gra") / "maps" / f"{name}.json").read_text(encoding="utf-8")
-    return Graph.from_dict(json.loads(text))
+SHIPPED = ShippedMaps("engine.gra", Graph.from_dict)

@@ -58,6 +58,26 @@ class Table:
         thread = self.thread()
         return await self.fake.wait_for_message(lambda m: m.channel_id == thread.id and predicate(m), timeout)
 
+    async def open_lobby(self, **options) -> FakeMessage:
+        """Alice runs /game create with ``options``; returns the lobby card with its buttons."""
+        made = await self.fake.slash(self.alice, self.channel, "game create", **options)
+        await made.settled()
+        assert made.ephemeral and "is open" in made.content, made.content
+        return next(m for m in self.fake.channel_messages(self.channel) if m.components)
+
+    async def start_game(self, **options) -> FakeChannel:
+        """A lobby that Bob joins and Alice starts; returns the game's thread once the start is posted."""
+        lobby = await self.open_lobby(**options)
+        await self.fake.click(self.bob, lobby, button(lobby, "Join"))
+        await self.fake.click(self.alice, lobby, button(lobby, "Start"))
+        await self.post(lambda m: "has started" in m.content)
+        return self.thread()
+
+
+def button(message: FakeMessage, label: str) -> str:
+    """The custom id of the button labelled ``label`` on ``message``."""
+    return next(c["custom_id"] for c in message.iter_components() if c.get("label") == label)
+
 
 def make_bot(fake: FakeDiscord, database, clock: ManualClock) -> GameBot:
     config = Config(token=fake.token, database=database, api_base=fake.api_base)

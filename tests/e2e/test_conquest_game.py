@@ -5,28 +5,18 @@ in the middle; outsiders refused; every image decoded."""
 from __future__ import annotations
 
 from engine import find_ruleset
-from tests.e2e.conftest import decode_png
+from tests.e2e.conftest import button, decode_png
 
 DAY = 86400
 RS = find_ruleset("conquest")
 
 
-def button(message, label: str) -> str:
-    return next(c["custom_id"] for c in message.iter_components() if c.get("label") == label)
-
-
-async def open_lobby(table):
-    made = await table.fake.slash(table.alice, table.channel, "game create", ruleset="conquest", size="small",
-                                  max_players=3, turn_time=DAY)
-    await made.settled()
-    assert made.ephemeral and "is open" in made.content
-    lobby = next(m for m in table.fake.channel_messages(table.channel) if m.components)
-    return lobby
+CONQUEST = {"ruleset": "conquest", "size": "small", "max_players": 3, "turn_time": DAY}
 
 
 async def test_a_whole_game(table):
     fake = table.fake
-    lobby = await open_lobby(table)
+    lobby = await table.open_lobby(**CONQUEST)
     thread = table.thread()
 
     # The lobby: Bob joins by button, Alice adds a computer; a stranger cannot start it.
@@ -108,7 +98,7 @@ async def test_a_whole_game(table):
 
 
 async def test_lobby_buttons_work_after_a_restart(table):
-    lobby = await open_lobby(table)
+    lobby = await table.open_lobby(**CONQUEST)
     await table.restart()
     joined = await table.fake.click(table.bob, lobby, button(lobby, "Join"))
     assert joined.response_type == 7
@@ -117,7 +107,7 @@ async def test_lobby_buttons_work_after_a_restart(table):
 
 
 async def test_managers_and_strangers(table):
-    await open_lobby(table)
+    await table.open_lobby(**CONQUEST)
     thread = table.thread()
     refused = await table.fake.slash(table.carol, thread, "admin cancel")
     assert refused.ephemeral and "only the creator" in refused.content

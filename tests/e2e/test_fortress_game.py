@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from engine import find_ruleset
 from tests.e2e.conftest import decode_png
-from tests.e2e.test_conquest_game import button
 
 HOUR = 3600
 RS = find_ruleset("fortress")
@@ -13,14 +12,7 @@ RS = find_ruleset("fortress")
 
 async def test_mode_three_game(table):
     fake = table.fake
-    made = await fake.slash(table.alice, table.channel, "game create", ruleset="fortress", mode=3, moves=3,
-                            turn_time=HOUR)
-    await made.settled()
-    lobby = next(m for m in fake.channel_messages(table.channel) if m.components)
-    await fake.click(table.bob, lobby, button(lobby, "Join"))
-    await fake.click(table.alice, lobby, button(lobby, "Start"))
-    await table.post(lambda m: "has started" in m.content)
-    thread = table.thread()
+    thread = await table.start_game(ruleset="fortress", mode=3, moves=3, turn_time=HOUR)
     game = (await table.bot.master.list_games(table.guild.id))[0]
     players = {p.seat: user for p in game.players for user in (table.alice, table.bob) if user.id == p.user_id}
 

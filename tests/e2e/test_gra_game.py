@@ -5,18 +5,11 @@ end. Every phase is played with the slash commands players use."""
 from __future__ import annotations
 
 from tests.e2e.conftest import decode_png
-from tests.e2e.test_conquest_game import button
 
 
 async def test_gra_game_with_a_split_territory(table):
     fake = table.fake
-    made = await fake.slash(table.alice, table.channel, "game create", ruleset="gra", map="fork", max_players=2)
-    await made.settled()
-    lobby = next(m for m in fake.channel_messages(table.channel) if m.components)
-    await fake.click(table.bob, lobby, button(lobby, "Join"))
-    await fake.click(table.alice, lobby, button(lobby, "Start"))
-    await table.post(lambda m: "has started" in m.content)
-    thread = table.thread()
+    thread = await table.start_game(ruleset="gra", map="fork", max_players=2)
 
     # Negotiation: secret picks, previewed privately.
     await fake.slash(table.alice, thread, "orders give", text="pick 2 5")

@@ -9,19 +9,11 @@ import pytest
 
 from bot import Config, run_bot
 from service.models import Announcement
-from tests.e2e.test_conquest_game import button, open_lobby
-
-
-async def started_game(table):
-    lobby = await open_lobby(table)
-    await table.fake.click(table.bob, lobby, button(lobby, "Join"))
-    await table.fake.click(table.alice, lobby, button(lobby, "Start"))
-    await table.post(lambda m: "has started" in m.content)
-    return table.thread()
+from tests.e2e.test_conquest_game import CONQUEST
 
 
 async def test_rate_limits_and_server_errors_on_round_posts(table):
-    thread = await started_game(table)
+    thread = await table.start_game(**CONQUEST)
     table.fake.inject_rate_limit(f"/channels/{thread.id}/messages", retry_after=0.2, count=1, method="POST")
     table.fake.inject_server_error(f"/channels/{thread.id}/messages", count=1, status=502, method="POST")
     await table.fake.slash(table.alice, thread, "orders pass")
@@ -35,7 +27,7 @@ async def test_rate_limits_and_server_errors_on_round_posts(table):
 async def test_a_repeated_delivery_is_posted_once(table):
     """After a crash between posting and recording the delivery, the outbox posts again with the same
     nonce; Discord hands back the first message instead of a second one."""
-    thread = await started_game(table)
+    thread = await table.start_game(**CONQUEST)
     await table.fake.slash(table.alice, thread, "orders pass")
     await table.fake.slash(table.bob, thread, "orders pass")
     await table.post(lambda m: m.content.startswith("**Round 1."))
@@ -47,7 +39,7 @@ async def test_a_repeated_delivery_is_posted_once(table):
 
 
 async def test_gateway_drop_is_resumed_and_commands_keep_working(table):
-    thread = await started_game(table)
+    thread = await table.start_game(**CONQUEST)
     mark = len(table.fake.gateway_log)
     await table.fake.disconnect_gateway(resume=True)
     await table.fake.wait_for_gateway("RESUMED", after=mark)

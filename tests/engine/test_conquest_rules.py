@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import AmbiguousOrderError, IllegalOrderError, MapError, OptionError, OrderSyntaxError
-from engine.conquest.board import CellType, generate_map, load_shipped_map, shipped_map_names
+from engine.conquest.board import SHIPPED, CellType, generate_map
 from engine.conquest.orders import Move, StopAuto
 from engine.hexgrid import Hex, symmetries_mapping
 from tests.engine.conquest_helpers import RS, before_production, cell, play, position
@@ -42,10 +42,10 @@ def _preserves(board, move) -> bool:
     )
 
 
-@pytest.mark.parametrize("name", shipped_map_names())
+@pytest.mark.parametrize("name", SHIPPED.names())
 def test_shipped_maps_load_and_are_symmetric(name):
     """Shipped maps live as data files; they too give every player a symmetrical start."""
-    board = load_shipped_map(name)
+    board = SHIPPED.load(name)
     assert board.starts
     for starts in board.starts.values():
         for start in starts:
@@ -54,7 +54,7 @@ def test_shipped_maps_load_and_are_symmetric(name):
 
 def test_at_least_two_shipped_maps():
     """Shipped maps live as data files (at least two)."""
-    assert len(shipped_map_names()) >= 2
+    assert len(SHIPPED.names()) >= 2
 
 
 def test_cell_production_by_type():

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from engine import AmbiguousOrderError, IllegalOrderError, MapError, NotActingError, OptionError, find_ruleset
-from engine.fortress.board import LAND, MOUNTAIN, WATER, generate_map, load_shipped_map, mirror, shipped_map_names
+from engine.fortress.board import LAND, MOUNTAIN, SHIPPED, WATER, generate_map, mirror
 from engine.fortress.orders import Build, Walk, WalkBuild
 from engine.fortress.rules import has_legal_turn
 from engine.hexgrid import Hex
@@ -209,10 +209,10 @@ def test_generated_fields_are_point_symmetric(mode):
     assert generate_map(mode, seed=7) == field
 
 
-@pytest.mark.parametrize("name", shipped_map_names())
+@pytest.mark.parametrize("name", SHIPPED.names())
 def test_shipped_maps_load_and_are_fair(name):
     """Shipped map files: size, cities, mountains and water, exactly as the modes describe them."""
-    field = load_shipped_map(name)
+    field = SHIPPED.load(name)
     assert mirror(field.cities[0], field.width, field.height) == field.cities[1]
     assert all(field.terrain[mirror(c, field.width, field.height)] == t for c, t in field.terrain.items())
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from engine import IllegalOrderError, MapError, NotActingError, find_ruleset
-from engine.gra.board import generate, load_shipped_map, shipped_map_names
+from engine.gra.board import SHIPPED, generate
 from engine.gra.orders import Create, Keep, Move, Pick
 
 RS = find_ruleset("gra")
@@ -39,12 +39,12 @@ def test_generated_graph_sizes_degrees_and_seed(size, low, high):
     assert generate(size, 4) == graph and generate(size, 5) != graph
 
 
-@pytest.mark.parametrize("name", shipped_map_names())
+@pytest.mark.parametrize("name", SHIPPED.names())
 def test_shipped_maps_are_valid(name):
     """Explicit maps as data (nodes with positions, edges) are accepted too; at least two are shipped."""
-    graph = load_shipped_map(name)
+    graph = SHIPPED.load(name)
     assert len(graph.components(graph.nodes)) == 1
-    assert len(shipped_map_names()) >= 2
+    assert len(SHIPPED.names()) >= 2
 
 
 def test_bad_maps_are_refused():

@@ -1,0 +1,40 @@
+"""What every ruleset does with maps: list and load the shipped ones, and pick the map a game
+asked for (a shipped name, explicit data, or none for a generated one)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from importlib import resources
+from typing import Any, Generic, TypeVar
+
+from engine.errors import MapError
+
+M = TypeVar("M")
+
+
+class ShippedMaps(Generic[M]):
+    """The ``maps/*.json`` files of a ruleset package, validated by that ruleset's ``from_dict``."""
+
+    def __init__(self, package: str, from_dict: Callable[[Any], M]):
+        self.package, self.from_dict = package, from_dict
+
+    def names(self) -> list[str]:
+        folder = resources.files(self.package) / "maps"
+        return sorted(entry.name[:-5] for entry in folder.iterdir() if entry.name.endswith(".json"))
+
+    def load(self, name: str) -> M:
+        if name not in self.names():
+            raise MapError(f"unknown map {name!r}; shipped maps: {', '.join(self.names())}")
+        text = (resources.files(self.package) / "maps" / f"{name}.json").read_text(encoding="utf-8")
+        return self.from_dict(json.loads(text))
+
+    def choose(self, chosen: Any, generate: Callable[[], M]) -> M:
+        """The map of option ``map``: None generates one, a text names a shipped map, an object is map data."""
+        if chosen is None:
+            return generate()
+        if isinstance(chosen, str):
+            return self.load(chosen)
+        if isinstance(chosen, Mapping):
+            return self.from_dict(chosen)
+        raise MapError(f"option map must be map data or a shipped map name, not {type(chosen).__name__}")
