@@ -24,7 +24,7 @@ demo: $(VENV)/.installed
 	$(BIN)/python bot.py demo
 
 bench: $(VENV)/.installed
-	for script in bench/*.py; do $(BIN)/python $$script || exit 1; done
+	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) demo-output .pytest_cache .hypothesis

@@ -90,7 +90,9 @@ class PlayOps(GameMasterCore):
             row = planner.orders.get(seat)
             if row is not None and row.passed:
                 raise GameError("you already passed this turn")
-            planner.orders[seat] = OrderRow(seat, row.text if row else "", True)
+            text = row.text if row else ""
+            planner.rs.parse_orders(planner.state, seat, text)  # a pass needs a complete set (e.g. all picks)
+            planner.orders[seat] = OrderRow(seat, text, True)
             planner.passed(seat, resolve=game.row.paused_at is None)
         return await self._transition(game_id, build)
 

@@ -128,10 +128,11 @@ class Planner:
         missed_out = []
         for seat, player in sorted(self.seated().items()):
             if seat not in acting or player.is_ai:
+                self._update_player(player, draw_agreed=False)  # a draw offer lasts one turn
                 continue
             passed = self.orders.get(seat, OrderRow(seat, "", False)).passed
             missed = 0 if passed else player.missed + 1
-            player = self._update_player(player, missed=missed, draw_agreed=False)
+            self._update_player(player, missed=missed, draw_agreed=False)
             if timed_out and missed >= self.game.time.missed_limit:
                 missed_out.append(seat)
         if self._finish_if_over():

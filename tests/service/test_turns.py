@@ -282,3 +282,13 @@ async def test_orders_out_of_turn_are_refused(env):
     waiting = next(actor for actor in (ALICE, BOB) if seat_of(game, actor) not in game.acting_seats)
     with pytest.raises(NotAllowed, match="not your turn"):
         await env.master.submit(game.id, waiting, "pass")
+
+
+async def test_a_pass_needs_a_complete_set_of_orders(env):
+    game = await env.master.create_game(guild_id=1, channel_id=2, actor=ALICE, ruleset="gra",
+                                        options={"size": "small"}, seed=4)
+    await env.master.join(game.id, BOB)
+    game = await env.master.start_game(game.id, ALICE)
+    with pytest.raises(IllegalOrderError, match="pick 2 different nodes"):
+        await env.master.submit(game.id, ALICE)
+    assert (await env.master.get_game(game.id)).passed_seats == frozenset()
