@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test demo bench clean
+.PHONY: run test lint demo bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,9 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q
+
+lint: $(VENV)/.installed
+	$(BIN)/python -m ruff check . && $(BIN)/python -m ruff format --check .
 
 demo: $(VENV)/.installed
 	$(BIN)/python bot.py demo

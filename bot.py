@@ -1,7 +1,7 @@
 """Entry point.
 
-    python bot.py                 run the Discord bot (configuration from the environment)
-    python bot.py demo [...]      play an offline game between computer players, writing images
+python bot.py                 run the Discord bot (configuration from the environment)
+python bot.py demo [...]      play an offline game between computer players, writing images
 """
 
 from __future__ import annotations
@@ -35,8 +35,10 @@ class Config:
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Config:
         token = env.get("DISCORD_TOKEN", "").strip()
         if not token:
-            raise ConfigError("DISCORD_TOKEN is not set: create a bot in the Discord developer portal, copy its "
-                              "token, and run DISCORD_TOKEN=... make run. (`python bot.py demo` needs no token.)")
+            raise ConfigError(
+                "DISCORD_TOKEN is not set: create a bot in the Discord developer portal, copy its "
+                "token, and run DISCORD_TOKEN=... make run. (`python bot.py demo` needs no token.)"
+            )
         guild = env.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise ConfigError(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}")
@@ -46,8 +48,13 @@ class Config:
         api_base = env.get("DISCORD_API_BASE", "").strip().rstrip("/") or None
         if api_base and not api_base.startswith(("http://", "https://")):
             raise ConfigError(f"DISCORD_API_BASE must be an http(s) URL, not {api_base!r}")
-        return cls(token=token, database=pathlib.Path(env.get("DATABASE_PATH", "data/games.sqlite3")),
-                   dev_guild=int(guild) if guild else None, api_base=api_base, log_level=level)
+        return cls(
+            token=token,
+            database=pathlib.Path(env.get("DATABASE_PATH", "data/games.sqlite3")),
+            dev_guild=int(guild) if guild else None,
+            api_base=api_base,
+            log_level=level,
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,8 +64,12 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--ruleset", default="conquest", help="which game (default: conquest)")
     demo.add_argument("--players", type=int, default=3, help="number of players (default: 3)")
     demo.add_argument("--seed", type=int, default=1, help="seed for the map and the players (default: 1)")
-    demo.add_argument("--out", type=pathlib.Path, default=pathlib.Path("demo-output"),
-                      help="folder for the images and summary (default: demo-output)")
+    demo.add_argument(
+        "--out",
+        type=pathlib.Path,
+        default=pathlib.Path("demo-output"),
+        help="folder for the images and summary (default: demo-output)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "demo":
@@ -101,8 +112,11 @@ async def run_bot(config: Config) -> int:
         async with bot:
             await bot.start(config.token)
     except discord.LoginFailure:
-        print("Discord rejected DISCORD_TOKEN: check that it is the bot token (Bot tab of the developer "
-              "portal) and that it was not reset.", file=sys.stderr)
+        print(
+            "Discord rejected DISCORD_TOKEN: check that it is the bot token (Bot tab of the developer "
+            "portal) and that it was not reset.",
+            file=sys.stderr,
+        )
         return 1
     except discord.PrivilegedIntentsRequired as err:
         print(f"Discord refused the connection: {err}", file=sys.stderr)

@@ -52,8 +52,9 @@ async def echo_floor(players: int) -> list[float]:
             fake.add_member(guild, user)
         bot = make_echo_bot()
         await fake.start_bot(bot)
-        latencies = await asyncio.gather(*(timed(fake.slash(u, guild.channels[0], "echo say", text="C4>C5 3"))
-                                           for u in users))
+        latencies = await asyncio.gather(
+            *(timed(fake.slash(u, guild.channels[0], "echo say", text="C4>C5 3")) for u in users)
+        )
         await fake.stop_bot(bot)
     return list(latencies)
 
@@ -66,17 +67,27 @@ async def game_bot(players: int) -> tuple[list[float], float, float]:
         for user in users:
             fake.add_member(guild, user)
         clock = ManualClock()
-        bot = GameBot(Config(token=fake.token, database=folder / "bench.sqlite3", api_base=fake.api_base),
-                      clock=clock, sweep_seconds=3600, guild_ready_timeout=0.1)
+        bot = GameBot(
+            Config(token=fake.token, database=folder / "bench.sqlite3", api_base=fake.api_base),
+            clock=clock,
+            sweep_seconds=3600,
+            guild_ready_timeout=0.1,
+        )
         await fake.start_bot(bot)
         channels = [fake.add_text_channel(guild, f"games-{n}") for n in range(players // 40 + 1)]
         orders = {}
         for i in range(0, players, 2):
             channel = channels[i // 40]
             a, b = Actor(users[i].id, users[i].name), Actor(users[i + 1].id, users[i + 1].name)
-            game = await bot.master.create_game(guild_id=guild.id, channel_id=channel.id, actor=a, ruleset="conquest",
-                                                options={"size": "small"}, time=TimeSettings(round_seconds=3600),
-                                                seed=i)
+            game = await bot.master.create_game(
+                guild_id=guild.id,
+                channel_id=channel.id,
+                actor=a,
+                ruleset="conquest",
+                options={"size": "small"},
+                time=TimeSettings(round_seconds=3600),
+                seed=i,
+            )
             await bot.master.join(game.id, b)
             game = await bot.master.start_game(game.id, a)
             state = RS.from_dict(game.row.state)
@@ -84,9 +95,12 @@ async def game_bot(players: int) -> tuple[list[float], float, float]:
                 seat = game.player_of(actor.user_id).seat
                 orders[user.id] = (channel, game.id, RS.format_orders(RS.ai_orders(state, seat, 1)))
         await bot.service.sweep()
-        latencies = await asyncio.gather(*(
-            timed(fake.slash(u, orders[u.id][0], "orders give", text=orders[u.id][2], game=orders[u.id][1]))
-            for u in users))
+        latencies = await asyncio.gather(
+            *(
+                timed(fake.slash(u, orders[u.id][0], "orders give", text=orders[u.id][2], game=orders[u.id][1]))
+                for u in users
+            )
+        )
         clock.advance(3600)
         start = time.perf_counter()
         sweep = asyncio.create_task(bot.service.sweep())
@@ -103,8 +117,10 @@ async def main(players: int) -> None:
     latencies, first_image, all_images = await game_bot(players)
     print(summary(f"/orders give, {players} players at once", latencies))
     print(summary(f"floor: /echo say, {players} users at once", floor))
-    print(f"deadline -> first round image posted: {first_image:.0f} ms; "
-          f"all {players // 2} games' rounds resolved and posted: {all_images:.0f} ms")
+    print(
+        f"deadline -> first round image posted: {first_image:.0f} ms; "
+        f"all {players // 2} games' rounds resolved and posted: {all_images:.0f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -56,8 +56,9 @@ def report(label: str, view, orders=()) -> None:
     draw = median_ms(lambda: conquest.render(view, NAMES, orders, None))
     encode = median_ms(lambda: png.encode(drawn))
     floor = median_ms(lambda: save(drawn))
-    print(f"{label}: {drawn.width}x{drawn.height} px, {len(data) / 1000:.0f} KB, "
-          f"{len(view.last_moves)} moves last round")
+    print(
+        f"{label}: {drawn.width}x{drawn.height} px, {len(data) / 1000:.0f} KB, {len(view.last_moves)} moves last round"
+    )
     print(f"  board_png          {total:6.1f} ms  (draw {draw:.1f} + palette and encode {encode:.1f})")
     print(f"  floor: RGB save()  {floor:6.1f} ms  (same size and content, options {png.SAVE_OPTIONS})")
 

@@ -14,8 +14,8 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from engine import find_ruleset  # noqa: E402
 from bench.positions import busy_position  # noqa: E402
+from engine import find_ruleset  # noqa: E402
 
 
 def build():

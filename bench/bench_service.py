@@ -31,8 +31,9 @@ async def open_games(service: GameService, count: int, first_user: int) -> list[
     ids = []
     for i in range(count):
         a, b = Actor(first_user + 2 * i, "A"), Actor(first_user + 2 * i + 1, "B")
-        game = await service.master.create_game(guild_id=1, channel_id=i // 20, actor=a, ruleset="conquest",
-                                                options={"size": "small"}, seed=i)
+        game = await service.master.create_game(
+            guild_id=1, channel_id=i // 20, actor=a, ruleset="conquest", options={"size": "small"}, seed=i
+        )
         await service.master.join(game.id, b)
         await service.master.start_game(game.id, a)
         ids.append(game.id)
@@ -57,8 +58,7 @@ async def main(count: int, concurrent: int) -> None:
     for game_id, at in wakeups:
         service.scheduler.arm(game_id, at)
     armed = time.perf_counter() - start
-    print(f"re-armed {len(wakeups)} deadlines at start-up: {armed * 1000:.0f} ms "
-          f"(reading them {read * 1000:.0f} ms)")
+    print(f"re-armed {len(wakeups)} deadlines at start-up: {armed * 1000:.0f} ms (reading them {read * 1000:.0f} ms)")
 
     last = {}
     for game_id in ids[:concurrent]:
@@ -68,8 +68,10 @@ async def main(count: int, concurrent: int) -> None:
     start = time.perf_counter()
     await asyncio.gather(*(service.master.submit(game_id, actor) for game_id, actor in last.items()))
     elapsed = time.perf_counter() - start
-    print(f"resolved {len(last)} games' rounds concurrently: {elapsed:.2f} s "
-          f"({elapsed / len(last) * 1000:.1f} ms per round)")
+    print(
+        f"resolved {len(last)} games' rounds concurrently: {elapsed:.2f} s "
+        f"({elapsed / len(last) * 1000:.1f} ms per round)"
+    )
     await service.close()
 
 

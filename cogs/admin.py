@@ -24,10 +24,18 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Manage 
         await refresh_lobby(self.bot, self.master, cancelled)
 
     @app_commands.command(name="kick", description="Remove a player (or a computer seat) from a game")
-    @app_commands.describe(player="The player to remove", seat="Or a seat number (computer players)",
-                           game="Game number (default: the game of this thread)")
-    async def kick(self, interaction: discord.Interaction, player: discord.User | None = None,
-                   seat: app_commands.Range[int, 0, 5] | None = None, game: int | None = None) -> None:
+    @app_commands.describe(
+        player="The player to remove",
+        seat="Or a seat number (computer players)",
+        game="Game number (default: the game of this thread)",
+    )
+    async def kick(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User | None = None,
+        seat: app_commands.Range[int, 0, 5] | None = None,
+        game: int | None = None,
+    ) -> None:
         target = await find_game(self.master, interaction, game)
         updated = await self.master.kick(target.id, actor_of(interaction), player.id if player else None, seat=seat)
         who = player.mention if player else f"seat {seat}"
@@ -47,16 +55,19 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Manage 
         target = await find_game(self.master, interaction, game)
         resumed = await self.master.resume(target.id, actor_of(interaction))
         await interaction.response.send_message(
-            f"Game #{target.id} resumed; deadline {when(resumed.row.deadline_at)}.", ephemeral=True)
+            f"Game #{target.id} resumed; deadline {when(resumed.row.deadline_at)}.", ephemeral=True
+        )
 
     @app_commands.command(name="extend", description="Give the current turn more time")
     @app_commands.describe(hours="Hours to add", game="Game number (default: the game of this thread)")
-    async def extend(self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 720],
-                     game: int | None = None) -> None:
+    async def extend(
+        self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 720], game: int | None = None
+    ) -> None:
         target = await find_game(self.master, interaction, game)
         extended = await self.master.extend(target.id, actor_of(interaction), hours * 3600)
         await interaction.response.send_message(
-            f"Game #{target.id}: deadline moved to {when(extended.row.deadline_at)}.", ephemeral=True)
+            f"Game #{target.id}: deadline moved to {when(extended.row.deadline_at)}.", ephemeral=True
+        )
 
     @cancel.autocomplete("game")
     @kick.autocomplete("game")

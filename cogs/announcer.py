@@ -35,10 +35,17 @@ class DiscordAnnouncer:
     def __init__(self, client: discord.Client):
         self.client = client
         self.handlers: dict[str, Callable[[Announcement, Game, discord.abc.Messageable], Awaitable[None]]] = {
-            "game_started": self._started, "round_resolved": self._resolved, "turn_started": self._turn,
-            "reminder": self._reminder, "player_removed": self._removed, "game_over": self._over,
-            "draw_proposed": self._draw, "game_cancelled": self._plain, "paused": self._plain,
-            "resumed": self._plain, "extended": self._plain,
+            "game_started": self._started,
+            "round_resolved": self._resolved,
+            "turn_started": self._turn,
+            "reminder": self._reminder,
+            "player_removed": self._removed,
+            "game_over": self._over,
+            "draw_proposed": self._draw,
+            "game_cancelled": self._plain,
+            "paused": self._plain,
+            "resumed": self._plain,
+            "extended": self._plain,
         }
 
     @property
@@ -53,11 +60,17 @@ class DiscordAnnouncer:
     async def _channel(self, channel_id: int) -> discord.abc.Messageable:
         return self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
 
-    async def _post(self, channel: discord.abc.Messageable, a: Announcement, text: str, *,
-                    file: discord.File | None = None, pings: bool = False) -> None:
+    async def _post(
+        self,
+        channel: discord.abc.Messageable,
+        a: Announcement,
+        text: str,
+        *,
+        file: discord.File | None = None,
+        pings: bool = False,
+    ) -> None:
         kwargs = {"file": file} if file else {}
-        await channel.send(text[:2000], nonce=f"a{a.id}", allowed_mentions=PING_USERS if pings else NO_PINGS,
-                           **kwargs)
+        await channel.send(text[:2000], nonce=f"a{a.id}", allowed_mentions=PING_USERS if pings else NO_PINGS, **kwargs)
 
     def _names(self, game: Game) -> list[str]:
         return game.names()
@@ -78,12 +91,14 @@ class DiscordAnnouncer:
 
     async def _board(self, game: Game, seq: int, title: str | None = None) -> discord.File:
         state = await self.master.state_at(game.id, seq)
-        return await asyncio.to_thread(board_file, self.master, game, state, title=title,
-                                       filename=f"game-{game.id}-{seq:04d}.png")
+        return await asyncio.to_thread(
+            board_file, self.master, game, state, title=title, filename=f"game-{game.id}-{seq:04d}.png"
+        )
 
     async def _started(self, a: Announcement, game: Game, channel) -> None:
-        seats = "\n".join(self._mention(game, p.seat) for p in sorted(game.players, key=lambda p: p.seat or 0)
-                          if p.seat is not None)
+        seats = "\n".join(
+            self._mention(game, p.seat) for p in sorted(game.players, key=lambda p: p.seat or 0) if p.seat is not None
+        )
         text = f"**{game_title(game, self.master)} has started!**\n{seats}\nRules: `/rules`."
         await self._post(channel, a, text, file=await self._board(game, a.payload["seq"], "Start"))
 
@@ -99,8 +114,10 @@ class DiscordAnnouncer:
         pings = " ".join(f"<@{user}>" for user in a.payload["user_ids"])
         deadline = when(a.payload["deadline_at"]) if a.payload["deadline_at"] else "no deadline"
         if self._simultaneous(game):
-            text = (f"{pings} — round {a.payload['turn']}: give your orders with `/orders give`, check them with "
-                    f"`/orders show`, then `/orders pass`. Deadline: {deadline}.")
+            text = (
+                f"{pings} — round {a.payload['turn']}: give your orders with `/orders give`, check them with "
+                f"`/orders show`, then `/orders pass`. Deadline: {deadline}."
+            )
         else:
             text = f"{pings} — your move ({a.payload['turn']}): play it with `/orders send`. Deadline: {deadline}."
         await self._post(channel, a, text, pings=True)
@@ -109,16 +126,22 @@ class DiscordAnnouncer:
         where = f"<#{game.row.thread_id}>" if game.row.thread_id else f"<#{game.row.channel_id}>"
         for index, user_id in enumerate(a.payload["user_ids"]):
             channel = await self.client.create_dm(discord.Object(user_id))
-            text = (f"⏰ {game_title(game, self.master)}, {self._turn_word(game).lower()} {a.payload['turn']}: your orders are due "
-                    f"{when(a.payload['deadline_at'])}. {where}")
+            text = (
+                f"⏰ {game_title(game, self.master)}, {self._turn_word(game).lower()} {a.payload['turn']}: your orders are due "
+                f"{when(a.payload['deadline_at'])}. {where}"
+            )
             try:
                 await channel.send(text, nonce=f"a{a.id}u{index}")
             except discord.Forbidden:
                 log.info("user %s does not accept DMs; reminder skipped", user_id)
 
     async def _removed(self, a: Announcement, game: Game, channel) -> None:
-        reasons = {"surrender": "surrendered", "missed turns": "was removed after missing turns in a row",
-                   "time ran out": "ran out of time", "kicked": "was removed by a manager"}
+        reasons = {
+            "surrender": "surrendered",
+            "missed turns": "was removed after missing turns in a row",
+            "time ran out": "ran out of time",
+            "kicked": "was removed by a manager",
+        }
         why = reasons.get(a.payload["reason"], f"left ({a.payload['reason']})")
         await self._post(channel, a, f"{self._mention(game, a.payload['seat'])} {why}; their cells turn neutral.")
 
@@ -127,8 +150,12 @@ class DiscordAnnouncer:
         await self._post(channel, a, _fit(lines), file=await self._board(game, a.payload["seq"], "Final position"))
 
     async def _draw(self, a: Announcement, game: Game, channel) -> None:
-        await self._post(channel, a, f"{self._mention(game, a.payload['seat'])} proposes a draw. "
-                                     "Everyone still playing can agree with `/game draw`.")
+        await self._post(
+            channel,
+            a,
+            f"{self._mention(game, a.payload['seat'])} proposes a draw. "
+            "Everyone still playing can agree with `/game draw`.",
+        )
 
     async def _plain(self, a: Announcement, game: Game, channel) -> None:
         by = f"<@{a.payload['by']}>"

@@ -13,8 +13,16 @@ from service import GameMaster
 from service.models import Game
 
 
-def board_file(master: GameMaster, game: Game, state: dict[str, Any], *, viewer: int | None = None,
-               orders_text: str = "", title: str | None = None, filename: str | None = None) -> discord.File:
+def board_file(
+    master: GameMaster,
+    game: Game,
+    state: dict[str, Any],
+    *,
+    viewer: int | None = None,
+    orders_text: str = "",
+    title: str | None = None,
+    filename: str | None = None,
+) -> discord.File:
     """The board of ``state``; with ``orders_text`` and ``viewer``, the private view of his orders."""
     rs = master.ruleset(game.row)
     loaded = rs.from_dict(state)

@@ -27,8 +27,12 @@ log = logging.getLogger(__name__)
 
 class GameBot(commands.Bot):
     def __init__(self, config: Config, *, clock: Clock | None = None, sweep_seconds: float = 30.0, **kwargs: Any):
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         allowed_mentions=discord.AllowedMentions.none(), **kwargs)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            **kwargs,
+        )
         if config.api_base:
             discord.http.Route.BASE = config.api_base
         self.config, self.clock, self.sweep_seconds = config, clock, sweep_seconds
@@ -42,10 +46,15 @@ class GameBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.config.database.parent.mkdir(parents=True, exist_ok=True)
-        self.service = await GameService.open(self.config.database, DiscordAnnouncer(self), clock=self.clock,
-                                              sweep_seconds=self.sweep_seconds)
-        for cog in (GameCog(self, self.master), OrdersCog(self, self.master), AdminCog(self, self.master),
-                    RulesCog(self)):
+        self.service = await GameService.open(
+            self.config.database, DiscordAnnouncer(self), clock=self.clock, sweep_seconds=self.sweep_seconds
+        )
+        for cog in (
+            GameCog(self, self.master),
+            OrdersCog(self, self.master),
+            AdminCog(self, self.master),
+            RulesCog(self),
+        ):
             await self.add_cog(cog)
         self.add_dynamic_items(LobbyButton)
         self.tree.on_error = on_app_command_error

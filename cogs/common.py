@@ -21,8 +21,9 @@ COLOUR_EMOJI = ("🟥", "🟦", "🟩", "🟧", "🟪", "🟫")
 def actor_of(interaction: discord.Interaction) -> Actor:
     """The user, with Manage Server deciding whether he may administer every game of the server."""
     permissions = interaction.permissions
-    return Actor(interaction.user.id, interaction.user.display_name,
-                 is_admin=bool(permissions and permissions.manage_guild))
+    return Actor(
+        interaction.user.id, interaction.user.display_name, is_admin=bool(permissions and permissions.manage_guild)
+    )
 
 
 def when(timestamp: float | None) -> str:
@@ -57,8 +58,9 @@ async def find_game(master: GameMaster, interaction: discord.Interaction, game_i
     raise GameError(f"you are in several games ({listed}); say which with the game option")
 
 
-async def game_choices(master: GameMaster, interaction: discord.Interaction, current: str,
-                       *, mine_only: bool = True) -> list[app_commands.Choice[int]]:
+async def game_choices(
+    master: GameMaster, interaction: discord.Interaction, current: str, *, mine_only: bool = True
+) -> list[app_commands.Choice[int]]:
     """Autocomplete for a game option: the user's open games here (or all open games here)."""
     if mine_only:
         games = await master.games_of(interaction.user.id, guild_id=interaction.guild_id)

@@ -35,7 +35,9 @@ def describe_options(options: dict[str, Any]) -> str:
     for name, value in options.items():
         if value in (None, 0, ""):
             continue
-        shown.append(f"{name.replace('_', ' ')}: {value if not isinstance(value, dict) else value.get('name', 'custom')}")
+        shown.append(
+            f"{name.replace('_', ' ')}: {value if not isinstance(value, dict) else value.get('name', 'custom')}"
+        )
     return ", ".join(shown) or "defaults"
 
 
@@ -43,8 +45,10 @@ def game_embed(game: Game, title: str, *, out_seats: frozenset[int] = frozenset(
     row = game.row
     embed = discord.Embed(title=title, colour=STATUS_COLOUR[row.status])
     if row.status == LOBBY:
-        embed.description = (f"Waiting for players ({len(game.players)}/{row.max_players}, "
-                             f"at least {row.min_players}). Press **Join**; the creator presses **Start**.")
+        embed.description = (
+            f"Waiting for players ({len(game.players)}/{row.max_players}, "
+            f"at least {row.min_players}). Press **Join**; the creator presses **Start**."
+        )
     elif row.status == RUNNING:
         state = "⏸️ paused" if row.paused_at else f"deadline {when(row.deadline_at)}"
         embed.description = f"Round {row.turn + 1} · {state}"

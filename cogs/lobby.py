@@ -15,18 +15,27 @@ from service import GameMaster
 from service.models import LOBBY, Game
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<action>join|leave|start):(?P<game>\d+)"):
-    STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
-              "start": discord.ButtonStyle.primary}
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<action>join|leave|start):(?P<game>\d+)"
+):
+    STYLES = {
+        "join": discord.ButtonStyle.success,
+        "leave": discord.ButtonStyle.secondary,
+        "start": discord.ButtonStyle.primary,
+    }
 
     def __init__(self, action: str, game_id: int):
-        super().__init__(discord.ui.Button(label=action.capitalize(), style=self.STYLES[action],
-                                           custom_id=f"lobby:{action}:{game_id}"))
+        super().__init__(
+            discord.ui.Button(
+                label=action.capitalize(), style=self.STYLES[action], custom_id=f"lobby:{action}:{game_id}"
+            )
+        )
         self.action, self.game_id = action, game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> LobbyButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> LobbyButton:
         return cls(match["action"], int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -42,8 +51,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?
         except USER_ERRORS as err:
             await send_error(interaction, str(err))
             return
-        await interaction.response.edit_message(embed=game_embed(game, game_title(game, master)),
-                                                view=lobby_view(game))
+        await interaction.response.edit_message(embed=game_embed(game, game_title(game, master)), view=lobby_view(game))
 
 
 def lobby_view(game: Game) -> discord.ui.View | None:

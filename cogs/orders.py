@@ -28,8 +28,10 @@ def _after_pass(before: Game, after: Game) -> str:
     if after.row.turn != before.row.turn or after.row.status != RUNNING:
         return f"Done. Turn {before.row.turn + 1} of game #{before.id} is resolved — see the thread."
     waiting = len(after.waiting_seats)
-    return (f"You passed. Waiting for {waiting} more player{'s' if waiting != 1 else ''}; "
-            f"deadline {when(after.row.deadline_at)}.")
+    return (
+        f"You passed. Waiting for {waiting} more player{'s' if waiting != 1 else ''}; "
+        f"deadline {when(after.row.deadline_at)}."
+    )
 
 
 async def suggest(master: GameMaster, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -51,18 +53,22 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
         self.bot, self.master = bot, master
 
     @app_commands.command(name="give", description="Add orders, e.g. C4>C5 3; auto D2>D3 (only you see them)")
-    @app_commands.describe(text="Orders separated by ; — pick from the suggestions or type them",
-                           game="Game number (default: the game of this thread)")
-    async def give(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000],
-                   game: int | None = None) -> None:
+    @app_commands.describe(
+        text="Orders separated by ; — pick from the suggestions or type them",
+        game="Game number (default: the game of this thread)",
+    )
+    async def give(
+        self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000], game: int | None = None
+    ) -> None:
         target = await find_game(self.master, interaction, game)
         mine = await self.master.add_orders(target.id, actor_of(interaction), text)
         await interaction.response.send_message(_listing(mine), ephemeral=True)
 
     @app_commands.command(name="replace", description="Replace all your orders of this round")
     @app_commands.describe(text="The complete set of orders", game="Game number (default: this thread's game)")
-    async def replace(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000],
-                      game: int | None = None) -> None:
+    async def replace(
+        self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000], game: int | None = None
+    ) -> None:
         target = await find_game(self.master, interaction, game)
         mine = await self.master.replace_orders(target.id, actor_of(interaction), text)
         await interaction.response.send_message(_listing(mine), ephemeral=True)
@@ -73,8 +79,9 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
         target = await find_game(self.master, interaction, game)
         mine = await self.master.my_orders(target.id, actor_of(interaction))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        file = await asyncio.to_thread(board_file, self.master, target, target.row.state, viewer=mine.seat,
-                                       orders_text="; ".join(mine.lines))
+        file = await asyncio.to_thread(
+            board_file, self.master, target, target.row.state, viewer=mine.seat, orders_text="; ".join(mine.lines)
+        )
         await interaction.followup.send(_listing(mine), file=file, ephemeral=True)
 
     @app_commands.command(name="clear", description="Delete all your orders of this round")
@@ -92,9 +99,12 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
         await interaction.response.send_message(_after_pass(target, updated), ephemeral=True)
 
     @app_commands.command(name="send", description="Give these orders and pass at once (your move, in turn games)")
-    @app_commands.describe(text="Your orders, e.g. C4>C5 3 or build D4", game="Game number (default: this thread's game)")
-    async def send(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000],
-                   game: int | None = None) -> None:
+    @app_commands.describe(
+        text="Your orders, e.g. C4>C5 3 or build D4", game="Game number (default: this thread's game)"
+    )
+    async def send(
+        self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000], game: int | None = None
+    ) -> None:
         target = await find_game(self.master, interaction, game)
         updated = await self.master.submit(target.id, actor_of(interaction), text)
         await interaction.response.send_message(_after_pass(target, updated), ephemeral=True)

@@ -15,9 +15,14 @@ class RulesCog(commands.Cog):
 
     @app_commands.command(name="rules", description="How a game is played and how to write orders")
     @app_commands.describe(ruleset="Which game")
-    @app_commands.choices(ruleset=[app_commands.Choice(name=rs.title, value=name) for name, rs in sorted(RULESETS.items())])
+    @app_commands.choices(
+        ruleset=[app_commands.Choice(name=rs.title, value=name) for name, rs in sorted(RULESETS.items())]
+    )
     async def rules(self, interaction: discord.Interaction, ruleset: str) -> None:
         rs = RULESETS[ruleset]
-        embed = discord.Embed(title=f"{rs.title} ({rs.min_players}–{rs.max_players} players)",
-                              description=rs.rules_text[:4096], colour=0x3B82F6)
+        embed = discord.Embed(
+            title=f"{rs.title} ({rs.min_players}–{rs.max_players} players)",
+            description=rs.rules_text[:4096],
+            colour=0x3B82F6,
+        )
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -84,12 +84,14 @@ def linear_symmetries() -> list[Callable[[int, int], tuple[int, int]]]:
     ops: list[Callable[[int, int], tuple[int, int]]] = []
     for turns in range(6):
         for flip in (False, True):
+
             def op(q: int, r: int, turns: int = turns, flip: bool = flip) -> tuple[int, int]:
                 if flip:
                     q, r = _mirror(q, r)
                 for _ in range(turns):
                     q, r = _rotate(q, r)
                 return q, r
+
             ops.append(op)
     return ops
 
@@ -104,6 +106,7 @@ def symmetries_mapping(source: Hex, target: Hex) -> list[Callable[[Hex], Hex]]:
         def move(cell: Hex, op: Callable[[int, int], tuple[int, int]] = op, tq: int = tq, tr: int = tr) -> Hex:
             q, r = op(cell.q, cell.r)
             return Hex(q + tq, r + tr)
+
         maps.append(move)
     return maps
 

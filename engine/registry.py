@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from engine.conquest import ConquestRuleset
+from engine.errors import UnknownRulesetError
 from engine.fortress import FortressRuleset
 from engine.gra import GraRuleset
-from engine.errors import UnknownRulesetError
 from engine.ruleset import Ruleset
 
 RULESETS: dict[str, Ruleset] = {rs.name: rs for rs in (ConquestRuleset(), FortressRuleset(), GraRuleset())}

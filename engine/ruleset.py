@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 from engine.errors import OptionError, StateError
 
 S = TypeVar("S")
-O = TypeVar("O")
+OrderT = TypeVar("OrderT")
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def normalize_options(schema: Sequence[Option], options: Mapping[str, Any] | Non
     return {name: opt.check(options[name]) if name in options else opt.default for name, opt in known.items()}
 
 
-class Ruleset(ABC, Generic[S, O]):
+class Ruleset(ABC, Generic[S, OrderT]):
     """Base class of every game. Subclasses are stateless; all game data lives in the state."""
 
     name: str
@@ -122,16 +122,16 @@ class Ruleset(ABC, Generic[S, O]):
     def orders_are_secret(self, state: S) -> bool: ...
 
     @abstractmethod
-    def parse_orders(self, state: S, seat: int, text: str) -> list[O]: ...
+    def parse_orders(self, state: S, seat: int, text: str) -> list[OrderT]: ...
 
     @abstractmethod
-    def format_order(self, order: O) -> str: ...
+    def format_order(self, order: OrderT) -> str: ...
 
     @abstractmethod
-    def default_orders(self, state: S, seat: int) -> list[O]: ...
+    def default_orders(self, state: S, seat: int) -> list[OrderT]: ...
 
     @abstractmethod
-    def resolve(self, state: S, orders: Mapping[int, Sequence[O]]) -> Resolution[S]: ...
+    def resolve(self, state: S, orders: Mapping[int, Sequence[OrderT]]) -> Resolution[S]: ...
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None: ...
@@ -149,7 +149,7 @@ class Ruleset(ABC, Generic[S, O]):
     def remove_player(self, state: S, seat: int, reason: str) -> Resolution[S]: ...
 
     @abstractmethod
-    def ai_orders(self, state: S, seat: int, seed: int | str) -> list[O]:
+    def ai_orders(self, state: S, seat: int, seed: int | str) -> list[OrderT]:
         """Orders a computer player would give now (deterministic for a given seed)."""
 
     def suggest_orders(self, state: S, seat: int, text: str) -> list[str]:
@@ -160,7 +160,7 @@ class Ruleset(ABC, Generic[S, O]):
         """Options with defaults filled in and every value checked (before a lobby is created)."""
         return normalize_options(self.options_schema(), options)
 
-    def format_orders(self, orders: Sequence[O]) -> str:
+    def format_orders(self, orders: Sequence[OrderT]) -> str:
         """Orders as one text that ``parse_orders`` reads back."""
         return "; ".join(self.format_order(order) for order in orders)
 

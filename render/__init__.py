@@ -14,8 +14,7 @@ from engine.gra.state import GraView
 from render import conquest, fortress, graph, png
 
 
-def board_png(view: object, *, names: Sequence[str], orders: Sequence[object] = (),
-              title: str | None = None) -> bytes:
+def board_png(view: object, *, names: Sequence[str], orders: Sequence[object] = (), title: str | None = None) -> bytes:
     """The board of ``view`` as PNG.
 
     ``names[seat]`` are the players' display names. ``orders`` are the viewer's programmed,

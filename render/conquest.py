@@ -45,8 +45,7 @@ def cell_center(view: ConquestView, cell: Hex) -> tuple[int, int]:
     return round(x), round(y)
 
 
-def render(view: ConquestView, names: Sequence[str], orders: Sequence[object],
-           title: str | None) -> Image.Image:
+def render(view: ConquestView, names: Sequence[str], orders: Sequence[object], title: str | None) -> Image.Image:
     """The board as an RGB image; ``orders`` given means the viewer's private image."""
     if len(names) != len(view.players):
         raise ValueError(f"names has {len(names)} entries; this game has {len(view.players)} players")
@@ -64,8 +63,7 @@ def render(view: ConquestView, names: Sequence[str], orders: Sequence[object],
     return image
 
 
-def _header(canvas: ImageDraw.ImageDraw, view: ConquestView, geometry: Frame, title: str | None,
-            private: bool) -> None:
+def _header(canvas: ImageDraw.ImageDraw, view: ConquestView, geometry: Frame, title: str | None, private: bool) -> None:
     if view.over:
         heading = f"Game over after round {view.round - 1}"
     elif view.round_limit:
@@ -101,11 +99,21 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: CellView) -> None
         big = min(big, int(big * size * 0.85 / text.width(digits, big, bold=True)))
         stroke = max(2, round(size / 18)) if cell.owner is not None else 0
         baseline = (x, y - size * 0.08 - stroke - 1.5)
-        text.draw(canvas, baseline, digits, big, WHITE if stroke else INK, bold=True, anchor="ms",
-                  stroke=stroke, stroke_fill=INK)
+        text.draw(
+            canvas,
+            baseline,
+            digits,
+            big,
+            WHITE if stroke else INK,
+            bold=True,
+            anchor="ms",
+            stroke=stroke,
+            stroke_fill=INK,
+        )
     if cell.type in METAL:
-        hexboard.pill(canvas, (x, y + size * 0.56), f"+{cell.type.production}", round(size * 0.26),
-                      METAL[cell.type], INK, OUTLINE)
+        hexboard.pill(
+            canvas, (x, y + size * 0.56), f"+{cell.type.production}", round(size * 0.26), METAL[cell.type], INK, OUTLINE
+        )
 
 
 def _tile(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: Hex, fill: Colour, kind: CellType) -> None:
@@ -140,8 +148,7 @@ def public_flows(view: ConquestView) -> list[Flow]:
         movers[trace.source, trace.target] = trace.seat
     autos = {(c.cell, c.auto): c.owner for c in view.cells if c.auto is not None and c.owner is not None}
     return [
-        Flow(*edge, autos.get(edge, movers.get(edge, 0)), str(moved[edge]) if edge in moved else None,
-             edge in autos, 1)
+        Flow(*edge, autos.get(edge, movers.get(edge, 0)), str(moved[edge]) if edge in moved else None, edge in autos, 1)
         for edge in sorted(set(moved) | set(autos))
     ]
 
@@ -186,14 +193,26 @@ def _draw_flows(canvas: ImageDraw.ImageDraw, hexes: HexLayout, flows: Sequence[F
         where = hexes.along(flow.source, flow.target, 0.5, lane)
         colour = player_colour(flow.seat)
         if flow.weight == 0:
-            hexboard.block_arrow(canvas, where, direction, "", round(size * 0.2), mix(colour, WHITE, 0.3),
-                                 WHITE, mix(INK, WHITE, 0.4), mix(WHITE, INK, 0.05), flow.standing)
+            hexboard.block_arrow(
+                canvas,
+                where,
+                direction,
+                "",
+                round(size * 0.2),
+                mix(colour, WHITE, 0.3),
+                WHITE,
+                mix(INK, WHITE, 0.4),
+                mix(WHITE, INK, 0.05),
+                flow.standing,
+            )
         elif flow.weight == 1:
-            hexboard.block_arrow(canvas, where, direction, flow.label or "", round(size * 0.3), colour,
-                                 WHITE, INK, WHITE, flow.standing)
+            hexboard.block_arrow(
+                canvas, where, direction, flow.label or "", round(size * 0.3), colour, WHITE, INK, WHITE, flow.standing
+            )
         else:
-            hexboard.block_arrow(canvas, where, direction, flow.label or "", round(size * 0.31), WHITE,
-                                 INK, INK, colour, flow.standing)
+            hexboard.block_arrow(
+                canvas, where, direction, flow.label or "", round(size * 0.31), WHITE, INK, INK, colour, flow.standing
+            )
 
 
 def _entries(view: ConquestView, names: Sequence[str], private: bool) -> list[legend.Entry]:
@@ -221,6 +240,7 @@ def _entries(view: ConquestView, names: Sequence[str], private: bool) -> list[le
 def _type_icon(kind: CellType) -> legend.Icon:
     def icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
         _tile(canvas, HexLayout(size * 0.5, center), Hex(0, 0), NEUTRAL, kind)
+
     return icon
 
 
@@ -229,8 +249,7 @@ def _move_icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
 
 
 def _auto_icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
-    hexboard.block_arrow(canvas, center, (1.0, 0.0), "", round(size * 0.36), MUTED, WHITE, INK, WHITE,
-                         standing=True)
+    hexboard.block_arrow(canvas, center, (1.0, 0.0), "", round(size * 0.36), MUTED, WHITE, INK, WHITE, standing=True)
 
 
 KEYS = (
@@ -238,4 +257,3 @@ KEYS = (
     legend.Key("moved last round", _move_icon),
     legend.Key("standing auto-move", _auto_icon),
 )
-

@@ -57,26 +57,32 @@ def render(view: FortressView, names: Sequence[str], title: str | None) -> Image
     for cell in sorted(state.terrain):
         _cell(canvas, hexes, view, cell)
     for cell in state.last:
-        hexboard.hexagon(canvas, hexes, cell, None, HIGHLIGHT, width=max(4, round(hexes.size * 0.12)),
-                         inset=hexes.size * 0.04)
+        hexboard.hexagon(
+            canvas, hexes, cell, None, HIGHLIGHT, width=max(4, round(hexes.size * 0.12)), inset=hexes.size * 0.04
+        )
     draw_legend(canvas, geometry, _entries(view, names), KEYS)
     return image
 
 
-def _header(canvas: ImageDraw.ImageDraw, view: FortressView, geometry: Frame, names: Sequence[str],
-            title: str | None) -> None:
+def _header(
+    canvas: ImageDraw.ImageDraw, view: FortressView, geometry: Frame, names: Sequence[str], title: str | None
+) -> None:
     state = view.state
     total = 2 * state.moves
     if view.to_move is None:
         a, b = view.territory
-        heading = "Game over — " + ("a draw" if a == b else f"{_name(names, 0 if a > b else 1)} wins {max(a, b)} to {min(a, b)}")
+        heading = "Game over — " + (
+            "a draw" if a == b else f"{_name(names, 0 if a > b else 1)} wins {max(a, b)} to {min(a, b)}"
+        )
     else:
         heading = f"Move {state.turn + 1} of {total} — {_name(names, view.to_move)} to play"
     if title:
         heading = f"{heading} — {title}"
     left = view.moves_left
-    subline = (f"Mode {state.mode}: {MODES[state.mode]} · moves left: {_name(names, 0)} {left[0]}, "
-               f"{_name(names, 1)} {left[1]} · highlighted: the last move")
+    subline = (
+        f"Mode {state.mode}: {MODES[state.mode]} · moves left: {_name(names, 0)} {left[0]}, "
+        f"{_name(names, 1)} {left[1]} · highlighted: the last move"
+    )
     header(canvas, geometry, heading, subline)
 
 
@@ -108,17 +114,30 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, view: FortressView, cel
 def _waves(canvas: ImageDraw.ImageDraw, center: Point, size: float, colour: Colour) -> None:
     x, y = center
     for row in (-0.3, 0.05, 0.4):
-        points = [(x - size * 0.7 + i * size * 0.14, y + row * size + math.sin(i * 1.2) * size * 0.1) for i in range(11)]
+        points = [
+            (x - size * 0.7 + i * size * 0.14, y + row * size + math.sin(i * 1.2) * size * 0.1) for i in range(11)
+        ]
         canvas.line(points, fill=colour, width=max(2, round(size / 9)))
 
 
 def _peak(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
     x, y = center
-    canvas.polygon([(x - size * 0.8, y + size * 0.5), (x - size * 0.15, y - size * 0.6), (x + size * 0.2, y - size * 0.05),
-                    (x + size * 0.4, y - size * 0.35), (x + size * 0.85, y + size * 0.5)],
-                   fill=mix(MOUNTAIN_COLOUR, INK, 0.35), outline=WHITE, width=max(1, round(size / 12)))
-    canvas.polygon([(x - size * 0.33, y - size * 0.32), (x - size * 0.15, y - size * 0.6), (x + size * 0.02, y - size * 0.32)],
-                   fill=WHITE)
+    canvas.polygon(
+        [
+            (x - size * 0.8, y + size * 0.5),
+            (x - size * 0.15, y - size * 0.6),
+            (x + size * 0.2, y - size * 0.05),
+            (x + size * 0.4, y - size * 0.35),
+            (x + size * 0.85, y + size * 0.5),
+        ],
+        fill=mix(MOUNTAIN_COLOUR, INK, 0.35),
+        outline=WHITE,
+        width=max(1, round(size / 12)),
+    )
+    canvas.polygon(
+        [(x - size * 0.33, y - size * 0.32), (x - size * 0.15, y - size * 0.6), (x + size * 0.02, y - size * 0.32)],
+        fill=WHITE,
+    )
 
 
 def _city(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
@@ -150,8 +169,9 @@ def _fortress(canvas: ImageDraw.ImageDraw, center: Point, size: float, builder: 
 
 def _general(canvas: ImageDraw.ImageDraw, center: Point, radius: float, colour: Colour) -> None:
     x, y = center
-    canvas.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour, outline=WHITE,
-                   width=max(2, round(radius / 4)))
+    canvas.ellipse(
+        (x - radius, y - radius, x + radius, y + radius), fill=colour, outline=WHITE, width=max(2, round(radius / 4))
+    )
     text.draw(canvas, (x, y), "G", round(radius * 1.2), WHITE, bold=True, anchor="mm")
 
 
@@ -172,6 +192,7 @@ def _icon(draw_symbol) -> legend.Icon:
     def icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
         hexboard.hexagon(canvas, HexLayout(size * 0.5, center), Hex(0, 0), NEUTRAL, OUTLINE, width=2)
         draw_symbol(canvas, center, size * 0.26)
+
     return icon
 
 

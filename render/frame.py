@@ -44,8 +44,9 @@ def canvas_for(frame: Frame) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     return image, ImageDraw.Draw(image)
 
 
-def header(canvas: ImageDraw.ImageDraw, frame: Frame, heading: str, subline: str,
-           private_colour: Colour | None = None) -> None:
+def header(
+    canvas: ImageDraw.ImageDraw, frame: Frame, heading: str, subline: str, private_colour: Colour | None = None
+) -> None:
     """The heading, then a quiet subline; a private image gets a frame and a banner in the viewer's colour."""
     room = frame.width - 2 * MARGIN
     text.draw(canvas, (MARGIN, MARGIN + 18), text.fit(heading, 34, room, bold=True), 34, INK, bold=True)
@@ -54,13 +55,15 @@ def header(canvas: ImageDraw.ImageDraw, frame: Frame, heading: str, subline: str
         text.draw(canvas, line, text.fit(subline, 22, room), 22, MUTED)
         return
     canvas.rectangle((0, 0, frame.width - 1, frame.height - 1), outline=private_colour, width=8)
-    canvas.rounded_rectangle((MARGIN - 8, MARGIN + 48, frame.width - MARGIN, MARGIN + 84),
-                             radius=8, fill=private_colour)
+    canvas.rounded_rectangle(
+        (MARGIN - 8, MARGIN + 48, frame.width - MARGIN, MARGIN + 84), radius=8, fill=private_colour
+    )
     text.draw(canvas, line, subline, 24, WHITE, bold=True)
 
 
-def draw_legend(canvas: ImageDraw.ImageDraw, frame: Frame, entries: Sequence[legend.Entry],
-                keys: Sequence[legend.Key]) -> None:
+def draw_legend(
+    canvas: ImageDraw.ImageDraw, frame: Frame, entries: Sequence[legend.Entry], keys: Sequence[legend.Key]
+) -> None:
     legend.draw(canvas, entries, keys, (MARGIN, frame.legend_top), frame.width - 2 * MARGIN)
 
 

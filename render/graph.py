@@ -24,8 +24,12 @@ from render.text import Colour
 
 SPAWN: Colour = (255, 214, 0)
 EDGE: Colour = (150, 150, 156)
-PHASE_WORDS = {"negotiate": "choosing start nodes", "move": "move phase", "create": "creating phase",
-               "split": "split territory: choose the part to keep"}
+PHASE_WORDS = {
+    "negotiate": "choosing start nodes",
+    "move": "move phase",
+    "create": "creating phase",
+    "split": "split territory: choose the part to keep",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +93,14 @@ def render(view: GraView, names: Sequence[str], orders: Sequence[object], title:
     return image
 
 
-def _header(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame, names: Sequence[str],
-            title: str | None, private: bool) -> None:
+def _header(
+    canvas: ImageDraw.ImageDraw,
+    view: GraView,
+    frame: GraphFrame,
+    names: Sequence[str],
+    title: str | None,
+    private: bool,
+) -> None:
     state = view.state
     heading = "Game over" if state.over else f"Turn {state.turn + 1} — {PHASE_WORDS[state.phase]}"
     if title:
@@ -122,13 +132,29 @@ def _node(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame, node: i
     canvas.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=max(2, round(r / 10)))
     army = state.ready.get(node)
     if army:
-        text.draw(canvas, (x, y + r * 0.12), str(army[1]), round(r * 1.0), WHITE, bold=True, anchor="mm",
-                  stroke=max(2, round(r / 9)), stroke_fill=INK)
+        text.draw(
+            canvas,
+            (x, y + r * 0.12),
+            str(army[1]),
+            round(r * 1.0),
+            WHITE,
+            bold=True,
+            anchor="mm",
+            stroke=max(2, round(r / 9)),
+            stroke_fill=INK,
+        )
     spawning = state.spawning.get(node)
     if spawning:
         hexboard.pill(canvas, (x + r * 0.85, y + r * 0.75), f"+{spawning[1]}", round(r * 0.55), SPAWN, INK, INK)
-    text.draw(canvas, (x - r * 0.95, y + r * 1.05), str(node), round(max(13, r * 0.58)), ink_on((246, 244, 238)),
-              bold=True, anchor="mm")
+    text.draw(
+        canvas,
+        (x - r * 0.95, y + r * 1.05),
+        str(node),
+        round(max(13, r * 0.58)),
+        ink_on((246, 244, 238)),
+        bold=True,
+        anchor="mm",
+    )
 
 
 def _last_turn(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame) -> None:
@@ -136,8 +162,9 @@ def _last_turn(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame) ->
     for trace in view.state.last:
         if trace.kind == "move":
             a, b = trace.nodes
-            _arrow(canvas, frame, positions[a - 1], positions[b - 1], str(trace.soldiers), player_colour(trace.seat),
-                   WHITE)
+            _arrow(
+                canvas, frame, positions[a - 1], positions[b - 1], str(trace.soldiers), player_colour(trace.seat), WHITE
+            )
         elif trace.kind == "edge_fight":
             a, b = trace.nodes
             _burst(canvas, _between(frame, positions[a - 1], positions[b - 1], 0.5), frame.radius * 0.55)
@@ -156,15 +183,21 @@ def _arrow(canvas: ImageDraw.ImageDraw, frame: GraphFrame, a, b, label: str, fil
     (x0, y0), (x1, y1) = frame.at(a), frame.at(b)
     length = math.hypot(x1 - x0, y1 - y0) or 1.0
     direction = ((x1 - x0) / length, (y1 - y0) / length)
-    hexboard.block_arrow(canvas, _between(frame, a, b, 0.55), direction, label, round(frame.radius * 0.62),
-                         fill, ink, INK, WHITE)
+    hexboard.block_arrow(
+        canvas, _between(frame, a, b, 0.55), direction, label, round(frame.radius * 0.62), fill, ink, INK, WHITE
+    )
 
 
 def _burst(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
     """A red star where armies fought on an edge."""
     x, y = center
-    points = [(x + (size if i % 2 == 0 else size * 0.45) * math.cos(math.radians(i * 30)),
-               y + (size if i % 2 == 0 else size * 0.45) * math.sin(math.radians(i * 30))) for i in range(12)]
+    points = [
+        (
+            x + (size if i % 2 == 0 else size * 0.45) * math.cos(math.radians(i * 30)),
+            y + (size if i % 2 == 0 else size * 0.45) * math.sin(math.radians(i * 30)),
+        )
+        for i in range(12)
+    ]
     canvas.polygon(points, fill=(220, 30, 30), outline=WHITE, width=2)
 
 
@@ -174,20 +207,28 @@ def _private(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame, orde
     created: dict[int, int] = defaultdict(int)
     for order in orders:
         if isinstance(order, Move):
-            _arrow(canvas, frame, positions[order.source - 1], positions[order.target - 1], str(order.soldiers),
-                   WHITE, INK)
+            _arrow(
+                canvas, frame, positions[order.source - 1], positions[order.target - 1], str(order.soldiers), WHITE, INK
+            )
         elif isinstance(order, Create):
             for node in order.nodes:
                 created[node] += 1
         elif isinstance(order, (Pick, Keep)):
-            for node in (order.nodes if isinstance(order, Pick) else (order.node,)):
+            for node in order.nodes if isinstance(order, Pick) else (order.node,):
                 x, y = frame.at(positions[node - 1])
                 r = frame.radius * 1.35
                 canvas.ellipse((x - r, y - r, x + r, y + r), outline=colour, width=max(4, round(r / 6)))
     for node, number in created.items():
         x, y = frame.at(positions[node - 1])
-        hexboard.pill(canvas, (x + frame.radius * 0.85, y - frame.radius * 0.8), f"new {number}",
-                      round(frame.radius * 0.62), WHITE, INK, colour)
+        hexboard.pill(
+            canvas,
+            (x + frame.radius * 0.85, y - frame.radius * 0.8),
+            f"new {number}",
+            round(frame.radius * 0.62),
+            WHITE,
+            INK,
+            colour,
+        )
 
 
 def _entries(view: GraView, names: Sequence[str], private: bool) -> list[legend.Entry]:
@@ -199,8 +240,11 @@ def _entries(view: GraView, names: Sequence[str], private: bool) -> list[legend.
             name += " (you)"
         ready = state.ready_soldiers(seat)
         waiting = state.soldiers(seat) - ready
-        detail = (f"{count(len(state.territory(seat)), 'node')} · {ready} ready"
-                  + (f" + {waiting} spawning" if waiting else "") + f" · cap {state.cap(seat)}")
+        detail = (
+            f"{count(len(state.territory(seat)), 'node')} · {ready} ready"
+            + (f" + {waiting} spawning" if waiting else "")
+            + f" · cap {state.cap(seat)}"
+        )
         if status != PLAYING:
             detail = f"out ({status})"
         entries.append(legend.Entry(player_colour(seat), name, detail, status == PLAYING))

@@ -38,8 +38,10 @@ class HexLayout:
         """The six vertices, clockwise from the top, pulled ``inset`` pixels towards the centre."""
         cx, cy = self.center(cell)
         radius = self.size - inset * 2 / SQRT3
-        return [(cx + radius * math.cos(math.radians(a)), cy + radius * math.sin(math.radians(a)))
-                for a in range(-90, 270, 60)]
+        return [
+            (cx + radius * math.cos(math.radians(a)), cy + radius * math.sin(math.radians(a)))
+            for a in range(-90, 270, 60)
+        ]
 
     def direction(self, source: Hex, target: Hex) -> Point:
         """The unit vector from ``source``'s centre towards ``target``'s."""
@@ -55,8 +57,7 @@ class HexLayout:
         return x0 + (x1 - x0) * t - uy * offset, y0 + (y1 - y0) * t + ux * offset
 
 
-def fit(cells: Iterable[Hex], width: float, height: float, smallest: float,
-        largest: float) -> tuple[HexLayout, Point]:
+def fit(cells: Iterable[Hex], width: float, height: float, smallest: float, largest: float) -> tuple[HexLayout, Point]:
     """The largest layout (circumradius within ``smallest``..``largest``) that fits ``cells`` in a
     ``width`` x ``height`` box at the origin, with the board's size in pixels."""
     points = [cell.pixel(1.0) for cell in cells]
@@ -68,13 +69,30 @@ def fit(cells: Iterable[Hex], width: float, height: float, smallest: float,
     return HexLayout(size, (-min_x * size, -min_y * size)), (span_x * size, span_y * size)
 
 
-def hexagon(canvas: ImageDraw.ImageDraw, layout: HexLayout, cell: Hex, fill: Colour | None,
-            outline: Colour | None = None, width: int = 1, inset: float = 0.0) -> None:
+def hexagon(
+    canvas: ImageDraw.ImageDraw,
+    layout: HexLayout,
+    cell: Hex,
+    fill: Colour | None,
+    outline: Colour | None = None,
+    width: int = 1,
+    inset: float = 0.0,
+) -> None:
     canvas.polygon(layout.corners(cell, inset), fill=fill, outline=outline, width=width)
 
 
-def block_arrow(canvas: ImageDraw.ImageDraw, center: Point, direction: Point, label: str, size: int,
-                fill: Colour, ink: Colour, outline: Colour, casing: Colour, standing: bool = False) -> None:
+def block_arrow(
+    canvas: ImageDraw.ImageDraw,
+    center: Point,
+    direction: Point,
+    label: str,
+    size: int,
+    fill: Colour,
+    ink: Colour,
+    outline: Colour,
+    casing: Colour,
+    standing: bool = False,
+) -> None:
     """A short, wide arrow centred on ``center`` and pointing along ``direction`` (a unit vector),
     with ``label`` (an amount) upright in its body, which grows to hold it at any angle. It is laid
     on a ``casing`` band so it stands out even on a cell of its own colour. A ``standing`` arrow has
@@ -111,8 +129,7 @@ def _block(body: float, head: float, half: float, notch: float, grow: float) -> 
     tail, tip = -(body + head) / 2 - grow, (body + head) / 2 + grow * 2
     base = (body + head) / 2 - head - grow
     side, wing = half + grow, half + head * 0.6 + grow * 1.8
-    points = [(tail, side), (base, side), (base, wing), (tip, 0.0),
-              (base, -wing), (base, -side), (tail, -side)]
+    points = [(tail, side), (base, side), (base, wing), (tip, 0.0), (base, -wing), (base, -side), (tail, -side)]
     if notch:
         points.append((tail + notch, 0.0))
     return points
@@ -122,17 +139,28 @@ def _chevron(front: float, depth: float, thick: float, half: float, grow: float)
     """A chevron whose front edge ends at ``front`` and points forward by ``depth``."""
     back, side = front - thick - grow, half + grow
     front += grow
-    return [(front, side), (front + depth + grow, 0.0), (front, -side),
-            (back, -side), (back + depth, 0.0), (back, side)]
+    return [
+        (front, side),
+        (front + depth + grow, 0.0),
+        (front, -side),
+        (back, -side),
+        (back + depth, 0.0),
+        (back, side),
+    ]
 
 
-def pill(canvas: ImageDraw.ImageDraw, center: Point, label: str, size: int, fill: Colour,
-         ink: Colour, outline: Colour) -> None:
+def pill(
+    canvas: ImageDraw.ImageDraw, center: Point, label: str, size: int, fill: Colour, ink: Colour, outline: Colour
+) -> None:
     """A rounded tag with ``label`` centred on ``center``, such as a cell's production badge."""
     half_w = text.width(label, size, bold=True) / 2 + size * 0.35
     half_h = size * 0.62
     x, y = center
-    canvas.rounded_rectangle((x - half_w, y - half_h, x + half_w, y + half_h), radius=half_h,
-                             fill=fill, outline=outline, width=max(1, size // 9))
+    canvas.rounded_rectangle(
+        (x - half_w, y - half_h, x + half_w, y + half_h),
+        radius=half_h,
+        fill=fill,
+        outline=outline,
+        width=max(1, size // 9),
+    )
     text.draw(canvas, center, label, size, ink, bold=True, anchor="mm")
-

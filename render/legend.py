@@ -46,8 +46,13 @@ def height(entries: int, keys: Sequence[Key], width: float) -> int:
     return rows * ENTRY_HEIGHT + 12 + len(_key_rows(keys, width)) * KEY_HEIGHT
 
 
-def draw(canvas: ImageDraw.ImageDraw, entries: Sequence[Entry], keys: Sequence[Key],
-         origin: tuple[float, float], width: float) -> None:
+def draw(
+    canvas: ImageDraw.ImageDraw,
+    entries: Sequence[Entry],
+    keys: Sequence[Key],
+    origin: tuple[float, float],
+    width: float,
+) -> None:
     left, top = origin
     columns = 2 if width >= TWO_COLUMNS else 1
     column_width = width / columns
@@ -73,15 +78,19 @@ def _entry(canvas: ImageDraw.ImageDraw, entry: Entry, origin: tuple[float, float
     if entry.active:
         canvas.rounded_rectangle(swatch, radius=7, fill=entry.colour, outline=INK, width=2)
     else:
-        canvas.rounded_rectangle(swatch, radius=7, fill=mix(entry.colour, (255, 255, 255), 0.6),
-                                 outline=MUTED, width=2)
+        canvas.rounded_rectangle(swatch, radius=7, fill=mix(entry.colour, (255, 255, 255), 0.6), outline=MUTED, width=2)
         canvas.line((swatch[0] + 6, swatch[3] - 6, swatch[2] - 6, swatch[1] + 6), fill=INK, width=3)
     room = width - SWATCH - 14
     name_ink = INK if entry.active else MUTED
-    text.draw(canvas, (x + SWATCH + 14, middle - 13), text.fit(entry.name, NAME_SIZE, room, bold=True),
-              NAME_SIZE, name_ink, bold=True)
-    text.draw(canvas, (x + SWATCH + 14, middle + 17), text.fit(entry.detail, DETAIL_SIZE, room),
-              DETAIL_SIZE, MUTED)
+    text.draw(
+        canvas,
+        (x + SWATCH + 14, middle - 13),
+        text.fit(entry.name, NAME_SIZE, room, bold=True),
+        NAME_SIZE,
+        name_ink,
+        bold=True,
+    )
+    text.draw(canvas, (x + SWATCH + 14, middle + 17), text.fit(entry.detail, DETAIL_SIZE, room), DETAIL_SIZE, MUTED)
 
 
 def _key_width(key: Key) -> float:

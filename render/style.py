@@ -9,12 +9,12 @@ from __future__ import annotations
 from render.text import Colour
 
 PLAYER_COLOURS: tuple[Colour, ...] = (
-    (214, 39, 40),    # red
-    (31, 110, 190),   # blue
-    (0, 150, 110),    # green
-    (245, 150, 20),   # orange
-    (140, 80, 185),   # purple
-    (125, 80, 45),    # brown
+    (214, 39, 40),  # red
+    (31, 110, 190),  # blue
+    (0, 150, 110),  # green
+    (245, 150, 20),  # orange
+    (140, 80, 185),  # purple
+    (125, 80, 45),  # brown
 )
 NEUTRAL: Colour = (214, 214, 210)
 BACKGROUND: Colour = (246, 244, 238)

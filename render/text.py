@@ -126,10 +126,10 @@ def draw(
         x += face.getlength(run.text)
     if stroke:
         for left, part, face, _ in placed:
-            canvas.text((left, y), part, font=face, anchor="ls", fill=stroke_fill,
-                        stroke_width=stroke, stroke_fill=stroke_fill)
+            canvas.text(
+                (left, y), part, font=face, anchor="ls", fill=stroke_fill, stroke_width=stroke, stroke_fill=stroke_fill
+            )
     for left, part, face, path in placed:
         # The fallback font has no bold face; a thin stroke of the same colour stands in for one.
         embolden = max(1, round(size / 28)) if bold and path == FALLBACK else 0
-        canvas.text((left, y), part, font=face, anchor="ls", fill=fill,
-                    stroke_width=embolden, stroke_fill=fill)
+        canvas.text((left, y), part, font=face, anchor="ls", fill=fill, stroke_width=embolden, stroke_fill=fill)

@@ -67,11 +67,14 @@ class Database:
             if current > latest:
                 raise SchemaTooNewError(
                     f"the database is at schema version {current}, but this bot only knows up to {latest}; "
-                    "run a newer version of the bot or restore a backup")
+                    "run a newer version of the bot or restore a backup"
+                )
             for number in sorted(n for n in steps if n > current):
                 script = steps[number].read_text(encoding="utf-8")
                 try:
-                    await self.conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+                    await self.conn.executescript(
+                        f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
+                    )
                 except BaseException:
                     if self.conn.in_transaction:
                         await self.conn.execute("ROLLBACK")

@@ -17,10 +17,20 @@ MAX_OPEN_GAMES_PER_CHANNEL = 25
 
 
 class LobbyOps(GameMasterCore):
-    async def create_game(self, *, guild_id: int, channel_id: int, actor: Actor, ruleset: str,
-                          options: dict[str, Any] | None = None, time: TimeSettings = TimeSettings(),
-                          min_players: int | None = None, max_players: int | None = None,
-                          seed: int | None = None, join: bool = True) -> Game:
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        actor: Actor,
+        ruleset: str,
+        options: dict[str, Any] | None = None,
+        time: TimeSettings = TimeSettings(),
+        min_players: int | None = None,
+        max_players: int | None = None,
+        seed: int | None = None,
+        join: bool = True,
+    ) -> Game:
         """A new lobby; the creator sits in it unless ``join`` is False."""
         if ruleset not in self.rulesets:
             raise GameError(f"unknown game {ruleset!r}; available: {', '.join(sorted(self.rulesets))}")
@@ -30,13 +40,15 @@ class LobbyOps(GameMasterCore):
         low = rs.min_players if min_players is None else min_players
         high = rs.max_players if max_players is None else max_players
         if not rs.min_players <= low <= high <= rs.max_players:
-            raise GameError(f"{rs.title} takes {rs.min_players} to {rs.max_players} players; "
-                            f"{low} to {high} is not possible")
+            raise GameError(
+                f"{rs.title} takes {rs.min_players} to {rs.max_players} players; {low} to {high} is not possible"
+            )
         now = self.clock.now()
         seed = secrets.randbits(48) if seed is None else seed
         async with self.db.transaction() as conn:
-            async with conn.execute("SELECT COUNT(*) FROM games WHERE channel_id = ? AND status IN (?, ?)",
-                                    (channel_id, LOBBY, RUNNING)) as cursor:
+            async with conn.execute(
+                "SELECT COUNT(*) FROM games WHERE channel_id = ? AND status IN (?, ?)", (channel_id, LOBBY, RUNNING)
+            ) as cursor:
                 (open_games,) = await cursor.fetchone()
             if open_games >= MAX_OPEN_GAMES_PER_CHANNEL:
                 raise GameError(f"this channel already has {open_games} open games; finish or cancel some first")
@@ -45,17 +57,35 @@ class LobbyOps(GameMasterCore):
                                       seed, time_mode, round_seconds, bank_seconds, increment_seconds,
                                       reminder_seconds, missed_limit, created_at, updated_at)
                    VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
-                (guild_id, channel_id, actor.user_id, ruleset, json.dumps(options), low, high, seed, time.mode,
-                 time.round_seconds, time.bank_seconds, time.increment_seconds, time.reminder_seconds,
-                 time.missed_limit, now, now))
+                (
+                    guild_id,
+                    channel_id,
+                    actor.user_id,
+                    ruleset,
+                    json.dumps(options),
+                    low,
+                    high,
+                    seed,
+                    time.mode,
+                    time.round_seconds,
+                    time.bank_seconds,
+                    time.increment_seconds,
+                    time.reminder_seconds,
+                    time.missed_limit,
+                    now,
+                    now,
+                ),
+            )
             game_id = cursor.lastrowid
             if join:
                 await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
         return await self.get_game(game_id)
 
     async def _insert_player(self, conn, game_id: int, user_id: int | None, name: str) -> None:
-        await conn.execute("INSERT INTO players (game_id, user_id, name, joined_at) VALUES (?,?,?,?)",
-                           (game_id, user_id, name[:64], self.clock.now()))
+        await conn.execute(
+            "INSERT INTO players (game_id, user_id, name, joined_at) VALUES (?,?,?,?)",
+            (game_id, user_id, name[:64], self.clock.now()),
+        )
 
     async def _change(self, game_id: int, change: Callable[[Any, Game], Awaitable[None]], **columns: Any) -> Game:
         """One lobby change in one transaction: ``change`` checks and writes; the game's version is bumped."""
@@ -68,8 +98,10 @@ class LobbyOps(GameMasterCore):
 
     async def attach_thread(self, game_id: int, *, thread_id: int | None, lobby_message_id: int | None) -> Game:
         """Remember where the game is played and which message carries its lobby buttons."""
+
         async def nothing_to_check(conn, game: Game) -> None:
             return None
+
         return await self._change(game_id, nothing_to_check, thread_id=thread_id, lobby_message_id=lobby_message_id)
 
     async def join(self, game_id: int, actor: Actor) -> Game:
@@ -79,13 +111,16 @@ class LobbyOps(GameMasterCore):
                 raise GameError(f"you are already in game #{game_id}")
             self._require_free_seat(game)
             await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
+
         return await self._change(game_id, join)
 
     async def leave(self, game_id: int, actor: Actor) -> Game:
         """Leave a lobby. (In a running game, leaving is surrendering.)"""
+
         async def leave(conn, game: Game) -> None:
             self.require_status(game, LOBBY)
             await conn.execute("DELETE FROM players WHERE id = ?", (self.require_player(game, actor).id,))
+
         return await self._change(game_id, leave)
 
     async def add_ai(self, game_id: int, actor: Actor) -> Game:
@@ -96,6 +131,7 @@ class LobbyOps(GameMasterCore):
             self._require_free_seat(game)
             number = sum(1 for p in game.players if p.is_ai) + 1
             await self._insert_player(conn, game_id, None, f"Computer {number}")
+
         return await self._change(game_id, add)
 
     @staticmethod
@@ -116,21 +152,26 @@ class LobbyOps(GameMasterCore):
         async def kick(conn, game: Game) -> None:
             self.require_status(game, LOBBY)
             await conn.execute("DELETE FROM players WHERE id = ?", (target.id,))
+
         return await self._change(game_id, kick)
 
     async def start_game(self, game_id: int, actor: Actor) -> Game:
         """Seat the players in a seeded random order and begin the first turn."""
+
         def build(planner, game: Game) -> None:
             self.require_status(game, LOBBY)
             if game.player_of(actor.user_id) is None or actor.user_id != game.row.creator_id:
                 self.require_manager(game, actor)
             if len(game.players) < game.row.min_players:
-                raise GameError(f"game #{game.id} needs at least {game.row.min_players} players to start; "
-                                f"it has {len(game.players)}")
+                raise GameError(
+                    f"game #{game.id} needs at least {game.row.min_players} players to start; "
+                    f"it has {len(game.players)}"
+                )
             if all(p.is_ai for p in game.players):
                 raise GameError("a game needs at least one human player")
             order = Rng(game.row.seed).shuffled([p.id for p in game.players])
             planner.setup({player_id: seat for seat, player_id in enumerate(order)})
+
         return await self._transition(game_id, build)
 
     async def cancel(self, game_id: int, actor: Actor) -> Game:
@@ -147,7 +188,8 @@ class LobbyOps(GameMasterCore):
     async def list_games(self, guild_id: int, *, include_ended: bool = False) -> list[Game]:
         statuses = (LOBBY, RUNNING, FINISHED, CANCELLED) if include_ended else (LOBBY, RUNNING)
         return await self._games_where(
-            f"guild_id = ? AND status IN ({','.join('?' * len(statuses))})", (guild_id, *statuses))
+            f"guild_id = ? AND status IN ({','.join('?' * len(statuses))})", (guild_id, *statuses)
+        )
 
     async def games_of(self, user_id: int, *, guild_id: int | None = None) -> list[Game]:
         """Open games the user sits in (in one server, or everywhere)."""
@@ -169,6 +211,7 @@ class LobbyOps(GameMasterCore):
             if seat is None or not self._still_playing(game, seat):
                 raise NotAllowed("that player is no longer in the game")
             planner.remove(seat, reason)
+
         return await self._transition(game_id, build)
 
     async def game_in_thread(self, thread_id: int) -> Game | None:
@@ -179,8 +222,9 @@ class LobbyOps(GameMasterCore):
     async def state_at(self, game_id: int, seq: int) -> dict[str, Any]:
         """The game state right after history row ``seq`` (what a round's image shows)."""
         async with self.db.reading() as conn:
-            async with conn.execute("SELECT state_after FROM history WHERE game_id = ? AND seq = ?",
-                                    (game_id, seq)) as cursor:
+            async with conn.execute(
+                "SELECT state_after FROM history WHERE game_id = ? AND seq = ?", (game_id, seq)
+            ) as cursor:
                 row = await cursor.fetchone()
         if row is None:
             raise GameNotFound(f"game #{game_id} has no history entry {seq}")

@@ -38,8 +38,9 @@ def _no_fault(point: str) -> None:
 class GameMasterCore:
     """Storage, locking and the transition path shared by the lobby and play operations."""
 
-    def __init__(self, db: Database, clock: Clock, *, rulesets: Mapping[str, Ruleset] = RULESETS,
-                 fault: Fault = _no_fault):
+    def __init__(
+        self, db: Database, clock: Clock, *, rulesets: Mapping[str, Ruleset] = RULESETS, fault: Fault = _no_fault
+    ):
         self.db, self.clock, self.rulesets, self.fault = db, clock, rulesets, fault
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.on_commit: list[Callable[[int, float | None], None]] = []  # (game id, next wake) after each write
@@ -61,7 +62,9 @@ class GameMasterCore:
         game = GameRow.from_row(row)
         async with conn.execute("SELECT * FROM players WHERE game_id = ? ORDER BY joined_at, id", (game_id,)) as cursor:
             players = tuple(
-                PlayerRow(r["id"], r["user_id"], r["name"], r["seat"], r["missed"], r["bank_left"], bool(r["draw_agreed"]))
+                PlayerRow(
+                    r["id"], r["user_id"], r["name"], r["seat"], r["missed"], r["bank_left"], bool(r["draw_agreed"])
+                )
                 for r in await cursor.fetchall()
             )
         orders = await self._orders(conn, game)
@@ -83,8 +86,9 @@ class GameMasterCore:
         return rs.acting_players(rs.from_dict(game.state or {}))
 
     async def _orders(self, conn, game: GameRow) -> dict[int, OrderRow]:
-        async with conn.execute("SELECT seat, text, passed FROM orders WHERE game_id = ? AND turn = ?",
-                                (game.id, game.turn)) as cursor:
+        async with conn.execute(
+            "SELECT seat, text, passed FROM orders WHERE game_id = ? AND turn = ?", (game.id, game.turn)
+        ) as cursor:
             return {r["seat"]: OrderRow(r["seat"], r["text"], bool(r["passed"])) for r in await cursor.fetchall()}
 
     # --- the transition path -------------------------------------------------------------
@@ -119,24 +123,52 @@ class GameMasterCore:
                 """UPDATE games SET state = ?, turn = ?, seq = ?, status = ?, result = ?, turn_started_at = ?,
                           deadline_at = ?, reminder_at = ?, paused_at = ?, version = version + 1, updated_at = ?
                    WHERE id = ? AND version = ?""",
-                (json.dumps(plan.state), plan.turn, plan.seq, plan.status,
-                 json.dumps(plan.result) if plan.result is not None else None, plan.turn_started_at,
-                 plan.deadline_at, plan.reminder_at, plan.paused_at, now, before.id, before.version))
+                (
+                    json.dumps(plan.state),
+                    plan.turn,
+                    plan.seq,
+                    plan.status,
+                    json.dumps(plan.result) if plan.result is not None else None,
+                    plan.turn_started_at,
+                    plan.deadline_at,
+                    plan.reminder_at,
+                    plan.paused_at,
+                    now,
+                    before.id,
+                    before.version,
+                ),
+            )
             if cursor.rowcount != 1:
                 raise Conflict(f"game #{before.id} changed at the same moment; try again")
             first_seq = plan.seq - len(plan.history) + 1
             await conn.executemany(
                 "INSERT INTO history (game_id, seq, turn, kind, payload, events, state_after, at) VALUES (?,?,?,?,?,?,?,?)",
-                [(before.id, first_seq + i, h.turn, h.kind, json.dumps(h.payload), json.dumps(h.events),
-                  json.dumps(h.state_after), now) for i, h in enumerate(plan.history)])
+                [
+                    (
+                        before.id,
+                        first_seq + i,
+                        h.turn,
+                        h.kind,
+                        json.dumps(h.payload),
+                        json.dumps(h.events),
+                        json.dumps(h.state_after),
+                        now,
+                    )
+                    for i, h in enumerate(plan.history)
+                ],
+            )
             await conn.executemany(
                 "UPDATE players SET seat = ?, missed = ?, bank_left = ?, draw_agreed = ? WHERE id = ?",
-                [(p.seat, p.missed, p.bank_left, int(p.draw_agreed), p.id) for p in plan.players.values()])
+                [(p.seat, p.missed, p.bank_left, int(p.draw_agreed), p.id) for p in plan.players.values()],
+            )
             await conn.execute("DELETE FROM orders WHERE game_id = ?", (before.id,))
             await conn.executemany(
                 "INSERT INTO orders (game_id, turn, seat, text, passed, passed_at, updated_at) VALUES (?,?,?,?,?,?,?)",
-                [(before.id, plan.turn, o.seat, o.text, int(o.passed), now if o.passed else None, now)
-                 for o in plan.orders.values()])
+                [
+                    (before.id, plan.turn, o.seat, o.text, int(o.passed), now if o.passed else None, now)
+                    for o in plan.orders.values()
+                ],
+            )
             await self._announce(conn, before.id, plan.announcements)
             self.fault("in_transaction")
 
@@ -144,15 +176,17 @@ class GameMasterCore:
         now = self.clock.now()
         await conn.executemany(
             "INSERT INTO outbox (game_id, kind, payload, created_at, next_attempt) VALUES (?,?,?,?,?)",
-            [(game_id, kind, json.dumps(payload), now, now) for kind, payload in announcements])
+            [(game_id, kind, json.dumps(payload), now, now) for kind, payload in announcements],
+        )
 
     def _notify(self, game_id: int, wake_at: float | None) -> None:
         for callback in self.on_commit:
             callback(game_id, wake_at)
 
     @staticmethod
-    def wake_time(status: str, paused_at: float | None, deadline_at: float | None,
-                  reminder_at: float | None) -> float | None:
+    def wake_time(
+        status: str, paused_at: float | None, deadline_at: float | None, reminder_at: float | None
+    ) -> float | None:
         """When the game next needs the game master on its own: a reminder or a deadline."""
         if status != RUNNING or paused_at is not None:
             return None
@@ -164,7 +198,8 @@ class GameMasterCore:
         names = "".join(f"{name} = ?, " for name in columns)
         cursor = await conn.execute(
             f"UPDATE games SET {names}version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
-            (*columns.values(), self.clock.now(), game.id, game.version))
+            (*columns.values(), self.clock.now(), game.id, game.version),
+        )
         if cursor.rowcount != 1:
             raise Conflict(f"game #{game.id} changed at the same moment; try again")
 
@@ -174,8 +209,12 @@ class GameMasterCore:
     def require_status(game: Game, *allowed: str) -> None:
         if game.row.status in allowed:
             return
-        words = {LOBBY: "has not started yet", RUNNING: "is already running", FINISHED: "is over",
-                 CANCELLED: "was cancelled"}
+        words = {
+            LOBBY: "has not started yet",
+            RUNNING: "is already running",
+            FINISHED: "is over",
+            CANCELLED: "was cancelled",
+        }
         raise WrongPhase(f"game #{game.id} {words[game.row.status]}")
 
     @staticmethod

@@ -64,18 +64,23 @@ class Outbox:
     async def _pending(self):
         async with self.db.reading() as conn:
             async with conn.execute(
-                "SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?", (self.batch,)) as cursor:
+                "SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?", (self.batch,)
+            ) as cursor:
                 return await cursor.fetchall()
 
     async def _delivered(self, announcement_id: int) -> None:
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?",
-                               (self.clock.now(), announcement_id))
+            await conn.execute(
+                "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?",
+                (self.clock.now(), announcement_id),
+            )
 
     async def _failed(self, announcement_id: int, attempts: int, error: str) -> None:
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE outbox SET attempts = ?, next_attempt = ?, last_error = ? WHERE id = ?",
-                               (attempts, self.clock.now() + backoff(attempts), error[:500], announcement_id))
+            await conn.execute(
+                "UPDATE outbox SET attempts = ?, next_attempt = ?, last_error = ? WHERE id = ?",
+                (attempts, self.clock.now() + backoff(attempts), error[:500], announcement_id),
+            )
 
     async def pending_count(self) -> int:
         async with self.db.reading() as conn:

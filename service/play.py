@@ -71,7 +71,8 @@ class PlayOps(GameMasterCore):
                     """INSERT INTO orders (game_id, turn, seat, text, passed, updated_at) VALUES (?,?,?,?,0,?)
                        ON CONFLICT (game_id, turn, seat) DO UPDATE SET text = excluded.text,
                        updated_at = excluded.updated_at""",
-                    (game_id, game.row.turn, seat, normalized, self.clock.now()))
+                    (game_id, game.row.turn, seat, normalized, self.clock.now()),
+                )
         return self._mine(game, seat, OrderRow(seat, normalized, False))
 
     def _require_acting(self, game: Game, actor: Actor) -> int:
@@ -94,20 +95,24 @@ class PlayOps(GameMasterCore):
             planner.rs.parse_orders(planner.state, seat, text)  # a pass needs a complete set (e.g. all picks)
             planner.orders[seat] = OrderRow(seat, text, True)
             planner.passed(seat, resolve=game.row.paused_at is None)
+
         return await self._transition(game_id, build)
 
     async def surrender(self, game_id: int, actor: Actor) -> Game:
         def build(planner: Planner, game: Game) -> None:
             seat = self.require_seat_in_game(game, actor)
             planner.remove(seat, "surrender")
+
         return await self._transition(game_id, build)
 
     async def propose_draw(self, game_id: int, actor: Actor) -> Game:
         """Agree to a draw; when every living human player agrees (computers follow), the game ends drawn."""
+
         def build(planner: Planner, game: Game) -> None:
             seat = self.require_seat_in_game(game, actor)
             player = planner.seated()[seat]
             if player.draw_agreed:
                 raise GameError("you already agreed to a draw; the others have not all agreed yet")
             planner.agree_draw(seat)
+
         return await self._transition(game_id, build)

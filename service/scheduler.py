@@ -24,13 +24,25 @@ def job_id(game_id: int) -> str:
 
 
 class WakeScheduler:
-    def __init__(self, wake: Callable[[int], Awaitable[object]], sweep: Callable[[], Awaitable[object]],
-                 *, sweep_seconds: float = 30.0):
+    def __init__(
+        self,
+        wake: Callable[[int], Awaitable[object]],
+        sweep: Callable[[], Awaitable[object]],
+        *,
+        sweep_seconds: float = 30.0,
+    ):
         self._wake, self._sweep = wake, sweep
-        self.scheduler = AsyncIOScheduler(timezone=dt.timezone.utc)
-        self.scheduler.add_job(self._run_sweep, "interval", seconds=sweep_seconds, id="sweep",
-                               replace_existing=True, coalesce=True, max_instances=1,
-                               misfire_grace_time=MISFIRE_GRACE_SECONDS)
+        self.scheduler = AsyncIOScheduler(timezone=dt.UTC)
+        self.scheduler.add_job(
+            self._run_sweep,
+            "interval",
+            seconds=sweep_seconds,
+            id="sweep",
+            replace_existing=True,
+            coalesce=True,
+            max_instances=1,
+            misfire_grace_time=MISFIRE_GRACE_SECONDS,
+        )
 
     def start(self) -> None:
         self.scheduler.start()
@@ -47,9 +59,16 @@ class WakeScheduler:
             except JobLookupError:
                 pass
             return
-        self.scheduler.add_job(self._run_wake, "date", run_date=dt.datetime.fromtimestamp(at, dt.timezone.utc),
-                               args=[game_id], id=job_id(game_id), replace_existing=True, coalesce=True,
-                               misfire_grace_time=MISFIRE_GRACE_SECONDS)
+        self.scheduler.add_job(
+            self._run_wake,
+            "date",
+            run_date=dt.datetime.fromtimestamp(at, dt.UTC),
+            args=[game_id],
+            id=job_id(game_id),
+            replace_existing=True,
+            coalesce=True,
+            misfire_grace_time=MISFIRE_GRACE_SECONDS,
+        )
 
     def armed_at(self, game_id: int) -> float | None:
         job = self.scheduler.get_job(job_id(game_id))

@@ -18,6 +18,7 @@ MAX_EXTENSION = 30 * 86400
 class TimeOps(GameMasterCore):
     async def wake(self, game_id: int) -> Game:
         """Called at a game's wake-up time (and by the sweep): remind, resolve, or act on the deadline."""
+
         def build(planner: Planner, game: Game) -> None:
             row = game.row
             if row.status != RUNNING or row.paused_at is not None:
@@ -28,6 +29,7 @@ class TimeOps(GameMasterCore):
                 planner.remind()
                 return
             raise NothingToDo
+
         return await self._transition(game_id, build)
 
     async def sweep(self) -> int:
@@ -36,7 +38,9 @@ class TimeOps(GameMasterCore):
         async with self.db.reading() as conn:
             async with conn.execute(
                 """SELECT id FROM games WHERE status = ? AND paused_at IS NULL
-                   AND (deadline_at <= ? OR reminder_at <= ?) ORDER BY id""", (RUNNING, now, now)) as cursor:
+                   AND (deadline_at <= ? OR reminder_at <= ?) ORDER BY id""",
+                (RUNNING, now, now),
+            ) as cursor:
                 due = [row[0] for row in await cursor.fetchall()]
         for game_id in due:
             try:
@@ -49,8 +53,8 @@ class TimeOps(GameMasterCore):
         """Every running game's next wake-up time, to re-arm the scheduler at start-up."""
         async with self.db.reading() as conn:
             async with conn.execute(
-                "SELECT id, deadline_at, reminder_at FROM games WHERE status = ? AND paused_at IS NULL",
-                (RUNNING,)) as cursor:
+                "SELECT id, deadline_at, reminder_at FROM games WHERE status = ? AND paused_at IS NULL", (RUNNING,)
+            ) as cursor:
                 rows = await cursor.fetchall()
         wakeups = [(r["id"], self.wake_time(RUNNING, None, r["deadline_at"], r["reminder_at"])) for r in rows]
         return [(game_id, at) for game_id, at in wakeups if at is not None]
@@ -63,6 +67,7 @@ class TimeOps(GameMasterCore):
                 raise GameError(f"game #{game.id} is already paused")
             planner.pause()
             planner.plan.announcements.append(("paused", {"by": actor.user_id}))
+
         return await self._transition(game_id, build)
 
     async def resume(self, game_id: int, actor: Actor) -> Game:
@@ -73,6 +78,7 @@ class TimeOps(GameMasterCore):
                 raise GameError(f"game #{game.id} is not paused")
             planner.plan.announcements.append(("resumed", {"by": actor.user_id}))
             planner.resume()
+
         return await self._transition(game_id, build)
 
     async def extend(self, game_id: int, actor: Actor, seconds: int) -> Game:
@@ -84,6 +90,8 @@ class TimeOps(GameMasterCore):
             if game.row.time.mode == "none":
                 raise GameError(f"game #{game.id} has no deadline to extend")
             planner.extend(seconds)
-            planner.plan.announcements.append(("extended", {"by": actor.user_id, "seconds": seconds,
-                                                            "deadline_at": planner.plan.deadline_at}))
+            planner.plan.announcements.append(
+                ("extended", {"by": actor.user_id, "seconds": seconds, "deadline_at": planner.plan.deadline_at})
+            )
+
         return await self._transition(game_id, build)

@@ -43,8 +43,11 @@ def check_settings(settings: TimeSettings) -> None:
     if settings.mode not in ("round", "bank", "increment", "none"):
         raise GameError(f"time mode {settings.mode!r} must be one of: round, bank, increment, none")
     limits = {
-        "round_seconds": (60, 30 * 86400), "bank_seconds": (60, 90 * 86400), "increment_seconds": (0, 7 * 86400),
-        "reminder_seconds": (0, 7 * 86400), "missed_limit": (1, 20),
+        "round_seconds": (60, 30 * 86400),
+        "bank_seconds": (60, 90 * 86400),
+        "increment_seconds": (0, 7 * 86400),
+        "reminder_seconds": (0, 7 * 86400),
+        "missed_limit": (1, 20),
     }
     for name, (low, high) in limits.items():
         value = getattr(settings, name)

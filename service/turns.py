@@ -50,9 +50,14 @@ class Planner:
         self.players = {p.id: p for p in players}
         self.orders = dict(orders)
         self.state = rs.from_dict(game.state) if game.state is not None else None
-        self.plan = Plan(state=game.state or {}, turn=game.turn,
-                         turn_started_at=game.turn_started_at, deadline_at=game.deadline_at,
-                         reminder_at=game.reminder_at, paused_at=game.paused_at)
+        self.plan = Plan(
+            state=game.state or {},
+            turn=game.turn,
+            turn_started_at=game.turn_started_at,
+            deadline_at=game.deadline_at,
+            reminder_at=game.reminder_at,
+            paused_at=game.paused_at,
+        )
         self.seq = game.seq if game.state is not None else -1  # the setup row is seq 0
         self.turn_begun = False
 
@@ -82,11 +87,14 @@ class Planner:
         outcome = self.rs.outcome(self.state)
         if outcome is None:
             return False
-        self._end({
-            "winners": list(outcome.winners), "draw": outcome.draw,
-            "ranking": [list(group) for group in outcome.ranking],
-            "points": {str(seat): pts for seat, pts in outcome.points.items()},
-        })
+        self._end(
+            {
+                "winners": list(outcome.winners),
+                "draw": outcome.draw,
+                "ranking": [list(group) for group in outcome.ranking],
+                "points": {str(seat): pts for seat, pts in outcome.points.items()},
+            }
+        )
         return True
 
     def _end(self, result: dict[str, Any]) -> None:
@@ -99,8 +107,11 @@ class Planner:
     def setup(self, seats: dict[int, int]) -> None:
         """Seat the players (player id -> seat) and create the first state."""
         for player_id, seat in seats.items():
-            self._update_player(self.players[player_id], seat=seat,
-                                bank_left=float(self.game.time.bank_seconds) if self.game.time.mode in ("bank", "increment") else None)
+            self._update_player(
+                self.players[player_id],
+                seat=seat,
+                bank_left=float(self.game.time.bank_seconds) if self.game.time.mode in ("bank", "increment") else None,
+            )
         self.state = self.rs.setup(len(seats), self.game.options, seed=self.game.seed)
         self._record("setup", {"players": len(seats), "options": self.game.options, "seed": self.game.seed}, [])
         self.plan.announcements.append(("game_started", {"seq": self.seq}))
@@ -150,8 +161,12 @@ class Planner:
         self.state = resolution.state
         player = self.seated()[seat]
         seq = self._record("remove", {"seat": seat, "reason": reason}, [e.to_dict() for e in resolution.events])
-        self.plan.announcements.append(("player_removed", {
-            "seat": seat, "user_id": player.user_id, "name": player.name, "reason": reason, "seq": seq}))
+        self.plan.announcements.append(
+            (
+                "player_removed",
+                {"seat": seat, "user_id": player.user_id, "name": player.name, "reason": reason, "seq": seq},
+            )
+        )
         self.orders.pop(seat, None)
         if self._finish_if_over() or not continue_turn:
             return
@@ -174,9 +189,16 @@ class Planner:
         """Tell the players the game still waits for that the deadline is near (once per turn)."""
         seated = self.seated()
         self.plan.reminder_at = None
-        self.plan.announcements.append(("reminder", {
-            "turn": self.plan.turn + 1, "user_ids": [seated[s].user_id for s in sorted(self._waiting_humans())],
-            "deadline_at": self.plan.deadline_at}))
+        self.plan.announcements.append(
+            (
+                "reminder",
+                {
+                    "turn": self.plan.turn + 1,
+                    "user_ids": [seated[s].user_id for s in sorted(self._waiting_humans())],
+                    "deadline_at": self.plan.deadline_at,
+                },
+            )
+        )
 
     def pause(self) -> None:
         self.plan.paused_at = self.now
@@ -221,8 +243,9 @@ class Planner:
         """Book a pass: the clock stops for this seat; the turn resolves if he was the last (unless paused)."""
         player = self.seated()[seat]
         if player.bank_left is not None and self.plan.turn_started_at is not None:
-            self._update_player(player, bank_left=bank_after_pass(self.game.time, player.bank_left,
-                                                                  self.plan.turn_started_at, self.now))
+            self._update_player(
+                player, bank_left=bank_after_pass(self.game.time, player.bank_left, self.plan.turn_started_at, self.now)
+            )
         if resolve and self._ready():
             self.resolve(timed_out=False)
         elif resolve:
@@ -237,8 +260,15 @@ class Planner:
             self.plan.announcements.append(("draw_proposed", {"seat": seat, "user_id": seated[seat].user_id}))
             return
         departed = sorted(set(seated) - in_game)
-        self._end({"winners": sorted(in_game), "draw": True, "agreed": True,
-                   "ranking": [sorted(in_game)] + ([departed] if departed else []), "points": {}})
+        self._end(
+            {
+                "winners": sorted(in_game),
+                "draw": True,
+                "agreed": True,
+                "ranking": [sorted(in_game)] + ([departed] if departed else []),
+                "points": {},
+            }
+        )
 
     def finish(self) -> Plan:
         """The plan, with the current turn's orders and the history position it ends at."""
@@ -250,8 +280,11 @@ class Planner:
 
     def _waiting_humans(self) -> set[int]:
         seated = self.seated()
-        return {seat for seat in self.rs.acting_players(self.state)
-                if not seated[seat].is_ai and not self.orders.get(seat, OrderRow(seat, "", False)).passed}
+        return {
+            seat
+            for seat in self.rs.acting_players(self.state)
+            if not seated[seat].is_ai and not self.orders.get(seat, OrderRow(seat, "", False)).passed
+        }
 
     def _begin_turn(self) -> None:
         self.turn_begun = True
@@ -265,8 +298,12 @@ class Planner:
                 self.orders[seat] = OrderRow(seat, self.rs.format_orders(orders), True)
         self._refresh_deadline()
         humans = [seated[s].user_id for s in acting if not seated[s].is_ai]
-        self.plan.announcements.append(("turn_started", {
-            "turn": self.plan.turn + 1, "seats": acting, "user_ids": humans, "deadline_at": self.plan.deadline_at}))
+        self.plan.announcements.append(
+            (
+                "turn_started",
+                {"turn": self.plan.turn + 1, "seats": acting, "user_ids": humans, "deadline_at": self.plan.deadline_at},
+            )
+        )
 
     def _refresh_deadline(self) -> None:
         if self._ready():

@@ -17,18 +17,28 @@ def test_defaults():
 
 
 def test_everything_set():
-    config = Config.from_env({"DISCORD_TOKEN": "t", "DATABASE_PATH": "/tmp/x.db", "DEV_GUILD_ID": "123",
-                              "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10/", "LOG_LEVEL": "debug"})
+    config = Config.from_env(
+        {
+            "DISCORD_TOKEN": "t",
+            "DATABASE_PATH": "/tmp/x.db",
+            "DEV_GUILD_ID": "123",
+            "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10/",
+            "LOG_LEVEL": "debug",
+        }
+    )
     assert config.dev_guild == 123 and config.api_base == "http://127.0.0.1:9/api/v10"
     assert config.log_level == "DEBUG" and config.database == pathlib.Path("/tmp/x.db")
 
 
-@pytest.mark.parametrize("env, message", [
-    ({}, "DISCORD_TOKEN is not set"),
-    ({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "my server"}, "DEV_GUILD_ID must be a server id"),
-    ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}, "LOG_LEVEL must be"),
-    ({"DISCORD_TOKEN": "t", "DISCORD_API_BASE": "discord.example"}, "must be an http"),
-])
+@pytest.mark.parametrize(
+    "env, message",
+    [
+        ({}, "DISCORD_TOKEN is not set"),
+        ({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "my server"}, "DEV_GUILD_ID must be a server id"),
+        ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}, "LOG_LEVEL must be"),
+        ({"DISCORD_TOKEN": "t", "DISCORD_API_BASE": "discord.example"}, "must be an http"),
+    ],
+)
 def test_bad_configuration_is_refused(env, message):
     with pytest.raises(ConfigError, match=message):
         Config.from_env(env)

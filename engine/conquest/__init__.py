@@ -26,7 +26,6 @@ from engine.errors import OptionError
 from engine.rng import seed_state
 from engine.ruleset import Option, Outcome, Resolution, Ruleset
 
-
 RULES_TEXT = """\
 **Conquest** — 2 to 6 players on a symmetric hex map. Each round everybody programs secret orders, \
 then passes; the round resolves when all have passed or the deadline fires (un-passed orders are \
@@ -57,12 +56,23 @@ class ConquestRuleset(Ruleset[ConquestState, Order]):
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
-            Option("map", "map", None, "A shipped map (or explicit map data); empty for a generated map",
-                   choices=tuple(SHIPPED.names())),
+            Option(
+                "map",
+                "map",
+                None,
+                "A shipped map (or explicit map data); empty for a generated map",
+                choices=tuple(SHIPPED.names()),
+            ),
             Option("size", "choice", "medium", "Size of a generated map", choices=tuple(SIZES)),
             Option("start_units", "int", 10, "Units on each start cell", minimum=1, maximum=100),
-            Option("round_limit", "int", 0, "Rounds before the game ends on cells and units (0: none)",
-                   minimum=0, maximum=1000),
+            Option(
+                "round_limit",
+                "int",
+                0,
+                "Rounds before the game ends on cells and units (0: none)",
+                minimum=0,
+                maximum=1000,
+            ),
         )
 
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None, seed: int | str = 0) -> ConquestState:

@@ -48,9 +48,7 @@ def _distance_to_front(state: ConquestState, seat: int) -> dict[Hex, int]:
     distance: dict[Hex, int] = {}
     queue: deque[Hex] = deque()
     for cell, content in state.cells.items():
-        if content.owner == seat and any(
-            n in state.cells and state.cells[n].owner != seat for n in cell.neighbours()
-        ):
+        if content.owner == seat and any(n in state.cells and state.cells[n].owner != seat for n in cell.neighbours()):
             distance[cell] = 0
             queue.append(cell)
     while queue:

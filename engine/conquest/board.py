@@ -91,7 +91,7 @@ class ConquestMap:
 
 def _parse_layout(layout: Any) -> dict[Hex, CellType]:
     if not isinstance(layout, list) or not layout or not all(isinstance(row, str) for row in layout):
-        raise MapError("map layout must be a list of rows of text, like [\"n n b\", \"n g n\"]")
+        raise MapError('map layout must be a list of rows of text, like ["n n b", "n g n"]')
     types: dict[Hex, CellType] = {}
     for row, line in enumerate(layout):
         for col, token in enumerate(line.split()):
@@ -117,7 +117,7 @@ def _cell(label: Any, types: Mapping[Hex, CellType], what: str) -> Hex:
 
 def _parse_garrisons(data: Any, types: Mapping[Hex, CellType]) -> dict[Hex, int]:
     if not isinstance(data, Mapping):
-        raise MapError("map garrisons must be an object like {\"C3\": 4}")
+        raise MapError('map garrisons must be an object like {"C3": 4}')
     garrisons = {}
     for label, units in data.items():
         cell = _cell(label, types, "garrison cell")
@@ -129,7 +129,7 @@ def _parse_garrisons(data: Any, types: Mapping[Hex, CellType]) -> dict[Hex, int]
 
 def _parse_starts(data: Any, types: Mapping[Hex, CellType]) -> dict[int, tuple[Hex, ...]]:
     if not isinstance(data, Mapping) or not data:
-        raise MapError("map starts must be an object like {\"2\": [\"A1\", \"H8\"]}")
+        raise MapError('map starts must be an object like {"2": ["A1", "H8"]}')
     starts = {}
     for count_text, labels in data.items():
         try:

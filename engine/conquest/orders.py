@@ -140,15 +140,21 @@ def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
             problems.append(IllegalOrderError(f"{text!r}: {order.source.label} is not a cell of this map"))
             continue
         if cell.owner != seat:
-            problems.append(IllegalOrderError(
-                f"{text!r}: {order.source.label} is {_owner_name(cell.owner)}, not yours; "
-                f"your cells: {', '.join(c.label for c in state.cells_of(seat)) or 'none'}"))
+            problems.append(
+                IllegalOrderError(
+                    f"{text!r}: {order.source.label} is {_owner_name(cell.owner)}, not yours; "
+                    f"your cells: {', '.join(c.label for c in state.cells_of(seat)) or 'none'}"
+                )
+            )
             continue
         if isinstance(order, (Move, Auto)) and order.target not in order.source.neighbours():
             near = sorted(c.label for c in order.source.neighbours() if c in state.types)
-            problems.append(IllegalOrderError(
-                f"{text!r}: {order.target.label} is not adjacent to {order.source.label}; "
-                f"neighbours: {', '.join(near)}"))
+            problems.append(
+                IllegalOrderError(
+                    f"{text!r}: {order.target.label} is not adjacent to {order.source.label}; "
+                    f"neighbours: {', '.join(near)}"
+                )
+            )
             continue
         if isinstance(order, Move):
             if order.units < 1:
@@ -163,14 +169,17 @@ def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
         total, have = sum(m.units for m in moves), state.cells[source].units
         if total > have:
             listed = ", ".join(str(m) for m in moves)
-            problems.append(IllegalOrderError(
-                f"{listed}: {source.label} has {have} units at the start of the round, "
-                f"these orders move {total}"))
+            problems.append(
+                IllegalOrderError(
+                    f"{listed}: {source.label} has {have} units at the start of the round, these orders move {total}"
+                )
+            )
     for source, entries in standing.items():
         if len(entries) > 1:
             listed = ", ".join(dict.fromkeys(str(e) for e in entries))
-            problems.append(AmbiguousOrderError(
-                f"{listed}: {source.label} can have one auto-move order per round; keep one"))
+            problems.append(
+                AmbiguousOrderError(f"{listed}: {source.label} can have one auto-move order per round; keep one")
+            )
     raise_collected(problems)
 
 

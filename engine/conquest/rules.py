@@ -60,8 +60,9 @@ def _standing_orders(state: ConquestState, orders: Mapping[int, Sequence[Order]]
     return autos
 
 
-def _flows(state: ConquestState, orders: Mapping[int, Sequence[Order]],
-           autos: Mapping[Hex, Hex]) -> dict[tuple[int, Hex, Hex, bool], int]:
+def _flows(
+    state: ConquestState, orders: Mapping[int, Sequence[Order]], autos: Mapping[Hex, Hex]
+) -> dict[tuple[int, Hex, Hex, bool], int]:
     """Units leaving each cell: fixed moves first (start-of-round counts), then auto-moves take the rest."""
     flows: dict[tuple[int, Hex, Hex, bool], int] = defaultdict(int)
     fixed_out: dict[Hex, int] = defaultdict(int)
@@ -78,8 +79,9 @@ def _flows(state: ConquestState, orders: Mapping[int, Sequence[Order]],
     return dict(flows)
 
 
-def _battles(state: ConquestState, flows: Mapping[tuple[int, Hex, Hex, bool], int],
-             events: list[Event]) -> dict[Hex, Cell]:
+def _battles(
+    state: ConquestState, flows: Mapping[tuple[int, Hex, Hex, bool], int], events: list[Event]
+) -> dict[Hex, Cell]:
     out: dict[Hex, int] = defaultdict(int)
     arrivals: dict[Hex, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     for (seat, source, target, _), units in flows.items():
@@ -111,13 +113,18 @@ def _battle(hex_: Hex, before: Cell, parties: dict[Party, int], events: list[Eve
             after = Cell(None, 0)
         else:
             after = Cell(before.owner if first is None else first, first_units - second_units)
-        events.append(Event("battle", {
-            "cell": hex_.label,
-            "parties": [[party, units] for party, units in sorted(parties.items(), key=_party_key)],
-            "winner": None if first_units == second_units else first,
-            "tie": first_units == second_units,
-            "units_left": after.units,
-        }))
+        events.append(
+            Event(
+                "battle",
+                {
+                    "cell": hex_.label,
+                    "parties": [[party, units] for party, units in sorted(parties.items(), key=_party_key)],
+                    "winner": None if first_units == second_units else first,
+                    "tie": first_units == second_units,
+                    "units_left": after.units,
+                },
+            )
+        )
     if after.owner != before.owner:
         kind = "neutralized" if after.owner is None else "captured"
         events.append(Event(kind, {"cell": hex_.label, "seat": after.owner, "from": before.owner}))

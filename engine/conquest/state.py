@@ -8,8 +8,8 @@ from typing import Any
 
 from engine.conquest.board import CellType
 from engine.errors import StateError
-from engine.stored import text, whole
 from engine.hexgrid import Hex
+from engine.stored import text, whole
 
 PLAYING = "playing"
 OUT_STATUSES = ("eliminated", "surrendered", "removed")
@@ -147,7 +147,12 @@ def _check_consistent(state: ConquestState) -> None:
         if c.owner is not None and c.owner >= seats:
             raise StateError(f"conquest state is damaged: {cell.label} owned by seat {c.owner}")
     for source, target in state.autos.items():
-        if source not in state.cells or state.cells[source].owner is None or target not in source.neighbours() or target not in state.cells:
+        if (
+            source not in state.cells
+            or state.cells[source].owner is None
+            or target not in source.neighbours()
+            or target not in state.cells
+        ):
             raise StateError(f"conquest state is damaged: auto-move {source.label}>{target.label}")
 
 
@@ -180,5 +185,6 @@ def make_view(state: ConquestState, viewer: int | None) -> ConquestView:
         CellView(h, h.label, state.types[h], c.owner, c.units, state.autos.get(h))
         for h, c in sorted(state.cells.items())
     )
-    return ConquestView(viewer, state.map_name, state.round, state.round_limit, state.over, cells,
-                        state.players, state.last_moves)
+    return ConquestView(
+        viewer, state.map_name, state.round, state.round_limit, state.over, cells, state.players, state.last_moves
+    )

@@ -54,11 +54,22 @@ class FortressRuleset(Ruleset[FortressState, Order]):
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
-            Option("mode", "int", 1, "1: I'm too young to die, 2: Hey, not too rough! (water, mountains), "
-                   "3: Hurt me plenty (generals)", minimum=1, maximum=3),
+            Option(
+                "mode",
+                "int",
+                1,
+                "1: I'm too young to die, 2: Hey, not too rough! (water, mountains), 3: Hurt me plenty (generals)",
+                minimum=1,
+                maximum=3,
+            ),
             Option("moves", "int", 15, "Moves each player makes", minimum=1, maximum=100),
-            Option("map", "map", None, "A shipped map (or explicit map data); empty for a generated field",
-                   choices=tuple(SHIPPED.names())),
+            Option(
+                "map",
+                "map",
+                None,
+                "A shipped map (or explicit map data); empty for a generated field",
+                choices=tuple(SHIPPED.names()),
+            ),
             Option("width", "int", 11, "Columns of a generated field", minimum=6, maximum=20),
             Option("height", "int", 10, "Rows of a generated field (rounded up to even)", minimum=6, maximum=20),
         )
@@ -79,9 +90,21 @@ class FortressRuleset(Ruleset[FortressState, Order]):
         opts = self.normalize_options(options)
         field = self._field(opts, seed)
         state = FortressState(
-            map_name=field.name, mode=opts["mode"], width=field.width, height=field.height,
-            terrain=dict(field.terrain), cities=field.cities, owners={}, fortresses={}, generals={},
-            moves=opts["moves"], turn=0, players=(PLAYING, PLAYING), last=(), rng=seed_state(seed))
+            map_name=field.name,
+            mode=opts["mode"],
+            width=field.width,
+            height=field.height,
+            terrain=dict(field.terrain),
+            cities=field.cities,
+            owners={},
+            fortresses={},
+            generals={},
+            moves=opts["moves"],
+            turn=0,
+            players=(PLAYING, PLAYING),
+            last=(),
+            rng=seed_state(seed),
+        )
         for seat, city in enumerate(field.cities):
             state = replace(state, owners={**claim(state, seat, city)[0], city: seat})
         return begin(state, [])
@@ -152,8 +175,10 @@ class FortressRuleset(Ruleset[FortressState, Order]):
         if seat not in playing(state):
             raise NotActingError(f"seat {seat} is not playing in this game")
         new = remove(state, seat, reason)
-        events = (Event("player_removed", {"seat": seat, "reason": reason}),
-                  Event("game_over", {"winners": list(self.outcome(new).winners)}))
+        events = (
+            Event("player_removed", {"seat": seat, "reason": reason}),
+            Event("game_over", {"winners": list(self.outcome(new).winners)}),
+        )
         return Resolution(new, events)
 
     def suggest_orders(self, state: FortressState, seat: int, text: str) -> list[str]:

@@ -48,8 +48,11 @@ def _choose_general_actions(state: FortressState, seat: int, rng: Rng) -> list[O
     position = state
     mine = sorted((c for c, s in state.generals.items() if s == seat), key=lambda c: (c != city, c))
     for at in mine:
-        actions = [a for a in general_actions(position, seat, at, dict(position.generals))
-                   if not (at == city and isinstance(a, Build))]
+        actions = [
+            a
+            for a in general_actions(position, seat, at, dict(position.generals))
+            if not (at == city and isinstance(a, Build))
+        ]
         if not actions:
             continue
         idle = -general_reply(position, 1 - seat)  # what standing still is worth
@@ -67,8 +70,9 @@ def _after(state: FortressState, seat: int, action: Order) -> FortressState:
     generals = {c: s for c, s in state.generals.items() if c != _start(action)}
     if isinstance(action, (Build, WalkBuild)):
         cell = _site(action)
-        return replace(state, owners=claim(state, seat, cell)[0], fortresses={**state.fortresses, cell: seat},
-                       generals=generals)
+        return replace(
+            state, owners=claim(state, seat, cell)[0], fortresses={**state.fortresses, cell: seat}, generals=generals
+        )
     return replace(state, generals={**generals, action.path[-1]: seat})
 
 
@@ -84,7 +88,9 @@ def _score(state: FortressState, seat: int, action: Order, idle: float) -> float
 
 
 def _start(action: Order) -> Hex:
-    return action.cell if isinstance(action, Build) else action.source if isinstance(action, WalkBuild) else action.path[0]
+    return (
+        action.cell if isinstance(action, Build) else action.source if isinstance(action, WalkBuild) else action.path[0]
+    )
 
 
 def _site(action: Order) -> Hex:
@@ -114,14 +120,22 @@ def suggestions(state: FortressState, seat: int, text: str) -> list[str]:
     except OrderError:
         return []
     if state.mode < 3:
-        options = sorted((c for c in state.terrain if may_build(position, seat, c)),
-                         key=lambda c: (-gain(position, seat, c), c.label))
+        options = sorted(
+            (c for c in state.terrain if may_build(position, seat, c)),
+            key=lambda c: (-gain(position, seat, c), c.label),
+        )
         lines = [f"build {c.label}" for c in options]
     else:
         city = state.cities[seat]
-        movers = [city] if position.generals.get(city) == seat else [at for at, s in sorted(position.generals.items())
-                                                                      if s == seat]
+        movers = (
+            [city]
+            if position.generals.get(city) == seat
+            else [at for at, s in sorted(position.generals.items()) if s == seat]
+        )
         lines = [str(a) for at in movers for a in general_actions(position, seat, at, dict(position.generals))]
     head = "; ".join(done)
-    return [f"{head}; {line}" if head else line for line in lines if line.startswith(typed) or
-            line.replace("build ", "").startswith(typed)]
+    return [
+        f"{head}; {line}" if head else line
+        for line in lines
+        if line.startswith(typed) or line.replace("build ", "").startswith(typed)
+    ]

@@ -41,8 +41,15 @@ class FortressMap:
     def to_dict(self) -> dict[str, Any]:
         def labels(kind: str) -> list[str]:
             return [c.label for c in sorted(self.terrain, key=reading_order) if self.terrain[c] == kind]
-        return {"name": self.name, "width": self.width, "height": self.height,
-                "cities": [c.label for c in self.cities], "mountains": labels(MOUNTAIN), "water": labels(WATER)}
+
+        return {
+            "name": self.name,
+            "width": self.width,
+            "height": self.height,
+            "cities": [c.label for c in self.cities],
+            "mountains": labels(MOUNTAIN),
+            "water": labels(WATER),
+        }
 
     @classmethod
     def from_dict(cls, data: Any) -> FortressMap:
@@ -96,7 +103,9 @@ def mirror(cell: Hex, width: int, height: int) -> Hex:
     return Hex.from_offset(width - 1 - cell.col, height - 1 - cell.row)
 
 
-def generate_map(mode: int, seed: int | str, width: int = DEFAULT_SIZE[0], height: int = DEFAULT_SIZE[1]) -> FortressMap:
+def generate_map(
+    mode: int, seed: int | str, width: int = DEFAULT_SIZE[0], height: int = DEFAULT_SIZE[1]
+) -> FortressMap:
     """Cities on opposite sides; in modes 2 and 3 about a tenth of the field each of water and mountains.
     Point-symmetric, so neither player has the better side (heights are rounded up to even)."""
     height += height % 2

@@ -25,14 +25,19 @@ def buildable(state: FortressState, cell: Hex) -> bool:
 def may_build(state: FortressState, seat: int, cell: Hex) -> bool:
     """Modes 1-2: buildable, and the player's own cell or next to one of his cells."""
     return buildable(state, cell) and (
-        state.owners.get(cell) == seat or any(state.owners.get(n) == seat for n in neighbours(state, cell)))
+        state.owners.get(cell) == seat or any(state.owners.get(n) == seat for n in neighbours(state, cell))
+    )
 
 
 def enterable(state: FortressState, seat: int, cell: Hex, generals: dict[Hex, int]) -> bool:
     """A general never enters a mountain, an opponent's cell, or a cell with another general."""
     owner = state.owners.get(cell)
-    return (cell in state.terrain and state.terrain[cell] != MOUNTAIN and cell not in generals
-            and (owner is None or owner == seat))
+    return (
+        cell in state.terrain
+        and state.terrain[cell] != MOUNTAIN
+        and cell not in generals
+        and (owner is None or owner == seat)
+    )
 
 
 def claim(state: FortressState, seat: int, cell: Hex) -> tuple[dict[Hex, int], list[Hex]]:
@@ -48,6 +53,7 @@ def claim(state: FortressState, seat: int, cell: Hex) -> tuple[dict[Hex, int], l
 
 
 # --- general actions ------------------------------------------------------------------------
+
 
 def general_actions(state: FortressState, seat: int, at: Hex, generals: dict[Hex, int]) -> Iterator[Order]:
     """Every action (a)-(d) of the general on ``at`` given where the generals stand now."""
@@ -83,6 +89,7 @@ def has_legal_turn(state: FortressState, seat: int) -> bool:
 
 
 # --- parsing and validation -----------------------------------------------------------------
+
 
 def parse(state: FortressState, seat: int, text: str) -> list[Order]:
     if not isinstance(text, str):
@@ -133,9 +140,13 @@ def _walk(state: FortressState, seat: int, cells: list[Hex], line: str) -> Walk:
     if len(cells) == 3 or cells[1] in cells[0].neighbours():
         return Walk(tuple(cells))
     source, target = cells
-    middles = [m for m in neighbours(state, source) if target in m.neighbours()
-               and state.terrain[m] == LAND and enterable(state, seat, m, {c: s for c, s in state.generals.items()
-                                                                          if c != source})]
+    middles = [
+        m
+        for m in neighbours(state, source)
+        if target in m.neighbours()
+        and state.terrain[m] == LAND
+        and enterable(state, seat, m, {c: s for c, s in state.generals.items() if c != source})
+    ]
     if len(middles) == 1:
         return Walk((source, middles[0], target))
     if not middles:
@@ -175,14 +186,24 @@ def _why_not(state: FortressState, seat: int, cell: Hex) -> str:
     return f"{cell.label} is neither yours nor next to one of your cells"
 
 
-def _build(state: FortressState, seat: int, cell: Hex, generals: dict[Hex, int] | None = None) -> tuple[FortressState, list[Event]]:
+def _build(
+    state: FortressState, seat: int, cell: Hex, generals: dict[Hex, int] | None = None
+) -> tuple[FortressState, list[Event]]:
     owners, taken = claim(state, seat, cell)
     opponent = 1 - seat
     stolen = [c for c in taken if state.owners.get(c) == opponent]
-    new = replace(state, owners=owners, fortresses={**state.fortresses, cell: seat},
-                  generals=state.generals if generals is None else generals)
-    return new, [Event("built", {"seat": seat, "cell": cell.label, "claimed": [c.label for c in taken],
-                                 "from_opponent": len(stolen)})]
+    new = replace(
+        state,
+        owners=owners,
+        fortresses={**state.fortresses, cell: seat},
+        generals=state.generals if generals is None else generals,
+    )
+    return new, [
+        Event(
+            "built",
+            {"seat": seat, "cell": cell.label, "claimed": [c.label for c in taken], "from_opponent": len(stolen)},
+        )
+    ]
 
 
 def _apply_general_turn(state: FortressState, seat: int, orders: Sequence[Order]) -> tuple[FortressState, list[Event]]:
@@ -211,8 +232,9 @@ def _apply_general_turn(state: FortressState, seat: int, orders: Sequence[Order]
             state, built = _build(state, seat, cell, generals)
             events += built
     if state.generals.get(state.cities[seat]) == seat:
-        raise IllegalOrderError(f"a general may not be left in your city {state.cities[seat].label}; "
-                                "move him out this turn")
+        raise IllegalOrderError(
+            f"a general may not be left in your city {state.cities[seat].label}; move him out this turn"
+        )
     return state, events
 
 
@@ -240,8 +262,13 @@ def _why_not_general(state: FortressState, seat: int, at: Hex, order: Order) -> 
 
 def advance(state: FortressState, events: list[Event]) -> FortressState:
     """End the turn: count it, let the next player's general appear, and pass for a player who cannot act."""
-    played = [Hex.from_label(label) for e in events
-              for label in (e.data["path"] if e.kind == "general_moved" else [e.data.get("cell")] if e.kind == "built" else [])]
+    played = [
+        Hex.from_label(label)
+        for e in events
+        for label in (
+            e.data["path"] if e.kind == "general_moved" else [e.data.get("cell")] if e.kind == "built" else []
+        )
+    ]
     return begin(replace(state, turn=state.turn + 1, last=tuple(played)), events)
 
 
@@ -268,10 +295,13 @@ def remove(state: FortressState, seat: int, reason: str) -> FortressState:
     """The seat leaves: his cells and fortresses turn neutral, his generals vanish; the game ends."""
     players = list(state.players)
     players[seat] = reason
-    return replace(state, players=tuple(players),
-                   owners={c: s for c, s in state.owners.items() if s != seat},
-                   fortresses={c: s for c, s in state.fortresses.items() if s != seat},
-                   generals={c: s for c, s in state.generals.items() if s != seat})
+    return replace(
+        state,
+        players=tuple(players),
+        owners={c: s for c, s in state.owners.items() if s != seat},
+        fortresses={c: s for c, s in state.fortresses.items() if s != seat},
+        generals={c: s for c, s in state.generals.items() if s != seat},
+    )
 
 
 def playing(state: FortressState) -> list[int]:

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import StateError
-from engine.stored import text, whole
 from engine.fortress.board import LAND, MOUNTAIN, WATER
 from engine.hexgrid import Hex
+from engine.stored import text, whole
 
 PLAYING = "playing"
 MODES = {1: "I'm too young to die", 2: "Hey, not too rough!", 3: "Hurt me plenty"}
@@ -50,17 +50,25 @@ class FortressState:
 def to_dict(state: FortressState, name: str, version: int) -> dict[str, Any]:
     def labels(cells) -> list[str]:
         return [c.label for c in sorted(cells)]
+
     return {
-        "ruleset": name, "version": version, "map_name": state.map_name, "mode": state.mode,
-        "width": state.width, "height": state.height,
+        "ruleset": name,
+        "version": version,
+        "map_name": state.map_name,
+        "mode": state.mode,
+        "width": state.width,
+        "height": state.height,
         "water": labels(c for c, t in state.terrain.items() if t == WATER),
         "mountains": labels(c for c, t in state.terrain.items() if t == MOUNTAIN),
         "cities": [c.label for c in state.cities],
         "owners": {c.label: s for c, s in sorted(state.owners.items())},
         "fortresses": {c.label: s for c, s in sorted(state.fortresses.items())},
         "generals": {c.label: s for c, s in sorted(state.generals.items())},
-        "moves": state.moves, "turn": state.turn, "players": list(state.players),
-        "last": [c.label for c in state.last], "rng": state.rng,
+        "moves": state.moves,
+        "turn": state.turn,
+        "players": list(state.players),
+        "last": [c.label for c in state.last],
+        "rng": state.rng,
     }
 
 
@@ -88,11 +96,21 @@ def from_dict(data: Mapping[str, Any]) -> FortressState:
                 terrain[cell(label)] = kind
         players = tuple(str(p) for p in data["players"])
         state = FortressState(
-            map_name=text(data["map_name"], "fortress"), mode=whole(data["mode"], 1, "fortress"), width=width, height=height,
-            terrain=terrain, cities=tuple(cell(c) for c in data["cities"]), owners=seats(data["owners"]),
-            fortresses=seats(data["fortresses"]), generals=seats(data["generals"]), moves=whole(data["moves"], 1, "fortress"),
-            turn=whole(data["turn"], 0, "fortress"), players=players, last=tuple(cell(c) for c in data["last"]),
-            rng=whole(data["rng"], 0, "fortress"))
+            map_name=text(data["map_name"], "fortress"),
+            mode=whole(data["mode"], 1, "fortress"),
+            width=width,
+            height=height,
+            terrain=terrain,
+            cities=tuple(cell(c) for c in data["cities"]),
+            owners=seats(data["owners"]),
+            fortresses=seats(data["fortresses"]),
+            generals=seats(data["generals"]),
+            moves=whole(data["moves"], 1, "fortress"),
+            turn=whole(data["turn"], 0, "fortress"),
+            players=players,
+            last=tuple(cell(c) for c in data["last"]),
+            rng=whole(data["rng"], 0, "fortress"),
+        )
     except StateError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as err:
@@ -114,5 +132,10 @@ class FortressView:
 
 
 def make_view(state: FortressState, viewer: int | None) -> FortressView:
-    return FortressView(viewer, state, None if state.over else state.to_move,
-                        (state.moves_left(0), state.moves_left(1)), (state.territory(0), state.territory(1)))
+    return FortressView(
+        viewer,
+        state,
+        None if state.over else state.to_move,
+        (state.moves_left(0), state.moves_left(1)),
+        (state.territory(0), state.territory(1)),
+    )

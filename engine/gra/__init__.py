@@ -58,10 +58,16 @@ class GraRuleset(Ruleset[GraState, Order]):
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
-            Option("map", "map", None, "A shipped map (or explicit map data); empty for a generated map",
-                   choices=tuple(SHIPPED.names())),
-            Option("size", "choice", "medium", "Size of a generated map (about 30, 60 or 120 nodes)",
-                   choices=tuple(SIZES)),
+            Option(
+                "map",
+                "map",
+                None,
+                "A shipped map (or explicit map data); empty for a generated map",
+                choices=tuple(SHIPPED.names()),
+            ),
+            Option(
+                "size", "choice", "medium", "Size of a generated map (about 30, 60 or 120 nodes)", choices=tuple(SIZES)
+            ),
         )
 
     def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -78,11 +84,24 @@ class GraRuleset(Ruleset[GraState, Order]):
         self.check_num_players(num_players)
         graph = self._graph(self.normalize_options(options), seed)
         if len(graph.positions) < 3 * num_players:
-            raise MapError(f"map {graph.name!r} has {len(graph.positions)} nodes; {num_players} players need "
-                           f"at least {3 * num_players}")
-        return GraState(graph=graph, phase="negotiate", spacing=spacing_for(graph, num_players), owners={},
-                        ready={}, spawning={}, splits={}, players=(PLAYING,) * num_players, departures=(),
-                        turn=0, last=(), rng=seed_state(seed))
+            raise MapError(
+                f"map {graph.name!r} has {len(graph.positions)} nodes; {num_players} players need "
+                f"at least {3 * num_players}"
+            )
+        return GraState(
+            graph=graph,
+            phase="negotiate",
+            spacing=spacing_for(graph, num_players),
+            owners={},
+            ready={},
+            spawning={},
+            splits={},
+            players=(PLAYING,) * num_players,
+            departures=(),
+            turn=0,
+            last=(),
+            rng=seed_state(seed),
+        )
 
     def acting_players(self, state: GraState) -> frozenset[int]:
         return acting(state)

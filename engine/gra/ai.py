@@ -26,8 +26,9 @@ def spread(state: GraState, rng: Rng) -> list[int]:
     hubs = [n for n in graph.nodes if len(graph.adjacency[n]) >= 3] or list(graph.nodes)
     chosen = [rng.choice(hubs)]
     while len(chosen) < len(state.players):
-        chosen.append(max(graph.nodes, key=lambda n: (min(graph.distance[n][c] for c in chosen),
-                                                      len(graph.adjacency[n]), -n)))
+        chosen.append(
+            max(graph.nodes, key=lambda n: (min(graph.distance[n][c] for c in chosen), len(graph.adjacency[n]), -n))
+        )
     return chosen
 
 
@@ -85,8 +86,12 @@ def suggestions(state: GraState, seat: int, text: str) -> list[str]:
     if state.phase == "negotiate":
         lines = [str(Pick(tuple(spread(state, Rng(seed_state(f"{seat}:{i}")))))) for i in range(25)]
     elif state.phase == "move":
-        lines = [str(Move(node, near, count)) for node, (owner, count) in sorted(state.ready.items())
-                 if owner == seat for near in state.graph.adjacency[node]]
+        lines = [
+            str(Move(node, near, count))
+            for node, (owner, count) in sorted(state.ready.items())
+            if owner == seat
+            for near in state.graph.adjacency[node]
+        ]
     elif state.phase == "create":
         lines = [f"create {n}" for n in state.territory(seat)]
     else:

@@ -81,8 +81,11 @@ class Graph:
         return sorted(parts, key=lambda p: (-len(p), min(p)))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "nodes": [[x, y] for x, y in self.positions],
-                "edges": [list(e) for e in sorted(self.edges)]}
+        return {
+            "name": self.name,
+            "nodes": [[x, y] for x, y in self.positions],
+            "edges": [list(e) for e in sorted(self.edges)],
+        }
 
     @classmethod
     def from_dict(cls, data: Any) -> Graph:
@@ -93,16 +96,24 @@ class Graph:
             raise MapError("map nodes must be a list of 3 to 400 [x, y] positions")
         positions = []
         for index, point in enumerate(nodes, 1):
-            if (not isinstance(point, list) or len(point) != 2
-                    or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in point)):
+            if (
+                not isinstance(point, list)
+                or len(point) != 2
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in point)
+            ):
                 raise MapError(f"node {index} must be a position [x, y], not {point!r}")
             positions.append((float(point[0]), float(point[1])))
         if not isinstance(edges, list) or not edges:
             raise MapError("map edges must be a list of [a, b] node pairs")
         pairs = set()
         for edge in edges:
-            if (not isinstance(edge, list) or len(edge) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in edge)
-                    or not all(1 <= v <= len(positions) for v in edge) or edge[0] == edge[1]):
+            if (
+                not isinstance(edge, list)
+                or len(edge) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in edge)
+                or not all(1 <= v <= len(positions) for v in edge)
+                or edge[0] == edge[1]
+            ):
                 raise MapError(f"edge {edge!r} must join two different nodes numbered 1 to {len(positions)}")
             pairs.add((min(edge), max(edge)))
         name = data.get("name", "custom")
@@ -124,7 +135,7 @@ def generate(size: str, seed: int | str) -> Graph:
             jitter_x, jitter_y = (rng.below(1000) / 1000 - 0.5) * 0.36, (rng.below(1000) / 1000 - 0.5) * 0.32
             points[col, row] = (round(col + 0.5 * (row % 2) + jitter_x, 3), round(row * 0.87 + jitter_y, 3))
     lattice = set()
-    for (col, row) in points:
+    for col, row in points:
         shift = row % 2
         for dc, dr in ((1, 0), (shift - 1, 1), (shift, 1)):
             if (col + dc, row + dr) in points:
@@ -141,8 +152,11 @@ def generate(size: str, seed: int | str) -> Graph:
             edges = trial
     order = sorted(keep, key=lambda c: (c[1], c[0]))
     number = {cell: i + 1 for i, cell in enumerate(order)}
-    return Graph(f"generated-{size}", tuple(points[c] for c in order),
-                 frozenset((min(number[a], number[b]), max(number[a], number[b])) for a, b in edges))
+    return Graph(
+        f"generated-{size}",
+        tuple(points[c] for c in order),
+        frozenset((min(number[a], number[b]), max(number[a], number[b])) for a, b in edges),
+    )
 
 
 def _degree(node, nodes: set, edges: set) -> int:

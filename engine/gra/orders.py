@@ -63,8 +63,7 @@ PATTERNS = {
     "create": re.compile(rf"^(?:create\s+)?{NUMBERS}$"),
     "split": re.compile(r"^(?:keep\s+)?(\d{1,4})$"),
 }
-EXAMPLES = {"negotiate": "pick 3 17", "move": "3>7 2 (or 3>7 for all)", "create": "create 3 3 7",
-            "split": "keep 17"}
+EXAMPLES = {"negotiate": "pick 3 17", "move": "3>7 2 (or 3>7 for all)", "create": "create 3 3 7", "split": "keep 17"}
 
 
 def parse(state: GraState, seat: int, text: str) -> list[Order]:
@@ -122,11 +121,14 @@ def _check_picks(state: GraState, seat: int, orders: Sequence[Order]) -> list[Or
     if len(nodes) != need or len(set(nodes)) != need:
         return [IllegalOrderError(f"pick {need} different nodes (one per player); you picked {len(set(nodes))}")]
     for i, a in enumerate(nodes):
-        for b in nodes[i + 1:]:
+        for b in nodes[i + 1 :]:
             gap = state.graph.distance[a][b]
             if gap < state.spacing:
-                return [IllegalOrderError(f"nodes {a} and {b} are {gap} edges apart; picks must be at least "
-                                          f"{state.spacing} apart")]
+                return [
+                    IllegalOrderError(
+                        f"nodes {a} and {b} are {gap} edges apart; picks must be at least {state.spacing} apart"
+                    )
+                ]
     return []
 
 
@@ -141,8 +143,11 @@ def _check_moves(state: GraState, seat: int, orders: Sequence[Order]) -> list[Or
             problems.append(IllegalOrderError(f"{str(order)!r}: your ready soldiers on node {order.source} {why}"))
         elif not state.graph.adjacent(order.source, order.target):
             near = ", ".join(map(str, state.graph.adjacency[order.source]))
-            problems.append(IllegalOrderError(f"{str(order)!r}: node {order.target} is not next to node "
-                                              f"{order.source}; neighbours: {near}"))
+            problems.append(
+                IllegalOrderError(
+                    f"{str(order)!r}: node {order.target} is not next to node {order.source}; neighbours: {near}"
+                )
+            )
         elif order.soldiers < 1:
             problems.append(IllegalOrderError(f"{str(order)!r}: move at least 1 soldier"))
         else:
@@ -161,8 +166,12 @@ def _check_creates(state: GraState, seat: int, orders: Sequence[Order]) -> list[
     if foreign:
         return [IllegalOrderError(f"node {foreign[0]} is not yours; create soldiers on your own nodes")]
     if len(nodes) > max(0, room):
-        return [IllegalOrderError(f"you may create {max(0, room)} soldiers now (cap {state.cap(seat)}, you have "
-                                  f"{state.soldiers(seat)}); you asked for {len(nodes)}")]
+        return [
+            IllegalOrderError(
+                f"you may create {max(0, room)} soldiers now (cap {state.cap(seat)}, you have "
+                f"{state.soldiers(seat)}); you asked for {len(nodes)}"
+            )
+        ]
     return []
 
 

@@ -36,11 +36,13 @@ def resolve_phase(state: GraState, orders: Mapping[int, Sequence[Order]]) -> tup
 
 # --- negotiation ------------------------------------------------------------------------------
 
+
 def _negotiate(state: GraState, orders: Mapping[int, Sequence[Order]], events: list[Event]) -> GraState:
     """Players in a seeded order each get the pick farthest from the starts already given out."""
     rng = Rng(state.rng)
-    picks = {seat: [n for o in orders.get(seat, ()) if isinstance(o, Pick) for n in o.nodes]
-             for seat in state.playing()}
+    picks = {
+        seat: [n for o in orders.get(seat, ()) if isinstance(o, Pick) for n in o.nodes] for seat in state.playing()
+    }
     starts: dict[int, int] = {}
     for seat in rng.shuffled(sorted(picks)):
         free = [n for n in picks[seat] if n not in starts.values()]
@@ -50,8 +52,9 @@ def _negotiate(state: GraState, orders: Mapping[int, Sequence[Order]], events: l
             choice = max(free, key=lambda n: min(state.graph.distance[n][s] for s in starts.values()))
         starts[seat] = choice
         events.append(Event("start", {"seat": seat, "node": choice}))
-    return replace(state, owners={n: s for s, n in starts.items()}, ready={n: (s, 1) for s, n in starts.items()},
-                   rng=rng.state)
+    return replace(
+        state, owners={n: s for s, n in starts.items()}, ready={n: (s, 1) for s, n in starts.items()}, rng=rng.state
+    )
 
 
 def default_picks(state: GraState, seat: int) -> list[int]:
@@ -87,6 +90,7 @@ def _spread_exists(graph, count: int, spacing: int) -> bool:
 
 
 # --- move phase -------------------------------------------------------------------------------
+
 
 def _move(state: GraState, orders: Mapping[int, Sequence[Order]], events: list[Event]) -> GraState:
     traces: list[Trace] = []
@@ -126,8 +130,9 @@ def _move(state: GraState, orders: Mapping[int, Sequence[Order]], events: list[E
     return _deaths(state, events)
 
 
-def _edge_fights(marching: dict[tuple[int, int], Army], traces: list[Trace],
-                 events: list[Event]) -> dict[tuple[int, int], Army]:
+def _edge_fights(
+    marching: dict[tuple[int, int], Army], traces: list[Trace], events: list[Event]
+) -> dict[tuple[int, int], Army]:
     """Armies of different players meeting on an edge fight there first; survivors go on."""
     result = dict(marching)
     for (a, b), (seat, n) in sorted(marching.items()):
@@ -137,8 +142,16 @@ def _edge_fights(marching: dict[tuple[int, int], Army], traces: list[Trace],
         if other == seat:
             continue  # one player's armies pass each other
         loss = min(n, m)
-        events.append(Event("edge_fight", {"nodes": [a, b], "armies": [[seat, n], [other, m]],
-                                           "survivors": [[seat, n - loss], [other, m - loss]]}))
+        events.append(
+            Event(
+                "edge_fight",
+                {
+                    "nodes": [a, b],
+                    "armies": [[seat, n], [other, m]],
+                    "survivors": [[seat, n - loss], [other, m - loss]],
+                },
+            )
+        )
         traces.append(Trace("edge_fight", None, (a, b), loss))
         for key, (owner, count) in (((a, b), (seat, n)), ((b, a), (other, m))):
             if count - loss:
@@ -148,8 +161,9 @@ def _edge_fights(marching: dict[tuple[int, int], Army], traces: list[Trace],
     return result
 
 
-def _node_fight(node: int, stayer: Army | None, arrivals: dict[int, int], traces: list[Trace],
-                events: list[Event]) -> Army | None:
+def _node_fight(
+    node: int, stayer: Army | None, arrivals: dict[int, int], traces: list[Trace], events: list[Event]
+) -> Army | None:
     """Every army present loses as many soldiers as the smallest has, until at most one is left.
     The stayers' +0.5 decides only a last-two tie: the defender keeps the node with 0 soldiers."""
     armies: dict[int, int] = dict(arrivals)
@@ -167,9 +181,18 @@ def _node_fight(node: int, stayer: Army | None, arrivals: dict[int, int], traces
             break
         armies = {seat: n - smallest for seat, n in armies.items() if n > smallest}
     winner = next(iter(armies.items()), None)
-    events.append(Event("node_fight", {"node": node, "armies": [list(a) for a in before], "defender": defender,
-                                       "winner": None if winner is None else winner[0],
-                                       "left": 0 if winner is None else winner[1]}))
+    events.append(
+        Event(
+            "node_fight",
+            {
+                "node": node,
+                "armies": [list(a) for a in before],
+                "defender": defender,
+                "winner": None if winner is None else winner[0],
+                "left": 0 if winner is None else winner[1],
+            },
+        )
+    )
     traces.append(Trace("node_fight", None if winner is None else winner[0], (node,), 0))
     return winner
 
@@ -188,6 +211,7 @@ def _deaths(state: GraState, events: list[Event]) -> GraState:
 
 # --- creating phase ---------------------------------------------------------------------------
 
+
 def _create(state: GraState, orders: Mapping[int, Sequence[Order]], events: list[Event]) -> GraState:
     spawning = dict(state.spawning)
     for seat, seat_orders in sorted(orders.items()):
@@ -201,10 +225,13 @@ def _create(state: GraState, orders: Mapping[int, Sequence[Order]], events: list
 
 # --- split territory --------------------------------------------------------------------------
 
+
 def default_keep(state: GraState, seat: int) -> int:
     """Timeout: the largest part, then the one with most soldiers, then the lowest node."""
+
     def soldiers(part: frozenset[int]) -> int:
         return sum(a[1] for n, a in (*state.ready.items(), *state.spawning.items()) if n in part)
+
     best = min(state.splits[seat], key=lambda p: (-len(p), -soldiers(p), min(p)))
     return min(best)
 
@@ -226,13 +253,17 @@ def _split(state: GraState, orders: Mapping[int, Sequence[Order]], events: list[
 
 # --- phase order ------------------------------------------------------------------------------
 
+
 def next_phase(state: GraState, events: list[Event]) -> GraState:
     """Move -> split (if someone's land fell apart) -> create (if someone may) -> move ..., skipping
     a phase nobody plays (a skipped move phase still turns spawning soldiers ready)."""
     while not state.over:
         if state.phase == "move":
-            splits = {seat: tuple(parts) for seat in state.playing()
-                      if len(parts := state.graph.components(state.territory(seat))) > 1}
+            splits = {
+                seat: tuple(parts)
+                for seat in state.playing()
+                if len(parts := state.graph.components(state.territory(seat))) > 1
+            }
             state = replace(state, phase="split" if splits else "create", splits=splits)
         else:
             state = replace(state, phase="create" if state.phase == "split" else "move")
@@ -247,11 +278,15 @@ def remove(state: GraState, seat: int, reason: str) -> GraState:
     """Surrender or removal: the seat's nodes turn neutral and its soldiers vanish."""
     players = list(state.players)
     players[seat] = reason
-    return replace(state, players=tuple(players), departures=state.departures + (seat,),
-                   owners={n: s for n, s in state.owners.items() if s != seat},
-                   ready={n: a for n, a in state.ready.items() if a[0] != seat},
-                   spawning={n: a for n, a in state.spawning.items() if a[0] != seat},
-                   splits={s: p for s, p in state.splits.items() if s != seat})
+    return replace(
+        state,
+        players=tuple(players),
+        departures=state.departures + (seat,),
+        owners={n: s for n, s in state.owners.items() if s != seat},
+        ready={n: a for n, a in state.ready.items() if a[0] != seat},
+        spawning={n: a for n, a in state.spawning.items() if a[0] != seat},
+        splits={s: p for s, p in state.splits.items() if s != seat},
+    )
 
 
 def playing(state: GraState) -> list[int]:

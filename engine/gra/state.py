@@ -63,14 +63,20 @@ class GraState:
 
 def to_dict(state: GraState, name: str, version: int) -> dict[str, Any]:
     return {
-        "ruleset": name, "version": version, "map": state.graph.to_dict(), "phase": state.phase,
+        "ruleset": name,
+        "version": version,
+        "map": state.graph.to_dict(),
+        "phase": state.phase,
         "spacing": state.spacing,
         "owners": {str(n): s for n, s in sorted(state.owners.items())},
         "ready": {str(n): list(a) for n, a in sorted(state.ready.items())},
         "spawning": {str(n): list(a) for n, a in sorted(state.spawning.items())},
         "splits": {str(s): [sorted(p) for p in parts] for s, parts in sorted(state.splits.items())},
-        "players": list(state.players), "departures": list(state.departures), "turn": state.turn,
-        "last": [[t.kind, t.seat, list(t.nodes), t.soldiers] for t in state.last], "rng": state.rng,
+        "players": list(state.players),
+        "departures": list(state.departures),
+        "turn": state.turn,
+        "last": [[t.kind, t.seat, list(t.nodes), t.soldiers] for t in state.last],
+        "rng": state.rng,
     }
 
 
@@ -100,16 +106,25 @@ def from_dict(data: Mapping[str, Any]) -> GraState:
             return result
 
         state = GraState(
-            graph=graph, phase=data["phase"], spacing=int(data["spacing"]),
+            graph=graph,
+            phase=data["phase"],
+            spacing=int(data["spacing"]),
             owners={node(k): seat(v) for k, v in data["owners"].items()},
-            ready=armies(data["ready"]), spawning=armies(data["spawning"]),
-            splits={seat(int(k)): tuple(frozenset(node(n) for n in part) for part in parts)
-                    for k, parts in data["splits"].items()},
+            ready=armies(data["ready"]),
+            spawning=armies(data["spawning"]),
+            splits={
+                seat(int(k)): tuple(frozenset(node(n) for n in part) for part in parts)
+                for k, parts in data["splits"].items()
+            },
             players=tuple(str(p) for p in data["players"]),
-            departures=tuple(seat(s) for s in data["departures"]), turn=int(data["turn"]),
-            last=tuple(Trace(str(k), None if s is None else seat(s), tuple(node(n) for n in ns), int(c))
-                       for k, s, ns, c in data["last"]),
-            rng=int(data["rng"]))
+            departures=tuple(seat(s) for s in data["departures"]),
+            turn=int(data["turn"]),
+            last=tuple(
+                Trace(str(k), None if s is None else seat(s), tuple(node(n) for n in ns), int(c))
+                for k, s, ns, c in data["last"]
+            ),
+            rng=int(data["rng"]),
+        )
     except StateError:
         raise
     except Exception as err:  # noqa: BLE001 - any malformed input is a damaged state

@@ -18,8 +18,13 @@ STRIP = {
 }
 
 
-def position(cells: dict[str, tuple[int | None, int]], players: int = 2, layout: dict | None = None,
-             types: dict[str, str] | None = None, **options) -> ConquestState:
+def position(
+    cells: dict[str, tuple[int | None, int]],
+    players: int = 2,
+    layout: dict | None = None,
+    types: dict[str, str] | None = None,
+    **options,
+) -> ConquestState:
     """A state on ``layout`` (default STRIP) where exactly ``cells`` are set; all others neutral and empty."""
     state = RS.setup(players, {"map": layout or STRIP, **options}, seed=7)
     new_cells = {h: Cell(None, 0) for h in state.cells}

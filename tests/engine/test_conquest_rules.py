@@ -37,7 +37,9 @@ def test_generated_maps_are_symmetric(players, size):
 
 def _preserves(board, move) -> bool:
     return all(
-        move(c) in board.types and board.types[move(c)] == t and board.garrisons.get(move(c), 0) == board.garrisons.get(c, 0)
+        move(c) in board.types
+        and board.types[move(c)] == t
+        and board.garrisons.get(move(c), 0) == board.garrisons.get(c, 0)
         for c, t in board.types.items()
     )
 
@@ -59,8 +61,10 @@ def test_at_least_two_shipped_maps():
 
 def test_cell_production_by_type():
     """Cell types and production per round: normal +1, bronze +2, silver +5, gold +10."""
-    state = position({"A1": (0, 0), "B1": (0, 0), "C1": (0, 0), "D1": (0, 0), "D3": (1, 0)},
-                     types={"B1": "bronze", "C1": "silver", "D1": "gold"})
+    state = position(
+        {"A1": (0, 0), "B1": (0, 0), "C1": (0, 0), "D1": (0, 0), "D3": (1, 0)},
+        types={"B1": "bronze", "C1": "silver", "D1": "gold"},
+    )
     after = play(state, {}).state
     assert [cell(after, x).units for x in ("A1", "B1", "C1", "D1")] == [1, 2, 5, 10]
     assert [t.production for t in CellType] == [1, 2, 5, 10]
@@ -103,13 +107,16 @@ def test_explicit_map_as_data():
     assert cell(state, "A1").owner == 0 and cell(state, "B2").owner == 1
 
 
-@pytest.mark.parametrize("bad, message", [
-    ({"layout": ["n x"], "starts": {"2": ["A1", "B1"]}}, "'x' is not one of"),
-    ({"layout": ["n n"], "starts": {"2": ["A1", "C1"]}}, "'C1' is not a cell"),
-    ({"layout": ["n . n"], "starts": {"2": ["A1", "C1"]}}, "cut off"),
-    ({"layout": ["n n"], "garrisons": {"A1": 3}, "starts": {"2": ["A1", "B1"]}}, "cannot hold a neutral garrison"),
-    ({"layout": ["n n"], "starts": {"2": ["A1"]}}, "must list 2 cells"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ({"layout": ["n x"], "starts": {"2": ["A1", "B1"]}}, "'x' is not one of"),
+        ({"layout": ["n n"], "starts": {"2": ["A1", "C1"]}}, "'C1' is not a cell"),
+        ({"layout": ["n . n"], "starts": {"2": ["A1", "C1"]}}, "cut off"),
+        ({"layout": ["n n"], "garrisons": {"A1": 3}, "starts": {"2": ["A1", "B1"]}}, "cannot hold a neutral garrison"),
+        ({"layout": ["n n"], "starts": {"2": ["A1"]}}, "must list 2 cells"),
+    ],
+)
 def test_bad_explicit_maps_are_refused(bad, message):
     """Explicit maps are validated: every problem names the bad entry."""
     with pytest.raises(MapError, match=message):
@@ -153,9 +160,11 @@ def test_several_fixed_moves_from_one_cell():
     (to different or the same neighbours)."""
     state = position({"B2": (0, 9), "D3": (1, 4)})
     orders = RS.parse_orders(state, 0, "B2>B1 2; B2>C2 3; B2>B1 1")
-    assert orders == [Move(Hex.from_label("B2"), Hex.from_label("B1"), 2),
-                      Move(Hex.from_label("B2"), Hex.from_label("C2"), 3),
-                      Move(Hex.from_label("B2"), Hex.from_label("B1"), 1)]
+    assert orders == [
+        Move(Hex.from_label("B2"), Hex.from_label("B1"), 2),
+        Move(Hex.from_label("B2"), Hex.from_label("C2"), 3),
+        Move(Hex.from_label("B2"), Hex.from_label("B1"), 1),
+    ]
     after = RS.resolve(state, {0: orders}).state
     assert before_production(after, "B1") == (0, 3)
     assert before_production(after, "C2") == (0, 3)
@@ -217,7 +226,9 @@ def test_auto_move_ends_when_cell_lost():
 def test_review_replace_cancel_orders_round_trip():
     """A player can review, replace and cancel his programmed orders until he passes: the notation
     prints back what it parses."""
-    state = position({"B2": (0, 4), "D3": (1, 4)}, )
+    state = position(
+        {"B2": (0, 4), "D3": (1, 4)},
+    )
     state = play(state, {0: "auto B2>C2"}).state
     orders = RS.parse_orders(state, 0, "b2 > b1 x1; auto B2-C3; ")
     assert RS.format_orders(orders) == "B2>B1 1; auto B2>C3"
@@ -368,8 +379,7 @@ def test_player_without_cells_is_eliminated_and_game_ends():
 
 def test_round_limit_ranks_by_cells_then_units():
     """Or at an optional round limit (then ranked by cells, then units)."""
-    state = position({"A1": (0, 1), "B1": (0, 1), "D3": (1, 9), "D2": (2, 1), "C2": (2, 3)}, players=3,
-                     round_limit=1)
+    state = position({"A1": (0, 1), "B1": (0, 1), "D3": (1, 9), "D2": (2, 1), "C2": (2, 3)}, players=3, round_limit=1)
     after = RS.resolve(state, {}).state
     result = RS.outcome(after)
     assert result.ranking == ((2,), (0,), (1,))

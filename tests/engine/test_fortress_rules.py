@@ -13,8 +13,14 @@ from engine.fortress.rules import has_legal_turn
 from engine.hexgrid import Hex
 
 RS = find_ruleset("fortress")
-FIELD = {"name": "test", "width": 10, "height": 8, "cities": ["C4", "H5"],
-         "mountains": ["E2", "F7"], "water": ["E4", "F5"]}
+FIELD = {
+    "name": "test",
+    "width": 10,
+    "height": 8,
+    "cities": ["C4", "H5"],
+    "mountains": ["E2", "F7"],
+    "water": ["E4", "F5"],
+}
 
 
 def H(label: str) -> Hex:
@@ -22,8 +28,9 @@ def H(label: str) -> Hex:
 
 
 def game(mode: int = 2, **options):
-    return RS.setup(2, {"mode": mode, "map": FIELD if mode > 1 else {**FIELD, "mountains": [], "water": []},
-                        **options}, seed=1)
+    return RS.setup(
+        2, {"mode": mode, "map": FIELD if mode > 1 else {**FIELD, "mountains": [], "water": []}, **options}, seed=1
+    )
 
 
 def play(state, text: str):
@@ -168,8 +175,11 @@ def test_pass_when_nothing_is_legal():
     state = play(game(moves=3), "pass").state
     assert state.turn == 1
     # a player with nothing to build is passed over automatically
-    walled = replace(state, terrain={**blocked, **{c: LAND for c in state.terrain if state.owners.get(c) == 1}},
-                     owners={c: s for c, s in state.owners.items()})
+    walled = replace(
+        state,
+        terrain={**blocked, **{c: LAND for c in state.terrain if state.owners.get(c) == 1}},
+        owners={c: s for c, s in state.owners.items()},
+    )
     result = RS.resolve(walled, {1: RS.parse_orders(walled, 1, "pass")})
     assert any(e.kind == "passed" and e.data.get("reason") == "no legal action" for e in result.events)
     assert result.state.to_move == 1

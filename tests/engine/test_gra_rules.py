@@ -12,8 +12,11 @@ from engine.gra.orders import Create, Keep, Move, Pick
 
 RS = find_ruleset("gra")
 # 1 - 2 - 3 - 4 - 5 - 6 - 7 - 8 - 9 (a path), plus 10 hanging off 5 and 11 off 3 and 5
-LINE = {"name": "line", "nodes": [[float(i), 0.0] for i in range(9)] + [[4.0, 1.0], [3.0, 1.0]],
-        "edges": [[i, i + 1] for i in range(1, 9)] + [[5, 10], [3, 11], [11, 10]]}
+LINE = {
+    "name": "line",
+    "nodes": [[float(i), 0.0] for i in range(9)] + [[4.0, 1.0], [3.0, 1.0]],
+    "edges": [[i, i + 1] for i in range(1, 9)] + [[5, 10], [3, 11], [11, 10]],
+}
 
 
 def game(players: int = 2, **state):
@@ -72,8 +75,11 @@ def test_negotiation_picks_are_many_and_far_apart():
 def test_spacing_lowered_until_a_selection_exists():
     """d depends on map size and player count: Decision: start near sqrt(nodes/players) and lower it
     until such a selection exists."""
-    tiny = {"name": "t", "nodes": [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0], [5, 0]],
-            "edges": [[1, 2], [2, 3], [3, 4], [4, 5], [5, 6]]}
+    tiny = {
+        "name": "t",
+        "nodes": [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0], [5, 0]],
+        "edges": [[1, 2], [2, 3], [3, 4], [4, 5], [5, 6]],
+    }
     state = RS.setup(2, {"map": tiny}, seed=1)
     assert state.spacing == 2  # round(sqrt(6/2)) = 2, and 1 and 6 are 5 apart
     crowded = RS.setup(2, {"map": {**tiny, "edges": [[1, k] for k in range(2, 7)]}}, seed=1)
@@ -183,8 +189,12 @@ def test_army_cap_and_creating_phase():
     """Creating phase — only players under their cap play. Army cap = floor(territory / 3) + 1
     (1 node -> 1, 3 -> 2, 6 -> 3, 9 -> 4), counting ready and spawning soldiers. A node may be chosen
     several times."""
-    state = game(phase="create", owners={n: 0 for n in (1, 2, 3, 4, 5, 6)} | {9: 1}, ready={1: (0, 1)},
-                 spawning={}, )
+    state = game(
+        phase="create",
+        owners={n: 0 for n in (1, 2, 3, 4, 5, 6)} | {9: 1},
+        ready={1: (0, 1)},
+        spawning={},
+    )
     assert [replace(state, owners={n: 0 for n in range(1, k + 1)}).cap(0) for k in (1, 3, 6, 9)] == [1, 2, 3, 4]
     assert RS.acting_players(state) == {0, 1}  # seat 1: 1 node, no soldiers, cap 1
     with pytest.raises(IllegalOrderError, match="you may create 2 soldiers now"):

@@ -11,9 +11,42 @@ from hypothesis import strategies as st
 
 from engine import RULESETS, OrderError
 
-TOKENS = st.sampled_from(["C4", "c4", "D5", ">", "-", "->", " ", "auto", "stop", "off", "all", "x", "3", "0",
-                          "17", "pick", "create", "keep", "build", "pass", "+", "99999999", ";", ",", "\n",
-                          "A1", "ZZ999", "Ж", "小", "\x00", "-1", "1.5"])
+TOKENS = st.sampled_from(
+    [
+        "C4",
+        "c4",
+        "D5",
+        ">",
+        "-",
+        "->",
+        " ",
+        "auto",
+        "stop",
+        "off",
+        "all",
+        "x",
+        "3",
+        "0",
+        "17",
+        "pick",
+        "create",
+        "keep",
+        "build",
+        "pass",
+        "+",
+        "99999999",
+        ";",
+        ",",
+        "\n",
+        "A1",
+        "ZZ999",
+        "Ж",
+        "小",
+        "\x00",
+        "-1",
+        "1.5",
+    ]
+)
 
 
 @functools.cache
@@ -37,8 +70,9 @@ def test_any_text_gives_orders_or_an_order_error(name, data):
     rs, states = positions(name)
     state = data.draw(st.sampled_from(states))
     seat = data.draw(st.integers(-1, rs.max_players))
-    text = data.draw(st.one_of(st.text(), st.lists(TOKENS, max_size=12).map("".join),
-                               st.lists(TOKENS, max_size=8).map(" ".join)))
+    text = data.draw(
+        st.one_of(st.text(), st.lists(TOKENS, max_size=12).map("".join), st.lists(TOKENS, max_size=8).map(" ".join))
+    )
     try:
         orders = rs.parse_orders(state, seat, text)
     except OrderError as err:

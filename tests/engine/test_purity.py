@@ -7,8 +7,26 @@ from tests.imports import forbidden_imports
 
 
 def test_engine_imports_only_pure_modules():
-    assert forbidden_imports("engine", {"discord", "aiosqlite", "sqlite3", "PIL", "asyncio", "time", "datetime",
-                                        "random", "apscheduler", "service", "render", "cogs"}) == []
+    assert (
+        forbidden_imports(
+            "engine",
+            {
+                "discord",
+                "aiosqlite",
+                "sqlite3",
+                "PIL",
+                "asyncio",
+                "time",
+                "datetime",
+                "random",
+                "apscheduler",
+                "service",
+                "render",
+                "cogs",
+            },
+        )
+        == []
+    )
 
 
 def test_service_has_no_discord():

@@ -8,5 +8,17 @@ from .harness import FakeDiscord
 from .models import FakeAttachment, FakeChannel, FakeGuild, FakeMember, FakeMessage, FakeRole, FakeUser, Violation
 from .users import InteractionHandle, SimulationError
 
-__all__ = ["FakeAttachment", "FakeChannel", "FakeDiscord", "FakeGuild", "FakeMember", "FakeMessage", "FakeRole",
-           "FakeUser", "InteractionHandle", "SimulationError", "Violation", "limits"]
+__all__ = [
+    "FakeAttachment",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeGuild",
+    "FakeMember",
+    "FakeMessage",
+    "FakeRole",
+    "FakeUser",
+    "InteractionHandle",
+    "SimulationError",
+    "Violation",
+    "limits",
+]

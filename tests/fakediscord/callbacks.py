@@ -52,8 +52,13 @@ class InteractionApi:
     async def _respond(self, request: web.Request, interaction: FakeInteraction) -> tuple[int, FakeMessage | None]:
         elapsed = loop_time() - interaction.created
         if elapsed > ACK_DEADLINE_SECONDS:
-            raise ApiError(404, 10062, "Unknown interaction", kind="late_response",
-                           detail=f"first response {elapsed:.2f} s after the interaction (limit 3 s)")
+            raise ApiError(
+                404,
+                10062,
+                "Unknown interaction",
+                kind="late_response",
+                detail=f"first response {elapsed:.2f} s after the interaction (limit 3 s)",
+            )
         if interaction.acknowledged:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.", kind="double_response")
         body = await self.server.body(request, size_limit=limits.FILE_SIZE_DEFAULT)
@@ -61,28 +66,47 @@ class InteractionApi:
             raise invalid_form([FieldError(("type",), "This field is required")], kind="schema")
         kind = body.json["type"]
         if kind not in ALLOWED_CALLBACKS[interaction.type] or (
-                kind in (DEFERRED_UPDATE, UPDATE) and interaction.message is None):
-            raise ApiError(400, 50035, "Invalid Form Body", kind="wrong_callback_type",
-                           detail=f"callback type {kind} is not valid for interaction type {interaction.type}")
+            kind in (DEFERRED_UPDATE, UPDATE) and interaction.message is None
+        ):
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                kind="wrong_callback_type",
+                detail=f"callback type {kind} is not valid for interaction type {interaction.type}",
+            )
         try:
             return kind, self._apply(interaction, kind, body.json.get("data") or {}, body.uploads)
         except AttachmentError as err:
             raise attachment_error(err) from None
 
-    def _apply(self, interaction: FakeInteraction, kind: int, data: dict[str, Any], uploads: list) -> FakeMessage | None:
+    def _apply(
+        self, interaction: FakeInteraction, kind: int, data: dict[str, Any], uploads: list
+    ) -> FakeMessage | None:
         world = self.world
         if kind == MESSAGE_CREATING:
             check_message_body(data, len(uploads), creating=True)
             flags = (data.get("flags") or 0) & KEPT_MESSAGE_FLAGS
-            message = world.create_message(interaction.channel, data, uploads, interaction=interaction, flags=flags,
-                                           visible_only_to=interaction.user if flags & EPHEMERAL else None)
+            message = world.create_message(
+                interaction.channel,
+                data,
+                uploads,
+                interaction=interaction,
+                flags=flags,
+                visible_only_to=interaction.user if flags & EPHEMERAL else None,
+            )
             interaction.original_id = message.id
             return message
         if kind == DEFERRED:
             ephemeral = (data.get("flags") or 0) & EPHEMERAL
-            message = world.create_message(interaction.channel, {}, [], interaction=interaction,
-                                           flags=LOADING | ephemeral,
-                                           visible_only_to=interaction.user if ephemeral else None)
+            message = world.create_message(
+                interaction.channel,
+                {},
+                [],
+                interaction=interaction,
+                flags=LOADING | ephemeral,
+                visible_only_to=interaction.user if ephemeral else None,
+            )
             interaction.original_id = message.id
             return message
         if kind in (DEFERRED_UPDATE, UPDATE):
@@ -112,8 +136,11 @@ class InteractionApi:
         summary["channel_id"] = str(interaction.channel.id)
         result: dict[str, Any] = {"interaction": summary}
         if message is not None:
-            summary.update(response_message_id=str(message.id), response_message_loading=message.loading,
-                           response_message_ephemeral=message.ephemeral)
+            summary.update(
+                response_message_id=str(message.id),
+                response_message_loading=message.loading,
+                response_message_ephemeral=message.ephemeral,
+            )
             result["resource"] = {"type": kind, "message": message.payload()}
         return result
 
@@ -125,11 +152,21 @@ class InteractionApi:
         if interaction is None or request.match_info["app_id"] != str(self.world.application_id):
             raise ApiError(404, 10015, "Unknown Webhook")
         if loop_time() - interaction.created > TOKEN_LIFETIME_SECONDS:
-            raise ApiError(401, 50027, "Invalid Webhook Token", kind="token_expired",
-                           detail="interaction tokens are valid for 15 minutes")
+            raise ApiError(
+                401,
+                50027,
+                "Invalid Webhook Token",
+                kind="token_expired",
+                detail="interaction tokens are valid for 15 minutes",
+            )
         if not interaction.acknowledged:
-            raise ApiError(404, 10015, "Unknown Webhook", kind="followup_before_response",
-                           detail="followups and edits need an initial response (or deferral) first")
+            raise ApiError(
+                404,
+                10015,
+                "Unknown Webhook",
+                kind="followup_before_response",
+                detail="followups and edits need an initial response (or deferral) first",
+            )
         return interaction
 
     async def followup(self, request: web.Request) -> web.Response:
@@ -144,8 +181,13 @@ class InteractionApi:
             else:
                 flags = (data.get("flags") or 0) & KEPT_MESSAGE_FLAGS
                 message = self.world.create_message(
-                    interaction.channel, data, body.uploads, interaction=interaction, flags=flags,
-                    visible_only_to=interaction.user if flags & EPHEMERAL else None)
+                    interaction.channel,
+                    data,
+                    body.uploads,
+                    interaction=interaction,
+                    flags=flags,
+                    visible_only_to=interaction.user if flags & EPHEMERAL else None,
+                )
                 interaction.followup_ids.append(message.id)
         except AttachmentError as err:
             raise attachment_error(err) from None

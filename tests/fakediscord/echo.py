@@ -28,8 +28,12 @@ class EchoBot(commands.Bot):
     """Syncs its command tree globally in ``setup_hook``, as a real bot does."""
 
     def __init__(self, *, guild_ready_timeout: float = 0.1, **kwargs: Any):
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         guild_ready_timeout=guild_ready_timeout, **kwargs)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            guild_ready_timeout=guild_ready_timeout,
+            **kwargs,
+        )
         self.echo = echo_group()
         self.tree.add_command(self.echo)
 

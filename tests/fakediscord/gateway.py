@@ -147,12 +147,21 @@ class Gateway:
         self.session = Session(uuid.uuid4().hex, intents, connection=conn)
         world = self.world
         ready = {
-            "v": 10, "user": world.bot_user.payload() | {"verified": True, "mfa_enabled": False},
+            "v": 10,
+            "user": world.bot_user.payload() | {"verified": True, "mfa_enabled": False},
             "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds],
-            "session_id": self.session.id, "resume_gateway_url": self.url, "session_type": "normal",
+            "session_id": self.session.id,
+            "resume_gateway_url": self.url,
+            "session_type": "normal",
             "application": {"id": str(world.application_id), "flags": 0},
-            "private_channels": [], "relationships": [], "presences": [], "guild_join_requests": [],
-            "geo_ordered_rtc_regions": [], "user_settings": {}, "_trace": ["fakediscord"]}
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "user_settings": {},
+            "_trace": ["fakediscord"],
+        }
         if "shard" in data:
             ready["shard"] = data["shard"]
         self.dispatch("READY", ready)
@@ -163,9 +172,14 @@ class Gateway:
     def _resume(self, conn: Connection, data: dict[str, Any]) -> None:
         self._note("RESUME")
         session = self.session
-        if (session is None or not session.resumable or data.get("session_id") != session.id
-                or data.get("token") != self.world.token or not isinstance(data.get("seq"), int)
-                or data["seq"] > session.seq):
+        if (
+            session is None
+            or not session.resumable
+            or data.get("session_id") != session.id
+            or data.get("token") != self.world.token
+            or not isinstance(data.get("seq"), int)
+            or data["seq"] > session.seq
+        ):
             self._note("INVALID_SESSION")
             conn.send({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
             return

@@ -26,11 +26,23 @@ import yarl
 
 from .callbacks import InteractionApi
 from .gateway import Gateway
-from .models import (BOT_DEFAULT, DM, EVERYONE_DEFAULT, FakeChannel, FakeGuild, FakeMember, FakeMessage, FakeRole,
-                     FakeUser, RequestRecord, Violation, permission_value)
+from .models import (
+    BOT_DEFAULT,
+    DM,
+    EVERYONE_DEFAULT,
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+    RequestRecord,
+    Violation,
+    permission_value,
+)
 from .rest import RestApi
 from .schema import default_spec_path, load_schema
-from .server import Fault, FakeServer
+from .server import FakeServer, Fault
 from .users import InteractionHandle, Simulator
 from .world import World
 
@@ -38,8 +50,14 @@ ChannelRef = FakeChannel | int
 
 
 class FakeDiscord:
-    def __init__(self, *, token: str = "test-token", bot_name: str = "FakeBot",
-                 openapi_path: pathlib.Path | None = None, check_on_exit: bool = True):
+    def __init__(
+        self,
+        *,
+        token: str = "test-token",
+        bot_name: str = "FakeBot",
+        openapi_path: pathlib.Path | None = None,
+        check_on_exit: bool = True,
+    ):
         self.world = World(token=token, bot_name=bot_name)
         self.schema = load_schema(openapi_path or default_spec_path())
         self.server = FakeServer(self.world, self.schema)
@@ -129,15 +147,27 @@ class FakeDiscord:
         """A person; ``accepts_dms=False`` makes the bot's DMs to them fail with 50007, as closed DMs do."""
         return self.world.add_user(name, accepts_dms=accepts_dms)
 
-    def add_guild(self, name: str = "Test Server", *, owner: FakeUser | None = None,
-                  bot_permissions: Any = BOT_DEFAULT, everyone_permissions: Any = EVERYONE_DEFAULT,
-                  channel: str | None = "general") -> FakeGuild:
+    def add_guild(
+        self,
+        name: str = "Test Server",
+        *,
+        owner: FakeUser | None = None,
+        bot_permissions: Any = BOT_DEFAULT,
+        everyone_permissions: Any = EVERYONE_DEFAULT,
+        channel: str | None = "general",
+    ) -> FakeGuild:
         """A guild the bot is in, with an @everyone role, the bot's role and (by default) #general."""
-        return self.world.add_guild(name, owner, bot_permissions=permission_value(bot_permissions),
-                                    everyone_permissions=permission_value(everyone_permissions), channel=channel)
+        return self.world.add_guild(
+            name,
+            owner,
+            bot_permissions=permission_value(bot_permissions),
+            everyone_permissions=permission_value(everyone_permissions),
+            channel=channel,
+        )
 
-    def add_member(self, guild: FakeGuild, user: FakeUser, *, permissions: Any = None,
-                   roles: tuple[FakeRole, ...] = ()) -> FakeMember:
+    def add_member(
+        self, guild: FakeGuild, user: FakeUser, *, permissions: Any = None, roles: tuple[FakeRole, ...] = ()
+    ) -> FakeMember:
         """Make ``user`` a member; ``permissions`` (int or ``discord.Permissions``) adds a role granting them."""
         return self.world.add_member(guild, user, permissions=permissions, roles=roles)
 
@@ -160,21 +190,23 @@ class FakeDiscord:
         """Run ``/path`` (``"game create"``) as ``user``; returns once the bot answered, was refused, or 3 s passed."""
         return await self.users.slash(user, self.channel(channel), path, **options)
 
-    async def autocomplete(self, user: FakeUser, channel: ChannelRef, path: str, *, focused: str, value: Any,
-                           **options: Any) -> list[dict[str, Any]]:
+    async def autocomplete(
+        self, user: FakeUser, channel: ChannelRef, path: str, *, focused: str, value: Any, **options: Any
+    ) -> list[dict[str, Any]]:
         """The choices the bot offers while ``user`` types ``value`` into option ``focused``."""
-        return await self.users.autocomplete(user, self.channel(channel), path, focused=focused, value=value,
-                                             **options)
+        return await self.users.autocomplete(user, self.channel(channel), path, focused=focused, value=value, **options)
 
     async def click(self, user: FakeUser, message: FakeMessage | int, custom_id: str) -> InteractionHandle:
         return await self.users.click(user, message, custom_id)
 
-    async def select(self, user: FakeUser, message: FakeMessage | int, custom_id: str,
-                     values: list[Any]) -> InteractionHandle:
+    async def select(
+        self, user: FakeUser, message: FakeMessage | int, custom_id: str, values: list[Any]
+    ) -> InteractionHandle:
         return await self.users.select(user, message, custom_id, values)
 
-    async def submit_modal(self, user: FakeUser, source: InteractionHandle, custom_id: str,
-                           values: dict[str, Any]) -> InteractionHandle:
+    async def submit_modal(
+        self, user: FakeUser, source: InteractionHandle, custom_id: str, values: dict[str, Any]
+    ) -> InteractionHandle:
         """Fill in and submit the modal that the bot opened in answer to ``source``."""
         return await self.users.submit_modal(user, source, custom_id, values)
 
@@ -183,12 +215,18 @@ class FakeDiscord:
     def message(self, message_id: int) -> FakeMessage:
         return self.world.messages[message_id]
 
-    def channel_messages(self, channel: ChannelRef, *, include_ephemeral: bool = False,
-                         include_deleted: bool = False) -> list[FakeMessage]:
+    def channel_messages(
+        self, channel: ChannelRef, *, include_ephemeral: bool = False, include_deleted: bool = False
+    ) -> list[FakeMessage]:
         """Messages in a channel, DM or thread, oldest first."""
         channel_id = self.channel(channel).id
-        return [m for m in self.world.messages.values() if m.channel_id == channel_id
-                and (include_ephemeral or not m.ephemeral) and (include_deleted or not m.deleted)]
+        return [
+            m
+            for m in self.world.messages.values()
+            if m.channel_id == channel_id
+            and (include_ephemeral or not m.ephemeral)
+            and (include_deleted or not m.deleted)
+        ]
 
     def threads(self, channel: ChannelRef) -> list[FakeChannel]:
         parent = self.channel(channel).id
@@ -204,8 +242,11 @@ class FakeDiscord:
         Deleted messages are included by default (they were visible until deleted), and each message's
         :meth:`FakeMessage.text` covers its earlier revisions too.
         """
-        return [m for m in self.world.messages.values()
-                if self.world.can_see(user, m) and (include_deleted or not m.deleted)]
+        return [
+            m
+            for m in self.world.messages.values()
+            if self.world.can_see(user, m) and (include_deleted or not m.deleted)
+        ]
 
     async def wait_for_message(self, predicate: Callable[[FakeMessage], bool], timeout: float = 5.0) -> FakeMessage:
         """The first message (existing, new or just edited) for which ``predicate`` is true."""
@@ -213,8 +254,9 @@ class FakeDiscord:
 
     # -- faults ------------------------------------------------------------------------------------
 
-    def inject_rate_limit(self, route: str, *, retry_after: float = 0.2, count: int = 1,
-                          method: str | None = None) -> None:
+    def inject_rate_limit(
+        self, route: str, *, retry_after: float = 0.2, count: int = 1, method: str | None = None
+    ) -> None:
         """The next ``count`` requests whose path contains ``route`` get a per-route 429."""
         self.server.faults.append(Fault("429", route, method, count, retry_after))
 
@@ -224,8 +266,15 @@ class FakeDiscord:
             raise ValueError("a server error is a 5xx status")
         self.server.faults.append(Fault(str(status), route, method, count, 0.0))
 
-    async def disconnect_gateway(self, resume: bool = True, *, via: str = "close", downtime: float = 0.0,
-                                 wait: bool = True, timeout: float = 10.0) -> None:
+    async def disconnect_gateway(
+        self,
+        resume: bool = True,
+        *,
+        via: str = "close",
+        downtime: float = 0.0,
+        wait: bool = True,
+        timeout: float = 10.0,
+    ) -> None:
         """Drop the bot's gateway connection.
 
         ``via="close"`` closes the socket (4000 if resumable, else 4009); ``"reconnect"`` sends op 7;
@@ -240,13 +289,17 @@ class FakeDiscord:
 
     async def wait_for_gateway(self, entry: str, *, after: int = 0, timeout: float = 10.0) -> None:
         """Wait for a ``gateway_log`` entry starting with ``entry`` at index ``after`` or later."""
-        await self.world.wait_until(lambda: any(e.startswith(entry) for e in self.gateway.log[after:]), timeout,
-                                    f"gateway {entry} (log: {self.gateway.log})")
+        await self.world.wait_until(
+            lambda: any(e.startswith(entry) for e in self.gateway.log[after:]),
+            timeout,
+            f"gateway {entry} (log: {self.gateway.log})",
+        )
 
     # -- bots --------------------------------------------------------------------------------------
 
-    async def start_bot(self, bot: discord.Client, *, token: str | None = None, timeout: float = 10.0,
-                        require_sync: bool = True) -> None:
+    async def start_bot(
+        self, bot: discord.Client, *, token: str | None = None, timeout: float = 10.0, require_sync: bool = True
+    ) -> None:
         """Run ``bot.start(token)`` in a task; return once it is ready and (by default) has synced commands.
 
         Build the bot with ``guild_ready_timeout=0.1`` (a ``discord.Client`` keyword): otherwise
@@ -262,8 +315,10 @@ class FakeDiscord:
                 error = task.exception()
                 raise RuntimeError(f"the bot stopped before it was ready: {error!r}") from error
             if asyncio.get_running_loop().time() > deadline:
-                raise TimeoutError(f"the bot was not ready within {timeout} s; gateway log {self.gateway.log}; "
-                                   f"violations {[str(v) for v in self.violations]}")
+                raise TimeoutError(
+                    f"the bot was not ready within {timeout} s; gateway log {self.gateway.log}; "
+                    f"violations {[str(v) for v in self.violations]}"
+                )
             await asyncio.sleep(0.01)
         if require_sync and self.world.command_syncs == syncs:
             raise AssertionError("the bot became ready without syncing its application commands (tree.sync)")

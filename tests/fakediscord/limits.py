@@ -49,8 +49,14 @@ def message(body: dict[str, Any], *, new_files: int = 0) -> list[FieldError]:
 
 def is_empty(body: dict[str, Any], new_files: int) -> bool:
     """Discord refuses (50006) a new message with nothing to show."""
-    return not (body.get("content") or body.get("embeds") or body.get("components") or new_files
-                or body.get("sticker_ids") or body.get("poll"))
+    return not (
+        body.get("content")
+        or body.get("embeds")
+        or body.get("components")
+        or new_files
+        or body.get("sticker_ids")
+        or body.get("poll")
+    )
 
 
 def embeds(items: list[dict[str, Any]]) -> list[FieldError]:
@@ -173,8 +179,12 @@ def autocomplete(data: dict[str, Any]) -> list[FieldError]:
 
 def _valid_name(name: Any) -> bool:
     """``^[-_'\\p{L}\\p{N}]{1,32}$`` and lowercase, as slash-command names must be."""
-    return (isinstance(name, str) and 1 <= len(name) <= 32 and name == name.lower()
-            and all(ch.isalnum() or ch in "-_'" for ch in name))
+    return (
+        isinstance(name, str)
+        and 1 <= len(name) <= 32
+        and name == name.lower()
+        and all(ch.isalnum() or ch in "-_'" for ch in name)
+    )
 
 
 def commands(items: list[dict[str, Any]]) -> list[FieldError]:
@@ -231,7 +241,9 @@ def _options(where: tuple[str | int, ...], options: list[dict[str, Any]], depth:
         else:
             if option.get("required"):
                 if seen_optional:
-                    errors.append(FieldError((*at, "required"), "Required options must be placed before non-required options"))
+                    errors.append(
+                        FieldError((*at, "required"), "Required options must be placed before non-required options")
+                    )
             else:
                 seen_optional = True
             errors += _choices(at, option)
@@ -256,6 +268,7 @@ def _choices(at: tuple[str | int, ...], option: dict[str, Any]) -> list[FieldErr
 
 def _characters(command: dict[str, Any]) -> int:
     """Discord's per-command size: names, descriptions and choice names/values, all levels."""
+
     def walk(options: Iterable[dict[str, Any]]) -> int:
         total = 0
         for option in options:

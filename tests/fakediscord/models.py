@@ -31,8 +31,16 @@ CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 53) - 1
-EVERYONE_DEFAULT = VIEW_CHANNEL | SEND_MESSAGES | READ_MESSAGE_HISTORY | USE_APPLICATION_COMMANDS | EMBED_LINKS \
-    | ATTACH_FILES | SEND_MESSAGES_IN_THREADS | CREATE_PUBLIC_THREADS
+EVERYONE_DEFAULT = (
+    VIEW_CHANNEL
+    | SEND_MESSAGES
+    | READ_MESSAGE_HISTORY
+    | USE_APPLICATION_COMMANDS
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | SEND_MESSAGES_IN_THREADS
+    | CREATE_PUBLIC_THREADS
+)
 BOT_DEFAULT = EVERYONE_DEFAULT | CREATE_PRIVATE_THREADS | MANAGE_THREADS
 
 # Channel types.
@@ -52,7 +60,7 @@ def permission_value(permissions: Any) -> int:
 
 
 def iso_now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).isoformat()
+    return datetime.datetime.now(datetime.UTC).isoformat()
 
 
 class Snowflakes:
@@ -122,8 +130,16 @@ class FakeUser:
     accepts_dms: bool = True
 
     def payload(self) -> dict[str, Any]:
-        return {"id": str(self.id), "username": self.name, "discriminator": "0", "global_name": self.name,
-                "avatar": None, "bot": self.bot, "public_flags": 0, "flags": 0}
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "discriminator": "0",
+            "global_name": self.name,
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+            "flags": 0,
+        }
 
 
 @dataclass
@@ -135,9 +151,20 @@ class FakeRole:
     managed: bool = False
 
     def payload(self) -> dict[str, Any]:
-        return {"id": str(self.id), "name": self.name, "permissions": str(self.permissions),
-                "position": self.position, "color": 0, "colors": {"primary_color": 0}, "hoist": False,
-                "managed": self.managed, "mentionable": False, "flags": 0, "icon": None, "unicode_emoji": None}
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "permissions": str(self.permissions),
+            "position": self.position,
+            "color": 0,
+            "colors": {"primary_color": 0},
+            "hoist": False,
+            "managed": self.managed,
+            "mentionable": False,
+            "flags": 0,
+            "icon": None,
+            "unicode_emoji": None,
+        }
 
 
 @dataclass
@@ -148,9 +175,18 @@ class FakeMember:
 
     def payload(self, permissions: int | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "user": self.user.payload(), "roles": [str(r.id) for r in self.roles], "joined_at": self.joined_at,
-            "nick": None, "avatar": None, "deaf": False, "mute": False, "pending": False, "flags": 0,
-            "premium_since": None, "communication_disabled_until": None}
+            "user": self.user.payload(),
+            "roles": [str(r.id) for r in self.roles],
+            "joined_at": self.joined_at,
+            "nick": None,
+            "avatar": None,
+            "deaf": False,
+            "mute": False,
+            "pending": False,
+            "flags": 0,
+            "premium_since": None,
+            "communication_disabled_until": None,
+        }
         if permissions is not None:
             data["permissions"] = str(permissions)
         return data
@@ -180,17 +216,37 @@ class FakeChannel:
         if self.type == DM:
             data["recipients"] = [self.recipient.payload()] if self.recipient else []
             return data
-        data.update(name=self.name, guild_id=str(self.guild_id), position=self.position, nsfw=False,
-                    permission_overwrites=[], rate_limit_per_user=0, topic=None,
-                    parent_id=str(self.parent_id) if self.parent_id else None)
+        data.update(
+            name=self.name,
+            guild_id=str(self.guild_id),
+            position=self.position,
+            nsfw=False,
+            permission_overwrites=[],
+            rate_limit_per_user=0,
+            topic=None,
+            parent_id=str(self.parent_id) if self.parent_id else None,
+        )
         if self.is_thread:
-            data.update(owner_id=str(self.owner_id), message_count=self.message_count,
-                        total_message_sent=self.message_count, member_count=max(len(self.members), 1),
-                        thread_metadata={"archived": False, "auto_archive_duration": 1440, "locked": False,
-                                         "archive_timestamp": iso_now(), "invitable": self.type == PRIVATE_THREAD})
+            data.update(
+                owner_id=str(self.owner_id),
+                message_count=self.message_count,
+                total_message_sent=self.message_count,
+                member_count=max(len(self.members), 1),
+                thread_metadata={
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "locked": False,
+                    "archive_timestamp": iso_now(),
+                    "invitable": self.type == PRIVATE_THREAD,
+                },
+            )
             if bot_user is not None and bot_user.id in self.members:
-                data["member"] = {"id": str(self.id), "user_id": str(bot_user.id), "join_timestamp": iso_now(),
-                                  "flags": 0}
+                data["member"] = {
+                    "id": str(self.id),
+                    "user_id": str(bot_user.id),
+                    "join_timestamp": iso_now(),
+                    "flags": 0,
+                }
         return data
 
 
@@ -256,8 +312,14 @@ class FakeAttachment:
         return image
 
     def payload(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"id": str(self.id), "filename": self.filename, "size": self.size, "url": self.url,
-                                "proxy_url": self.url, "content_type": self.content_type}
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": self.size,
+            "url": self.url,
+            "proxy_url": self.url,
+            "content_type": self.content_type,
+        }
         if self.description:
             data["description"] = self.description
         dims = self.png_size()
@@ -331,8 +393,12 @@ class FakeMessage:
         for version in versions:
             parts.append(version.content)
             for embed in version.embeds:
-                parts += [embed.get("title") or "", embed.get("description") or "",
-                          (embed.get("footer") or {}).get("text") or "", (embed.get("author") or {}).get("name") or ""]
+                parts += [
+                    embed.get("title") or "",
+                    embed.get("description") or "",
+                    (embed.get("footer") or {}).get("text") or "",
+                    (embed.get("author") or {}).get("name") or "",
+                ]
                 for fld in embed.get("fields") or []:
                     parts += [fld.get("name") or "", fld.get("value") or ""]
             for comp in walk_components(version.components):
@@ -346,11 +412,23 @@ class FakeMessage:
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "id": str(self.id), "channel_id": str(self.channel_id), "author": self.author.payload(),
-            "content": self.content, "timestamp": self.timestamp, "edited_timestamp": self.edited_timestamp,
-            "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
-            "attachments": [a.payload() for a in self.attachments], "embeds": self.embeds, "pinned": False,
-            "type": self.type, "flags": self.flags, "components": self.components}
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "author": self.author.payload(),
+            "content": self.content,
+            "timestamp": self.timestamp,
+            "edited_timestamp": self.edited_timestamp,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [a.payload() for a in self.attachments],
+            "embeds": self.embeds,
+            "pinned": False,
+            "type": self.type,
+            "flags": self.flags,
+            "components": self.components,
+        }
         if self.guild_id is not None:
             data["guild_id"] = str(self.guild_id)
         if self.nonce is not None:

@@ -11,9 +11,23 @@ from typing import Any
 from aiohttp import web
 
 from . import limits
-from .models import (ATTACH_FILES, CREATE_PRIVATE_THREADS, CREATE_PUBLIC_THREADS, DM, GUILD_TEXT, MANAGE_THREADS,
-                     PRIVATE_THREAD, PUBLIC_THREAD, READ_MESSAGE_HISTORY, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS,
-                     VIEW_CHANNEL, FakeChannel, FakeMessage, FieldError)
+from .models import (
+    ATTACH_FILES,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
+    DM,
+    GUILD_TEXT,
+    MANAGE_THREADS,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    FakeChannel,
+    FakeMessage,
+    FieldError,
+)
 from .server import ApiError, FakeServer, invalid_form, json_response, loop_time
 from .world import AttachmentError, World
 
@@ -76,23 +90,44 @@ class RestApi:
     # -- identity ----------------------------------------------------------------------------------
 
     async def get_me(self, request: web.Request) -> web.Response:
-        return json_response(self.world.bot_user.payload() | {"verified": True, "mfa_enabled": False,
-                                                              "locale": "en-US", "email": None})
+        return json_response(
+            self.world.bot_user.payload() | {"verified": True, "mfa_enabled": False, "locale": "en-US", "email": None}
+        )
 
     async def get_application(self, request: web.Request) -> web.Response:
         world = self.world
         owner = next(iter(world.guilds.values())).owner if world.guilds else world.bot_user
-        return json_response({
-            "id": str(world.application_id), "name": world.bot_user.name, "icon": None, "description": "",
-            "summary": "", "type": None, "bot_public": True, "bot_require_code_grant": False,
-            "verify_key": "0" * 64, "flags": 0, "owner": owner.payload(), "team": None,
-            "bot": world.bot_user.payload(), "interactions_endpoint_url": None, "redirect_uris": [],
-            "approximate_guild_count": len(world.guilds), "tags": []})
+        return json_response(
+            {
+                "id": str(world.application_id),
+                "name": world.bot_user.name,
+                "icon": None,
+                "description": "",
+                "summary": "",
+                "type": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "owner": owner.payload(),
+                "team": None,
+                "bot": world.bot_user.payload(),
+                "interactions_endpoint_url": None,
+                "redirect_uris": [],
+                "approximate_guild_count": len(world.guilds),
+                "tags": [],
+            }
+        )
 
     async def get_gateway(self, request: web.Request) -> web.Response:
         url = self.world.base_url.replace("http://", "ws://", 1) + "/"
-        return json_response({"url": url, "shards": 1, "session_start_limit": {
-            "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+        return json_response(
+            {
+                "url": url,
+                "shards": 1,
+                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+            }
+        )
 
     # -- commands ----------------------------------------------------------------------------------
 
@@ -123,10 +158,15 @@ class RestApi:
         stored = []
         for item in items:
             kind = item.get("type") or 1
-            command = {**item, "type": kind, "application_id": str(self.world.application_id),
-                       "id": ids.get((kind, item["name"])) or str(next(self.world.ids)),
-                       "version": str(next(self.world.ids)), "description": item.get("description") or "",
-                       "options": item.get("options") or []}
+            command = {
+                **item,
+                "type": kind,
+                "application_id": str(self.world.application_id),
+                "id": ids.get((kind, item["name"])) or str(next(self.world.ids)),
+                "version": str(next(self.world.ids)),
+                "description": item.get("description") or "",
+                "options": item.get("options") or [],
+            }
             if item.get("default_member_permissions") is not None:
                 command["default_member_permissions"] = str(item["default_member_permissions"])
             if guild_id is not None:
@@ -169,9 +209,15 @@ class RestApi:
         limit = min(int(request.query.get("limit", "50")), 100)
         before = int(request.query.get("before", 0)) or None
         after = int(request.query.get("after", 0))
-        found = [m for m in self.world.messages.values()
-                 if m.channel_id == channel.id and not m.deleted and not m.ephemeral
-                 and (before is None or m.id < before) and m.id > after]
+        found = [
+            m
+            for m in self.world.messages.values()
+            if m.channel_id == channel.id
+            and not m.deleted
+            and not m.ephemeral
+            and (before is None or m.id < before)
+            and m.id > after
+        ]
         found.sort(key=lambda m: m.id, reverse=True)
         return json_response([m.payload() for m in found[:limit]])
 
@@ -201,8 +247,9 @@ class RestApi:
             if seen is not None and loop_time() - seen[0] < NONCE_WINDOW_SECONDS:
                 return json_response(self.world.messages[seen[1]].payload())
         try:
-            message = self.world.create_message(channel, data, body.uploads,
-                                                flags=(data.get("flags") or 0) & KEPT_MESSAGE_FLAGS & ~(1 << 6))
+            message = self.world.create_message(
+                channel, data, body.uploads, flags=(data.get("flags") or 0) & KEPT_MESSAGE_FLAGS & ~(1 << 6)
+            )
         except AttachmentError as err:
             raise attachment_error(err) from None
         if nonce is not None and data.get("enforce_nonce"):
@@ -243,8 +290,9 @@ class RestApi:
         data = (await self.server.body(request)).json or {}
         if message.id in self.world.channels:
             raise ApiError(400, 160004, "A thread has already been created for this message")
-        thread = self.world.add_thread(channel, data["name"], kind=PUBLIC_THREAD, owner=self.world.bot_user,
-                                       thread_id=message.id)
+        thread = self.world.add_thread(
+            channel, data["name"], kind=PUBLIC_THREAD, owner=self.world.bot_user, thread_id=message.id
+        )
         return json_response(thread.payload(self.world.bot_user))
 
     async def thread_without_message(self, request: web.Request) -> web.Response:
@@ -269,8 +317,11 @@ class RestApi:
         guild = self.world.guild_of(thread)
         if guild is None or user_id not in guild.members:
             raise ApiError(404, 10007, "Unknown Member")
-        if user_id != self.world.bot_user.id and thread.type == PRIVATE_THREAD \
-                and self.world.bot_user.id not in thread.members:
+        if (
+            user_id != self.world.bot_user.id
+            and thread.type == PRIVATE_THREAD
+            and self.world.bot_user.id not in thread.members
+        ):
             self._require(thread, MANAGE_THREADS, "Manage Threads")
         return thread, user_id
 

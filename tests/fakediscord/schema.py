@@ -66,8 +66,7 @@ class ApiSchema:
     def __init__(self, spec: dict[str, Any]):
         spec = json.loads(json.dumps(spec))
         snowflake = spec["components"]["schemas"]["SnowflakeType"]
-        spec["components"]["schemas"]["SnowflakeType"] = {
-            "anyOf": [snowflake, {"type": "integer", "minimum": 0}]}
+        spec["components"]["schemas"]["SnowflakeType"] = {"anyOf": [snowflake, {"type": "integer", "minimum": 0}]}
         resource = referencing.Resource.from_contents(spec, default_specification=referencing.jsonschema.DRAFT202012)
         self._registry = referencing.Registry().with_resource(SPEC_URI, resource)
         self._spec = spec
@@ -89,8 +88,7 @@ class ApiSchema:
 
     def match(self, method: str, path: str) -> Operation | None:
         """The documented operation for a request path (``/channels/1/messages``), literal segments first."""
-        candidates = [(lit, op) for regex, lit, op in self._routes
-                      if op.method == method.upper() and regex.match(path)]
+        candidates = [(lit, op) for regex, lit, op in self._routes if op.method == method.upper() and regex.match(path)]
         if not candidates:
             return None
         return max(candidates, key=lambda c: c[0])[1]
@@ -98,7 +96,7 @@ class ApiSchema:
     def is_documented_path(self, path: str) -> bool:
         return any(regex.match(path) for regex, _, _ in self._routes)
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache  # noqa: B019 - one schema per run; its validators are reused by every request
     def _validator(self, pointer: str) -> jsonschema.protocols.Validator:
         schema = {"$ref": SPEC_URI + pointer}
         return jsonschema.Draft202012Validator(schema, registry=self._registry)
@@ -113,8 +111,11 @@ class ApiSchema:
     @staticmethod
     def _describe(error: jsonschema.ValidationError) -> FieldError:
         best = _most_specific(error)
-        message = best.message if len(best.message) <= 120 else (
-            f"{best.validator}={best.validator_value!r} not satisfied by {_summary(best.instance)}")
+        message = (
+            best.message
+            if len(best.message) <= 120
+            else (f"{best.validator}={best.validator_value!r} not satisfied by {_summary(best.instance)}")
+        )
         return FieldError(tuple(best.absolute_path), message)
 
 
@@ -154,8 +155,10 @@ def _summary(instance: Any) -> str:
 def load_schema(path: pathlib.Path) -> ApiSchema | None:
     """The schema at ``path``, or ``None`` (with a visible notice, once) when the file is absent."""
     if not path.is_file():
-        notice = (f"fakediscord: {path} not found (set {ENV_VAR} to point at Discord's openapi.json); "
-                  "REST request bodies are NOT validated against the official schema in this run")
+        notice = (
+            f"fakediscord: {path} not found (set {ENV_VAR} to point at Discord's openapi.json); "
+            "REST request bodies are NOT validated against the official schema in this run"
+        )
         warnings.warn(notice, stacklevel=2)
         print(notice, file=sys.stderr)
         return None

@@ -31,8 +31,16 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 class ApiError(Exception):
     """An error response in Discord's shape: ``{"code", "message", "errors"?}``."""
 
-    def __init__(self, status: int, code: int, message: str, *, errors: list[FieldError] = (), kind: str = "rejected",
-                 detail: str = ""):
+    def __init__(
+        self,
+        status: int,
+        code: int,
+        message: str,
+        *,
+        errors: list[FieldError] = (),
+        kind: str = "rejected",
+        detail: str = "",
+    ):
         super().__init__(message)
         self.status, self.code, self.message, self.errors, self.kind = status, code, message, list(errors), kind
         self.detail = detail or "; ".join(str(e) for e in self.errors) or message
@@ -62,8 +70,9 @@ def _nest(errors: list[FieldError]) -> dict[str, Any]:
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     """Exactly ``Content-Type: application/json``: with a charset discord.py would read a str."""
-    return web.Response(body=json.dumps(data).encode(), status=status,
-                        headers={"Content-Type": "application/json", **(headers or {})})
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json", **(headers or {})}
+    )
 
 
 @dataclass
@@ -121,7 +130,7 @@ class FakeServer:
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if not request.path.startswith(API_PREFIX):
             return await handler(request)
-        path = request.path[len(API_PREFIX):]
+        path = request.path[len(API_PREFIX) :]
         fault = next((f for f in self.faults if f.matches(request.method, path)), None)
         if fault is not None:
             fault.remaining -= 1
@@ -134,7 +143,8 @@ class FakeServer:
                 response = await handler(request)
             except ApiError as err:
                 self.world.violations.append(
-                    Violation(err.kind, err.detail, request.method, path, err.status, err.code))
+                    Violation(err.kind, err.detail, request.method, path, err.status, err.code)
+                )
                 response = json_response(err.body(), err.status)
             except Exception as exc:  # a bug in the fake: fail the request fast (no 5xx retries) and loudly
                 detail = "".join(traceback.format_exception(exc))
@@ -151,21 +161,30 @@ class FakeServer:
         if path.startswith(("/webhooks/", "/interactions/")):
             return  # authorised by the interaction token in the path
         if request.headers.get("Authorization") != f"Bot {self.world.token}":
-            raise ApiError(401, 0, "401: Unauthorized", kind="unauthorized",
-                           detail="missing or wrong 'Authorization: Bot <token>' header")
+            raise ApiError(
+                401,
+                0,
+                "401: Unauthorized",
+                kind="unauthorized",
+                detail="missing or wrong 'Authorization: Bot <token>' header",
+            )
 
     def _fault_response(self, fault: Fault) -> web.Response:
         if fault.kind == "429":
             headers = _ratelimit_headers("injected", remaining=0, reset_after=fault.retry_after)
-            headers.update({"Via": "1.1 google", "Retry-After": str(max(1, round(fault.retry_after))),
-                            "X-RateLimit-Scope": "user"})
-            return json_response({"message": "You are being rate limited.", "retry_after": fault.retry_after,
-                                  "global": False}, 429, headers)
+            headers.update(
+                {"Via": "1.1 google", "Retry-After": str(max(1, round(fault.retry_after))), "X-RateLimit-Scope": "user"}
+            )
+            return json_response(
+                {"message": "You are being rate limited.", "retry_after": fault.retry_after, "global": False},
+                429,
+                headers,
+            )
         status = int(fault.kind)
         return json_response({"message": f"{status}: Server Error", "code": 0}, status)
 
     async def _unknown(self, request: web.Request) -> web.Response:
-        path = request.path[len(API_PREFIX):]
+        path = request.path[len(API_PREFIX) :]
         documented = self.schema is not None and self.schema.is_documented_path(path)
         why = "a Discord endpoint the fake does not implement" if documented else "not a Discord v10 endpoint"
         raise ApiError(404, 0, "404: Not Found", kind="unknown_endpoint", detail=why)
@@ -190,21 +209,27 @@ class FakeServer:
                 if name == "payload_json":
                     payload = _parse_json(await part.read())
                 elif name.startswith("files[") and name.endswith("]") and name[6:-1].isdigit():
-                    uploads.append(Upload(int(name[6:-1]), getattr(part, "filename", None) or name,
-                                          bytes(await part.read())))
+                    uploads.append(
+                        Upload(int(name[6:-1]), getattr(part, "filename", None) or name, bytes(await part.read()))
+                    )
                 else:
                     raise invalid_form([FieldError((name,), "Unexpected multipart field")], kind="schema")
         else:
             raw = await request.read()
             if raw:
                 if request.content_type != "application/json":
-                    raise ApiError(400, 50035, "Invalid Form Body", kind="schema",
-                                   detail=f"body sent as {request.content_type!r}, not application/json")
+                    raise ApiError(
+                        400,
+                        50035,
+                        "Invalid Form Body",
+                        kind="schema",
+                        detail=f"body sent as {request.content_type!r}, not application/json",
+                    )
                 payload = _parse_json(raw)
         request[BODY] = payload
         self._check_files(uploads, size_limit)
         if self.schema is not None:
-            path = request.path[len(API_PREFIX):]
+            path = request.path[len(API_PREFIX) :]
             op = self.schema.match(request.method, path)
             if op is not None and payload is not None:
                 errors = self.schema.validate(op, payload, multipart=multipart)
@@ -218,12 +243,22 @@ class FakeServer:
             raise invalid_form([FieldError(("files",), f"Must be {limits.ATTACHMENTS_MAX} or fewer in length.")])
         for upload in uploads:
             if len(upload.data) > size_limit:
-                raise ApiError(413, 40005, "Request entity too large", kind="limit",
-                               detail=f"{upload.filename} is {len(upload.data)} bytes, over {size_limit}")
+                raise ApiError(
+                    413,
+                    40005,
+                    "Request entity too large",
+                    kind="limit",
+                    detail=f"{upload.filename} is {len(upload.data)} bytes, over {size_limit}",
+                )
         total = sum(len(u.data) for u in uploads)
         if total > limits.REQUEST_FILES_MAX:
-            raise ApiError(413, 40005, "Request entity too large", kind="limit",
-                           detail=f"{total} bytes of files in one request, over {limits.REQUEST_FILES_MAX}")
+            raise ApiError(
+                413,
+                40005,
+                "Request entity too large",
+                kind="limit",
+                detail=f"{total} bytes of files in one request, over {limits.REQUEST_FILES_MAX}",
+            )
 
 
 def _parse_json(raw: bytes) -> Any:
@@ -234,9 +269,13 @@ def _parse_json(raw: bytes) -> Any:
 
 
 def _ratelimit_headers(bucket: str, *, remaining: int, reset_after: float = 1.0) -> dict[str, str]:
-    return {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": str(remaining),
-            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}", "X-RateLimit-Reset-After": f"{reset_after:.3f}",
-            "X-RateLimit-Bucket": bucket}
+    return {
+        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Remaining": str(remaining),
+        "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+        "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+        "X-RateLimit-Bucket": bucket,
+    }
 
 
 def loop_time() -> float:

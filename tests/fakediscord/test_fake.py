@@ -17,8 +17,21 @@ from tests.fakediscord.echo import EchoBot, make_echo_bot
 from tests.fakediscord.models import MANAGE_GUILD
 from tests.fakediscord.schema import ENV_VAR
 
-FRUITS = ["apple", "apricot", "banana", "cherry", "grape", "kiwi", "lemon", "mango", "melon", "orange", "peach",
-          "pear", "plum"]
+FRUITS = [
+    "apple",
+    "apricot",
+    "banana",
+    "cherry",
+    "grape",
+    "kiwi",
+    "lemon",
+    "mango",
+    "melon",
+    "orange",
+    "peach",
+    "pear",
+    "plum",
+]
 
 
 def png(size: int = 8) -> bytes:
@@ -192,6 +205,7 @@ async def eventually(condition, timeout: float = 5.0) -> None:
 
 # -- the happy paths --------------------------------------------------------------------------------
 
+
 async def test_slash_command_gets_an_ephemeral_reply(scene):
     reply = await scene.fake.slash(scene.alice, scene.general, "echo say", text="hello")
     assert (reply.response_type, reply.content, reply.ephemeral) == (4, "hello", True)
@@ -305,6 +319,7 @@ async def test_users_can_only_send_what_the_synced_commands_allow(scene):
 
 # -- limits and Discord's refusals ------------------------------------------------------------------
 
+
 async def test_too_many_autocomplete_choices_are_refused(scene):
     choices = await scene.fake.autocomplete(scene.alice, scene.general, "echo flood", focused="item", value="")
     assert choices == []
@@ -342,8 +357,12 @@ async def test_answering_after_three_seconds_is_unknown_interaction(scene):
 async def test_answering_twice_is_already_acknowledged(scene):
     reply = await scene.fake.slash(scene.alice, scene.general, "echo say", text="once")
     interaction = reply.interaction
-    status, body = await raw(scene.fake, "POST", f"/interactions/{interaction.id}/{interaction.token}/callback",
-                             json={"type": 4, "data": {"content": "twice"}})
+    status, body = await raw(
+        scene.fake,
+        "POST",
+        f"/interactions/{interaction.id}/{interaction.token}/callback",
+        json={"type": 4, "data": {"content": "twice"}},
+    )
     assert (status, body["code"]) == (400, 40060)
     assert [v.kind for v in scene.fake.take_violations()] == ["double_response"]
     assert reply.content == "once"
@@ -356,8 +375,12 @@ async def test_schema_catches_a_body_of_the_wrong_type(scene):
     assert (status, body["code"]) == (400, 50035) and "content" in body["errors"]
     status, body = await raw(scene.fake, "POST", f"/channels/{scene.general.id}/messages", json={"content": "x" * 2001})
     assert (status, body["code"]) == (400, 50035) and "content" in body["errors"]
-    status, body = await raw(scene.fake, "PUT", f"/applications/{scene.fake.application_id}/commands",
-                             json=[{"name": "Bad Name", "description": "x"}])
+    status, body = await raw(
+        scene.fake,
+        "PUT",
+        f"/applications/{scene.fake.application_id}/commands",
+        json=[{"name": "Bad Name", "description": "x"}],
+    )
     assert status == 400 and "name" in body["errors"]["0"]
     assert [v.kind for v in scene.fake.take_violations()] == ["schema", "limit", "limit"]
     assert scene.fake.channel_messages(scene.general) == []
@@ -380,14 +403,17 @@ def test_hand_enforced_limits_catch_what_the_schema_lets_through():
     assert "Embed size exceeds" in str(limits.embeds(two_long))
     button = {"type": 2, "style": 1, "custom_id": "same", "label": "b"}
     assert "duplicated" in str(limits.components([{"type": 1, "components": [button, button]}]))
-    assert limits.components([{"type": 1, "components": [{"type": 2, "style": 1, "custom_id": str(i)}]}
-                              for i in range(6)])
+    assert limits.components(
+        [{"type": 1, "components": [{"type": 2, "style": 1, "custom_id": str(i)}]} for i in range(6)]
+    )
     select = {"type": 3, "custom_id": "s", "options": [{"label": str(i), "value": str(i)} for i in range(26)]}
     assert limits.components([{"type": 1, "components": [select]}])
     assert limits.modal({"title": "x" * 46, "custom_id": "m", "components": []})
     assert limits.autocomplete({"choices": [{"name": "", "value": "v"}]})
-    optional_first = [{"type": 3, "name": "a", "description": "a"},
-                      {"type": 3, "name": "b", "description": "b", "required": True}]
+    optional_first = [
+        {"type": 3, "name": "a", "description": "a"},
+        {"type": 3, "name": "b", "description": "b", "required": True},
+    ]
     assert "before non-required" in str(limits.commands([{"name": "c", "description": "c", "options": optional_first}]))
     nested = {"type": 2, "name": "g", "description": "g", "options": [{"type": 2, "name": "h", "description": "h"}]}
     assert limits.commands([{"name": "c", "description": "c", "options": [nested]}])
@@ -413,6 +439,7 @@ async def test_unchecked_violations_fail_the_test_on_exit():
 
 
 # -- faults -----------------------------------------------------------------------------------------
+
 
 async def test_a_rate_limited_post_is_retried_and_arrives_once(scene):
     scene.fake.inject_rate_limit(f"/channels/{scene.general.id}/messages", retry_after=0.2, method="POST")

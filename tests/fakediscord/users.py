@@ -15,14 +15,24 @@ from typing import Any
 from .callbacks import ACK_DEADLINE_SECONDS
 from .gateway import Gateway
 from .limits import FILE_SIZE_DEFAULT
-from .models import (ALL_PERMISSIONS, EPHEMERAL, FakeAttachment, FakeChannel, FakeInteraction, FakeMessage,
-                     FakeRole, FakeUser, Violation, new_token)
+from .models import (
+    ALL_PERMISSIONS,
+    EPHEMERAL,
+    FakeAttachment,
+    FakeChannel,
+    FakeInteraction,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+    Violation,
+    new_token,
+)
 from .world import World
 
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
 SUBCOMMAND, GROUP = 1, 2
 APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
-MAX_SAFE_INTEGER = 2 ** 53
+MAX_SAFE_INTEGER = 2**53
 
 
 class SimulationError(AssertionError):
@@ -37,8 +47,10 @@ class InteractionHandle:
         self.interaction = interaction
 
     def __repr__(self) -> str:
-        return (f"<InteractionHandle type={self.interaction.type} response_type={self.response_type} "
-                f"content={self.content!r} followups={len(self.followups)} rejected={self.rejected}>")
+        return (
+            f"<InteractionHandle type={self.interaction.type} response_type={self.response_type} "
+            f"content={self.content!r} followups={len(self.followups)} rejected={self.rejected}>"
+        )
 
     @property
     def response_type(self) -> int | None:
@@ -128,8 +140,9 @@ class Simulator:
             data["resolved"] = resolved
         return await self._run(APPLICATION_COMMAND, user, channel, data)
 
-    async def autocomplete(self, user: FakeUser, channel: FakeChannel, path: str, *, focused: str, value: Any,
-                           **options: Any) -> list[dict[str, Any]]:
+    async def autocomplete(
+        self, user: FakeUser, channel: FakeChannel, path: str, *, focused: str, value: Any, **options: Any
+    ) -> list[dict[str, Any]]:
         command, nesting, leaf = self._find_command(user, channel, path)
         definition = self._option_definitions(path, leaf).get(focused)
         if definition is None or not definition.get("autocomplete"):
@@ -147,14 +160,17 @@ class Simulator:
         guild_commands = self.world.guild_commands.get(channel.guild_id or 0, [])
         return [c for c in guild_commands + self.world.global_commands if c.get("type", 1) == 1]
 
-    def _find_command(self, user: FakeUser, channel: FakeChannel,
-                      path: str) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+    def _find_command(
+        self, user: FakeUser, channel: FakeChannel, path: str
+    ) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
         names = path.split()
         synced = self._commands_for(channel)
         command = next((c for c in synced if c["name"] == names[0]), None)
         if command is None:
-            raise SimulationError(f"the bot never synced a slash command /{names[0]} usable in this channel; "
-                                  f"synced: {sorted('/' + c['name'] for c in synced)}")
+            raise SimulationError(
+                f"the bot never synced a slash command /{names[0]} usable in this channel; "
+                f"synced: {sorted('/' + c['name'] for c in synced)}"
+            )
         self._check_available(user, channel, command)
         node, nesting = command, []
         for name in names[1:]:
@@ -174,7 +190,8 @@ class Simulator:
         contexts = command.get("contexts")
         context = 0 if guild else 1
         if (contexts is not None and context not in contexts) or (
-                contexts is None and guild is None and command.get("dm_permission") is False):
+            contexts is None and guild is None and command.get("dm_permission") is False
+        ):
             raise SimulationError(f"/{command['name']} is not offered in this kind of channel")
         required = command.get("default_member_permissions")
         if guild is not None and required is not None:
@@ -186,8 +203,15 @@ class Simulator:
     def _option_definitions(path: str, leaf: dict[str, Any]) -> dict[str, dict[str, Any]]:
         return {o["name"]: o for o in leaf.get("options") or []}
 
-    def _options(self, path: str, leaf: dict[str, Any], given: dict[str, Any], resolved: dict[str, dict[str, Any]],
-                 *, check_required: bool) -> list[dict[str, Any]]:
+    def _options(
+        self,
+        path: str,
+        leaf: dict[str, Any],
+        given: dict[str, Any],
+        resolved: dict[str, dict[str, Any]],
+        *,
+        check_required: bool,
+    ) -> list[dict[str, Any]]:
         definitions = self._option_definitions(path, leaf)
         for name in given:
             if name not in definitions:
@@ -196,8 +220,11 @@ class Simulator:
             missing = [n for n, d in definitions.items() if d.get("required") and n not in given]
             if missing:
                 raise SimulationError(f"/{path} requires {missing}")
-        return [{"type": d["type"], "name": name, "value": self._value(path, d, given[name], resolved)}
-                for name, d in definitions.items() if name in given]
+        return [
+            {"type": d["type"], "name": name, "value": self._value(path, d, given[name], resolved)}
+            for name, d in definitions.items()
+            if name in given
+        ]
 
     def _value(self, path: str, definition: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]]) -> Any:
         kind, name = definition["type"], definition["name"]
@@ -259,8 +286,9 @@ class Simulator:
         raise SimulationError(f"{where} cannot take {value!r} (option type {kind})")
 
     @staticmethod
-    def _command_data(command: dict[str, Any], nesting: list[dict[str, Any]],
-                      values: list[dict[str, Any]]) -> dict[str, Any]:
+    def _command_data(
+        command: dict[str, Any], nesting: list[dict[str, Any]], values: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         options = values
         for node in reversed(nesting):
             options = [{"type": node["type"], "name": node["name"], "options": options}]
@@ -275,16 +303,18 @@ class Simulator:
         current = self._visible_message(user, message)
         component = current.component(custom_id)
         if component is None or component.get("type") != 2:
-            raise SimulationError(f"message {current.id} has no button {custom_id!r}; "
-                                  f"it has {[c.get('custom_id') for c in current.iter_components() if 'custom_id' in c]}")
+            raise SimulationError(
+                f"message {current.id} has no button {custom_id!r}; "
+                f"it has {[c.get('custom_id') for c in current.iter_components() if 'custom_id' in c]}"
+            )
         if component.get("disabled"):
             raise SimulationError(f"button {custom_id!r} is disabled")
         channel = self.world.channels[current.channel_id]
-        return await self._run(COMPONENT, user, channel, {"custom_id": custom_id, "component_type": 2},
-                               message=current)
+        return await self._run(COMPONENT, user, channel, {"custom_id": custom_id, "component_type": 2}, message=current)
 
-    async def select(self, user: FakeUser, message: FakeMessage | int, custom_id: str,
-                     values: list[Any]) -> InteractionHandle:
+    async def select(
+        self, user: FakeUser, message: FakeMessage | int, custom_id: str, values: list[Any]
+    ) -> InteractionHandle:
         current = self._visible_message(user, message)
         component = current.component(custom_id)
         if component is None or component.get("type") not in (3, 5, 6, 7, 8):
@@ -303,15 +333,19 @@ class Simulator:
             data["values"] = list(values)
         else:
             resolved: dict[str, dict[str, Any]] = {}
-            pseudo = {"type": {5: USER, 6: ROLE, 7: MENTIONABLE, 8: CHANNEL}[component["type"]], "name": custom_id,
-                      "channel_types": component.get("channel_types")}
+            pseudo = {
+                "type": {5: USER, 6: ROLE, 7: MENTIONABLE, 8: CHANNEL}[component["type"]],
+                "name": custom_id,
+                "channel_types": component.get("channel_types"),
+            }
             data["values"] = [self._resolve(f"select {custom_id}:", pseudo, v, resolved) for v in values]
             data["resolved"] = resolved
         channel = self.world.channels[current.channel_id]
         return await self._run(COMPONENT, user, channel, data, message=current)
 
-    async def submit_modal(self, user: FakeUser, source: InteractionHandle, custom_id: str,
-                           values: dict[str, Any]) -> InteractionHandle:
+    async def submit_modal(
+        self, user: FakeUser, source: InteractionHandle, custom_id: str, values: dict[str, Any]
+    ) -> InteractionHandle:
         opened = source.interaction
         modal = opened.modal
         if modal is None:
@@ -361,18 +395,28 @@ class Simulator:
 
     # -- sending -----------------------------------------------------------------------------------
 
-    async def _run(self, kind: int, user: FakeUser, channel: FakeChannel, data: dict[str, Any], *,
-                   message: FakeMessage | None = None) -> InteractionHandle:
+    async def _run(
+        self,
+        kind: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        *,
+        message: FakeMessage | None = None,
+    ) -> InteractionHandle:
         if self.gateway.session is None:
             raise SimulationError("no bot is connected to the fake gateway (call start_bot first)")
         interaction = self._start(kind, user, channel, data, message)
         await self.world.wait_until(
             lambda: interaction.acknowledged or interaction.expired or bool(interaction.rejected),
-            ACK_DEADLINE_SECONDS + 1.0, f"a response to interaction {interaction.id}")
+            ACK_DEADLINE_SECONDS + 1.0,
+            f"a response to interaction {interaction.id}",
+        )
         return InteractionHandle(self.world, interaction)
 
-    def _start(self, kind: int, user: FakeUser, channel: FakeChannel, data: dict[str, Any],
-               message: FakeMessage | None) -> FakeInteraction:
+    def _start(
+        self, kind: int, user: FakeUser, channel: FakeChannel, data: dict[str, Any], message: FakeMessage | None
+    ) -> FakeInteraction:
         world = self.world
         guild = world.guild_of(channel)
         if guild is not None and user.id not in guild.members:
@@ -382,17 +426,28 @@ class Simulator:
         ident = next(world.ids)
         token = new_token(ident)
         payload: dict[str, Any] = {
-            "id": str(ident), "application_id": str(world.application_id), "type": kind, "token": token,
-            "version": 1, "data": data, "channel_id": str(channel.id),
+            "id": str(ident),
+            "application_id": str(world.application_id),
+            "type": kind,
+            "token": token,
+            "version": 1,
+            "data": data,
+            "channel_id": str(channel.id),
             "channel": channel.payload() | {"permissions": str(world.permissions_in(user, channel))},
-            "locale": "en-US", "entitlements": [], "attachment_size_limit": FILE_SIZE_DEFAULT,
+            "locale": "en-US",
+            "entitlements": [],
+            "attachment_size_limit": FILE_SIZE_DEFAULT,
             "app_permissions": str(world.permissions_in(world.bot_user, channel)),
             "authorizing_integration_owners": {"0": str(guild.id)} if guild else {"1": str(user.id)},
-            "context": 0 if guild else 1}
+            "context": 0 if guild else 1,
+        }
         if guild is not None:
-            payload.update(guild_id=str(guild.id), guild_locale="en-US",
-                           guild={"id": str(guild.id), "locale": "en-US", "features": []},
-                           member=guild.members[user.id].payload(guild.permissions_of(user)))
+            payload.update(
+                guild_id=str(guild.id),
+                guild_locale="en-US",
+                guild={"id": str(guild.id), "locale": "en-US", "features": []},
+                member=guild.members[user.id].payload(guild.permissions_of(user)),
+            )
         else:
             payload["user"] = user.payload()
         if message is not None:
@@ -408,9 +463,17 @@ class Simulator:
         if interaction.acknowledged:
             return
         interaction.expired = True
-        what = {APPLICATION_COMMAND: "slash command", COMPONENT: "component", AUTOCOMPLETE: "autocomplete",
-                MODAL_SUBMIT: "modal submit"}[interaction.type]
-        self.world.violations.append(Violation(
-            "no_response", f"{what} interaction {interaction.id} by {interaction.user.name} was not answered "
-                           f"within 3 s (the user sees 'The application did not respond')"))
+        what = {
+            APPLICATION_COMMAND: "slash command",
+            COMPONENT: "component",
+            AUTOCOMPLETE: "autocomplete",
+            MODAL_SUBMIT: "modal submit",
+        }[interaction.type]
+        self.world.violations.append(
+            Violation(
+                "no_response",
+                f"{what} interaction {interaction.id} by {interaction.user.name} was not answered "
+                f"within 3 s (the user sees 'The application did not respond')",
+            )
+        )
         self.world.notify()

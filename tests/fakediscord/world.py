@@ -10,10 +10,30 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from .models import (ALL_PERMISSIONS, BOT_DEFAULT, DM, EVERYONE_DEFAULT, GUILD_TEXT, MANAGE_THREADS,
-                     PRIVATE_THREAD, VIEW_CHANNEL, FakeAttachment, FakeChannel, FakeGuild, FakeInteraction,
-                     FakeMember, FakeMessage, FakeRole, FakeUser, RequestRecord, Snowflakes, Upload, Violation,
-                     iso_now, permission_value)
+from .models import (
+    ALL_PERMISSIONS,
+    BOT_DEFAULT,
+    DM,
+    EVERYONE_DEFAULT,
+    GUILD_TEXT,
+    MANAGE_THREADS,
+    PRIVATE_THREAD,
+    VIEW_CHANNEL,
+    FakeAttachment,
+    FakeChannel,
+    FakeGuild,
+    FakeInteraction,
+    FakeMember,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+    RequestRecord,
+    Snowflakes,
+    Upload,
+    Violation,
+    iso_now,
+    permission_value,
+)
 
 GUILDS_INTENT = 1 << 0
 GUILD_MESSAGES_INTENT = 1 << 9
@@ -55,8 +75,15 @@ class World:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, owner: FakeUser | None, *, bot_permissions: int = BOT_DEFAULT,
-                  everyone_permissions: int = EVERYONE_DEFAULT, channel: str | None = "general") -> FakeGuild:
+    def add_guild(
+        self,
+        name: str,
+        owner: FakeUser | None,
+        *,
+        bot_permissions: int = BOT_DEFAULT,
+        everyone_permissions: int = EVERYONE_DEFAULT,
+        channel: str | None = "general",
+    ) -> FakeGuild:
         guild_id = next(self.ids)
         owner = owner or self.add_user(f"{name} owner")
         everyone = FakeRole(guild_id, "@everyone", everyone_permissions)
@@ -76,8 +103,14 @@ class World:
         self.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()}, GUILDS_INTENT)
         return role
 
-    def add_member(self, guild: FakeGuild, user: FakeUser, *, permissions: Any = None,
-                   roles: list[FakeRole] | tuple[FakeRole, ...] = ()) -> FakeMember:
+    def add_member(
+        self,
+        guild: FakeGuild,
+        user: FakeUser,
+        *,
+        permissions: Any = None,
+        roles: list[FakeRole] | tuple[FakeRole, ...] = (),
+    ) -> FakeMember:
         member_roles = list(roles)
         if permissions is not None:
             member_roles.append(self.add_role(guild, f"{user.name}'s role", permissions))
@@ -93,11 +126,19 @@ class World:
             self.dispatch("CHANNEL_CREATE", channel.payload(), GUILDS_INTENT)
         return channel
 
-    def add_thread(self, parent: FakeChannel, name: str, *, kind: int, owner: FakeUser,
-                   thread_id: int | None = None) -> FakeChannel:
+    def add_thread(
+        self, parent: FakeChannel, name: str, *, kind: int, owner: FakeUser, thread_id: int | None = None
+    ) -> FakeChannel:
         guild = self.guilds[parent.guild_id or 0]
-        thread = FakeChannel(thread_id or next(self.ids), kind, name, guild_id=guild.id, parent_id=parent.id,
-                             owner_id=owner.id, members={owner.id})
+        thread = FakeChannel(
+            thread_id or next(self.ids),
+            kind,
+            name,
+            guild_id=guild.id,
+            parent_id=parent.id,
+            owner_id=owner.id,
+            members={owner.id},
+        )
         guild.channels.append(thread)
         self.channels[thread.id] = thread
         payload = thread.payload(self.bot_user) | {"newly_created": True}
@@ -122,16 +163,45 @@ class World:
         plain = [c for c in guild.channels if not c.is_thread]
         threads = [c for c in guild.channels if c.is_thread and self.can_see_channel(self.bot_user, c)]
         return {
-            "id": str(guild.id), "name": guild.name, "icon": None, "splash": None, "discovery_splash": None,
-            "owner_id": str(guild.owner.id), "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,
-            "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0,
-            "premium_tier": 0, "premium_subscription_count": 0, "preferred_locale": "en-US", "features": [],
-            "roles": [r.payload() for r in guild.roles], "emojis": [], "stickers": [], "system_channel_id": None,
-            "system_channel_flags": 0, "rules_channel_id": None, "public_updates_channel_id": None,
-            "application_id": None, "description": None, "banner": None, "vanity_url_code": None,
-            "joined_at": me.joined_at, "large": False, "unavailable": False, "member_count": len(guild.members),
-            "voice_states": [], "members": [me.payload()], "presences": [], "stage_instances": [],
-            "guild_scheduled_events": [], "soundboard_sounds": [], "premium_progress_bar_enabled": False,
+            "id": str(guild.id),
+            "name": guild.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(guild.owner.id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-US",
+            "features": [],
+            "roles": [r.payload() for r in guild.roles],
+            "emojis": [],
+            "stickers": [],
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "application_id": None,
+            "description": None,
+            "banner": None,
+            "vanity_url_code": None,
+            "joined_at": me.joined_at,
+            "large": False,
+            "unavailable": False,
+            "member_count": len(guild.members),
+            "voice_states": [],
+            "members": [me.payload()],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "premium_progress_bar_enabled": False,
             "channels": [c.payload() for c in plain],
             "threads": [t.payload(self.bot_user) for t in threads],
         }
@@ -152,13 +222,28 @@ class World:
 
     # -- messages ----------------------------------------------------------------------------------
 
-    def create_message(self, channel: FakeChannel, body: dict[str, Any], uploads: list[Upload], *,
-                       interaction: FakeInteraction | None = None, flags: int = 0,
-                       visible_only_to: FakeUser | None = None) -> FakeMessage:
+    def create_message(
+        self,
+        channel: FakeChannel,
+        body: dict[str, Any],
+        uploads: list[Upload],
+        *,
+        interaction: FakeInteraction | None = None,
+        flags: int = 0,
+        visible_only_to: FakeUser | None = None,
+    ) -> FakeMessage:
         message = FakeMessage(
-            next(self.ids), channel.id, self.bot_user, content=body.get("content") or "",
-            embeds=[], components=list(body.get("components") or []), flags=flags, guild_id=channel.guild_id,
-            nonce=body.get("nonce"), visible_only_to=visible_only_to)
+            next(self.ids),
+            channel.id,
+            self.bot_user,
+            content=body.get("content") or "",
+            embeds=[],
+            components=list(body.get("components") or []),
+            flags=flags,
+            guild_id=channel.guild_id,
+            nonce=body.get("nonce"),
+            visible_only_to=visible_only_to,
+        )
         message.attachments = self._attachments(message, body.get("attachments"), uploads, [])
         message.embeds = self._embeds(body.get("embeds") or [], message.attachments)
         if interaction is not None:
@@ -166,8 +251,13 @@ class World:
             message.interaction_id = interaction.id
             message.type = 20 if interaction.type == 2 else 0
             message.interaction_metadata = {
-                "id": str(interaction.id), "type": interaction.type, "user": interaction.user.payload(),
-                "authorizing_integration_owners": {"0": str(channel.guild_id)} if channel.guild_id else {"1": str(interaction.user.id)}}
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "user": interaction.user.payload(),
+                "authorizing_integration_owners": {"0": str(channel.guild_id)}
+                if channel.guild_id
+                else {"1": str(interaction.user.id)},
+            }
         channel.message_count += 1
         self.messages[message.id] = message
         if not message.ephemeral:
@@ -175,8 +265,9 @@ class World:
         self.notify(message)
         return message
 
-    def edit_message(self, message: FakeMessage, body: dict[str, Any], uploads: list[Upload], *,
-                     clear_loading: bool = False) -> FakeMessage:
+    def edit_message(
+        self, message: FakeMessage, body: dict[str, Any], uploads: list[Upload], *, clear_loading: bool = False
+    ) -> FakeMessage:
         message.revisions.append(message.snapshot())
         if "content" in body:
             message.content = body["content"] or ""
@@ -218,8 +309,13 @@ class World:
     def _message_intent(channel: FakeChannel) -> int:
         return DIRECT_MESSAGES_INTENT if channel.type == DM else GUILD_MESSAGES_INTENT
 
-    def _attachments(self, message: FakeMessage, entries: list[dict[str, Any]] | None, uploads: list[Upload],
-                     existing: list[FakeAttachment]) -> list[FakeAttachment]:
+    def _attachments(
+        self,
+        message: FakeMessage,
+        entries: list[dict[str, Any]] | None,
+        uploads: list[Upload],
+        existing: list[FakeAttachment],
+    ) -> list[FakeAttachment]:
         """Discord's rules: listed ids keep old attachments or name new ``files[n]``; unlisted uploads are added."""
         by_index = {u.index: u for u in uploads}
         kept = {a.id: a for a in existing}
@@ -234,8 +330,14 @@ class World:
                     result.append(kept[ident])
                 elif ident in by_index:
                     upload = by_index[ident]
-                    result.append(self.store_attachment(message.channel_id, entry.get("filename") or upload.filename,
-                                                        upload.data, entry.get("description")))
+                    result.append(
+                        self.store_attachment(
+                            message.channel_id,
+                            entry.get("filename") or upload.filename,
+                            upload.data,
+                            entry.get("description"),
+                        )
+                    )
                     used.add(ident)
                 else:
                     raise AttachmentError(f"attachment id {entry.get('id')!r} is neither kept nor uploaded")
@@ -244,8 +346,9 @@ class World:
                 result.append(self.store_attachment(message.channel_id, upload.filename, upload.data))
         return result
 
-    def store_attachment(self, channel_id: int, filename: str, data: bytes,
-                         description: str | None = None) -> FakeAttachment:
+    def store_attachment(
+        self, channel_id: int, filename: str, data: bytes, description: str | None = None
+    ) -> FakeAttachment:
         """Put a file on the fake CDN."""
         ident = next(self.ids)
         url = f"{self.base_url}/attachments/{channel_id}/{ident}/{filename}"
@@ -298,7 +401,7 @@ class World:
         self._message_waiters.append((predicate, future))
         try:
             return await asyncio.wait_for(future, timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise AssertionError(f"no message matching {predicate!r} within {timeout} s") from None
 
     async def wait_until(self, condition: Callable[[], bool], timeout: float, what: str) -> None:
@@ -308,5 +411,5 @@ class World:
         self._condition_waiters.append((condition, future))
         try:
             await asyncio.wait_for(future, timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}") from None

@@ -72,9 +72,16 @@ def test_valid_png_of_phone_readable_size(rules, midgame):
     assert image.height <= 1800
 
 
-@pytest.mark.parametrize("players, size, seed, rounds", [
-    (2, "small", 4, 0), (3, "medium", 1, 5), (4, "medium", 2, 12), (6, "large", 1, 8), (5, "large", 3, 20),
-])
+@pytest.mark.parametrize(
+    "players, size, seed, rounds",
+    [
+        (2, "small", 4, 0),
+        (3, "medium", 1, 5),
+        (4, "medium", 2, 12),
+        (6, "large", 1, 8),
+        (5, "large", 3, 20),
+    ],
+)
 def test_each_cell_centre_shows_its_owner(rules, players, size, seed, rounds):
     state = play(players, {"size": size}, seed, rounds)
     view = rules.view(state, None)
@@ -96,8 +103,9 @@ def test_largest_map_fits_a_phone_and_an_upload(rules, largest):
     assert len(data) < 500_000
     image = decode(data)
     assert 900 <= image.width <= 1400
-    assert all(0 <= x < image.width and 0 <= y < image.height
-               for x, y in (cell_center(view, c.cell) for c in view.cells))
+    assert all(
+        0 <= x < image.width and 0 <= y < image.height for x, y in (cell_center(view, c.cell) for c in view.cells)
+    )
 
 
 def test_neighbouring_cells_sit_one_cell_apart(rules, largest):
@@ -107,15 +115,19 @@ def test_neighbouring_cells_sit_one_cell_apart(rules, largest):
     x, y = cell_center(view, cell)
     for near in cell.neighbours():
         nx, ny = cell_center(view, near)
-        assert abs(((nx - x) ** 2 + (ny - y) ** 2) ** 0.5 - size * 3 ** 0.5) < 1.5
+        assert abs(((nx - x) ** 2 + (ny - y) ** 2) ** 0.5 - size * 3**0.5) < 1.5
 
 
 def test_private_image_shows_orders_and_public_never_depends_on_them(rules, midgame):
     public = board_png(rules.view(midgame, None), names=NAMES)
     moved = {(t.source, t.target) for t in midgame.last_moves} | set(midgame.autos.items())
-    source, target = next((cell, near) for cell in midgame.cells_of(0) if midgame.cells[cell].units >= 2
-                          for near in cell.neighbours()
-                          if near in midgame.cells and {(cell, near), (near, cell)}.isdisjoint(moved))
+    source, target = next(
+        (cell, near)
+        for cell in midgame.cells_of(0)
+        if midgame.cells[cell].units >= 2
+        for near in cell.neighbours()
+        if near in midgame.cells and {(cell, near), (near, cell)}.isdisjoint(moved)
+    )
     private = board_png(rules.view(midgame, 0), names=NAMES, orders=[Move(source, target, 2)])
     other = board_png(rules.view(midgame, 0), names=NAMES, orders=[Auto(source, target)])
     assert private != public and other != private

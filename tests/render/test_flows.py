@@ -19,8 +19,9 @@ C4, C5, D4 = Hex.from_label("C4"), Hex.from_label("C5"), Hex.from_label("D4")
 def view():
     rules = find_ruleset("conquest")
     view = rules.view(rules.setup(2, {}, seed=1), 0)
-    cells = tuple(replace(c, owner=0, units=9, auto=D4 if c.cell == C4 else None)
-                  if c.cell in (C4, C5) else c for c in view.cells)
+    cells = tuple(
+        replace(c, owner=0, units=9, auto=D4 if c.cell == C4 else None) if c.cell in (C4, C5) else c for c in view.cells
+    )
     moves = (Trace(0, C4, C5, 3, False), Trace(0, C4, C5, 4, True), Trace(1, C5, C4, 2, False))
     return replace(view, cells=cells, last_moves=moves)
 

@@ -18,8 +18,14 @@ FORBIDDEN = {"discord", "asyncio", "aiosqlite", "sqlite3", "apscheduler", "servi
 
 
 def run(script: str, **env: str) -> str:
-    result = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], cwd=ROOT, capture_output=True,
-                            text=True, check=True, env={**os.environ, **env})
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **env},
+    )
     return result.stdout.strip()
 
 

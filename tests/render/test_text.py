@@ -18,11 +18,19 @@ def dark_pixels(image: Image.Image) -> int:
     return sum(image.histogram()[:128])
 
 
-@pytest.mark.parametrize("char, bold, expected", [
-    ("A", False, text.REGULAR), ("Ж", False, text.REGULAR), ("é", False, text.REGULAR),
-    ("A", True, text.BOLD), ("Ж", True, text.BOLD),
-    ("小", False, text.FALLBACK), ("明", True, text.FALLBACK), ("ひ", False, text.FALLBACK),
-])
+@pytest.mark.parametrize(
+    "char, bold, expected",
+    [
+        ("A", False, text.REGULAR),
+        ("Ж", False, text.REGULAR),
+        ("é", False, text.REGULAR),
+        ("A", True, text.BOLD),
+        ("Ж", True, text.BOLD),
+        ("小", False, text.FALLBACK),
+        ("明", True, text.FALLBACK),
+        ("ひ", False, text.FALLBACK),
+    ],
+)
 def test_each_character_gets_a_font_that_has_it(char, bold, expected):
     assert text.font_for(char, bold) == expected
     assert ord(char) in text.coverage(expected)
@@ -30,7 +38,9 @@ def test_each_character_gets_a_font_that_has_it(char, bold, expected):
 
 def test_text_splits_into_runs_by_font():
     assert text.runs("Bob 小明 Ж") == [
-        text.Run("Bob ", text.REGULAR), text.Run("小明", text.FALLBACK), text.Run(" Ж", text.REGULAR),
+        text.Run("Bob ", text.REGULAR),
+        text.Run("小明", text.FALLBACK),
+        text.Run(" Ж", text.REGULAR),
     ]
 
 

@@ -55,11 +55,24 @@ class Env:
         await self.db.close()
         return await self.open(fault)
 
-    async def new_game(self, *players, time: TimeSettings = TimeSettings(round_seconds=HOUR, reminder_seconds=600),
-                       ai: int = 0, options=None, seed: int = 5):
+    async def new_game(
+        self,
+        *players,
+        time: TimeSettings = TimeSettings(round_seconds=HOUR, reminder_seconds=600),
+        ai: int = 0,
+        options=None,
+        seed: int = 5,
+    ):
         master = self.master
-        game = await master.create_game(guild_id=GUILD, channel_id=CHANNEL, actor=players[0], ruleset="conquest",
-                                        options=options or {"size": "small"}, time=time, seed=seed)
+        game = await master.create_game(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            actor=players[0],
+            ruleset="conquest",
+            options=options or {"size": "small"},
+            time=time,
+            seed=seed,
+        )
         for player in players[1:]:
             await master.join(game.id, player)
         for _ in range(ai):

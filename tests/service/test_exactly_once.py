@@ -18,6 +18,7 @@ def crash_at(point: str):
     def fault(reached: str) -> None:
         if reached == point:
             raise Crash(point)
+
     return fault
 
 

@@ -11,8 +11,9 @@ from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL, GUILD
 
 
 async def create(env, **kwargs):
-    return await env.master.create_game(guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest",
-                                        options={"size": "small"}, seed=3, **kwargs)
+    return await env.master.create_game(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest", options={"size": "small"}, seed=3, **kwargs
+    )
 
 
 async def test_create_join_leave_and_list(env):
@@ -41,8 +42,9 @@ async def test_bad_creation_input(env):
     with pytest.raises(GameError, match="unknown game 'chess'"):
         await env.master.create_game(guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="chess")
     with pytest.raises(OptionError, match="unknown option"):
-        await env.master.create_game(guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest",
-                                     options={"speed": 3})
+        await env.master.create_game(
+            guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest", options={"speed": 3}
+        )
     with pytest.raises(GameError, match="2 to 6 players; 1 to 6 is not possible"):
         await create(env, min_players=1)
     with pytest.raises(GameError, match="round seconds must be between"):
@@ -119,8 +121,12 @@ async def test_a_corrupted_game_row_is_refused_clearly_and_can_be_cancelled(env)
         await conn.execute("UPDATE games SET state = '{not json' WHERE id = ?", (game.id,))
     damaged = await env.master.get_game(game.id)
     assert "damaged data" in damaged.damage
-    for attempt in (env.master.submit(game.id, ALICE), env.master.add_orders(game.id, ALICE, "A1>A2 1"),
-                    env.master.surrender(game.id, BOB), env.master.wake(game.id)):
+    for attempt in (
+        env.master.submit(game.id, ALICE),
+        env.master.add_orders(game.id, ALICE, "A1>A2 1"),
+        env.master.surrender(game.id, BOB),
+        env.master.wake(game.id),
+    ):
         with pytest.raises(GameError, match=f"game #{game.id} has damaged data"):
             await attempt
     assert (await env.master.get_game(game.id)).row.version == damaged.row.version  # nothing changed

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from service.db import MIGRATIONS, Database, SchemaTooNewError, available_migrations
@@ -11,7 +13,9 @@ async def test_migrates_from_empty_with_wal_and_foreign_keys(tmp_path):
     db = await Database.open(tmp_path / "a.sqlite3")
     assert await db.migrate() == max(available_migrations(MIGRATIONS))
     async with db.reading() as conn:
-        tables = {row[0] for row in await (await conn.execute("SELECT name FROM sqlite_master WHERE type='table'")).fetchall()}
+        tables = {
+            row[0] for row in await (await conn.execute("SELECT name FROM sqlite_master WHERE type='table'")).fetchall()
+        }
         assert {"games", "players", "orders", "history", "outbox"} <= tables
         assert (await (await conn.execute("PRAGMA journal_mode")).fetchone())[0] == "wal"
         assert (await (await conn.execute("PRAGMA foreign_keys")).fetchone())[0] == 1
@@ -34,7 +38,7 @@ async def test_a_failing_migration_leaves_no_trace(tmp_path):
     (folder / "0001_first.sql").write_text("CREATE TABLE one (x INTEGER);")
     (folder / "0002_broken.sql").write_text("CREATE TABLE two (x INTEGER);\nTHIS IS NOT SQL;")
     db = await Database.open(tmp_path / "c.sqlite3")
-    with pytest.raises(Exception):
+    with pytest.raises(sqlite3.OperationalError):
         await db.migrate(folder)
     assert await db._version() == 1
     async with db.reading() as conn:

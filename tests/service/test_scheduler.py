@@ -45,8 +45,9 @@ async def test_runtime_rearms_open_deadlines_at_start(tmp_path):
     db = await Database.open(tmp_path / "g.sqlite3")
     await db.migrate()
     master = GameMaster(db, SystemClock())
-    game = await master.create_game(guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest",
-                                    options={"size": "small"}, seed=1)
+    game = await master.create_game(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest", options={"size": "small"}, seed=1
+    )
     await master.join(game.id, BOB)
     game = await master.start_game(game.id, ALICE)
     await db.close()  # the process stops before delivering anything

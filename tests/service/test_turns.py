@@ -27,8 +27,11 @@ def own_cell(game, actor):
 
 async def history(env, game_id):
     async with env.db.reading() as conn:
-        rows = await (await conn.execute(
-            "SELECT kind, payload, state_after FROM history WHERE game_id = ? ORDER BY seq", (game_id,))).fetchall()
+        rows = await (
+            await conn.execute(
+                "SELECT kind, payload, state_after FROM history WHERE game_id = ? ORDER BY seq", (game_id,)
+            )
+        ).fetchall()
     return [(r["kind"], json.loads(r["payload"]), json.loads(r["state_after"])) for r in rows]
 
 
@@ -190,7 +193,9 @@ async def test_a_whole_game_with_a_computer_replays_from_history(env):
     state = RS.setup(3, rows[0][1]["options"], seed=rows[0][1]["seed"])
     for kind, payload, after in rows[1:]:
         if kind == "resolve":
-            state = RS.resolve(state, {int(s): RS.parse_orders(state, int(s), t) for s, t in payload["orders"].items()}).state
+            state = RS.resolve(
+                state, {int(s): RS.parse_orders(state, int(s), t) for s, t in payload["orders"].items()}
+            ).state
         else:
             state = RS.remove_player(state, payload["seat"], payload["reason"]).state
         assert RS.to_dict(state) == after
@@ -253,8 +258,9 @@ async def test_pause_resume_extend(env):
 
 
 async def test_an_alternating_game_waits_for_one_player_at_a_time(env):
-    game = await env.master.create_game(guild_id=1, channel_id=2, actor=ALICE, ruleset="fortress",
-                                        options={"mode": 3, "moves": 3}, seed=4)
+    game = await env.master.create_game(
+        guild_id=1, channel_id=2, actor=ALICE, ruleset="fortress", options={"mode": 3, "moves": 3}, seed=4
+    )
     await env.master.add_ai(game.id, ALICE)
     game = await env.master.start_game(game.id, ALICE)
     fortress = find_ruleset("fortress")
@@ -275,8 +281,9 @@ async def test_an_alternating_game_waits_for_one_player_at_a_time(env):
 
 
 async def test_orders_out_of_turn_are_refused(env):
-    game = await env.master.create_game(guild_id=1, channel_id=2, actor=ALICE, ruleset="fortress",
-                                        options={"mode": 1}, seed=4)
+    game = await env.master.create_game(
+        guild_id=1, channel_id=2, actor=ALICE, ruleset="fortress", options={"mode": 1}, seed=4
+    )
     await env.master.join(game.id, BOB)
     game = await env.master.start_game(game.id, ALICE)
     waiting = next(actor for actor in (ALICE, BOB) if seat_of(game, actor) not in game.acting_seats)
@@ -285,8 +292,9 @@ async def test_orders_out_of_turn_are_refused(env):
 
 
 async def test_a_pass_needs_a_complete_set_of_orders(env):
-    game = await env.master.create_game(guild_id=1, channel_id=2, actor=ALICE, ruleset="gra",
-                                        options={"size": "small"}, seed=4)
+    game = await env.master.create_game(
+        guild_id=1, channel_id=2, actor=ALICE, ruleset="gra", options={"size": "small"}, seed=4
+    )
     await env.master.join(game.id, BOB)
     game = await env.master.start_game(game.id, ALICE)
     with pytest.raises(IllegalOrderError, match="pick 2 different nodes"):
