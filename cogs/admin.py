@@ -11,6 +11,7 @@ from cogs.lobby import refresh_lobby
 from service import GameMaster
 
 
+@app_commands.guild_only()
 class AdminCog(commands.GroupCog, group_name="admin", group_description="Manage a game (creator or Manage Server)"):
     def __init__(self, bot: commands.Bot, master: GameMaster):
         self.bot, self.master = bot, master

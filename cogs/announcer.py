@@ -18,7 +18,9 @@ from cogs.embeds import result_lines
 from engine import Event
 from render.summary import describe_events
 from service import GameMaster
+from service.errors import GameNotFound
 from service.models import RUNNING, Announcement, Game
+from service.outbox import Undeliverable
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +55,13 @@ class DiscordAnnouncer:
         return self.client.master
 
     async def deliver(self, announcement: Announcement) -> None:
-        game = await self.master.get_game(announcement.game_id)
-        channel = await self._channel(game.row.thread_id or game.row.channel_id)
-        await self.handlers[announcement.kind](announcement, game, channel)
+        """Post it; a deleted thread or a channel the bot may no longer write to will never work: give up."""
+        try:
+            game = await self.master.get_game(announcement.game_id)
+            channel = await self._channel(game.row.thread_id or game.row.channel_id)
+            await self.handlers[announcement.kind](announcement, game, channel)
+        except (discord.NotFound, discord.Forbidden, GameNotFound) as err:
+            raise Undeliverable(str(err)) from err
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable:
         return self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
@@ -71,9 +77,6 @@ class DiscordAnnouncer:
     ) -> None:
         kwargs = {"file": file} if file else {}
         await channel.send(text[:2000], nonce=f"a{a.id}", allowed_mentions=PING_USERS if pings else NO_PINGS, **kwargs)
-
-    def _names(self, game: Game) -> list[str]:
-        return game.names()
 
     def _simultaneous(self, game: Game) -> bool:
         """Whether everybody orders at once (rounds) or one player at a time (moves)."""
@@ -105,7 +108,7 @@ class DiscordAnnouncer:
     async def _resolved(self, a: Announcement, game: Game, channel) -> None:
         events = [Event.from_dict(e) for e in a.payload["events"]]
         lines = [f"**{self._turn_word(game)} {a.payload['turn']}.**"]
-        lines += [line for line in describe_events(events, self._names(game)) if not line.startswith("Round ")]
+        lines += [line for line in describe_events(events, game.names()) if not line.startswith("Round ")]
         await self._post(channel, a, _fit(lines), file=await self._board(game, a.payload["seq"]))
 
     async def _turn(self, a: Announcement, game: Game, channel) -> None:

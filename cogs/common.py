@@ -41,7 +41,7 @@ async def find_game(master: GameMaster, interaction: discord.Interaction, game_i
     """The game meant: the one given, else the one of this thread, else the user's only open game here."""
     if game_id is not None:
         game = await master.get_game(game_id)
-        if interaction.guild_id is not None and game.row.guild_id != interaction.guild_id:
+        if game.row.guild_id != interaction.guild_id:
             raise GameError(f"game #{game_id} is not in this server")
         return game
     channel = interaction.channel

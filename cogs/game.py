@@ -37,6 +37,7 @@ CLOCKS = [
 BANKS = [("1 hour", 3600), ("1 day", 86400), ("3 days", 259200), ("7 days", 604800), ("14 days", 1209600)]
 
 
+@app_commands.guild_only()
 class GameCog(commands.GroupCog, group_name="game", group_description="Create, join and follow games"):
     def __init__(self, bot: commands.Bot, master: GameMaster):
         self.bot, self.master = bot, master
@@ -64,7 +65,6 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         clock=[app_commands.Choice(name=n, value=v) for n, v in CLOCKS],
         bank=[app_commands.Choice(name=n, value=v) for n, v in BANKS],
     )
-    @app_commands.guild_only()
     async def create(
         self,
         interaction: discord.Interaction,
@@ -113,10 +113,17 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             time=time,
             max_players=min(max_players or rs.max_players, rs.max_players),
         )
-        message = await interaction.channel.send(
-            embed=game_embed(game, game_title(game, self.master)), view=lobby_view(game)
-        )
-        thread = await message.create_thread(name=game_title(game, self.master), auto_archive_duration=10080)
+        try:
+            message = await interaction.channel.send(
+                embed=game_embed(game, game_title(game, self.master)), view=lobby_view(game)
+            )
+            thread = await message.create_thread(name=game_title(game, self.master), auto_archive_duration=10080)
+        except discord.HTTPException as err:  # no permission, or a channel without threads: leave nothing behind
+            await self.master.cancel(game.id, actor_of(interaction))
+            raise GameError(
+                "I could not open the game's lobby and thread here (I need Send Messages and Create Public "
+                f"Threads in a text channel): {err.text or err}"
+            ) from None
         game = await self.master.attach_thread(game.id, thread_id=thread.id, lobby_message_id=message.id)
         await interaction.followup.send(
             f"Game #{game.id} is open: {thread.mention}. Others join with the "
@@ -127,7 +134,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     @app_commands.command(name="join", description="Join a game that has not started yet")
     @app_commands.describe(game="Game number")
     async def join(self, interaction: discord.Interaction, game: int) -> None:
-        joined = await self.master.join(game, actor_of(interaction))
+        target = await find_game(self.master, interaction, game)
+        joined = await self.master.join(target.id, actor_of(interaction))
         await interaction.response.send_message(f"You joined game #{game}.", ephemeral=True)
         await refresh_lobby(self.bot, self.master, joined)
 

@@ -5,6 +5,7 @@ The buttons' custom ids hold the game number, so they keep working after a resta
 
 from __future__ import annotations
 
+import logging
 import re
 
 import discord
@@ -13,6 +14,8 @@ from cogs.common import USER_ERRORS, actor_of, game_title, send_error
 from cogs.embeds import game_embed
 from service import GameMaster
 from service.models import LOBBY, Game
+
+log = logging.getLogger(__name__)
 
 
 class LobbyButton(
@@ -64,9 +67,13 @@ def lobby_view(game: Game) -> discord.ui.View | None:
 
 
 async def refresh_lobby(client: discord.Client, master: GameMaster, game: Game) -> None:
-    """Bring the lobby message up to date after a change made by a command instead of a button."""
+    """Bring the lobby message up to date after a change made by a command instead of a button.
+    The change itself is done; a lobby card that was deleted or cannot be edited is only logged."""
     if not game.row.lobby_message_id:
         return
-    channel = client.get_channel(game.row.channel_id) or await client.fetch_channel(game.row.channel_id)
-    message = channel.get_partial_message(game.row.lobby_message_id)
-    await message.edit(embed=game_embed(game, game_title(game, master)), view=lobby_view(game))
+    try:
+        channel = client.get_channel(game.row.channel_id) or await client.fetch_channel(game.row.channel_id)
+        message = channel.get_partial_message(game.row.lobby_message_id)
+        await message.edit(embed=game_embed(game, game_title(game, master)), view=lobby_view(game))
+    except discord.HTTPException as err:
+        log.info("lobby card of game #%s not updated: %s", game.id, err)

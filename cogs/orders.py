@@ -18,8 +18,16 @@ from service import GameMaster, MyOrders
 from service.models import RUNNING, Game
 
 
-def _listing(mine: MyOrders) -> str:
-    lines = "\n".join(f"`{line}`" for line in mine.lines) or "no orders (standing orders still run)"
+def _listing(mine: MyOrders, room: int = 1700) -> str:
+    """The player's orders, one per line, shortened to fit a Discord message."""
+    shown, used = [], 0
+    for line in mine.lines:
+        if used + len(line) + 3 > room:
+            shown.append(f"… and {len(mine.lines) - len(shown)} more (all are kept)")
+            break
+        shown.append(f"`{line}`")
+        used += len(line) + 3
+    lines = "\n".join(shown) or "no orders (standing orders still run)"
     state = "✅ passed — final for this round" if mine.passed else "not passed yet: use `/orders pass` when ready"
     return f"Game #{mine.game_id}, round {mine.turn} — your orders:\n{lines}\n{state}"
 
@@ -48,6 +56,7 @@ async def suggest(master: GameMaster, interaction: discord.Interaction, current:
     return [app_commands.Choice(name=line[-100:], value=line[:1000]) for line in lines[:25]]
 
 
+@app_commands.guild_only()
 class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your secret orders for the current round"):
     def __init__(self, bot: commands.Bot, master: GameMaster):
         self.bot, self.master = bot, master
@@ -61,7 +70,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
         self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000], game: int | None = None
     ) -> None:
         target = await find_game(self.master, interaction, game)
-        mine = await self.master.add_orders(target.id, actor_of(interaction), text)
+        mine = await self.master.add_orders(target.id, actor_of(interaction), text, expected_turn=target.row.turn)
         await interaction.response.send_message(_listing(mine), ephemeral=True)
 
     @app_commands.command(name="replace", description="Replace all your orders of this round")
@@ -70,7 +79,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
         self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000], game: int | None = None
     ) -> None:
         target = await find_game(self.master, interaction, game)
-        mine = await self.master.replace_orders(target.id, actor_of(interaction), text)
+        mine = await self.master.replace_orders(target.id, actor_of(interaction), text, expected_turn=target.row.turn)
         await interaction.response.send_message(_listing(mine), ephemeral=True)
 
     @app_commands.command(name="show", description="Review your orders on a private board")
@@ -88,14 +97,14 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def clear(self, interaction: discord.Interaction, game: int | None = None) -> None:
         target = await find_game(self.master, interaction, game)
-        mine = await self.master.clear_orders(target.id, actor_of(interaction))
+        mine = await self.master.clear_orders(target.id, actor_of(interaction), expected_turn=target.row.turn)
         await interaction.response.send_message(_listing(mine), ephemeral=True)
 
     @app_commands.command(name="pass", description="Make your orders final; the round resolves when all have passed")
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def pass_(self, interaction: discord.Interaction, game: int | None = None) -> None:
         target = await find_game(self.master, interaction, game)
-        updated = await self.master.submit(target.id, actor_of(interaction))
+        updated = await self.master.submit(target.id, actor_of(interaction), expected_turn=target.row.turn)
         await interaction.response.send_message(_after_pass(target, updated), ephemeral=True)
 
     @app_commands.command(name="send", description="Give these orders and pass at once (your move, in turn games)")
@@ -106,7 +115,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
         self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000], game: int | None = None
     ) -> None:
         target = await find_game(self.master, interaction, game)
-        updated = await self.master.submit(target.id, actor_of(interaction), text)
+        updated = await self.master.submit(target.id, actor_of(interaction), text, expected_turn=target.row.turn)
         await interaction.response.send_message(_after_pass(target, updated), ephemeral=True)
 
     @give.autocomplete("text")

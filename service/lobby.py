@@ -29,9 +29,8 @@ class LobbyOps(GameMasterCore):
         min_players: int | None = None,
         max_players: int | None = None,
         seed: int | None = None,
-        join: bool = True,
     ) -> Game:
-        """A new lobby; the creator sits in it unless ``join`` is False."""
+        """A new lobby, with its creator seated in it."""
         if ruleset not in self.rulesets:
             raise GameError(f"unknown game {ruleset!r}; available: {', '.join(sorted(self.rulesets))}")
         rs = self.rulesets[ruleset]
@@ -77,8 +76,7 @@ class LobbyOps(GameMasterCore):
                 ),
             )
             game_id = cursor.lastrowid
-            if join:
-                await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
+            await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
         return await self.get_game(game_id)
 
     async def _insert_player(self, conn, game_id: int, user_id: int | None, name: str) -> None:
@@ -160,8 +158,7 @@ class LobbyOps(GameMasterCore):
 
         def build(planner, game: Game) -> None:
             self.require_status(game, LOBBY)
-            if game.player_of(actor.user_id) is None or actor.user_id != game.row.creator_id:
-                self.require_manager(game, actor)
+            self.require_manager(game, actor)
             if len(game.players) < game.row.min_players:
                 raise GameError(
                     f"game #{game.id} needs at least {game.row.min_players} players to start; "

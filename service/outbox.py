@@ -25,7 +25,11 @@ MAX_BACKOFF = 3600.0
 
 class Sink(Protocol):
     async def deliver(self, announcement: Announcement) -> None:
-        """Post it; raise to have it retried later."""
+        """Post it; raise to have it retried later, or raise Undeliverable to give it up."""
+
+
+class Undeliverable(Exception):
+    """The post can never succeed (its channel is gone, or the bot may not write there): skip it."""
 
 
 def backoff(attempts: int) -> float:
@@ -38,41 +42,49 @@ class Outbox:
         self._flushing = asyncio.Lock()
 
     async def flush(self) -> int:
-        """Deliver what is due, oldest first; returns how many were delivered."""
+        """Deliver what is due, each game's oldest first; returns how many were delivered."""
         async with self._flushing:
             delivered = 0
-            held: set[int] = set()
-            for row in await self._pending():
-                if row["game_id"] in held:
-                    continue
-                if row["next_attempt"] > self.clock.now():
-                    held.add(row["game_id"])
-                    continue
-                announcement = Announcement(row["id"], row["game_id"], row["kind"], json.loads(row["payload"]))
-                try:
-                    await self.sink.deliver(announcement)
-                except Exception as err:  # noqa: BLE001 - any failure of the sink means: try again later
-                    log.warning("delivery of announcement %s (%s) failed: %r", row["id"], row["kind"], err)
-                    held.add(row["game_id"])
-                    await self._failed(row["id"], row["attempts"] + 1, repr(err))
-                    continue
-                self.fault("delivered")
-                await self._delivered(row["id"])
-                delivered += 1
+            while heads := await self._due_heads():
+                progress = 0
+                for row in heads:
+                    announcement = Announcement(row["id"], row["game_id"], row["kind"], json.loads(row["payload"]))
+                    try:
+                        await self.sink.deliver(announcement)
+                    except Undeliverable as err:
+                        log.warning("announcement %s (%s) given up: %s", row["id"], row["kind"], err)
+                        await self._settled(row["id"], repr(err))
+                        progress += 1
+                        continue
+                    except Exception as err:  # noqa: BLE001 - any other failure of the sink means: try again later
+                        log.warning("delivery of announcement %s (%s) failed: %r", row["id"], row["kind"], err)
+                        await self._failed(row["id"], row["attempts"] + 1, repr(err))
+                        continue
+                    self.fault("delivered")
+                    await self._settled(row["id"], None)
+                    delivered += 1
+                    progress += 1
+                if not progress:
+                    break
             return delivered
 
-    async def _pending(self):
+    async def _due_heads(self):
+        """The oldest undelivered announcement of each game, if it is due: one stuck game holds back only itself."""
         async with self.db.reading() as conn:
             async with conn.execute(
-                "SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?", (self.batch,)
+                """SELECT * FROM outbox AS o WHERE delivered_at IS NULL AND next_attempt <= ?
+                   AND id = (SELECT MIN(id) FROM outbox WHERE game_id = o.game_id AND delivered_at IS NULL)
+                   ORDER BY id LIMIT ?""",
+                (self.clock.now(), self.batch),
             ) as cursor:
                 return await cursor.fetchall()
 
-    async def _delivered(self, announcement_id: int) -> None:
+    async def _settled(self, announcement_id: int, error: str | None) -> None:
+        """Delivered, or given up for good (``error`` says why): either way it leaves the queue."""
         async with self.db.transaction() as conn:
             await conn.execute(
-                "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?",
-                (self.clock.now(), announcement_id),
+                "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?",
+                (self.clock.now(), error, announcement_id),
             )
 
     async def _failed(self, announcement_id: int, attempts: int, error: str) -> None:

@@ -42,29 +42,36 @@ class PlayOps(GameMasterCore):
         lines = tuple(part.strip() for part in text.split(";") if part.strip())
         return MyOrders(game.id, game.row.turn + 1, seat, lines, bool(row and row.passed))
 
-    async def add_orders(self, game_id: int, actor: Actor, text: str) -> MyOrders:
+    # ``expected_turn``, when given, is the turn the player was looking at: if the turn ended in the
+    # meantime (a deadline), his orders are refused rather than landing in the next turn.
+
+    async def add_orders(self, game_id: int, actor: Actor, text: str, *, expected_turn: int | None = None) -> MyOrders:
         """Add to the programmed orders; the whole set is validated together."""
-        return await self._program(game_id, actor, text, keep=True)
+        return await self._program(game_id, actor, text, keep=True, expected_turn=expected_turn)
 
-    async def replace_orders(self, game_id: int, actor: Actor, text: str) -> MyOrders:
-        return await self._program(game_id, actor, text, keep=False)
+    async def replace_orders(
+        self, game_id: int, actor: Actor, text: str, *, expected_turn: int | None = None
+    ) -> MyOrders:
+        return await self._program(game_id, actor, text, keep=False, expected_turn=expected_turn)
 
-    async def clear_orders(self, game_id: int, actor: Actor) -> MyOrders:
-        return await self._program(game_id, actor, "", keep=False)
+    async def clear_orders(self, game_id: int, actor: Actor, *, expected_turn: int | None = None) -> MyOrders:
+        return await self._program(game_id, actor, "", keep=False, expected_turn=expected_turn)
 
-    async def _program(self, game_id: int, actor: Actor, text: str, *, keep: bool) -> MyOrders:
-        if len(text) > MAX_ORDER_TEXT:
-            raise OrderError(f"orders are limited to {MAX_ORDER_TEXT} characters at a time")
+    async def _program(
+        self, game_id: int, actor: Actor, text: str, *, keep: bool, expected_turn: int | None
+    ) -> MyOrders:
+        _check_length(text)
         async with self._locks[game_id]:
             async with self.db.transaction() as conn:
                 game = await self._load(conn, game_id)
-                seat = self._require_acting(game, actor)
+                seat = self._require_acting(game, actor, expected_turn)
                 current = (await self._orders(conn, game.row)).get(seat)
                 if current and current.passed:
                     raise GameError("you already passed this turn; your orders are final")
                 rs = self.ruleset(game.row)
                 state = rs.from_dict(game.row.state)
                 combined = f"{current.text}; {text}" if keep and current and current.text else text
+                _check_length(combined)
                 orders = rs.parse_orders(state, seat, combined)
                 normalized = rs.format_orders(orders)
                 await conn.execute(
@@ -75,26 +82,34 @@ class PlayOps(GameMasterCore):
                 )
         return self._mine(game, seat, OrderRow(seat, normalized, False))
 
-    def _require_acting(self, game: Game, actor: Actor) -> int:
+    def _require_acting(self, game: Game, actor: Actor, expected_turn: int | None = None) -> int:
         seat = self.require_seat_in_game(game, actor)
+        if expected_turn is not None and game.row.turn != expected_turn:
+            raise GameError(
+                f"turn {expected_turn + 1} of game #{game.id} has just ended; nothing was changed. "
+                f"Look at the new turn and give your orders again"
+            )
         if seat not in game.acting_seats:
             raise NotAllowed(f"it is not your turn in game #{game.id}")
         return seat
 
-    async def submit(self, game_id: int, actor: Actor, text: str | None = None) -> Game:
-        """Pass: make the programmed orders (or ``text``, if given, replacing them) final for this turn."""
+    async def submit(
+        self, game_id: int, actor: Actor, text: str | None = None, *, expected_turn: int | None = None
+    ) -> Game:
+        """Pass: make the programmed orders (or ``text``, if given, replacing them) final for this turn,
+        in one step, so a deadline can never split the orders from the pass."""
         if text is not None:
-            await self.replace_orders(game_id, actor, text)
+            _check_length(text)
 
         def build(planner: Planner, game: Game) -> None:
-            seat = self._require_acting(game, actor)
+            seat = self._require_acting(game, actor, expected_turn)
             row = planner.orders.get(seat)
             if row is not None and row.passed:
                 raise GameError("you already passed this turn")
-            text = row.text if row else ""
-            planner.rs.parse_orders(planner.state, seat, text)  # a pass needs a complete set (e.g. all picks)
-            planner.orders[seat] = OrderRow(seat, text, True)
-            planner.passed(seat, resolve=game.row.paused_at is None)
+            source = text if text is not None else row.text if row else ""
+            orders = planner.rs.parse_orders(planner.state, seat, source)  # a pass needs a complete set
+            planner.orders[seat] = OrderRow(seat, planner.rs.format_orders(orders), True)
+            planner.passed(seat)
 
         return await self._transition(game_id, build)
 
@@ -116,3 +131,8 @@ class PlayOps(GameMasterCore):
             planner.agree_draw(seat)
 
         return await self._transition(game_id, build)
+
+
+def _check_length(text: str) -> None:
+    if len(text) > MAX_ORDER_TEXT:
+        raise OrderError(f"orders are limited to {MAX_ORDER_TEXT} characters; send fewer at a time or replace them")

@@ -67,6 +67,7 @@ class WakeScheduler:
             id=job_id(game_id),
             replace_existing=True,
             coalesce=True,
+            max_instances=3,  # a wake re-arms its own game while it still runs
             misfire_grace_time=MISFIRE_GRACE_SECONDS,
         )
 

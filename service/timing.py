@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from service.errors import GameError
-from service.models import TimeSettings
+from service.models import TIME_MODES, TimeSettings
 
 
 def turn_deadline(settings: TimeSettings, started_at: float, waiting_banks: Iterable[float]) -> float | None:
@@ -40,7 +40,7 @@ def bank_after_pass(settings: TimeSettings, bank: float, started_at: float, now:
 
 
 def check_settings(settings: TimeSettings) -> None:
-    if settings.mode not in ("round", "bank", "increment", "none"):
+    if settings.mode not in TIME_MODES:
         raise GameError(f"time mode {settings.mode!r} must be one of: round, bank, increment, none")
     limits = {
         "round_seconds": (60, 30 * 86400),

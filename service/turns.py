@@ -156,7 +156,9 @@ class Planner:
         self._begin_turn()
 
     def remove(self, seat: int, reason: str, continue_turn: bool = True) -> None:
-        """A seat leaves (surrender, kick, missed turns, empty clock); the turn may then be complete."""
+        """A seat leaves (surrender, kick, missed turns, empty clock); the turn may then be complete, or
+        the engine may have moved on to a new turn by itself (nobody left to play the old one)."""
+        still_acting = self.rs.acting_players(self.state) - {seat}
         resolution = self.rs.remove_player(self.state, seat, reason)
         self.state = resolution.state
         player = self.seated()[seat]
@@ -170,20 +172,23 @@ class Planner:
         self.orders.pop(seat, None)
         if self._finish_if_over() or not continue_turn:
             return
-        if self._ready():
+        if not self.rs.acting_players(self.state) <= still_acting:
+            self.plan.turn += 1
+            self._begin_turn()
+        elif self._ready() and self.plan.paused_at is None:
             self.resolve(timed_out=False)
         else:
             self._refresh_deadline()
 
     def wake(self) -> bool:
-        """The game's wake-up time came: resolve a complete turn, or act on a passed deadline."""
+        """The game's wake-up time came: resolve a complete turn, or act on a passed deadline.
+        Returns whether anything changed."""
         if self._ready():
             self.resolve(timed_out=False)
-        elif self.plan.deadline_at is not None and self.now >= self.plan.deadline_at:
-            self.timeout()
-        else:
-            return False
-        return True
+            return True
+        if self.plan.deadline_at is not None and self.now >= self.plan.deadline_at:
+            return self.timeout()
+        return False
 
     def remind(self) -> None:
         """Tell the players the game still waits for that the deadline is near (once per turn)."""
@@ -225,30 +230,39 @@ class Planner:
         self.turn_begun = True  # a fresh reminder for the new deadline
         self._refresh_deadline()
 
-    def timeout(self) -> None:
-        """The deadline passed: per-turn deadlines resolve with defaults; empty banks lose the game."""
+    def timeout(self) -> bool:
+        """The deadline passed: per-turn deadlines resolve with defaults; empty banks lose the game.
+        Returns whether anything changed (a stale bank deadline is only recomputed)."""
         if self.game.time.mode == "round":
             self.resolve(timed_out=True)
-            return
+            return True
         started = self.plan.turn_started_at or self.now
+        removed = False
         for seat in sorted(self._waiting_humans()):
             player = self.seated()[seat]
             if player.bank_left is not None and started + player.bank_left <= self.now:
                 self._update_player(player, bank_left=0.0)
                 self.remove(seat, "time ran out")
+                removed = True
                 if self.plan.status == FINISHED or self.plan.turn != self.game.turn:
-                    return
+                    return True
+        if removed:
+            return True
+        before = self.plan.deadline_at
+        self._refresh_deadline()
+        return self.plan.deadline_at != before
 
-    def passed(self, seat: int, resolve: bool = True) -> None:
-        """Book a pass: the clock stops for this seat; the turn resolves if he was the last (unless paused)."""
+    def passed(self, seat: int) -> None:
+        """Book a pass: the clock stops for this seat (a pause stopped it already); the turn resolves
+        if he was the last, unless the game is paused (resuming resolves it then)."""
         player = self.seated()[seat]
         if player.bank_left is not None and self.plan.turn_started_at is not None:
-            self._update_player(
-                player, bank_left=bank_after_pass(self.game.time, player.bank_left, self.plan.turn_started_at, self.now)
-            )
-        if resolve and self._ready():
+            stopped = min(self.now, self.plan.paused_at or self.now)
+            bank = bank_after_pass(self.game.time, player.bank_left, self.plan.turn_started_at, stopped)
+            self._update_player(player, bank_left=bank)
+        if self._ready() and self.plan.paused_at is None:
             self.resolve(timed_out=False)
-        elif resolve:
+        else:
             self._refresh_deadline()
 
     def agree_draw(self, seat: int) -> None:
@@ -288,7 +302,8 @@ class Planner:
 
     def _begin_turn(self) -> None:
         self.turn_begun = True
-        self.plan.turn_started_at = self.now
+        # A turn that begins during a pause starts, as far as clocks go, when the pause ends.
+        self.plan.turn_started_at = self.plan.paused_at if self.plan.paused_at is not None else self.now
         self.orders = {}
         seated = self.seated()
         acting = sorted(self.rs.acting_players(self.state))

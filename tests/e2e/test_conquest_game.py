@@ -118,3 +118,14 @@ async def test_managers_and_strangers(table):
     await table.post(lambda m: "was cancelled by" in m.content)
     listed = await table.fake.slash(table.carol, table.channel, "game list")
     assert "No open games" in listed.content
+
+
+async def test_games_of_another_server_are_out_of_reach(table):
+    await table.open_lobby(**CONQUEST)
+    game = (await table.bot.master.list_games(table.guild.id))[0]
+    other = table.fake.add_guild("Elsewhere")
+    dave = table.fake.add_user("dave")
+    table.fake.add_member(other, dave)
+    refused = await table.fake.slash(dave, other.channels[0], "game join", game=game.id)
+    assert refused.ephemeral and "not in this server" in refused.content
+    assert len((await table.bot.master.get_game(game.id)).players) == 1
