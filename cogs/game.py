@@ -155,6 +155,14 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         await interaction.response.send_message(f"A computer player joined game #{target.id}.", ephemeral=True)
         await refresh_lobby(self.bot, self.master, updated)
 
+    @app_commands.command(name="remove-ai", description="Take back the computer player added last")
+    @app_commands.describe(game="Game number (default: the game of this thread)")
+    async def remove_ai(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        target = await find_game(self.master, interaction, game)
+        updated = await self.master.remove_ai(target.id, actor_of(interaction))
+        await interaction.response.send_message(f"A computer player left game #{target.id}.", ephemeral=True)
+        await refresh_lobby(self.bot, self.master, updated)
+
     @app_commands.command(name="start", description="Start your game (creator or server manager)")
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -225,6 +233,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     @surrender.autocomplete("game")
     @draw.autocomplete("game")
     @add_ai.autocomplete("game")
+    @remove_ai.autocomplete("game")
     @start.autocomplete("game")
     @info.autocomplete("game")
     async def _my_games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:

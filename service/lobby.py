@@ -132,6 +132,20 @@ class LobbyOps(GameMasterCore):
 
         return await self._change(game_id, add)
 
+    async def remove_ai(self, game_id: int, actor: Actor) -> Game:
+        """Take back the computer seat added last (in a lobby), for whoever may add one."""
+
+        async def remove(conn, game: Game) -> None:
+            self.require_status(game, LOBBY)
+            if game.player_of(actor.user_id) is None:
+                self.require_manager(game, actor)
+            computers = [p for p in game.players if p.is_ai]
+            if not computers:
+                raise GameError(f"game #{game.id} has no computer player to remove")
+            await conn.execute("DELETE FROM players WHERE id = ?", (computers[-1].id,))
+
+        return await self._change(game_id, remove)
+
     @staticmethod
     def _require_free_seat(game: Game) -> None:
         if len(game.players) >= game.row.max_players:

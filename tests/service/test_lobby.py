@@ -86,6 +86,9 @@ async def test_computer_seats(env):
     assert [p.name for p in game.players] == ["Alice", "Computer 1"]
     with pytest.raises(NotAllowed):
         await env.master.add_ai(game.id, BOB)  # a stranger may not fill seats
+    game = await env.master.add_ai(game.id, ALICE)
+    game = await env.master.remove_ai(game.id, ALICE)
+    assert [p.name for p in game.players] == ["Alice", "Computer 1"]
     game = await env.master.start_game(game.id, ALICE)
     ai = next(p for p in game.players if p.is_ai)
     assert ai.seat in game.passed_seats  # computers submit at once
