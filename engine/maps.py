@@ -9,6 +9,7 @@ from importlib import resources
 from typing import Any, Generic, TypeVar
 
 from engine.errors import MapError
+from engine.ruleset import Option
 
 M = TypeVar("M")
 
@@ -28,6 +29,16 @@ class ShippedMaps(Generic[M]):
             raise MapError(f"unknown map {name!r}; shipped maps: {', '.join(self.names())}")
         text = (resources.files(self.package) / "maps" / f"{name}.json").read_text(encoding="utf-8")
         return self.from_dict(json.loads(text))
+
+    def option(self) -> Option:
+        """The ``map`` game option every ruleset offers: one of these maps, or explicit map data."""
+        return Option(
+            "map",
+            "map",
+            None,
+            "A shipped map (or explicit map data); empty for a generated map",
+            choices=tuple(self.names()),
+        )
 
     def choose(self, chosen: Any, generate: Callable[[], M]) -> M:
         """The map of option ``map``: None generates one, a text names a shipped map, an object is map data."""

@@ -56,13 +56,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order]):
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
-            Option(
-                "map",
-                "map",
-                None,
-                "A shipped map (or explicit map data); empty for a generated map",
-                choices=tuple(SHIPPED.names()),
-            ),
+            SHIPPED.option(),
             Option("size", "choice", "medium", "Size of a generated map", choices=tuple(SIZES)),
             Option("start_units", "int", 10, "Units on each start cell", minimum=1, maximum=100),
             Option(

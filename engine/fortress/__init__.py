@@ -63,13 +63,7 @@ class FortressRuleset(Ruleset[FortressState, Order]):
                 maximum=3,
             ),
             Option("moves", "int", 15, "Moves each player makes", minimum=1, maximum=100),
-            Option(
-                "map",
-                "map",
-                None,
-                "A shipped map (or explicit map data); empty for a generated field",
-                choices=tuple(SHIPPED.names()),
-            ),
+            SHIPPED.option(),
             Option("width", "int", 11, "Columns of a generated field", minimum=6, maximum=20),
             Option("height", "int", 10, "Rows of a generated field (rounded up to even)", minimum=6, maximum=20),
         )

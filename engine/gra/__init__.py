@@ -58,13 +58,7 @@ class GraRuleset(Ruleset[GraState, Order]):
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
-            Option(
-                "map",
-                "map",
-                None,
-                "A shipped map (or explicit map data); empty for a generated map",
-                choices=tuple(SHIPPED.names()),
-            ),
+            SHIPPED.option(),
             Option(
                 "size", "choice", "medium", "Size of a generated map (about 30, 60 or 120 nodes)", choices=tuple(SIZES)
             ),
