@@ -44,12 +44,18 @@ def summary(label: str, latencies: list[float]) -> str:
     return f"{label}: p50 {statistics.median(ordered):.0f} ms, p99 {p99:.0f} ms, max {ordered[-1]:.0f} ms"
 
 
+def populate(fake: FakeDiscord, players: int):
+    """One server with ``players`` members."""
+    guild = fake.add_guild()
+    users = [fake.add_user(f"p{i}") for i in range(players)]
+    for user in users:
+        fake.add_member(guild, user)
+    return guild, users
+
+
 async def echo_floor(players: int) -> list[float]:
     async with FakeDiscord() as fake:
-        guild = fake.add_guild()
-        users = [fake.add_user(f"p{i}") for i in range(players)]
-        for user in users:
-            fake.add_member(guild, user)
+        guild, users = populate(fake, players)
         bot = make_echo_bot()
         await fake.start_bot(bot)
         latencies = await asyncio.gather(
@@ -62,10 +68,7 @@ async def echo_floor(players: int) -> list[float]:
 async def game_bot(players: int) -> tuple[list[float], float, float]:
     folder = pathlib.Path(tempfile.mkdtemp())
     async with FakeDiscord() as fake:
-        guild = fake.add_guild()
-        users = [fake.add_user(f"p{i}") for i in range(players)]
-        for user in users:
-            fake.add_member(guild, user)
+        guild, users = populate(fake, players)
         clock = ManualClock()
         bot = GameBot(
             Config(token=fake.token, database=folder / "bench.sqlite3", api_base=fake.api_base),
