@@ -4,14 +4,26 @@ asked for (a shipped name, explicit data, or none for a generated one)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from importlib import resources
 from typing import Any, Generic, TypeVar
 
 from engine.errors import MapError
+from engine.hexgrid import Hex
 from engine.ruleset import Option
 
 M = TypeVar("M")
+
+
+def hex_on_board(label: Any, cells: Collection[Hex], what: str, board: str = "map") -> Hex:
+    """The cell a map file names, or a MapError saying which entry names no cell of the board."""
+    try:
+        cell = Hex.from_label(label) if isinstance(label, str) else None
+    except ValueError:
+        cell = None
+    if cell is None or cell not in cells:
+        raise MapError(f"{what} {label!r} is not a cell of the {board}")
+    return cell
 
 
 class ShippedMaps(Generic[M]):

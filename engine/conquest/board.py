@@ -22,7 +22,7 @@ from typing import Any
 
 from engine.errors import MapError
 from engine.hexgrid import DIRECTIONS, Hex, hexagon, orbit
-from engine.maps import ShippedMaps
+from engine.maps import ShippedMaps, hex_on_board
 from engine.rng import Rng, seed_state
 
 
@@ -105,22 +105,12 @@ def _parse_layout(layout: Any) -> dict[Hex, CellType]:
     return types
 
 
-def _cell(label: Any, types: Mapping[Hex, CellType], what: str) -> Hex:
-    try:
-        cell = Hex.from_label(label) if isinstance(label, str) else None
-    except ValueError:
-        cell = None
-    if cell is None or cell not in types:
-        raise MapError(f"{what} {label!r} is not a cell of the map")
-    return cell
-
-
 def _parse_garrisons(data: Any, types: Mapping[Hex, CellType]) -> dict[Hex, int]:
     if not isinstance(data, Mapping):
         raise MapError('map garrisons must be an object like {"C3": 4}')
     garrisons = {}
     for label, units in data.items():
-        cell = _cell(label, types, "garrison cell")
+        cell = hex_on_board(label, types, "garrison cell")
         if isinstance(units, bool) or not isinstance(units, int) or not 0 <= units <= 10_000:
             raise MapError(f"garrison of {label} must be a whole number from 0 to 10000, not {units!r}")
         garrisons[cell] = units
@@ -140,7 +130,7 @@ def _parse_starts(data: Any, types: Mapping[Hex, CellType]) -> dict[int, tuple[H
             raise MapError(f"starts key {count_text!r} must be a player count from 2 to 6")
         if not isinstance(labels, list) or len(labels) != count:
             raise MapError(f"starts for {count} players must list {count} cells")
-        cells = tuple(_cell(label, types, "start cell") for label in labels)
+        cells = tuple(hex_on_board(label, types, "start cell") for label in labels)
         if len(set(cells)) != count:
             raise MapError(f"starts for {count} players repeat a cell")
         starts[count] = cells

@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.errors import MapError
 from engine.hexgrid import Hex
-from engine.maps import ShippedMaps
+from engine.maps import ShippedMaps, hex_on_board
 from engine.rng import Rng, seed_state
 
 LAND, WATER, MOUNTAIN = "land", "water", "mountain"
@@ -64,7 +64,7 @@ class FortressMap:
         cities = data.get("cities")
         if not isinstance(cities, list) or len(cities) != 2:
             raise MapError("map cities must list two cells, player 0's city then player 1's")
-        city_cells = tuple(_cell(label, field, "city") for label in cities)
+        city_cells = tuple(hex_on_board(label, field, "city", "field") for label in cities)
         if city_cells[0] == city_cells[1] or city_cells[0] in city_cells[1].neighbours():
             raise MapError("the two cities must be different cells that do not touch")
         terrain = {cell: LAND for cell in field}
@@ -73,7 +73,7 @@ class FortressMap:
             if not isinstance(labels, list):
                 raise MapError(f"map {key} must be a list of cells")
             for label in labels:
-                cell = _cell(label, field, key[:-1] if key == "mountains" else key)
+                cell = hex_on_board(label, field, key[:-1] if key == "mountains" else key, "field")
                 if terrain[cell] != LAND:
                     raise MapError(f"{cell.label} is listed as both water and mountain")
                 if any(cell == city or cell in city.neighbours() for city in city_cells):
@@ -82,16 +82,6 @@ class FortressMap:
         if not isinstance(name, str) or not name.strip():
             raise MapError("map name must be a non-empty text")
         return cls(name.strip(), width, height, (city_cells[0], city_cells[1]), terrain)
-
-
-def _cell(label: Any, field: set[Hex], what: str) -> Hex:
-    try:
-        cell = Hex.from_label(label) if isinstance(label, str) else None
-    except ValueError:
-        cell = None
-    if cell is None or cell not in field:
-        raise MapError(f"{what} {label!r} is not a cell of the field")
-    return cell
 
 
 def reading_order(cell: Hex) -> tuple[int, int]:

@@ -22,7 +22,7 @@ from engine.errors import EngineError, MapError, NotActingError
 from engine.gra import ai
 from engine.gra.board import SHIPPED, SIZES, Graph, generate
 from engine.gra.orders import Keep, Order, Pick, parse
-from engine.gra.rules import acting, default_keep, default_picks, playing, remove, resolve_phase, spacing_for
+from engine.gra.rules import acting, default_keep, default_picks, remove, resolve_phase, spacing_for
 from engine.gra.state import PLAYING, GraState, GraView, from_dict, make_view, to_dict
 from engine.rng import seed_state
 from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset
@@ -101,7 +101,7 @@ class GraRuleset(Ruleset[GraState, Order]):
         return acting(state)
 
     def seats_in_game(self, state: GraState) -> frozenset[int]:
-        return frozenset(playing(state))
+        return frozenset(state.playing())
 
     def orders_are_secret(self, state: GraState) -> bool:
         return True
@@ -141,7 +141,7 @@ class GraRuleset(Ruleset[GraState, Order]):
     def outcome(self, state: GraState) -> Outcome | None:
         if not state.over:
             return None
-        alive = playing(state)
+        alive = state.playing()
         ranking = ([tuple(alive)] if alive else []) + [(seat,) for seat in reversed(state.departures)]
         below, points = len(state.players), {}
         for group in ranking:
@@ -163,7 +163,7 @@ class GraRuleset(Ruleset[GraState, Order]):
     def remove_player(self, state: GraState, seat: int, reason: str) -> Resolution[GraState]:
         if state.over:
             raise EngineError("the game is over; nobody can leave it now")
-        if seat not in playing(state):
+        if seat not in state.playing():
             raise NotActingError(f"seat {seat} is not playing in this game")
         new = remove(state, seat, reason)
         events = [Event("player_removed", {"seat": seat, "reason": reason})]

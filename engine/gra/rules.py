@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from engine.gra.orders import Create, Keep, Move, Order, Pick
-from engine.gra.state import PLAYING, Army, GraState, Trace
+from engine.gra.state import Army, GraState, Trace
 from engine.rng import Rng
 from engine.ruleset import Event
 
@@ -287,7 +287,3 @@ def remove(state: GraState, seat: int, reason: str) -> GraState:
         spawning={n: a for n, a in state.spawning.items() if a[0] != seat},
         splits={s: p for s, p in state.splits.items() if s != seat},
     )
-
-
-def playing(state: GraState) -> list[int]:
-    return [s for s, status in enumerate(state.players) if status == PLAYING]
