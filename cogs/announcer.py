@@ -108,7 +108,7 @@ class DiscordAnnouncer:
     async def _resolved(self, a: Announcement, game: Game, channel) -> None:
         events = [Event.from_dict(e) for e in a.payload["events"]]
         lines = [f"**{self._turn_word(game)} {a.payload['turn']}.**"]
-        lines += [line for line in describe_events(events, game.names()) if not line.startswith("Round ")]
+        lines += describe_events(self.master.ruleset(game.row), events, game.names())
         await self._post(channel, a, _fit(lines), file=await self._board(game, a.payload["seq"]))
 
     async def _turn(self, a: Announcement, game: Game, channel) -> None:

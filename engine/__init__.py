@@ -16,11 +16,12 @@ from engine.errors import (
     UnknownRulesetError,
 )
 from engine.registry import RULESETS, find_ruleset
-from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset
+from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
 __all__ = [
     "RULESETS",
     "AmbiguousOrderError",
+    "BotLevel",
     "EngineError",
     "Event",
     "IllegalOrderError",
@@ -33,6 +34,7 @@ __all__ = [
     "Option",
     "Resolution",
     "Ruleset",
+    "SeatNamer",
     "StateError",
     "UnknownRulesetError",
     "find_ruleset",

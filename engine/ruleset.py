@@ -8,7 +8,7 @@ ones: ``acting_players`` answers both.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -16,6 +16,9 @@ from engine.errors import OptionError, StateError
 
 S = TypeVar("S")
 OrderT = TypeVar("OrderT")
+ViewT = TypeVar("ViewT")
+
+SeatNamer = Callable[[int | None], str]  # a seat's name as players read it; None is "neutral"
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,16 @@ def normalize_options(schema: Sequence[Option], options: Mapping[str, Any] | Non
     return {name: opt.check(options[name]) if name in options else opt.default for name, opt in known.items()}
 
 
-class Ruleset(ABC, Generic[S, OrderT]):
+@dataclass(frozen=True)
+class BotLevel:
+    """A computer player's strength: its name for players and its search budget in nodes (not
+    seconds, so a game replays the same on any machine)."""
+
+    name: str
+    budget: int
+
+
+class Ruleset(ABC, Generic[S, OrderT, ViewT]):
     """Base class of every game. Subclasses are stateless; all game data lives in the state."""
 
     name: str
@@ -103,6 +115,8 @@ class Ruleset(ABC, Generic[S, OrderT]):
     rules_text: str  # the rules for players, in Discord markdown (under 4000 characters)
     min_players: int
     max_players: int
+    default_players: int  # the table a demo or a quick game is played with
+    bot_levels: tuple[BotLevel, ...]  # weakest first
     state_version: int = 1
 
     @abstractmethod
@@ -137,7 +151,7 @@ class Ruleset(ABC, Generic[S, OrderT]):
     def outcome(self, state: S) -> Outcome | None: ...
 
     @abstractmethod
-    def view(self, state: S, seat: int | None) -> Any: ...
+    def view(self, state: S, seat: int | None) -> ViewT: ...
 
     @abstractmethod
     def to_dict(self, state: S) -> dict[str, Any]: ...
@@ -149,8 +163,29 @@ class Ruleset(ABC, Generic[S, OrderT]):
     def remove_player(self, state: S, seat: int, reason: str) -> Resolution[S]: ...
 
     @abstractmethod
-    def ai_orders(self, state: S, seat: int, seed: int | str) -> list[OrderT]:
-        """Orders a computer player would give now (deterministic for a given seed)."""
+    def ai_orders(
+        self, state: S, seat: int, seed: int | str, *, level: str | None = None, budget: int | None = None
+    ) -> list[OrderT]:
+        """Orders a computer player of ``level`` (default: the strongest) would give now, searching at
+        most ``budget`` nodes (default: the level's own); deterministic for a given seed."""
+
+    @abstractmethod
+    def turn_unit(self, state: S) -> str:
+        """What the current turn is called for players, lower case: "round", "move", "creating phase"."""
+
+    @abstractmethod
+    def describe_event(self, event: Event, who: SeatNamer) -> str | None:
+        """One line for players about ``event``, or None for events too small to mention."""
+
+    def bot_level(self, level: str | None) -> BotLevel:
+        """The named level (default: the strongest); an unknown name is refused with the known ones."""
+        if level is None:
+            return self.bot_levels[-1]
+        for known in self.bot_levels:
+            if known.name == level:
+                return known
+        names = ", ".join(known.name for known in self.bot_levels)
+        raise OptionError(f"{self.title} has no computer level {level!r}; levels: {names}")
 
     def suggest_orders(self, state: S, seat: int, text: str) -> list[str]:
         """Legal order lines starting like ``text`` (for autocomplete); rulesets override it."""

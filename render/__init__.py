@@ -6,12 +6,25 @@ bytes. Callers that must stay responsive run it off their event loop.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PIL import Image
 
 from engine.conquest.state import ConquestView
 from engine.fortress.state import FortressView
 from engine.gra.state import GraView
 from render import conquest, fortress, graph, png
+
+Drawer = Callable[[Any, Sequence[str], Sequence[object], str | None], Image.Image]
+"""Draws a view: ``(view, names, orders, title) -> image``."""
+
+_DRAWERS: dict[type, Drawer] = {}
+
+
+def register_drawer(view_type: type, drawer: Drawer) -> None:
+    """Make ``board_png`` draw views of ``view_type`` (each ruleset's view has its own type)."""
+    _DRAWERS[view_type] = drawer
 
 
 def board_png(view: object, *, names: Sequence[str], orders: Sequence[object] = (), title: str | None = None) -> bytes:
@@ -20,13 +33,14 @@ def board_png(view: object, *, names: Sequence[str], orders: Sequence[object] = 
     ``names[seat]`` are the players' display names. ``orders`` are the viewer's programmed,
     still-secret orders: when given, the image is that player's private one and shows them.
     """
-    if isinstance(view, ConquestView):
-        return png.encode(conquest.render(view, names, orders, title))
-    if isinstance(view, GraView):
-        return png.encode(graph.render(view, names, orders, title))
-    if isinstance(view, FortressView):
-        return png.encode(fortress.render(view, names, title))  # nothing is secret in fortress
-    raise TypeError(f"no board drawing for {type(view).__name__}")
+    drawer = _DRAWERS.get(type(view))
+    if drawer is None:
+        raise TypeError(f"no board drawing for {type(view).__name__}")
+    return png.encode(drawer(view, names, orders, title))
 
 
-__all__ = ["board_png"]
+register_drawer(ConquestView, conquest.render)
+register_drawer(GraView, graph.render)
+register_drawer(FortressView, fortress.render)
+
+__all__ = ["Drawer", "board_png", "register_drawer"]

@@ -46,7 +46,8 @@ def cell_fill(view: FortressView, cell: Hex) -> Colour:
     return WATER_COLOUR if terrain == WATER else MOUNTAIN_COLOUR if terrain == MOUNTAIN else NEUTRAL
 
 
-def render(view: FortressView, names: Sequence[str], title: str | None) -> Image.Image:
+def render(view: FortressView, names: Sequence[str], orders: Sequence[object], title: str | None) -> Image.Image:
+    """Nothing is secret in fortress: ``orders`` (a move being composed) are not drawn."""
     if len(names) != 2:
         raise ValueError(f"names has {len(names)} entries; fortress has 2 players")
     geometry = layout(view)

@@ -38,9 +38,10 @@ def run_demo(ruleset: str, players: int, seed: int, out: pathlib.Path, max_steps
         if step == 1:
             private = board_png(rs.view(state, 0), names=names, orders=orders[0])
             images.append(_write(out / "private-orders-seat0-round-001.png", private))
+        heading = f"{rs.turn_unit(state).capitalize()} {step} resolved."
         resolution = rs.resolve(state, orders)
         state = resolution.state
-        log += ["", *describe_events(resolution.events, names)]
+        log += ["", heading, *describe_events(rs, resolution.events, names)]
         images.append(_write(out / f"round-{step:03d}.png", board_png(rs.view(state, None), names=names)))
     outcome = rs.outcome(state)
     log += ["", *(describe_outcome(outcome, names) if outcome else [f"Stopped after {max_steps} steps."])]

@@ -18,13 +18,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.conquest import ai, rules
+from engine.conquest import ai, events, rules
 from engine.conquest.board import SHIPPED, SIZES, ConquestMap, generate_map
 from engine.conquest.orders import Order, parse, suggest
 from engine.conquest.state import Cell, ConquestState, ConquestView, Player, from_dict, make_view, to_dict
 from engine.errors import OptionError
 from engine.rng import seed_state
-from engine.ruleset import Option, Outcome, Resolution, Ruleset
+from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
 RULES_TEXT = """\
 **Conquest** — 2 to 6 players on a symmetric hex map. Each round everybody programs secret orders, \
@@ -47,12 +47,14 @@ round limit). Points: one per player ranked below you, plus one per round surviv
 You may surrender or agree a draw at any time."""
 
 
-class ConquestRuleset(Ruleset[ConquestState, Order]):
+class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
     name = "conquest"
     title = "Conquest"
     rules_text = RULES_TEXT
     min_players = 2
     max_players = 6
+    default_players = 3
+    bot_levels = (BotLevel("standard", 1),)
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
@@ -143,5 +145,14 @@ class ConquestRuleset(Ruleset[ConquestState, Order]):
     def suggest_orders(self, state: ConquestState, seat: int, text: str) -> list[str]:
         return suggest(state, seat, text)
 
-    def ai_orders(self, state: ConquestState, seat: int, seed: int | str) -> list[Order]:
+    def ai_orders(
+        self, state: ConquestState, seat: int, seed: int | str, *, level: str | None = None, budget: int | None = None
+    ) -> list[Order]:
+        self.bot_level(level)
         return ai.choose_orders(state, seat, seed)
+
+    def turn_unit(self, state: ConquestState) -> str:
+        return "round"
+
+    def describe_event(self, event: Event, who: SeatNamer) -> str | None:
+        return events.describe(event, who)

@@ -19,13 +19,13 @@ from dataclasses import replace
 from typing import Any
 
 from engine.errors import EngineError, NotActingError, OptionError
-from engine.fortress import ai
+from engine.fortress import ai, events
 from engine.fortress.board import LAND, SHIPPED, FortressMap, generate_map
 from engine.fortress.orders import Order
 from engine.fortress.rules import advance, apply_turn, begin, claim, parse, playing, remove
 from engine.fortress.state import MODES, PLAYING, FortressState, FortressView, from_dict, make_view, to_dict
 from engine.rng import seed_state
-from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset
+from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
 RULES_TEXT = """\\
 **Fortress** — two players, alternating turns, a fixed number of moves each. You own your city and \\
@@ -45,12 +45,14 @@ can only step back onto land. A general who builds is gone.
 automatically."""
 
 
-class FortressRuleset(Ruleset[FortressState, Order]):
+class FortressRuleset(Ruleset[FortressState, Order, FortressView]):
     name = "fortress"
     title = "Fortress"
     rules_text = RULES_TEXT
     min_players = 2
     max_players = 2
+    default_players = 2
+    bot_levels = (BotLevel("standard", 1),)
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
@@ -178,8 +180,17 @@ class FortressRuleset(Ruleset[FortressState, Order]):
     def suggest_orders(self, state: FortressState, seat: int, text: str) -> list[str]:
         return ai.suggestions(state, seat, text) if not state.over and seat == state.to_move else []
 
-    def ai_orders(self, state: FortressState, seat: int, seed: int | str) -> list[Order]:
+    def ai_orders(
+        self, state: FortressState, seat: int, seed: int | str, *, level: str | None = None, budget: int | None = None
+    ) -> list[Order]:
+        self.bot_level(level)
         return ai.choose_orders(state, seat, seed)
+
+    def turn_unit(self, state: FortressState) -> str:
+        return "move"
+
+    def describe_event(self, event: Event, who: SeatNamer) -> str | None:
+        return events.describe(event, who)
 
 
 __all__ = ["MODES", "FortressRuleset"]

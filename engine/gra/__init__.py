@@ -19,13 +19,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.errors import EngineError, MapError, NotActingError
-from engine.gra import ai
+from engine.gra import ai, events
 from engine.gra.board import SHIPPED, SIZES, Graph, generate
 from engine.gra.orders import Keep, Order, Pick, parse
 from engine.gra.rules import acting, default_keep, default_picks, remove, resolve_phase, spacing_for
 from engine.gra.state import PLAYING, GraState, GraView, from_dict, make_view, to_dict
 from engine.rng import seed_state
-from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset
+from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
 RULES_TEXT = """\\
 **Gra** — 2 to 6 players on a graph of nodes and edges; the last player alive wins. Every turn all \\
@@ -49,12 +49,14 @@ New soldiers spawn for one move phase: they cannot move, have no strength and di
 Surrender or agree a draw (all living players) at any time."""
 
 
-class GraRuleset(Ruleset[GraState, Order]):
+class GraRuleset(Ruleset[GraState, Order, GraView]):
     name = "gra"
     title = "Gra"
     rules_text = RULES_TEXT
     min_players = 2
     max_players = 6
+    default_players = 3
+    bot_levels = (BotLevel("standard", 1),)
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
@@ -175,5 +177,14 @@ class GraRuleset(Ruleset[GraState, Order]):
     def suggest_orders(self, state: GraState, seat: int, text: str) -> list[str]:
         return ai.suggestions(state, seat, text) if seat in acting(state) else []
 
-    def ai_orders(self, state: GraState, seat: int, seed: int | str) -> list[Order]:
+    def ai_orders(
+        self, state: GraState, seat: int, seed: int | str, *, level: str | None = None, budget: int | None = None
+    ) -> list[Order]:
+        self.bot_level(level)
         return ai.choose_orders(state, seat, seed)
+
+    def turn_unit(self, state: GraState) -> str:
+        return f"{state.phase} phase"
+
+    def describe_event(self, event: Event, who: SeatNamer) -> str | None:
+        return events.describe(event, who)
