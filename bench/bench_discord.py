@@ -20,8 +20,8 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from bot import Config  # noqa: E402
 from cogs.client import GameBot  # noqa: E402
+from cogs.config import Config  # noqa: E402
 from engine import find_ruleset  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
 from service.models import Actor, TimeSettings  # noqa: E402
@@ -72,8 +72,7 @@ async def game_bot(players: int) -> tuple[list[float], float, float]:
         clock = ManualClock()
         bot = GameBot(
             Config(token=fake.token, database=folder / "bench.sqlite3", api_base=fake.api_base),
-            clock=clock,
-            sweep_seconds=3600,
+            service_options={"clock": clock, "sweep_seconds": 3600},
             guild_ready_timeout=0.1,
         )
         await fake.start_bot(bot)
@@ -82,7 +81,7 @@ async def game_bot(players: int) -> tuple[list[float], float, float]:
         for i in range(0, players, 2):
             channel = channels[i // 40]
             a, b = Actor(users[i].id, users[i].name), Actor(users[i + 1].id, users[i + 1].name)
-            game = await bot.master.create_game(
+            game = await bot.service.master.create_game(
                 guild_id=guild.id,
                 channel_id=channel.id,
                 actor=a,
@@ -91,8 +90,8 @@ async def game_bot(players: int) -> tuple[list[float], float, float]:
                 time=TimeSettings(round_seconds=3600),
                 seed=i,
             )
-            await bot.master.join(game.id, b)
-            game = await bot.master.start_game(game.id, a)
+            await bot.service.master.join(game.id, b)
+            game = await bot.service.master.start_game(game.id, a)
             state = RS.from_dict(game.row.state)
             for user, actor in ((users[i], a), (users[i + 1], b)):
                 seat = game.player_of(actor.user_id).seat

@@ -6,23 +6,23 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import actor_of, find_game, game_choices, when
+from cogs.common import OpenGame, actor_of, game_meant, when
 from cogs.lobby import refresh_lobby
-from service import GameMaster
+from service.runtime import GameService
 
 
 @app_commands.guild_only()
 class AdminCog(commands.GroupCog, group_name="admin", group_description="Manage a game (creator or Manage Server)"):
-    def __init__(self, bot: commands.Bot, master: GameMaster):
-        self.bot, self.master = bot, master
+    def __init__(self, bot: commands.Bot, service: GameService):
+        self.bot, self.master, self.presenter = bot, service.master, service.presenter
 
     @app_commands.command(name="cancel", description="Cancel a game for everybody")
     @app_commands.describe(game="Game number (default: the game of this thread)")
-    async def cancel(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        target = await find_game(self.master, interaction, game)
+    async def cancel(self, interaction: discord.Interaction, game: OpenGame | None = None) -> None:
+        target = await game_meant(interaction, game)
         cancelled = await self.master.cancel(target.id, actor_of(interaction))
         await interaction.response.send_message(f"Game #{target.id} is cancelled.", ephemeral=True)
-        await refresh_lobby(self.bot, self.master, cancelled)
+        await refresh_lobby(self.bot, self.presenter, cancelled)
 
     @app_commands.command(name="kick", description="Remove a player (or a computer seat) from a game")
     @app_commands.describe(
@@ -35,25 +35,25 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Manage 
         interaction: discord.Interaction,
         player: discord.User | None = None,
         seat: app_commands.Range[int, 0, 5] | None = None,
-        game: int | None = None,
+        game: OpenGame | None = None,
     ) -> None:
-        target = await find_game(self.master, interaction, game)
+        target = await game_meant(interaction, game)
         updated = await self.master.kick(target.id, actor_of(interaction), player.id if player else None, seat=seat)
         who = player.mention if player else f"seat {seat}"
         await interaction.response.send_message(f"Removed {who} from game #{target.id}.", ephemeral=True)
-        await refresh_lobby(self.bot, self.master, updated)
+        await refresh_lobby(self.bot, self.presenter, updated)
 
     @app_commands.command(name="pause", description="Stop the clock of a game")
     @app_commands.describe(game="Game number (default: the game of this thread)")
-    async def pause(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        target = await find_game(self.master, interaction, game)
+    async def pause(self, interaction: discord.Interaction, game: OpenGame | None = None) -> None:
+        target = await game_meant(interaction, game)
         await self.master.pause(target.id, actor_of(interaction))
         await interaction.response.send_message(f"Game #{target.id} is paused.", ephemeral=True)
 
     @app_commands.command(name="resume", description="Restart the clock of a paused game")
     @app_commands.describe(game="Game number (default: the game of this thread)")
-    async def resume(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        target = await find_game(self.master, interaction, game)
+    async def resume(self, interaction: discord.Interaction, game: OpenGame | None = None) -> None:
+        target = await game_meant(interaction, game)
         resumed = await self.master.resume(target.id, actor_of(interaction))
         await interaction.response.send_message(
             f"Game #{target.id} resumed; deadline {when(resumed.row.deadline_at)}.", ephemeral=True
@@ -62,18 +62,10 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Manage 
     @app_commands.command(name="extend", description="Give the current turn more time")
     @app_commands.describe(hours="Hours to add", game="Game number (default: the game of this thread)")
     async def extend(
-        self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 720], game: int | None = None
+        self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 720], game: OpenGame | None = None
     ) -> None:
-        target = await find_game(self.master, interaction, game)
+        target = await game_meant(interaction, game)
         extended = await self.master.extend(target.id, actor_of(interaction), hours * 3600)
         await interaction.response.send_message(
             f"Game #{target.id}: deadline moved to {when(extended.row.deadline_at)}.", ephemeral=True
         )
-
-    @cancel.autocomplete("game")
-    @kick.autocomplete("game")
-    @pause.autocomplete("game")
-    @resume.autocomplete("game")
-    @extend.autocomplete("game")
-    async def _games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-        return await game_choices(self.master, interaction, current, mine_only=False)

@@ -1,9 +1,9 @@
-"""The Discord client: opens the store, starts the game master, loads the cogs, syncs commands."""
+"""The Discord client: opens the game service when it logs in, installs the commands, syncs them."""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -11,22 +11,18 @@ from discord.ext import commands
 from cogs.admin import AdminCog
 from cogs.announcer import DiscordAnnouncer
 from cogs.common import on_app_command_error
+from cogs.config import Config
 from cogs.game import GameCog
 from cogs.lobby import LobbyButton
 from cogs.orders import OrdersCog
 from cogs.rules import RulesCog
-from service import GameMaster
-from service.clock import Clock
 from service.runtime import GameService
-
-if TYPE_CHECKING:
-    from bot import Config
-
-log = logging.getLogger(__name__)
 
 
 class GameBot(commands.Bot):
-    def __init__(self, config: Config, *, clock: Clock | None = None, sweep_seconds: float = 30.0, **kwargs: Any):
+    """``service_options`` go to ``GameService.open`` (a clock, a sweep period, a worker pool, rulesets)."""
+
+    def __init__(self, config: Config, *, service_options: dict[str, Any] | None = None, **kwargs: Any):
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -35,36 +31,20 @@ class GameBot(commands.Bot):
         )
         if config.api_base:
             discord.http.Route.BASE = config.api_base
-        self.config, self.clock, self.sweep_seconds = config, clock, sweep_seconds
+        self.config, self.service_options = config, service_options or {}
         self.service: GameService | None = None
-
-    @property
-    def master(self) -> GameMaster:
-        if self.service is None:
-            raise RuntimeError("the game service is not open yet")
-        return self.service.master
 
     async def setup_hook(self) -> None:
         self.config.database.parent.mkdir(parents=True, exist_ok=True)
-        self.service = await GameService.open(
-            self.config.database, DiscordAnnouncer(self), clock=self.clock, sweep_seconds=self.sweep_seconds
-        )
-        for cog in (
-            GameCog(self, self.master),
-            OrdersCog(self, self.master),
-            AdminCog(self, self.master),
-            RulesCog(self),
-        ):
-            await self.add_cog(cog)
-        self.add_dynamic_items(LobbyButton)
-        self.tree.on_error = on_app_command_error
+        self.service = await GameService.open(self.config.database, DiscordAnnouncer(self), **self.service_options)
+        await install_commands(self, self.service)
         if self.config.dev_guild:
             guild = discord.Object(self.config.dev_guild)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
         else:
             synced = await self.tree.sync()
-        log.info("synced %d commands; database %s", len(synced), self.config.database)
+        logging.getLogger(__name__).info("synced %d commands; database %s", len(synced), self.config.database)
         await self.service.start()
 
     async def close(self) -> None:
@@ -72,3 +52,16 @@ class GameBot(commands.Bot):
             await self.service.close()
             self.service = None
         await super().close()
+
+
+async def install_commands(bot: commands.Bot, service: GameService) -> None:
+    """Every cog with the service it serves, the lobby buttons (which survive restarts), error replies."""
+    for cog in (
+        GameCog(bot, service),
+        OrdersCog(bot, service),
+        AdminCog(bot, service),
+        RulesCog(bot, service.presenter),
+    ):
+        await bot.add_cog(cog)
+    bot.add_dynamic_items(LobbyButton)
+    bot.tree.on_error = on_app_command_error

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+import io
 import logging
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from engine import EngineError
-from service import GameMaster
 from service.errors import GameError
 from service.models import Actor, Game
+
+if TYPE_CHECKING:
+    from service.runtime import GameService
 
 log = logging.getLogger(__name__)
 
 USER_ERRORS = (GameError, EngineError)
 COLOUR_EMOJI = ("🟥", "🟦", "🟩", "🟧", "🟪", "🟫")
+
+
+def service_of(interaction: discord.Interaction) -> GameService:
+    return interaction.client.service
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -33,45 +41,50 @@ def when(timestamp: float | None) -> str:
     return f"<t:{int(timestamp)}:f> (<t:{int(timestamp)}:R>)"
 
 
-def game_title(game: Game, master: GameMaster) -> str:
-    return f"{master.rulesets[game.row.ruleset].title} #{game.id}"
+def png_file(data: bytes, filename: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=filename)
 
 
-async def find_game(master: GameMaster, interaction: discord.Interaction, game_id: int | None) -> Game:
-    """The game meant: the one given, else the one of this thread, else the user's only open game here."""
-    if game_id is not None:
-        game = await master.get_game(game_id)
-        if game.row.guild_id != interaction.guild_id:
-            raise GameError(f"game #{game_id} is not in this server")
+class GameTransformer(app_commands.Transformer):
+    """The ``game`` option of every command: a game number, offered from the games that matter to the
+    user (his own, or with ``open_games`` every open game of the server) and resolved to the game."""
+
+    def __init__(self, *, open_games: bool = False):
+        self.open_games = open_games
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.integer
+
+    async def transform(self, interaction: discord.Interaction, value: int) -> Game:
+        return await game_meant(interaction, value)
+
+    async def autocomplete(self, interaction: discord.Interaction, value: int | str) -> list[app_commands.Choice[int]]:
+        service = service_of(interaction)
+        if self.open_games:
+            games = await service.master.list_games(interaction.guild_id or 0)
+        else:
+            games = await service.master.games_of(interaction.user.id, guild_id=interaction.guild_id)
+        typed = str(value).strip("#").lower()
+        choices = []
+        for game in games:
+            label = f"#{game.id} {service.presenter.title(game)} — {game.row.status}"
+            if typed in label.lower():
+                choices.append(app_commands.Choice(name=label[:100], value=game.id))
+        return choices[:25]
+
+
+MyGame = app_commands.Transform[Game, GameTransformer]
+OpenGame = app_commands.Transform[Game, GameTransformer(open_games=True)]
+
+
+async def game_meant(interaction: discord.Interaction, game: Game | int | None) -> Game:
+    """The game given, else the one of this thread, else the user's only open game in this server."""
+    if isinstance(game, Game):
         return game
-    channel = interaction.channel
-    if isinstance(channel, discord.Thread):
-        game = await master.game_in_thread(channel.id)
-        if game is not None:
-            return game
-    mine = await master.games_of(interaction.user.id, guild_id=interaction.guild_id)
-    if len(mine) == 1:
-        return mine[0]
-    if not mine:
-        raise GameError("you have no open game here; give the game number, or use /game list")
-    listed = ", ".join(f"#{g.id} ({g.row.ruleset})" for g in mine)
-    raise GameError(f"you are in several games ({listed}); say which with the game option")
-
-
-async def game_choices(
-    master: GameMaster, interaction: discord.Interaction, current: str, *, mine_only: bool = True
-) -> list[app_commands.Choice[int]]:
-    """Autocomplete for a game option: the user's open games here (or all open games here)."""
-    if mine_only:
-        games = await master.games_of(interaction.user.id, guild_id=interaction.guild_id)
-    else:
-        games = await master.list_games(interaction.guild_id or 0)
-    choices = []
-    for game in games:
-        label = f"#{game.id} {game_title(game, master)} — {game.row.status}"
-        if current.strip("#").lower() in label.lower():
-            choices.append(app_commands.Choice(name=label[:100], value=game.id))
-    return choices[:25]
+    return await service_of(interaction).master.game_meant(
+        user_id=interaction.user.id, guild_id=interaction.guild_id, channel_id=interaction.channel_id, game_id=game
+    )
 
 
 async def send_error(interaction: discord.Interaction, message: str) -> None:
@@ -85,7 +98,7 @@ async def send_error(interaction: discord.Interaction, message: str) -> None:
 
 async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
     """Player mistakes are explained privately; anything else is logged and apologised for."""
-    original = getattr(error, "original", error)
+    original = getattr(error, "original", None) or error.__cause__ or error  # a transformer's error is its cause
     if isinstance(original, USER_ERRORS):
         await send_error(interaction, str(original))
     elif isinstance(error, app_commands.CheckFailure):

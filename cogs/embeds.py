@@ -2,48 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 from cogs.common import COLOUR_EMOJI, when
+from service.gameoptions import duration
 from service.models import LOBBY, RUNNING, Game, TimeSettings
+from service.presenter import Presenter
 
 STATUS_COLOUR = {"lobby": 0x3B82F6, "running": 0x22C55E, "finished": 0x6B7280, "cancelled": 0x6B7280}
 
 
 def describe_time(time: TimeSettings) -> str:
     if time.mode == "round":
-        return f"{_duration(time.round_seconds)} per turn; {time.missed_limit} missed in a row remove a player"
+        return f"{duration(time.round_seconds)} per turn; {time.missed_limit} missed in a row remove a player"
     if time.mode == "bank":
-        return f"{_duration(time.bank_seconds)} bank per player"
+        return f"{duration(time.bank_seconds)} bank per player"
     if time.mode == "increment":
-        return f"{_duration(time.bank_seconds)} bank + {_duration(time.increment_seconds)} per turn"
+        return f"{duration(time.bank_seconds)} bank + {duration(time.increment_seconds)} per turn"
     return "no time limit"
 
 
-def _duration(seconds: int) -> str:
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0:
-            count = seconds // size
-            return f"{count} {unit}{'s' if count != 1 else ''}"
-    return f"{seconds} seconds"
-
-
-def describe_options(options: dict[str, Any]) -> str:
-    shown = []
-    for name, value in options.items():
-        if value in (None, 0, ""):
-            continue
-        shown.append(
-            f"{name.replace('_', ' ')}: {value if not isinstance(value, dict) else value.get('name', 'custom')}"
-        )
-    return ", ".join(shown) or "defaults"
-
-
-def game_embed(game: Game, title: str, *, out_seats: frozenset[int] = frozenset()) -> discord.Embed:
+def game_embed(game: Game, presenter: Presenter, *, out_seats: frozenset[int] = frozenset()) -> discord.Embed:
     row = game.row
-    embed = discord.Embed(title=title, colour=STATUS_COLOUR[row.status])
+    embed = discord.Embed(title=presenter.title(game), colour=STATUS_COLOUR[row.status])
     if row.status == LOBBY:
         embed.description = (
             f"Waiting for players ({len(game.players)}/{row.max_players}, "
@@ -51,12 +32,12 @@ def game_embed(game: Game, title: str, *, out_seats: frozenset[int] = frozenset(
         )
     elif row.status == RUNNING:
         state = "⏸️ paused" if row.paused_at else f"deadline {when(row.deadline_at)}"
-        embed.description = f"Round {row.turn + 1} · {state}"
+        embed.description = f"{presenter.turn_label(game)} · {state}"
     else:
         embed.description = "Game over." if row.status == "finished" else "Cancelled."
     embed.add_field(name="Players", value=_player_lines(game, out_seats)[:1024] or "nobody yet", inline=False)
     embed.add_field(name="Clock", value=describe_time(row.time), inline=True)
-    embed.add_field(name="Options", value=describe_options(row.options)[:1024], inline=True)
+    embed.add_field(name="Options", value=presenter.options_text(game)[:1024], inline=True)
     if row.result:
         embed.add_field(name="Result", value="\n".join(result_lines(game))[:1024], inline=False)
     embed.set_footer(text=f"Game #{row.id}")

@@ -2,122 +2,42 @@
 
 from __future__ import annotations
 
-import asyncio
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.board import board_file
-from cogs.common import actor_of, find_game, game_choices, game_title
+from cogs.common import MyGame, OpenGame, actor_of, game_meant, png_file
+from cogs.create import creation_group
 from cogs.embeds import game_embed
 from cogs.lobby import lobby_view, refresh_lobby
-from engine import RULESETS
-from engine.fortress import MODES
-from service import GameMaster
 from service.errors import GameError
-from service.models import LOBBY, RUNNING, TimeSettings
-
-TURN_TIMES = [
-    ("10 minutes", 600),
-    ("1 hour", 3600),
-    ("6 hours", 21600),
-    ("12 hours", 43200),
-    ("1 day", 86400),
-    ("2 days", 172800),
-    ("3 days", 259200),
-    ("7 days", 604800),
-]
-CLOCKS = [
-    ("deadline per turn", "round"),
-    ("time bank per player", "bank"),
-    ("time bank + turn time added per turn", "increment"),
-    ("no time limit", "none"),
-]
-BANKS = [("1 hour", 3600), ("1 day", 86400), ("3 days", 259200), ("7 days", 604800), ("14 days", 1209600)]
+from service.models import LOBBY, RUNNING
+from service.runtime import GameService
 
 
 @app_commands.guild_only()
 class GameCog(commands.GroupCog, group_name="game", group_description="Create, join and follow games"):
-    def __init__(self, bot: commands.Bot, master: GameMaster):
-        self.bot, self.master = bot, master
+    def __init__(self, bot: commands.Bot, service: GameService):
+        self.bot, self.service = bot, service
+        self.master, self.presenter = service.master, service.presenter
+        self.app_command.add_command(creation_group(self.presenter.cards(), self.open))
 
-    @app_commands.command(name="create", description="Open a new game in this channel; it gets its own thread")
-    @app_commands.describe(
-        ruleset="Which game to play",
-        map="A shipped map (default: a generated symmetric map)",
-        size="Size of a generated map",
-        max_players="Most players who may join",
-        turn_time="Time for each turn (or added per turn with a bank + increment clock)",
-        clock="How turns are timed",
-        bank="Each player's time bank, for the bank clocks",
-        missed_turns="Missed turns in a row that remove a player (default 3)",
-        round_limit="End after this many rounds (0: play until one is left)",
-        start_units="Conquest: units on each start cell",
-        mode="Fortress: 1 plain field, 2 with water and mountains, 3 with generals",
-        moves="Fortress: moves each player makes",
-    )
-    @app_commands.choices(
-        ruleset=[app_commands.Choice(name=rs.title, value=name) for name, rs in sorted(RULESETS.items())],
-        size=[app_commands.Choice(name=s, value=s) for s in ("small", "medium", "large")],
-        mode=[app_commands.Choice(name=f"{n}: {title}", value=n) for n, title in MODES.items()],
-        turn_time=[app_commands.Choice(name=n, value=v) for n, v in TURN_TIMES],
-        clock=[app_commands.Choice(name=n, value=v) for n, v in CLOCKS],
-        bank=[app_commands.Choice(name=n, value=v) for n, v in BANKS],
-    )
-    async def create(
-        self,
-        interaction: discord.Interaction,
-        ruleset: str,
-        map: str | None = None,
-        size: str | None = None,
-        max_players: app_commands.Range[int, 2, 6] | None = None,
-        turn_time: int = 86400,
-        clock: str = "round",
-        bank: int = 259200,
-        missed_turns: app_commands.Range[int, 1, 20] = 3,
-        round_limit: app_commands.Range[int, 0, 1000] | None = None,
-        start_units: app_commands.Range[int, 1, 100] | None = None,
-        mode: int | None = None,
-        moves: app_commands.Range[int, 1, 100] | None = None,
-    ) -> None:
-        given = {
-            "map": map,
-            "size": size,
-            "round_limit": round_limit,
-            "start_units": start_units,
-            "mode": mode,
-            "moves": moves,
-        }
-        options = {k: v for k, v in given.items() if v is not None}
-        rs = RULESETS[ruleset]
-        known = {o.name for o in rs.options_schema()}
-        for name in options:
-            if name not in known:
-                raise GameError(f"{name} does not apply to {rs.title}")
-        time = TimeSettings(
-            mode=clock,
-            round_seconds=turn_time,
-            bank_seconds=bank,
-            increment_seconds=turn_time,
-            reminder_seconds=min(3600, turn_time // 4),
-            missed_limit=missed_turns,
-        )
+    async def open(self, interaction: discord.Interaction, ruleset: str, chosen: dict[str, Any]) -> None:
+        """/game create <ruleset>: a lobby card with buttons in the channel, and the game's thread."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game = await self.master.create_game(
+        game = await self.master.open_game(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             actor=actor_of(interaction),
             ruleset=ruleset,
-            options=options,
-            time=time,
-            max_players=min(max_players or rs.max_players, rs.max_players),
+            chosen=chosen,
         )
+        title = self.presenter.title(game)
         try:
-            message = await interaction.channel.send(
-                embed=game_embed(game, game_title(game, self.master)), view=lobby_view(game)
-            )
-            thread = await message.create_thread(name=game_title(game, self.master), auto_archive_duration=10080)
+            message = await interaction.channel.send(embed=game_embed(game, self.presenter), view=lobby_view(game))
+            thread = await message.create_thread(name=title, auto_archive_duration=10080)
         except discord.HTTPException as err:  # no permission, or a channel without threads: leave nothing behind
             await self.master.cancel(game.id, actor_of(interaction))
             raise GameError(
@@ -133,43 +53,43 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
 
     @app_commands.command(name="join", description="Join a game that has not started yet")
     @app_commands.describe(game="Game number")
-    async def join(self, interaction: discord.Interaction, game: int) -> None:
-        target = await find_game(self.master, interaction, game)
-        joined = await self.master.join(target.id, actor_of(interaction))
-        await interaction.response.send_message(f"You joined game #{game}.", ephemeral=True)
-        await refresh_lobby(self.bot, self.master, joined)
+    async def join(self, interaction: discord.Interaction, game: OpenGame) -> None:
+        joined = await self.master.join(game.id, actor_of(interaction))
+        await interaction.response.send_message(f"You joined game #{game.id}.", ephemeral=True)
+        await refresh_lobby(self.bot, self.presenter, joined)
 
     @app_commands.command(name="leave", description="Leave a game that has not started yet")
     @app_commands.describe(game="Game number (default: the game of this thread)")
-    async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        target = await find_game(self.master, interaction, game)
+    async def leave(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
+        target = await game_meant(interaction, game)
         left = await self.master.leave(target.id, actor_of(interaction))
         await interaction.response.send_message(f"You left game #{target.id}.", ephemeral=True)
-        await refresh_lobby(self.bot, self.master, left)
+        await refresh_lobby(self.bot, self.presenter, left)
 
     @app_commands.command(name="add-ai", description="Fill a seat with a computer player")
     @app_commands.describe(game="Game number (default: the game of this thread)")
-    async def add_ai(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        target = await find_game(self.master, interaction, game)
+    async def add_ai(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
+        target = await game_meant(interaction, game)
         updated = await self.master.add_ai(target.id, actor_of(interaction))
         await interaction.response.send_message(f"A computer player joined game #{target.id}.", ephemeral=True)
-        await refresh_lobby(self.bot, self.master, updated)
+        await refresh_lobby(self.bot, self.presenter, updated)
 
     @app_commands.command(name="remove-ai", description="Take back the computer player added last")
     @app_commands.describe(game="Game number (default: the game of this thread)")
-    async def remove_ai(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        target = await find_game(self.master, interaction, game)
+    async def remove_ai(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
+        target = await game_meant(interaction, game)
         updated = await self.master.remove_ai(target.id, actor_of(interaction))
         await interaction.response.send_message(f"A computer player left game #{target.id}.", ephemeral=True)
-        await refresh_lobby(self.bot, self.master, updated)
+        await refresh_lobby(self.bot, self.presenter, updated)
 
     @app_commands.command(name="start", description="Start your game (creator or server manager)")
     @app_commands.describe(game="Game number (default: the game of this thread)")
-    async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        target = await find_game(self.master, interaction, game)
+    async def start(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
+        target = await game_meant(interaction, game)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         started = await self.master.start_game(target.id, actor_of(interaction))
-        await interaction.response.send_message(f"Game #{target.id} started.", ephemeral=True)
-        await refresh_lobby(self.bot, self.master, started)
+        await interaction.followup.send(f"Game #{target.id} started.", ephemeral=True)
+        await refresh_lobby(self.bot, self.presenter, started)
 
     @app_commands.command(name="list", description="Open games in this server")
     async def list(self, interaction: discord.Interaction) -> None:
@@ -182,44 +102,43 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         lines = []
         for game in games[:25]:
             where = f"<#{game.row.thread_id}>" if game.row.thread_id else f"<#{game.row.channel_id}>"
-            state = "lobby" if game.row.status == LOBBY else f"round {game.row.turn + 1}"
+            state = "lobby" if game.row.status == LOBBY else self.presenter.turn_label(game).lower()
             lines.append(
-                f"**#{game.id}** {game_title(game, self.master)} — {state}, {len(game.players)} players — {where}"
+                f"**#{game.id}** {self.presenter.title(game)} — {state}, {len(game.players)} players — {where}"
             )
         await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
 
     @app_commands.command(name="info", description="Players, clock and state of a game")
     @app_commands.describe(game="Game number (default: the game of this thread)")
-    async def info(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        target = await find_game(self.master, interaction, game)
+    async def info(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
+        target = await game_meant(interaction, game)
         out = self.master.departed_seats(target)
-        await interaction.response.send_message(
-            embed=game_embed(target, game_title(target, self.master), out_seats=out), ephemeral=True
-        )
+        await interaction.response.send_message(embed=game_embed(target, self.presenter, out_seats=out), ephemeral=True)
 
     @app_commands.command(name="board", description="The current board (only you see the reply)")
     @app_commands.describe(game="Game number (default: the game of this thread)")
-    async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        target = await find_game(self.master, interaction, game)
-        if target.row.status == LOBBY or target.row.state is None:
-            raise GameError(f"game #{target.id} has not started yet")
+    async def board(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
+        target = await game_meant(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        file = await asyncio.to_thread(board_file, self.master, target, target.row.state)
+        data = await self.presenter.board(target)
         await interaction.followup.send(
-            f"{game_title(target, self.master)}, round {target.row.turn + 1}", file=file, ephemeral=True
+            f"{self.presenter.title(target)}, {self.presenter.turn_label(target).lower()}",
+            file=png_file(data, f"game-{target.id}-board.png"),
+            ephemeral=True,
         )
 
     @app_commands.command(name="surrender", description="Give up: you leave the game now")
     @app_commands.describe(game="Game number (default: the game of this thread)")
-    async def surrender(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        target = await find_game(self.master, interaction, game)
+    async def surrender(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
+        target = await game_meant(interaction, game)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.master.surrender(target.id, actor_of(interaction))
-        await interaction.response.send_message(f"You surrendered game #{target.id}.", ephemeral=True)
+        await interaction.followup.send(f"You surrendered game #{target.id}.", ephemeral=True)
 
     @app_commands.command(name="draw", description="Propose or accept a draw; it happens when every player agrees")
     @app_commands.describe(game="Game number (default: the game of this thread)")
-    async def draw(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        target = await find_game(self.master, interaction, game)
+    async def draw(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
+        target = await game_meant(interaction, game)
         updated = await self.master.propose_draw(target.id, actor_of(interaction))
         text = (
             "The game ended in a draw."
@@ -227,28 +146,3 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             else "You agreed to a draw; it happens when every player still in the game agrees."
         )
         await interaction.response.send_message(text, ephemeral=True)
-
-    @leave.autocomplete("game")
-    @board.autocomplete("game")
-    @surrender.autocomplete("game")
-    @draw.autocomplete("game")
-    @add_ai.autocomplete("game")
-    @remove_ai.autocomplete("game")
-    @start.autocomplete("game")
-    @info.autocomplete("game")
-    async def _my_games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-        return await game_choices(self.master, interaction, current)
-
-    @join.autocomplete("game")
-    async def _open_games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-        return await game_choices(self.master, interaction, current, mine_only=False)
-
-    @create.autocomplete("map")
-    async def _maps(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        ruleset = RULESETS.get(getattr(interaction.namespace, "ruleset", None) or "", None)
-        names = set()
-        for rs in [ruleset] if ruleset else RULESETS.values():
-            for option in rs.options_schema():
-                if option.kind == "map":
-                    names.update(option.choices)
-        return [app_commands.Choice(name=n, value=n) for n in sorted(names) if current.lower() in n][:25]

@@ -10,10 +10,10 @@ import re
 
 import discord
 
-from cogs.common import USER_ERRORS, actor_of, game_title, send_error
+from cogs.common import USER_ERRORS, actor_of, send_error, service_of
 from cogs.embeds import game_embed
-from service import GameMaster
 from service.models import LOBBY, Game
+from service.presenter import Presenter
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +42,8 @@ class LobbyButton(
         return cls(match["action"], int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        master: GameMaster = interaction.client.master
-        actor = actor_of(interaction)
+        service = service_of(interaction)
+        master, actor = service.master, actor_of(interaction)
         try:
             if self.action == "join":
                 game = await master.join(self.game_id, actor)
@@ -54,7 +54,7 @@ class LobbyButton(
         except USER_ERRORS as err:
             await send_error(interaction, str(err))
             return
-        await interaction.response.edit_message(embed=game_embed(game, game_title(game, master)), view=lobby_view(game))
+        await interaction.response.edit_message(embed=game_embed(game, service.presenter), view=lobby_view(game))
 
 
 def lobby_view(game: Game) -> discord.ui.View | None:
@@ -66,7 +66,7 @@ def lobby_view(game: Game) -> discord.ui.View | None:
     return view
 
 
-async def refresh_lobby(client: discord.Client, master: GameMaster, game: Game) -> None:
+async def refresh_lobby(client: discord.Client, presenter: Presenter, game: Game) -> None:
     """Bring the lobby message up to date after a change made by a command instead of a button.
     The change itself is done; a lobby card that was deleted or cannot be edited is only logged."""
     if not game.row.lobby_message_id:
@@ -74,6 +74,6 @@ async def refresh_lobby(client: discord.Client, master: GameMaster, game: Game) 
     try:
         channel = client.get_channel(game.row.channel_id) or await client.fetch_channel(game.row.channel_id)
         message = channel.get_partial_message(game.row.lobby_message_id)
-        await message.edit(embed=game_embed(game, game_title(game, master)), view=lobby_view(game))
+        await message.edit(embed=game_embed(game, presenter), view=lobby_view(game))
     except discord.HTTPException as err:
         log.info("lobby card of game #%s not updated: %s", game.id, err)

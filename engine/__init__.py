@@ -16,7 +16,7 @@ from engine.errors import (
     UnknownRulesetError,
 )
 from engine.registry import RULESETS, find_ruleset
-from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
+from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer, normalize_options
 
 __all__ = [
     "RULESETS",
@@ -38,4 +38,5 @@ __all__ = [
     "StateError",
     "UnknownRulesetError",
     "find_ruleset",
+    "normalize_options",
 ]

@@ -61,16 +61,25 @@ class Outcome:
 class Option:
     """One documented game option. ``kind`` is "int", "choice", "bool" or "map".
 
-    For "map" options, ``choices`` names the shipped maps; explicit map data is accepted as well.
+    For "choice" options, ``choices`` are the values (all text or all whole numbers) and ``labels``,
+    when given, what players read for each. For "map" options, ``choices`` names the shipped maps;
+    explicit map data is accepted as well. ``description`` fits a Discord option (100 characters).
     """
 
     name: str
     kind: str
     default: Any
     description: str
-    choices: tuple[str, ...] = ()
+    choices: tuple[Any, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    labels: tuple[str, ...] = ()
+
+    def label(self, value: Any) -> str:
+        """How players read ``value``: its label for a labelled choice, else the value itself."""
+        if value in self.choices and self.labels:
+            return self.labels[self.choices.index(value)]
+        return str(value)
 
     def check(self, value: Any) -> Any:
         """The value, validated; raises OptionError saying what would be right."""

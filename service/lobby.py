@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
+
+import aiosqlite
 
 from engine.rng import Rng
 from service.errors import GameError, GameNotFound, NotAllowed
+from service.gameoptions import settle
 from service.master import GameMasterCore
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, TimeSettings
 from service.timing import check_settings
+from service.turns import Planner
 
 MAX_OPEN_GAMES_PER_CHANNEL = 25
 
@@ -79,13 +83,32 @@ class LobbyOps(GameMasterCore):
             await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
         return await self.get_game(game_id)
 
-    async def _insert_player(self, conn, game_id: int, user_id: int | None, name: str) -> None:
+    async def open_game(
+        self, *, guild_id: int, channel_id: int, actor: Actor, ruleset: str, chosen: Mapping[str, Any]
+    ) -> Game:
+        """A lobby for ``ruleset`` with the options as players chose them (see ``service.gameoptions``)."""
+        if ruleset not in self.rulesets:
+            raise GameError(f"unknown game {ruleset!r}; available: {', '.join(sorted(self.rulesets))}")
+        settings = settle(self.rulesets[ruleset], chosen)
+        return await self.create_game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            actor=actor,
+            ruleset=ruleset,
+            options=settings.options,
+            time=settings.time,
+            max_players=settings.max_players,
+        )
+
+    async def _insert_player(self, conn: aiosqlite.Connection, game_id: int, user_id: int | None, name: str) -> None:
         await conn.execute(
             "INSERT INTO players (game_id, user_id, name, joined_at) VALUES (?,?,?,?)",
             (game_id, user_id, name[:64], self.clock.now()),
         )
 
-    async def _change(self, game_id: int, change: Callable[[Any, Game], Awaitable[None]], **columns: Any) -> Game:
+    async def _change(
+        self, game_id: int, change: Callable[[aiosqlite.Connection, Game], Awaitable[None]], **columns: Any
+    ) -> Game:
         """One lobby change in one transaction: ``change`` checks and writes; the game's version is bumped."""
         async with self._locks[game_id]:
             async with self.db.transaction() as conn:
@@ -97,13 +120,13 @@ class LobbyOps(GameMasterCore):
     async def attach_thread(self, game_id: int, *, thread_id: int | None, lobby_message_id: int | None) -> Game:
         """Remember where the game is played and which message carries its lobby buttons."""
 
-        async def nothing_to_check(conn, game: Game) -> None:
+        async def nothing_to_check(conn: aiosqlite.Connection, game: Game) -> None:
             return None
 
         return await self._change(game_id, nothing_to_check, thread_id=thread_id, lobby_message_id=lobby_message_id)
 
     async def join(self, game_id: int, actor: Actor) -> Game:
-        async def join(conn, game: Game) -> None:
+        async def join(conn: aiosqlite.Connection, game: Game) -> None:
             self.require_status(game, LOBBY)
             if game.player_of(actor.user_id):
                 raise GameError(f"you are already in game #{game_id}")
@@ -115,14 +138,14 @@ class LobbyOps(GameMasterCore):
     async def leave(self, game_id: int, actor: Actor) -> Game:
         """Leave a lobby. (In a running game, leaving is surrendering.)"""
 
-        async def leave(conn, game: Game) -> None:
+        async def leave(conn: aiosqlite.Connection, game: Game) -> None:
             self.require_status(game, LOBBY)
             await conn.execute("DELETE FROM players WHERE id = ?", (self.require_player(game, actor).id,))
 
         return await self._change(game_id, leave)
 
     async def add_ai(self, game_id: int, actor: Actor) -> Game:
-        async def add(conn, game: Game) -> None:
+        async def add(conn: aiosqlite.Connection, game: Game) -> None:
             self.require_status(game, LOBBY)
             if game.player_of(actor.user_id) is None:
                 self.require_manager(game, actor)
@@ -135,7 +158,7 @@ class LobbyOps(GameMasterCore):
     async def remove_ai(self, game_id: int, actor: Actor) -> Game:
         """Take back the computer seat added last (in a lobby), for whoever may add one."""
 
-        async def remove(conn, game: Game) -> None:
+        async def remove(conn: aiosqlite.Connection, game: Game) -> None:
             self.require_status(game, LOBBY)
             if game.player_of(actor.user_id) is None:
                 self.require_manager(game, actor)
@@ -161,7 +184,7 @@ class LobbyOps(GameMasterCore):
         if game.row.status == RUNNING:
             return await self.remove_seat(game_id, target.seat, "kicked")
 
-        async def kick(conn, game: Game) -> None:
+        async def kick(conn: aiosqlite.Connection, game: Game) -> None:
             self.require_status(game, LOBBY)
             await conn.execute("DELETE FROM players WHERE id = ?", (target.id,))
 
@@ -170,7 +193,7 @@ class LobbyOps(GameMasterCore):
     async def start_game(self, game_id: int, actor: Actor) -> Game:
         """Seat the players in a seeded random order and begin the first turn."""
 
-        def build(planner, game: Game) -> None:
+        def build(planner: Planner, game: Game) -> None:
             self.require_status(game, LOBBY)
             self.require_manager(game, actor)
             if len(game.players) < game.row.min_players:
@@ -217,7 +240,7 @@ class LobbyOps(GameMasterCore):
             return [await self._load(conn, game_id) for game_id in ids]
 
     async def remove_seat(self, game_id: int, seat: int | None, reason: str) -> Game:
-        def build(planner, game: Game) -> None:
+        def build(planner: Planner, game: Game) -> None:
             self.require_status(game, RUNNING)
             if seat is None or not self._still_playing(game, seat):
                 raise NotAllowed("that player is no longer in the game")
@@ -229,6 +252,28 @@ class LobbyOps(GameMasterCore):
         """The game played in this thread, if any."""
         games = await self._games_where("thread_id = ?", (thread_id,))
         return games[0] if games else None
+
+    async def game_meant(
+        self, *, user_id: int, guild_id: int | None, channel_id: int | None, game_id: int | None
+    ) -> Game:
+        """The game a command means: the one numbered, else the one played in this channel (its thread),
+        else the user's only open game in this server."""
+        if game_id is not None:
+            game = await self.get_game(game_id)
+            if game.row.guild_id != guild_id:
+                raise GameError(f"game #{game_id} is not in this server")
+            return game
+        if channel_id is not None:
+            here = await self.game_in_thread(channel_id)
+            if here is not None:
+                return here
+        mine = await self.games_of(user_id, guild_id=guild_id)
+        if len(mine) == 1:
+            return mine[0]
+        if not mine:
+            raise GameError("you have no open game here; give the game number, or use /game list")
+        listed = ", ".join(f"#{g.id} ({g.row.ruleset})" for g in mine)
+        raise GameError(f"you are in several games ({listed}); say which with the game option")
 
     async def state_at(self, game_id: int, seq: int) -> dict[str, Any]:
         """The game state right after history row ``seq`` (what a round's image shows)."""

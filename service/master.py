@@ -11,9 +11,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Mapping
 from typing import Any
+
+import aiosqlite
 
 from engine import RULESETS, EngineError, Ruleset
 from service.clock import Clock
@@ -21,10 +23,12 @@ from service.db import Database
 from service.errors import Conflict, GameError, GameNotFound, NotAllowed, WrongPhase
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, GameRow, OrderRow, PlayerRow
 from service.turns import Plan, Planner
+from service.workers import CpuPool, bot_job
 
 log = logging.getLogger(__name__)
 
 Fault = Callable[[str], None]
+PARSED_STATES_KEPT = 512
 
 
 class NothingToDo(Exception):
@@ -39,14 +43,41 @@ class GameMasterCore:
     """Storage, locking and the transition path shared by the lobby and play operations."""
 
     def __init__(
-        self, db: Database, clock: Clock, *, rulesets: Mapping[str, Ruleset] = RULESETS, fault: Fault = _no_fault
+        self,
+        db: Database,
+        clock: Clock,
+        *,
+        rulesets: Mapping[str, Ruleset] = RULESETS,
+        pool: CpuPool | None = None,
+        fault: Fault = _no_fault,
     ):
         self.db, self.clock, self.rulesets, self.fault = db, clock, rulesets, fault
+        self.pool = pool or CpuPool(workers=0)
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self.on_commit: list[Callable[[int, float | None], None]] = []  # (game id, next wake) after each write
 
     def ruleset(self, game: GameRow) -> Ruleset:
+        if game.ruleset not in self.rulesets:
+            raise GameError(f"game #{game.id} is played with {game.ruleset!r}, which this bot no longer has")
         return self.rulesets[game.ruleset]
+
+    def state_of(self, game: GameRow) -> Any:
+        """The engine state of ``game``, parsed once per stored version: states are frozen values, so
+        every reader of one version shares the same object."""
+        key = (game.id, game.version)
+        state = self._states.get(key)
+        if state is None:
+            state = self.ruleset(game).from_dict(game.state or {})
+            self._keep_state(key, state)
+        else:
+            self._states.move_to_end(key)
+        return state
+
+    def _keep_state(self, key: tuple[int, int], state: Any) -> None:
+        self._states[key] = state
+        if len(self._states) > PARSED_STATES_KEPT:
+            self._states.popitem(last=False)
 
     # --- reading -------------------------------------------------------------------------
 
@@ -54,7 +85,7 @@ class GameMasterCore:
         async with self.db.reading() as conn:
             return await self._load(conn, game_id)
 
-    async def _load(self, conn, game_id: int) -> Game:
+    async def _load(self, conn: aiosqlite.Connection, game_id: int) -> Game:
         async with conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
             row = await cursor.fetchone()
         if row is None:
@@ -69,23 +100,18 @@ class GameMasterCore:
             )
         orders = await self._orders(conn, game)
         acting: frozenset[int] = frozenset()
-        damage = None
+        state, damage = None, None
         if game.status == RUNNING:
             try:
-                acting = self._acting(game)
-            except (EngineError, KeyError) as err:
+                state = self.state_of(game)
+                acting = self.ruleset(game).acting_players(state)
+            except (EngineError, GameError) as err:
                 log.error("game #%s has a damaged state: %s", game_id, err)
                 damage = f"game #{game_id} has damaged data and cannot continue ({err}); a server manager can cancel it"
         passed = frozenset(seat for seat, row in orders.items() if row.passed)
-        return Game(game, players, passed, acting, damage)
+        return Game(game, players, passed, acting, damage, state)
 
-    def _acting(self, game: GameRow) -> frozenset[int]:
-        if game.ruleset not in self.rulesets:
-            raise KeyError(f"unknown ruleset {game.ruleset!r}")
-        rs = self.ruleset(game)
-        return rs.acting_players(rs.from_dict(game.state or {}))
-
-    async def _orders(self, conn, game: GameRow) -> dict[int, OrderRow]:
+    async def _orders(self, conn: aiosqlite.Connection, game: GameRow) -> dict[int, OrderRow]:
         async with conn.execute(
             "SELECT seat, text, passed FROM orders WHERE game_id = ? AND turn = ?", (game.id, game.turn)
         ) as cursor:
@@ -108,13 +134,24 @@ class GameMasterCore:
             self.fault("planned")
             await self._commit(game.row, plan)
             self.fault("committed")
+            if plan.engine_state is not None:
+                self._keep_state((game_id, game.row.version + 1), plan.engine_state)
             self._notify(game_id, self.wake_time(plan.status, plan.paused_at, plan.deadline_at, plan.reminder_at))
         return await self.get_game(game_id)
 
     def _plan(self, game: Game, orders: dict[int, OrderRow], build: Callable[[Planner, Game], None]) -> Plan:
-        planner = Planner(self.ruleset(game.row), game.row, list(game.players), orders, self.clock.now())
+        planner = self.planner(game, orders)
         build(planner, game)
         return planner.finish()
+
+    def planner(self, game: Game, orders: dict[int, OrderRow]) -> Planner:
+        """A planner starting from this snapshot; computer players search in the worker pool."""
+        rs = self.ruleset(game.row)
+
+        def bot_orders(state: dict[str, Any], seat: int, seed: str) -> str:
+            return self.pool.call(bot_job, rs, state, seat, seed, None)
+
+        return Planner(rs, game.row, list(game.players), orders, self.clock.now(), game.state, bot_orders)
 
     async def _commit(self, before: GameRow, plan: Plan) -> None:
         now = self.clock.now()
@@ -172,7 +209,9 @@ class GameMasterCore:
             await self._announce(conn, before.id, plan.announcements)
             self.fault("in_transaction")
 
-    async def _announce(self, conn, game_id: int, announcements: list[tuple[str, dict[str, Any]]]) -> None:
+    async def _announce(
+        self, conn: aiosqlite.Connection, game_id: int, announcements: list[tuple[str, dict[str, Any]]]
+    ) -> None:
         now = self.clock.now()
         await conn.executemany(
             "INSERT INTO outbox (game_id, kind, payload, created_at, next_attempt) VALUES (?,?,?,?,?)",
@@ -193,7 +232,7 @@ class GameMasterCore:
         times = [t for t in (deadline_at, reminder_at) if t is not None]
         return min(times) if times else None
 
-    async def _update_game(self, conn, game: GameRow, **columns: Any) -> None:
+    async def _update_game(self, conn: aiosqlite.Connection, game: GameRow, **columns: Any) -> None:
         """A lobby or admin change: bump the version so a concurrent transition cannot overwrite it."""
         names = "".join(f"{name} = ?, " for name in columns)
         cursor = await conn.execute(
@@ -240,13 +279,11 @@ class GameMasterCore:
         return player.seat
 
     def _still_playing(self, game: Game, seat: int) -> bool:
-        rs = self.ruleset(game.row)
-        return seat in rs.seats_in_game(rs.from_dict(game.row.state))
+        return seat in self.ruleset(game.row).seats_in_game(game.state)
 
     def departed_seats(self, game: Game) -> frozenset[int]:
         """Seats of a running game that are out (eliminated, surrendered or removed)."""
-        if game.row.status != RUNNING or game.damage:
+        if game.state is None:
             return frozenset()
-        rs = self.ruleset(game.row)
         seated = {p.seat for p in game.players if p.seat is not None}
-        return frozenset(seated - rs.seats_in_game(rs.from_dict(game.row.state)))
+        return frozenset(seated - self.ruleset(game.row).seats_in_game(game.state))

@@ -133,6 +133,7 @@ class Game:
     passed_seats: frozenset[int] = frozenset()
     acting_seats: frozenset[int] = frozenset()
     damage: str | None = None  # why the stored state cannot be loaded, if it cannot
+    state: Any = None  # the engine state of a running game, parsed (shared, frozen)
 
     @property
     def id(self) -> int:

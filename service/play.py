@@ -69,10 +69,9 @@ class PlayOps(GameMasterCore):
                 if current and current.passed:
                     raise GameError("you already passed this turn; your orders are final")
                 rs = self.ruleset(game.row)
-                state = rs.from_dict(game.row.state)
                 combined = f"{current.text}; {text}" if keep and current and current.text else text
                 _check_length(combined)
-                orders = rs.parse_orders(state, seat, combined)
+                orders = rs.parse_orders(game.state, seat, combined)
                 normalized = rs.format_orders(orders)
                 await conn.execute(
                     """INSERT INTO orders (game_id, turn, seat, text, passed, updated_at) VALUES (?,?,?,?,0,?)

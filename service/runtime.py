@@ -5,23 +5,40 @@ from __future__ import annotations
 import asyncio
 import logging
 import pathlib
+from collections.abc import Mapping
 
+from engine import RULESETS, Ruleset
 from service import GameMaster
 from service.clock import Clock, SystemClock
 from service.db import Database
 from service.outbox import Outbox, Sink
+from service.presenter import Presenter
 from service.scheduler import WakeScheduler
+from service.workers import CpuPool
 
 log = logging.getLogger(__name__)
 
 
 class GameService:
-    """What the bot holds: ``master`` for every game operation; announcements go to ``sink``."""
+    """What the bot holds: ``master`` for every game operation, ``presenter`` for what players see of
+    games; announcements go to ``sink``; renders and computer players run in ``pool``."""
 
-    def __init__(self, db: Database, sink: Sink, *, clock: Clock | None = None, sweep_seconds: float = 30.0):
+    def __init__(
+        self,
+        db: Database,
+        sink: Sink,
+        *,
+        clock: Clock | None = None,
+        sweep_seconds: float = 30.0,
+        pool: CpuPool | None = None,
+        rulesets: Mapping[str, Ruleset] = RULESETS,
+    ):
         self.db = db
         self.clock = clock or SystemClock()
-        self.master = GameMaster(db, self.clock)
+        self.pool = pool or CpuPool()
+        self._owns_pool = pool is None  # a pool handed in is shared, and closed by whoever made it
+        self.master = GameMaster(db, self.clock, rulesets=rulesets, pool=self.pool)
+        self.presenter = Presenter(self.master, self.pool)
         self.outbox = Outbox(db, self.clock, sink)
         self.scheduler = WakeScheduler(self._wake, self.sweep, sweep_seconds=sweep_seconds)
         self.master.on_commit.append(self._after_commit)
@@ -45,6 +62,8 @@ class GameService:
         for task in list(self._tasks):
             await task
         await self.db.close()
+        if self._owns_pool:
+            await asyncio.to_thread(self.pool.close)
 
     def _after_commit(self, game_id: int, wake_at: float | None) -> None:
         self.scheduler.arm(game_id, wake_at)

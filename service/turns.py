@@ -9,6 +9,7 @@ the whole plan in one transaction.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -24,6 +25,10 @@ class HistoryRow:
     payload: dict[str, Any]
     events: list[dict[str, Any]]
     state_after: dict[str, Any]
+
+
+BotOrders = Callable[[dict[str, Any], int, str], str]
+"""A computer player's orders as text, from (state as stored, seat, seed)."""
 
 
 @dataclass
@@ -42,14 +47,24 @@ class Plan:
     announcements: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     seq: int = 0
+    engine_state: Any = None  # ``state`` parsed, for the game master's cache
 
 
 class Planner:
-    def __init__(self, rs: Ruleset, game: GameRow, players: list[PlayerRow], orders: dict[int, OrderRow], now: float):
-        self.rs, self.game, self.now = rs, game, now
+    def __init__(
+        self,
+        rs: Ruleset,
+        game: GameRow,
+        players: list[PlayerRow],
+        orders: dict[int, OrderRow],
+        now: float,
+        state: Any,
+        bot_orders: BotOrders,
+    ):
+        """``state`` is the game's parsed engine state (None before setup)."""
+        self.rs, self.game, self.now, self.state, self.bot_orders = rs, game, now, state, bot_orders
         self.players = {p.id: p for p in players}
         self.orders = dict(orders)
-        self.state = rs.from_dict(game.state) if game.state is not None else None
         self.plan = Plan(
             state=game.state or {},
             turn=game.turn,
@@ -120,6 +135,7 @@ class Planner:
     def resolve(self, timed_out: bool) -> None:
         """Resolve the turn: submitted orders, default orders for everyone the game waited for."""
         acting = self.rs.acting_players(self.state)
+        unit = self.rs.turn_unit(self.state)
         parsed, texts, events = {}, {}, []
         for seat in sorted(acting):
             row = self.orders.get(seat)
@@ -134,7 +150,9 @@ class Planner:
         self.state = resolution.state
         events += [e.to_dict() for e in resolution.events]
         seq = self._record("resolve", {"orders": texts, "timed_out": timed_out}, events)
-        self.plan.announcements.append(("round_resolved", {"turn": self.plan.turn + 1, "seq": seq, "events": events}))
+        self.plan.announcements.append(
+            ("round_resolved", {"turn": self.plan.turn + 1, "unit": unit, "seq": seq, "events": events})
+        )
         self.plan.turn += 1
         missed_out = []
         for seat, player in sorted(self.seated().items()):
@@ -162,11 +180,19 @@ class Planner:
         resolution = self.rs.remove_player(self.state, seat, reason)
         self.state = resolution.state
         player = self.seated()[seat]
-        seq = self._record("remove", {"seat": seat, "reason": reason}, [e.to_dict() for e in resolution.events])
+        events = [e.to_dict() for e in resolution.events]
+        seq = self._record("remove", {"seat": seat, "reason": reason}, events)
         self.plan.announcements.append(
             (
                 "player_removed",
-                {"seat": seat, "user_id": player.user_id, "name": player.name, "reason": reason, "seq": seq},
+                {
+                    "seat": seat,
+                    "user_id": player.user_id,
+                    "name": player.name,
+                    "reason": reason,
+                    "seq": seq,
+                    "events": events,
+                },
             )
         )
         self.orders.pop(seat, None)
@@ -199,6 +225,7 @@ class Planner:
                 "reminder",
                 {
                     "turn": self.plan.turn + 1,
+                    "unit": self.rs.turn_unit(self.state),
                     "user_ids": [seated[s].user_id for s in sorted(self._waiting_humans())],
                     "deadline_at": self.plan.deadline_at,
                 },
@@ -288,6 +315,7 @@ class Planner:
         """The plan, with the current turn's orders and the history position it ends at."""
         self.plan.orders = dict(self.orders)
         self.plan.seq = self.seq
+        self.plan.engine_state = self.state
         return self.plan
 
     # --- turns ---------------------------------------------------------------------------
@@ -309,14 +337,21 @@ class Planner:
         acting = sorted(self.rs.acting_players(self.state))
         for seat in acting:
             if seated[seat].is_ai:
-                orders = self.rs.ai_orders(self.state, seat, f"{self.game.seed}:{self.plan.turn}")
-                self.orders[seat] = OrderRow(seat, self.rs.format_orders(orders), True)
+                text = self.bot_orders(self.plan.state, seat, f"{self.game.seed}:{self.plan.turn}")
+                self.orders[seat] = OrderRow(seat, text, True)
         self._refresh_deadline()
         humans = [seated[s].user_id for s in acting if not seated[s].is_ai]
         self.plan.announcements.append(
             (
                 "turn_started",
-                {"turn": self.plan.turn + 1, "seats": acting, "user_ids": humans, "deadline_at": self.plan.deadline_at},
+                {
+                    "turn": self.plan.turn + 1,
+                    "unit": self.rs.turn_unit(self.state),
+                    "secret": self.rs.orders_are_secret(self.state),
+                    "seats": acting,
+                    "user_ids": humans,
+                    "deadline_at": self.plan.deadline_at,
+                },
             )
         )
 

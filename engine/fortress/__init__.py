@@ -58,11 +58,11 @@ class FortressRuleset(Ruleset[FortressState, Order, FortressView]):
         return (
             Option(
                 "mode",
-                "int",
+                "choice",
                 1,
-                "1: I'm too young to die, 2: Hey, not too rough! (water, mountains), 3: Hurt me plenty (generals)",
-                minimum=1,
-                maximum=3,
+                "1 plain field, 2 with water and mountains, 3 with generals",
+                choices=tuple(MODES),
+                labels=tuple(f"{number}: {title}" for number, title in MODES.items()),
             ),
             Option("moves", "int", 15, "Moves each player makes", minimum=1, maximum=100),
             SHIPPED.option(),

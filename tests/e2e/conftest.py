@@ -12,9 +12,10 @@ import discord
 import pytest
 from PIL import Image
 
-from bot import Config
 from cogs.client import GameBot
+from cogs.config import Config
 from service.clock import ManualClock
+from service.workers import CpuPool
 from tests.fakediscord.harness import FakeDiscord
 from tests.fakediscord.models import FakeChannel, FakeMessage, FakeUser
 
@@ -26,6 +27,7 @@ class Table:
     fake: FakeDiscord
     bot: GameBot
     clock: ManualClock
+    pool: CpuPool
     database: object
     guild: object
     channel: FakeChannel
@@ -37,7 +39,7 @@ class Table:
     async def restart(self) -> GameBot:
         """Stop the bot and start a new one on the same database, as after a crash or a deploy."""
         await self.fake.stop_bot(self.bot)
-        self.bot = make_bot(self.fake, self.database, self.clock)
+        self.bot = make_bot(self.fake, self.database, self.clock, self.pool)
         await self.fake.start_bot(self.bot)
         return self.bot
 
@@ -58,16 +60,16 @@ class Table:
         thread = self.thread()
         return await self.fake.wait_for_message(lambda m: m.channel_id == thread.id and predicate(m), timeout)
 
-    async def open_lobby(self, **options) -> FakeMessage:
-        """Alice runs /game create with ``options``; returns the lobby card with its buttons."""
-        made = await self.fake.slash(self.alice, self.channel, "game create", **options)
+    async def open_lobby(self, ruleset: str, **options) -> FakeMessage:
+        """Alice runs /game create <ruleset> with ``options``; returns the lobby card with its buttons."""
+        made = await self.fake.slash(self.alice, self.channel, f"game create {ruleset}", **options)
         await made.settled()
         assert made.ephemeral and "is open" in made.content, made.content
         return next(m for m in self.fake.channel_messages(self.channel) if m.components)
 
-    async def start_game(self, **options) -> FakeChannel:
+    async def start_game(self, ruleset: str, **options) -> FakeChannel:
         """A lobby that Bob joins and Alice starts; returns the game's thread once the start is posted."""
-        lobby = await self.open_lobby(**options)
+        lobby = await self.open_lobby(ruleset, **options)
         await self.fake.click(self.bob, lobby, button(lobby, "Join"))
         await self.fake.click(self.alice, lobby, button(lobby, "Start"))
         await self.post(lambda m: "has started" in m.content)
@@ -79,9 +81,10 @@ def button(message: FakeMessage, label: str) -> str:
     return next(c["custom_id"] for c in message.iter_components() if c.get("label") == label)
 
 
-def make_bot(fake: FakeDiscord, database, clock: ManualClock) -> GameBot:
+def make_bot(fake: FakeDiscord, database, clock: ManualClock, pool: CpuPool) -> GameBot:
     config = Config(token=fake.token, database=database, api_base=fake.api_base)
-    return GameBot(config, clock=clock, sweep_seconds=3600, guild_ready_timeout=0.1)
+    options = {"clock": clock, "sweep_seconds": 3600, "pool": pool}
+    return GameBot(config, service_options=options, guild_ready_timeout=0.1)
 
 
 def decode_png(data: bytes) -> Image.Image:
@@ -91,16 +94,24 @@ def decode_png(data: bytes) -> Image.Image:
     return image
 
 
+@pytest.fixture(scope="session")
+def cpu_pool():
+    """Worker processes for renders and computer players, as the bot runs them, shared by the tests."""
+    pool = CpuPool(workers=2)
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-async def table(tmp_path):
+async def table(tmp_path, cpu_pool):
     async with FakeDiscord() as fake:
         guild = fake.add_guild()
         users = {name: fake.add_user(name) for name in ("alice", "bob", "carol", "mod")}
         for name, user in users.items():
             fake.add_member(guild, user, permissions=discord.Permissions(manage_guild=True) if name == "mod" else None)
         clock = ManualClock()
-        bot = make_bot(fake, tmp_path / "games.sqlite3", clock)
+        bot = make_bot(fake, tmp_path / "games.sqlite3", clock, cpu_pool)
         await fake.start_bot(bot)
-        setup = Table(fake, bot, clock, tmp_path / "games.sqlite3", guild, guild.channels[0], **users)
+        setup = Table(fake, bot, clock, cpu_pool, tmp_path / "games.sqlite3", guild, guild.channels[0], **users)
         yield setup
         await fake.stop_bot(setup.bot)

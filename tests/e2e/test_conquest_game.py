@@ -21,7 +21,7 @@ async def test_a_whole_game(table):
 
     # The lobby: Bob joins by button, Alice adds a computer; a stranger cannot start it.
     joined = await fake.click(table.bob, lobby, button(lobby, "Join"))
-    assert "Bob" in str(fake.message(lobby.id).embeds) or "<@" in str(fake.message(lobby.id).embeds)
+    assert f"<@{table.bob.id}>" in str(fake.message(lobby.id).embeds)  # Bob is listed on the lobby card
     assert joined.response_type == 7  # the lobby card was updated in place
     added = await fake.slash(table.alice, thread, "game add-ai")
     assert added.ephemeral and "computer player joined" in added.content
@@ -33,7 +33,7 @@ async def test_a_whole_game(table):
     ping = await table.post(lambda m: "round 1" in m.content and "/orders give" in m.content)
     assert f"<@{table.alice.id}>" in ping.content and f"<@{table.bob.id}>" in ping.content
 
-    game = (await table.bot.master.list_games(table.guild.id))[0]
+    game = (await table.bot.service.master.list_games(table.guild.id))[0]
     seat = {p.user_id: p.seat for p in game.players}
     state = RS.from_dict(game.row.state)
     home = state.cells_of(seat[table.alice.id])[0]
@@ -102,7 +102,7 @@ async def test_lobby_buttons_work_after_a_restart(table):
     await table.restart()
     joined = await table.fake.click(table.bob, lobby, button(lobby, "Join"))
     assert joined.response_type == 7
-    game = (await table.bot.master.list_games(table.guild.id))[0]
+    game = (await table.bot.service.master.list_games(table.guild.id))[0]
     assert {p.user_id for p in game.players} == {table.alice.id, table.bob.id}
 
 
@@ -122,10 +122,10 @@ async def test_managers_and_strangers(table):
 
 async def test_games_of_another_server_are_out_of_reach(table):
     await table.open_lobby(**CONQUEST)
-    game = (await table.bot.master.list_games(table.guild.id))[0]
+    game = (await table.bot.service.master.list_games(table.guild.id))[0]
     other = table.fake.add_guild("Elsewhere")
     dave = table.fake.add_user("dave")
     table.fake.add_member(other, dave)
     refused = await table.fake.slash(dave, other.channels[0], "game join", game=game.id)
     assert refused.ephemeral and "not in this server" in refused.content
-    assert len((await table.bot.master.get_game(game.id)).players) == 1
+    assert len((await table.bot.service.master.get_game(game.id)).players) == 1

@@ -186,9 +186,16 @@ class FakeDiscord:
 
     # -- simulated users ---------------------------------------------------------------------------
 
-    async def slash(self, user: FakeUser, channel: ChannelRef, path: str, **options: Any) -> InteractionHandle:
-        """Run ``/path`` (``"game create"``) as ``user``; returns once the bot answered, was refused, or 3 s passed."""
-        return await self.users.slash(user, self.channel(channel), path, **options)
+    async def slash(
+        self, user: FakeUser, channel: ChannelRef, path: str, *, settle: bool = True, **options: Any
+    ) -> InteractionHandle:
+        """Run ``/path`` (``"game create"``) as ``user``; returns once the bot answered, was refused, or 3 s
+        passed — and, with ``settle``, once a deferred ("thinking") reply has been filled in, as the user
+        would wait for it."""
+        handle = await self.users.slash(user, self.channel(channel), path, **options)
+        if settle and handle.message is not None and handle.message.loading:
+            await handle.settled(timeout=30.0)
+        return handle
 
     async def autocomplete(
         self, user: FakeUser, channel: ChannelRef, path: str, *, focused: str, value: Any, **options: Any

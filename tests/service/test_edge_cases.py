@@ -19,7 +19,9 @@ GRA = find_ruleset("gra")
 
 async def set_state(env, game_id, state, rs):
     async with env.db.transaction() as conn:
-        await conn.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps(rs.to_dict(state)), game_id))
+        await conn.execute(
+            "UPDATE games SET state = ?, version = version + 1 WHERE id = ?", (json.dumps(rs.to_dict(state)), game_id)
+        )
 
 
 async def test_departure_of_the_only_acting_player_starts_the_next_turn(env):

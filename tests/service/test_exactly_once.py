@@ -44,10 +44,8 @@ async def test_stale_writer_is_refused_by_the_version_check(env, tmp_path):
     stale = await other.master.get_game(game.id)
     await env.master.submit(game.id, BOB)
     from service.errors import Conflict
-    from service.turns import Planner
 
-    orders = {}
-    planner = Planner(other.master.ruleset(stale.row), stale.row, list(stale.players), orders, env.clock.now())
+    planner = other.master.planner(stale, {})
     planner.resolve(timed_out=True)
     with pytest.raises(Conflict):
         await other.master._commit(stale.row, planner.finish())

@@ -121,7 +121,7 @@ async def test_a_corrupted_game_row_is_refused_clearly_and_can_be_cancelled(env)
     await env.master.join(game.id, BOB)
     game = await env.master.start_game(game.id, ALICE)
     async with env.db.transaction() as conn:
-        await conn.execute("UPDATE games SET state = '{not json' WHERE id = ?", (game.id,))
+        await conn.execute("UPDATE games SET state = '{not json', version = version + 1 WHERE id = ?", (game.id,))
     damaged = await env.master.get_game(game.id)
     assert "damaged data" in damaged.damage
     for attempt in (
@@ -144,7 +144,7 @@ async def test_a_damaged_game_does_not_hold_up_other_deadlines(env):
     await env.master.join(healthy.id, CAROL)
     await env.master.start_game(healthy.id, ALICE)
     async with env.db.transaction() as conn:
-        await conn.execute("UPDATE games SET state = 'null' WHERE id = ?", (broken.id,))
+        await conn.execute("UPDATE games SET state = 'null', version = version + 1 WHERE id = ?", (broken.id,))
     env.clock.advance(2 * 86400)
     assert await env.master.sweep() == 2
     assert (await env.master.get_game(healthy.id)).row.turn == 1

@@ -1,0 +1,77 @@
+"""``/game create <ruleset>``: one subcommand per ruleset, its options generated from the ruleset's
+schema (``Presenter.cards``), so that a new ruleset brings its own menu without a line here.
+
+Discord reads a command's options from its callback's signature; the callbacks here are made per
+ruleset with a signature built from the schema, and every value is checked by the game master.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from service.gameoptions import Option
+from service.presenter import RulesetCard
+
+Opener = Callable[[discord.Interaction, str, dict[str, Any]], Awaitable[None]]
+"""Opens a game: (interaction, ruleset name, the options the user gave)."""
+
+
+def creation_group(cards: list[RulesetCard], opener: Opener) -> app_commands.Group:
+    group = app_commands.Group(name="create", description="Open a new game in this channel; it gets its own thread")
+    for card in cards:
+        group.add_command(_command(card, opener))
+    return group
+
+
+def _command(card: RulesetCard, opener: Opener) -> app_commands.Command:
+    async def create(*args: Any, **chosen: Any) -> None:
+        interaction = args[-1]  # a command inside a cog is also handed the cog first
+        await opener(interaction, card.name, {name: value for name, value in chosen.items() if value is not None})
+
+    parameters = [
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)
+    ]
+    choices, completions = {}, {}
+    for option in card.options:
+        parameters.append(
+            inspect.Parameter(
+                option.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=_type(option) | None
+            )
+        )
+        if option.kind == "choice":
+            labels = option.labels or tuple(str(value) for value in option.choices)
+            choices[option.name] = [app_commands.Choice(name=n, value=v) for n, v in zip(labels, option.choices)]
+        elif option.kind == "map":
+            completions[option.name] = _map_names(option.choices)
+    create.__signature__ = inspect.Signature(parameters)
+    app_commands.describe(**{o.name: o.description for o in card.options})(create)
+    if choices:
+        app_commands.choices(**choices)(create)
+    if completions:
+        app_commands.autocomplete(**completions)(create)
+    players = f"{card.min_players}–{card.max_players}" if card.min_players != card.max_players else card.min_players
+    return app_commands.Command(
+        name=card.name, description=f"{card.title} for {players} players"[:100], callback=create
+    )
+
+
+def _type(option: Option) -> Any:
+    if option.kind == "int":
+        return app_commands.Range[int, option.minimum, option.maximum]
+    if option.kind == "bool":
+        return bool
+    if option.kind == "choice" and all(isinstance(v, int) and not isinstance(v, bool) for v in option.choices):
+        return int
+    return str
+
+
+def _map_names(names: tuple[str, ...]) -> Callable[..., Awaitable[list[app_commands.Choice[str]]]]:
+    async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
+
+    return complete

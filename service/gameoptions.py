@@ -1,0 +1,111 @@
+"""The options a game is opened with, in one schema: the ruleset's own (``options_schema``) and the
+game master's table options (seats, clock, missed turns). The bot offers exactly these when a game is
+created, and ``settle`` checks them all in one place."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine import Option, OptionError, Ruleset, normalize_options
+from service.models import TimeSettings
+
+HOUR, DAY = 3600, 86400
+TURN_TIMES = (600, HOUR, 6 * HOUR, 12 * HOUR, DAY, 2 * DAY, 3 * DAY, 7 * DAY)
+BANKS = (HOUR, DAY, 3 * DAY, 7 * DAY, 14 * DAY)
+CLOCKS = {
+    "round": "deadline per turn",
+    "bank": "time bank per player",
+    "increment": "time bank + turn time added per turn",
+    "none": "no time limit",
+}
+
+
+def duration(seconds: float) -> str:
+    """``90061`` → "1 day 1 hour": the largest units first, at most two of them."""
+    parts, left = [], int(seconds)
+    for unit, size in (("day", DAY), ("hour", HOUR), ("minute", 60), ("second", 1)):
+        count, left = divmod(left, size)
+        if count:
+            parts.append(f"{count} {unit}{'s' if count != 1 else ''}")
+    return " ".join(parts[:2]) or "0 seconds"
+
+
+def table_options(rs: Ruleset) -> tuple[Option, ...]:
+    """Seats and clocks, the same for every ruleset (the seat range is the ruleset's)."""
+    seats = (
+        ()
+        if rs.min_players == rs.max_players
+        else (
+            Option(
+                "max_players",
+                "int",
+                rs.max_players,
+                "Most players who may join",
+                minimum=rs.min_players,
+                maximum=rs.max_players,
+            ),
+        )
+    )
+    return (
+        *seats,
+        Option("clock", "choice", "round", "How turns are timed", choices=tuple(CLOCKS), labels=tuple(CLOCKS.values())),
+        Option(
+            "turn_time",
+            "choice",
+            DAY,
+            "Time for each turn (or added per turn with a bank + increment clock)",
+            choices=TURN_TIMES,
+            labels=tuple(duration(t) for t in TURN_TIMES),
+        ),
+        Option(
+            "bank",
+            "choice",
+            3 * DAY,
+            "Each player's time bank, for the bank clocks",
+            choices=BANKS,
+            labels=tuple(duration(b) for b in BANKS),
+        ),
+        Option("missed_turns", "int", 3, "Missed turns in a row that remove a player", minimum=1, maximum=20),
+    )
+
+
+def creation_options(rs: Ruleset) -> tuple[Option, ...]:
+    """Everything a game of ``rs`` can be opened with: the ruleset's options first."""
+    own = rs.options_schema()
+    table = table_options(rs)
+    clash = {o.name for o in own} & {o.name for o in table}
+    if clash:
+        raise OptionError(f"{rs.name} redefines the table options {', '.join(sorted(clash))}")
+    return own + table
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What ``settle`` makes of the chosen options: the ruleset's, the clock, and the seat limit."""
+
+    options: dict[str, Any]
+    time: TimeSettings
+    max_players: int
+
+
+def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
+    """Every chosen option checked (unknown names refused), defaults filled in."""
+    table_names = {o.name for o in table_options(rs)}
+    known = {o.name for o in creation_options(rs)}
+    unknown = sorted(set(chosen) - known)
+    if unknown:
+        raise OptionError(f"{', '.join(unknown)} does not apply to {rs.title}; options are: {', '.join(sorted(known))}")
+    table = normalize_options(table_options(rs), {k: v for k, v in chosen.items() if k in table_names})
+    options = rs.normalize_options({k: v for k, v in chosen.items() if k not in table_names})
+    turn = table["turn_time"]
+    time = TimeSettings(
+        mode=table["clock"],
+        round_seconds=turn,
+        bank_seconds=table["bank"],
+        increment_seconds=turn,
+        reminder_seconds=min(HOUR, turn // 4),
+        missed_limit=table["missed_turns"],
+    )
+    return Settings(options, time, table.get("max_players", rs.max_players))

@@ -1,0 +1,131 @@
+"""What players see of a game, composed from its ruleset and the renderer: titles, the name of the
+turn, event lines, option summaries, order suggestions and board images.
+
+This is the one place above the engine that asks rulesets how to show themselves; the Discord
+layer only formats what it is handed (mentions, timestamps, embeds), so a new ruleset needs no
+change there. Board images are drawn in the worker pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine import BotLevel, Event, Option, Ruleset
+from render.summary import describe_events, seat_name
+from service.errors import GameError, WrongPhase
+from service.gameoptions import creation_options
+from service.master import GameMasterCore
+from service.models import FINISHED, RUNNING, Game
+from service.workers import CpuPool, render_job
+
+
+@dataclass(frozen=True)
+class RulesetCard:
+    """A game the bot offers, as a menu shows it."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    rules_text: str
+    options: tuple[Option, ...]  # everything a game of it is opened with
+    bot_levels: tuple[BotLevel, ...]
+
+
+class Presenter:
+    def __init__(self, master: GameMasterCore, pool: CpuPool):
+        self.master, self.pool = master, pool
+
+    @property
+    def rulesets(self) -> Mapping[str, Ruleset]:
+        return self.master.rulesets
+
+    def cards(self) -> list[RulesetCard]:
+        """Every ruleset the bot serves, by name."""
+        return [
+            RulesetCard(
+                rs.name, rs.title, rs.min_players, rs.max_players, rs.rules_text, creation_options(rs), rs.bot_levels
+            )
+            for _, rs in sorted(self.rulesets.items())
+        ]
+
+    def card(self, name: str) -> RulesetCard:
+        found = next((card for card in self.cards() if card.name == name), None)
+        if found is None:
+            raise GameError(f"unknown game {name!r}; available: {', '.join(sorted(self.rulesets))}")
+        return found
+
+    def title(self, game: Game) -> str:
+        rs = self.rulesets.get(game.row.ruleset)
+        return f"{rs.title if rs else game.row.ruleset} #{game.id}"
+
+    def turn_label(self, game: Game) -> str:
+        """ "Round 4", "Move 7", "Creating phase 12"; "Final position" once the game is over."""
+        if game.row.status == FINISHED:
+            return "Final position"
+        if game.state is None:
+            return "Lobby" if game.row.status != RUNNING else f"Turn {game.row.turn + 1}"
+        return f"{self.master.ruleset(game.row).turn_unit(game.state).capitalize()} {game.row.turn + 1}"
+
+    def options_text(self, game: Game) -> str:
+        """The game's own options as players chose them ("size: small, mode: 3: Hurt me plenty")."""
+        rs = self.rulesets.get(game.row.ruleset)
+        if rs is None:
+            return "unknown"
+        shown = []
+        for option in rs.options_schema():
+            value = game.row.options.get(option.name)
+            if value is None or value == option.default:
+                continue
+            shown.append(f"{option.name.replace('_', ' ')}: {_readable(option, value)}")
+        return ", ".join(shown) or "defaults"
+
+    def event_lines(self, game: Game, events: Iterable[Mapping[str, Any]]) -> list[str]:
+        """What happened in a turn, one line per event worth mentioning."""
+        rs = self.master.ruleset(game.row)
+        parsed = [Event.from_dict(e) for e in events]
+        names = game.names()
+        dropped = [
+            f"{seat_name(names, e.data['seat'])}'s orders no longer fit and were dropped: {e.data['reason']}"
+            for e in parsed
+            if e.kind == "orders_dropped"
+        ]
+        return dropped + describe_events(rs, parsed, names)
+
+    def suggestions(self, game: Game, seat: int, text: str) -> list[str]:
+        """Legal order lines for ``seat`` starting like ``text``, for autocomplete."""
+        if game.state is None or seat not in game.acting_seats:
+            return []
+        return self.master.ruleset(game.row).suggest_orders(game.state, seat, text)
+
+    async def board(
+        self,
+        game: Game,
+        *,
+        seq: int | None = None,
+        viewer: int | None = None,
+        orders_text: str = "",
+        title: str | None = None,
+    ) -> bytes:
+        """The board as PNG: after history entry ``seq``, or now; with ``viewer`` and ``orders_text``,
+        that player's private view of his own orders."""
+        state = await self.master.state_at(game.id, seq) if seq is not None else game.row.state
+        if state is None:
+            raise WrongPhase(f"game #{game.id} has not started yet")
+        return await self.pool.run(
+            render_job,
+            self.master.ruleset(game.row),
+            state,
+            viewer=viewer,
+            orders_text=orders_text,
+            names=game.names(),
+            title=title,
+        )
+
+
+def _readable(option: Option, value: Any) -> str:
+    if option.kind == "map" and isinstance(value, Mapping):
+        return str(value.get("name", "custom"))
+    return option.label(value)

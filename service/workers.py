@@ -1,0 +1,76 @@
+"""CPU work (board images, computer players) in worker processes, so that no slash command waits
+for another game's render or search: the event loop only awaits, and the interpreter lock of the
+bot's process is never held by a long computation.
+
+Jobs are module-level functions taking plain data (the ruleset object, which pickles by its class,
+and JSON-safe states), so a worker needs nothing but imports. Workers are started with
+``forkserver``: forking the bot itself would copy its event loop and database threads.
+``CpuPool(workers=0)`` runs the same jobs in threads of the calling process instead — for the
+offline demo and for service tests, where starting processes would only cost time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from engine import Ruleset
+from render import board_png
+
+T = TypeVar("T")
+
+
+def render_job(
+    rs: Ruleset,
+    state: Mapping[str, Any],
+    *,
+    viewer: int | None,
+    orders_text: str,
+    names: Sequence[str],
+    title: str | None,
+) -> bytes:
+    """The board as ``viewer`` may see it; with ``orders_text``, his private view of his orders."""
+    loaded = rs.from_dict(state)
+    orders = rs.parse_orders(loaded, viewer, orders_text) if viewer is not None and orders_text else ()
+    return board_png(rs.view(loaded, viewer), names=names, orders=orders, title=title)
+
+
+def bot_job(rs: Ruleset, state: Mapping[str, Any], seat: int, seed: str, level: str | None) -> str:
+    """A computer player's orders, as the text a player would have typed."""
+    return rs.format_orders(rs.ai_orders(rs.from_dict(state), seat, seed, level=level))
+
+
+class CpuPool:
+    """Where CPU-heavy jobs run: ``await pool.run(job, ...)`` from the event loop, ``pool.call(job, ...)``
+    from a planning thread (it blocks that thread, never the loop)."""
+
+    def __init__(self, workers: int | None = None):
+        self.workers = max(1, (os.cpu_count() or 2)) if workers is None else workers
+        self._executor: Executor | None = None
+
+    @property
+    def executor(self) -> Executor:
+        if self._executor is None:
+            if self.workers == 0:
+                self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cpu")
+            else:
+                context = multiprocessing.get_context("forkserver")
+                context.set_forkserver_preload(["engine", "render", "service.workers"])
+                self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        return self._executor
+
+    async def run(self, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await asyncio.wrap_future(self.executor.submit(job, *args, **kwargs), loop=loop)
+
+    def call(self, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return self.executor.submit(job, *args, **kwargs).result()
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
