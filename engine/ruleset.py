@@ -90,7 +90,7 @@ class Option:
                 raise OptionError(f"option {self.name}={value} must be between {self.minimum} and {self.maximum}")
         elif self.kind == "choice":
             if value not in self.choices:
-                raise OptionError(f"option {self.name}={value!r} must be one of: {', '.join(self.choices)}")
+                raise OptionError(f"option {self.name}={value!r} must be one of: {', '.join(map(str, self.choices))}")
         elif self.kind == "bool":
             if not isinstance(value, bool):
                 raise OptionError(f"option {self.name}={value!r} must be true or false")

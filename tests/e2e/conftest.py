@@ -5,7 +5,10 @@ Time is a manual clock; the periodic sweep is called by the test instead of wait
 
 from __future__ import annotations
 
+import contextlib
 import io
+import pathlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import discord
@@ -14,6 +17,7 @@ from PIL import Image
 
 from cogs.client import GameBot
 from cogs.config import Config
+from engine import RULESETS, Ruleset
 from service.clock import ManualClock
 from service.workers import CpuPool
 from tests.fakediscord.harness import FakeDiscord
@@ -28,6 +32,7 @@ class Table:
     bot: GameBot
     clock: ManualClock
     pool: CpuPool
+    rulesets: Mapping[str, Ruleset]
     database: object
     guild: object
     channel: FakeChannel
@@ -39,7 +44,7 @@ class Table:
     async def restart(self) -> GameBot:
         """Stop the bot and start a new one on the same database, as after a crash or a deploy."""
         await self.fake.stop_bot(self.bot)
-        self.bot = make_bot(self.fake, self.database, self.clock, self.pool)
+        self.bot = make_bot(self.fake, self.database, self.clock, self.pool, self.rulesets)
         await self.fake.start_bot(self.bot)
         return self.bot
 
@@ -81,9 +86,11 @@ def button(message: FakeMessage, label: str) -> str:
     return next(c["custom_id"] for c in message.iter_components() if c.get("label") == label)
 
 
-def make_bot(fake: FakeDiscord, database, clock: ManualClock, pool: CpuPool) -> GameBot:
+def make_bot(
+    fake: FakeDiscord, database, clock: ManualClock, pool: CpuPool, rulesets: Mapping[str, Ruleset] = RULESETS
+) -> GameBot:
     config = Config(token=fake.token, database=database, api_base=fake.api_base)
-    options = {"clock": clock, "sweep_seconds": 3600, "pool": pool}
+    options = {"clock": clock, "sweep_seconds": 3600, "pool": pool, "rulesets": rulesets}
     return GameBot(config, service_options=options, guild_ready_timeout=0.1)
 
 
@@ -102,16 +109,23 @@ def cpu_pool():
     pool.close()
 
 
-@pytest.fixture
-async def table(tmp_path, cpu_pool):
+@contextlib.asynccontextmanager
+async def open_table(folder: pathlib.Path, pool: CpuPool, rulesets: Mapping[str, Ruleset] = RULESETS):
+    """A server with four members and the bot serving ``rulesets`` on a new database in ``folder``."""
     async with FakeDiscord() as fake:
         guild = fake.add_guild()
         users = {name: fake.add_user(name) for name in ("alice", "bob", "carol", "mod")}
         for name, user in users.items():
             fake.add_member(guild, user, permissions=discord.Permissions(manage_guild=True) if name == "mod" else None)
         clock = ManualClock()
-        bot = make_bot(fake, tmp_path / "games.sqlite3", clock, cpu_pool)
+        bot = make_bot(fake, folder / "games.sqlite3", clock, pool, rulesets)
         await fake.start_bot(bot)
-        setup = Table(fake, bot, clock, cpu_pool, tmp_path / "games.sqlite3", guild, guild.channels[0], **users)
+        setup = Table(fake, bot, clock, pool, rulesets, folder / "games.sqlite3", guild, guild.channels[0], **users)
         yield setup
         await fake.stop_bot(setup.bot)
+
+
+@pytest.fixture
+async def table(tmp_path, cpu_pool):
+    async with open_table(tmp_path, cpu_pool) as setup:
+        yield setup

@@ -1,0 +1,85 @@
+"""The plug-in shape: a game that only a test knows (``tests/plugin/tug.py``) is handed to the bot at
+run time and served like a shipped one — its own create options, rules, events, turn name, board
+images drawn in the worker processes, and a computer player searched there too."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+import pytest
+
+from engine import RULESETS
+from tests.e2e.conftest import button, decode_png, open_table
+from tests.plugin.tug import TugRuleset
+
+HOUR = 3600
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+async def tug_table(tmp_path, cpu_pool):
+    async with open_table(tmp_path, cpu_pool, {**RULESETS, "tug": TugRuleset()}) as setup:
+        yield setup
+
+
+def test_no_line_of_the_bot_knows_the_test_game():
+    for folder in ("cogs", "service"):
+        for path in (ROOT / folder).rglob("*.py"):
+            assert not re.search(r"\btug\b", path.read_text(encoding="utf-8"), re.IGNORECASE), path
+
+
+async def test_a_game_only_a_test_knows_is_played_to_the_end(tug_table):
+    table, fake = tug_table, tug_table.fake
+
+    # Its menu: the create options come from its schema, with their kinds, ranges and labels.
+    [game_command] = [c for c in fake.commands() if c["name"] == "game"]
+    create = next(o for o in game_command["options"] if o["name"] == "create")
+    tug = {o["name"]: o for o in next(o for o in create["options"] if o["name"] == "tug")["options"]}
+    assert tug["goal"]["type"] == 4 and (tug["goal"]["min_value"], tug["goal"]["max_value"]) == (3, 20)
+    assert [c["name"] for c in tug["style"]["choices"]] == ["Bars", "Dots"] and tug["doubled"]["type"] == 5
+    assert tug["max_players"]["max_value"] == 3 and "size" not in tug
+    rules = await fake.slash(table.alice, table.channel, "rules", ruleset="tug")
+    assert rules.ephemeral and "pull 3" in str(rules.embeds)
+    offered = await fake.autocomplete(table.alice, table.channel, "rules", focused="ruleset", value="tu")
+    assert [c["value"] for c in offered] == ["tug"]
+
+    lobby = await table.open_lobby("tug", goal=8, style="dots", doubled=True, turn_time=HOUR)
+    thread = table.thread()
+    await fake.click(table.bob, lobby, button(lobby, "Join"))
+    await fake.slash(table.alice, thread, "game add-ai")
+    info = await fake.slash(table.alice, thread, "game info")
+    assert "goal: 8" in str(info.embeds) and "style: Dots" in str(info.embeds) and "doubled: True" in str(info.embeds)
+    await fake.click(table.alice, lobby, button(lobby, "Start"))
+    started = await table.post(lambda m: "has started" in m.content)
+    decode_png(started.attachments[0].data)
+    await table.post(lambda m: "pull 1: give your orders" in m.content)
+
+    # Pull 1: secret pulls, a refused one, autocomplete from the game's own suggestions.
+    offered = await fake.autocomplete(table.alice, thread, "orders give", focused="text", value="pu")
+    assert [c["value"] for c in offered] == ["pull 1", "pull 2", "pull 3"]
+    refused = await fake.slash(table.alice, thread, "orders give", text="pull 5")
+    assert refused.ephemeral and "pull 1 to 3" in refused.content
+    given = await fake.slash(table.alice, thread, "orders give", text="pull 3")
+    assert given.ephemeral and "Game #1, pull 1 — your orders" in given.content
+    preview = await fake.slash(table.alice, thread, "orders show")
+    decode_png(preview.message.attachments[0].data)
+    assert all("pull 3" not in m.text() for m in fake.visible_to(table.bob))
+    await fake.slash(table.alice, thread, "orders pass")
+    await fake.slash(table.bob, thread, "orders send", text="pull 1")
+    first = await table.post(lambda m: m.content.startswith("**Pull 1.**"))
+    assert "pulled 6 and has 6" in first.content and "pulled 1 and has 1" not in first.content  # doubled
+    assert "pulled 2 and has 2" in first.content
+    decode_png(first.attachments[0].data)
+
+    # Pull 2: Bob misses the deadline; Alice and the computer both reach the goal and share the win.
+    await fake.slash(table.alice, thread, "orders send", text="pull 3")
+    await table.tick(HOUR)
+    second = await table.post(lambda m: m.content.startswith("**Pull 2.**"))
+    assert "The goal is reached by" in second.content
+    over = await table.post(lambda m: "is over" in m.content)
+    assert "Draw between" in over.content and f"<@{table.alice.id}>" in over.content
+    decode_png(over.attachments[0].data)
+    final = await fake.slash(table.alice, thread, "game board")
+    assert "final position" in final.content
+    decode_png(final.message.attachments[0].data)

@@ -1,0 +1,51 @@
+"""Game options are offered from one schema and checked in one place (``service.gameoptions.settle``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import RULESETS, OptionError, find_ruleset
+from service.gameoptions import DAY, creation_options, duration, settle
+
+CONQUEST = find_ruleset("conquest")
+
+
+def test_every_ruleset_offers_its_own_options_then_the_table_options():
+    for rs in RULESETS.values():
+        names = [o.name for o in creation_options(rs)]
+        assert names[: len(rs.options_schema())] == [o.name for o in rs.options_schema()]
+        assert {"clock", "turn_time", "bank", "missed_turns"} <= set(names)
+        assert len(names) == len(set(names)) <= 25  # Discord's limit of options per command
+        assert all(len(o.description) <= 100 for o in creation_options(rs))
+
+
+def test_settle_splits_the_ruleset_options_from_the_clock():
+    settings = settle(CONQUEST, {"size": "small", "clock": "bank", "bank": DAY, "turn_time": 3600, "max_players": 4})
+    assert settings.options["size"] == "small" and settings.options["start_units"] == 10
+    assert settings.time.mode == "bank" and settings.time.bank_seconds == DAY and settings.time.round_seconds == 3600
+    assert settings.time.reminder_seconds == 900 and settings.max_players == 4
+
+
+def test_defaults_when_nothing_is_chosen():
+    settings = settle(CONQUEST, {})
+    assert settings.time.mode == "round" and settings.time.round_seconds == DAY and settings.time.missed_limit == 3
+    assert settings.max_players == CONQUEST.max_players
+
+
+@pytest.mark.parametrize(
+    "chosen, message",
+    [
+        ({"mode": 2}, "mode does not apply to Conquest"),
+        ({"turn_time": 59}, "turn_time=59 must be one of"),
+        ({"max_players": 7}, "max_players=7 must be between 2 and 6"),
+        ({"size": "huge"}, "size='huge' must be one of"),
+        ({"missed_turns": True}, "must be a whole number"),
+    ],
+)
+def test_bad_choices_are_refused_with_the_reason(chosen, message):
+    with pytest.raises(OptionError, match=message):
+        settle(CONQUEST, chosen)
+
+
+def test_durations_read_naturally():
+    assert [duration(s) for s in (600, 3600, 90000, 7 * DAY)] == ["10 minutes", "1 hour", "1 day 1 hour", "7 days"]

@@ -1,0 +1,37 @@
+"""The bot's layers: the cogs speak to the game master only. They may catch the engine's error types,
+but they never load a state, take a view or parse orders themselves — the presenter does that."""
+
+from __future__ import annotations
+
+import ast
+
+from tests.imports import ROOT
+
+ENGINE_CALLS = {"from_dict", "to_dict", "view", "parse_orders", "resolve", "setup", "ai_orders", "suggest_orders"}
+
+
+def _trees(package: str):
+    for path in sorted((ROOT / package).rglob("*.py")):
+        yield path.name, ast.parse(path.read_text(encoding="utf-8"))
+
+
+def test_cogs_import_nothing_from_the_engine_but_its_errors():
+    offenders = []
+    for name, tree in _trees("cogs"):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                offenders += [
+                    f"{name}: import {a.name}" for a in node.names if a.name.split(".")[0] in ("engine", "render")
+                ]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in ("engine", "render"):
+                offenders += [f"{name}: {node.module}.{a.name}" for a in node.names if not a.name.endswith("Error")]
+    assert offenders == []
+
+
+def test_cogs_never_call_the_engine():
+    calls = []
+    for name, tree in _trees("cogs"):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ENGINE_CALLS:
+                calls.append(f"{name}:{node.lineno} .{node.func.attr}()")
+    assert calls == []
