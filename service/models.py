@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 LOBBY, RUNNING, FINISHED, CANCELLED = "lobby", "running", "finished", "cancelled"
@@ -60,7 +61,7 @@ class GameRow:
     min_players: int
     max_players: int
     seed: int
-    state: dict[str, Any] | None
+    state_text: str | None  # the stored state; ``state`` reads it only when asked (see GameMaster.state_of)
     turn: int
     seq: int
     version: int
@@ -71,6 +72,10 @@ class GameRow:
     paused_at: float | None
     result: dict[str, Any] | None
     created_at: float
+
+    @cached_property
+    def state(self) -> dict[str, Any] | None:
+        return _json(self.state_text) if self.state_text else None
 
     @classmethod
     def from_row(cls, row: Any) -> GameRow:
@@ -87,7 +92,7 @@ class GameRow:
             min_players=row["min_players"],
             max_players=row["max_players"],
             seed=row["seed"],
-            state=_json(row["state"]) if row["state"] else None,
+            state_text=row["state"],
             turn=row["turn"],
             seq=row["seq"],
             version=row["version"],
