@@ -16,12 +16,23 @@ from engine.errors import (
     UnknownRulesetError,
 )
 from engine.registry import RULESETS, find_ruleset
-from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer, normalize_options
+from engine.ruleset import (
+    BotLevel,
+    ClockPreset,
+    Event,
+    Option,
+    Outcome,
+    Resolution,
+    Ruleset,
+    SeatNamer,
+    normalize_options,
+)
 
 __all__ = [
     "RULESETS",
     "AmbiguousOrderError",
     "BotLevel",
+    "ClockPreset",
     "EngineError",
     "Event",
     "IllegalOrderError",

@@ -116,6 +116,16 @@ class BotLevel:
     budget: int
 
 
+@dataclass(frozen=True)
+class ClockPreset:
+    """A chess clock a ruleset offers by name: every player's total time (an increment per turn is
+    chosen with it when the game is opened)."""
+
+    name: str
+    label: str
+    seconds: int
+
+
 class Ruleset(ABC, Generic[S, OrderT, ViewT]):
     """Base class of every game. Subclasses are stateless; all game data lives in the state."""
 
@@ -126,6 +136,7 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
     max_players: int
     default_players: int  # the table a demo or a quick game is played with
     bot_levels: tuple[BotLevel, ...]  # weakest first
+    clock_presets: tuple[ClockPreset, ...] = ()  # chess clocks of the game's own rules, if any
     state_version: int = 1
 
     @abstractmethod

@@ -33,7 +33,8 @@ def duration(seconds: float) -> str:
 
 
 def table_options(rs: Ruleset) -> tuple[Option, ...]:
-    """Seats and clocks, the same for every ruleset (the seat range is the ruleset's)."""
+    """Seats and clocks, the same for every ruleset (the seat range is the ruleset's), plus the chess
+    clocks a ruleset offers and their increment."""
     seats = (
         ()
         if rs.min_players == rs.max_players
@@ -48,9 +49,23 @@ def table_options(rs: Ruleset) -> tuple[Option, ...]:
             ),
         )
     )
+    presets = rs.clock_presets
+    increment = (
+        (Option("increment", "int", 0, "Chess clock: seconds added after each turn", minimum=0, maximum=5),)
+        if presets
+        else ()
+    )
     return (
         *seats,
-        Option("clock", "choice", "round", "How turns are timed", choices=tuple(CLOCKS), labels=tuple(CLOCKS.values())),
+        Option(
+            "clock",
+            "choice",
+            "round",
+            "How turns are timed",
+            choices=(*CLOCKS, *(p.name for p in presets)),
+            labels=(*CLOCKS.values(), *(f"chess clock: {p.label}" for p in presets)),
+        ),
+        *increment,
         Option(
             "turn_time",
             "choice",
@@ -100,12 +115,25 @@ def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
     table = normalize_options(table_options(rs), {k: v for k, v in chosen.items() if k in table_names})
     options = rs.normalize_options({k: v for k, v in chosen.items() if k not in table_names})
     turn = table["turn_time"]
-    time = TimeSettings(
-        mode=table["clock"],
-        round_seconds=turn,
-        bank_seconds=table["bank"],
-        increment_seconds=turn,
-        reminder_seconds=min(HOUR, turn // 4),
-        missed_limit=table["missed_turns"],
-    )
+    preset = next((p for p in rs.clock_presets if p.name == table["clock"]), None)
+    if preset is not None:  # a chess clock: the bank runs while a player thinks; no reminders
+        time = TimeSettings(
+            mode="increment",
+            round_seconds=turn,
+            bank_seconds=preset.seconds,
+            increment_seconds=table["increment"],
+            reminder_seconds=0,
+            missed_limit=table["missed_turns"],
+        )
+    else:
+        if "increment" in chosen:
+            raise OptionError("increment goes with a chess clock; choose one with the clock option")
+        time = TimeSettings(
+            mode=table["clock"],
+            round_seconds=turn,
+            bank_seconds=table["bank"],
+            increment_seconds=turn,
+            reminder_seconds=min(HOUR, turn // 4),
+            missed_limit=table["missed_turns"],
+        )
     return Settings(options, time, table.get("max_players", rs.max_players))

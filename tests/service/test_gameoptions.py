@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import RULESETS, OptionError, find_ruleset
+from engine import RULESETS, ClockPreset, OptionError, find_ruleset
+from engine.conquest import ConquestRuleset
 from service.gameoptions import DAY, creation_options, duration, settle
 
 CONQUEST = find_ruleset("conquest")
@@ -49,3 +50,21 @@ def test_bad_choices_are_refused_with_the_reason(chosen, message):
 
 def test_durations_read_naturally():
     assert [duration(s) for s in (600, 3600, 90000, 7 * DAY)] == ["10 minutes", "1 hour", "1 day 1 hour", "7 days"]
+
+
+class ChessConquest(ConquestRuleset):
+    clock_presets = (ClockPreset("blitz-3", "Blitz 3 min", 180), ClockPreset("rapid-10", "Rapid 10 min", 600))
+
+
+def test_a_rulesets_chess_clocks_are_offered_with_an_increment():
+    rs = ChessConquest()
+    clock = next(o for o in creation_options(rs) if o.name == "clock")
+    assert clock.choices[-2:] == ("blitz-3", "rapid-10") and clock.label("blitz-3") == "chess clock: Blitz 3 min"
+    settings = settle(rs, {"clock": "blitz-3", "increment": 2})
+    assert (settings.time.mode, settings.time.bank_seconds, settings.time.increment_seconds) == ("increment", 180, 2)
+    assert settings.time.reminder_seconds == 0
+    with pytest.raises(OptionError, match="increment=6 must be between 0 and 5"):
+        settle(rs, {"clock": "blitz-3", "increment": 6})
+    with pytest.raises(OptionError, match="increment goes with a chess clock"):
+        settle(rs, {"clock": "round", "increment": 2})
+    assert "increment" not in {o.name for o in creation_options(CONQUEST)}  # no chess clocks, no increment
