@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.common import COLOUR_EMOJI, png_file, when
+from cogs.common import COLOUR_EMOJI, plain, png_file, when
 from cogs.embeds import result_lines
+from cogs.lobby import refresh_lobby
 from service.errors import GameNotFound
 from service.models import RUNNING, Announcement, Game
 from service.outbox import Undeliverable
@@ -30,6 +31,10 @@ NO_PINGS = discord.AllowedMentions.none()
 def _unit(a: Announcement) -> str:
     """What the announced turn is called ("round", "move", "creating phase")."""
     return a.payload.get("unit", "turn")
+
+
+def _orders(count: int) -> str:
+    return f"{count} order{'s' if count != 1 else ''}"
 
 
 def _fit(lines: list[str], limit: int = 1900) -> str:
@@ -66,6 +71,8 @@ class DiscordAnnouncer:
             await self.handlers[announcement.kind](announcement, game, channel)
         except (discord.NotFound, discord.Forbidden, GameNotFound) as err:
             raise Undeliverable(str(err)) from err
+        if announcement.kind != "reminder":  # the lobby card shows where the game stands now
+            await refresh_lobby(self.client, self.service.presenter, game)
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable:
         return self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
@@ -104,7 +111,10 @@ class DiscordAnnouncer:
 
     async def _resolved(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
         lines = [f"**{_unit(a).capitalize()} {a.payload['turn']}.**"]
-        lines += self.service.presenter.event_lines(game, a.payload["events"])
+        lines += self.service.presenter.event_lines(game, a.payload["events"], shown=plain)
+        limit = a.payload.get("missed_limit")
+        for seat, count in a.payload.get("missed", []):
+            lines.append(f"{self._mention(game, seat)} missed this {_unit(a)} ({count} of {limit} in a row).")
         await self._post(channel, a, _fit(lines), file=await self._board(game, a.payload["seq"]))
 
     async def _turn(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
@@ -124,12 +134,23 @@ class DiscordAnnouncer:
 
     async def _reminder(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
         where = f"<#{game.row.thread_id}>" if game.row.thread_id else f"<#{game.row.channel_id}>"
+        count = len(a.payload["user_ids"])
+        given = a.payload.get("orders", [0] * count)
+        last_chance = a.payload.get("last_chance", [False] * count)
         for index, user_id in enumerate(a.payload["user_ids"]):
             channel = await self.client.create_dm(discord.Object(user_id))
-            text = (
-                f"⏰ {self._title(game)}, {_unit(a)} {a.payload['turn']}: your orders are due "
-                f"{when(a.payload['deadline_at'])}. {where}"
-            )
+            deadline = when(a.payload["deadline_at"])
+            lines = [f"⏰ {self._title(game)}, {_unit(a)} {a.payload['turn']}: the deadline is {deadline}. {where}"]
+            if given[index] and not a.payload.get("orders_stand"):
+                lines.append(
+                    f"You gave {_orders(given[index])} but did not pass: **they are thrown away at the deadline** "
+                    "unless you `/orders pass`."
+                )
+            elif not given[index]:
+                lines.append("You have given no orders yet.")
+            if last_chance[index]:
+                lines.append("⚠️ One more missed turn removes you from the game.")
+            text = "\n".join(lines)
             try:
                 await channel.send(text, nonce=f"a{a.id}u{index}")
             except discord.Forbidden:
@@ -143,12 +164,14 @@ class DiscordAnnouncer:
             "kicked": "was removed by a manager",
         }
         why = reasons.get(a.payload["reason"], f"left ({a.payload['reason']})")
-        consequences = self.service.presenter.event_lines(game, a.payload.get("events", []))
+        consequences = self.service.presenter.event_lines(game, a.payload.get("events", []), shown=plain)
         await self._post(channel, a, _fit([f"{self._mention(game, a.payload['seat'])} {why}.", *consequences]))
 
     async def _over(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
-        lines = [f"🏁 **{self._title(game)} is over.**", *result_lines(game)]
-        await self._post(channel, a, _fit(lines), file=await self._board(game, a.payload["seq"], "Final position"))
+        reason = a.payload["result"].get("reason")
+        lines = [f"🏁 **{self._title(game)} is over**" + (f": {reason}." if reason else "."), *result_lines(game)]
+        board = await self._board(game, a.payload["seq"], "Final position") if a.payload.get("board", True) else None
+        await self._post(channel, a, _fit(lines), file=board)
 
     async def _draw(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
         await self._post(

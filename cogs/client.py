@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from cogs.admin import AdminCog
 from cogs.announcer import DiscordAnnouncer
+from cogs.buttons import PassButton, SurrenderButton
 from cogs.common import on_app_command_error
 from cogs.config import Config
 from cogs.game import GameCog
@@ -63,5 +64,5 @@ async def install_commands(bot: commands.Bot, service: GameService) -> None:
         RulesCog(bot, service.presenter),
     ):
         await bot.add_cog(cog)
-    bot.add_dynamic_items(LobbyButton)
+    bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton)
     bot.tree.on_error = on_app_command_error

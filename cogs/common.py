@@ -41,6 +41,11 @@ def when(timestamp: float | None) -> str:
     return f"<t:{int(timestamp)}:f> (<t:{int(timestamp)}:R>)"
 
 
+def plain(name: str) -> str:
+    """A user's name as literal text in a message: no markdown, no mentions."""
+    return discord.utils.escape_markdown(name).replace("<", "\\<").replace("@", "@\u200b")
+
+
 def png_file(data: bytes, filename: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=filename)
 

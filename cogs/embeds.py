@@ -6,7 +6,7 @@ import discord
 
 from cogs.common import COLOUR_EMOJI, when
 from service.gameoptions import duration
-from service.models import LOBBY, RUNNING, Game, TimeSettings
+from service.models import LOBBY, RUNNING, Game, PlayerRow, TimeSettings
 from service.presenter import Presenter
 
 STATUS_COLOUR = {"lobby": 0x3B82F6, "running": 0x22C55E, "finished": 0x6B7280, "cancelled": 0x6B7280}
@@ -22,7 +22,8 @@ def describe_time(time: TimeSettings) -> str:
     return "no time limit"
 
 
-def game_embed(game: Game, presenter: Presenter, *, out_seats: frozenset[int] = frozenset()) -> discord.Embed:
+def game_embed(game: Game, presenter: Presenter) -> discord.Embed:
+    """The game's card: in the lobby, on the channel's lobby message (kept up to date), and for /game info."""
     row = game.row
     embed = discord.Embed(title=presenter.title(game), colour=STATUS_COLOUR[row.status])
     if row.status == LOBBY:
@@ -31,10 +32,20 @@ def game_embed(game: Game, presenter: Presenter, *, out_seats: frozenset[int] = 
             f"at least {row.min_players}). Press **Join**; the creator presses **Start**."
         )
     elif row.status == RUNNING:
-        state = "⏸️ paused" if row.paused_at else f"deadline {when(row.deadline_at)}"
+        if row.paused_at:
+            state = "⏸️ paused"
+        else:
+            state = "no deadline" if row.deadline_at is None else f"deadline {when(row.deadline_at)}"
+        waiting = [_who(game.player_at(seat), seat) for seat in sorted(game.waiting_seats)]
         embed.description = f"{presenter.turn_label(game)} · {state}"
+        if waiting:
+            embed.description += "\nWaiting on: " + ", ".join(waiting)
     else:
-        embed.description = "Game over." if row.status == "finished" else "Cancelled."
+        reason = (row.result or {}).get("reason")
+        embed.description = (
+            ("Game over" + (f": {reason}." if reason else ".")) if row.status == "finished" else "Cancelled."
+        )
+    out_seats = presenter.departed_seats(game)
     embed.add_field(name="Players", value=_player_lines(game, out_seats)[:1024] or "nobody yet", inline=False)
     embed.add_field(name="Clock", value=describe_time(row.time), inline=True)
     embed.add_field(name="Options", value=presenter.options_text(game)[:1024], inline=True)
@@ -44,22 +55,46 @@ def game_embed(game: Game, presenter: Presenter, *, out_seats: frozenset[int] = 
     return embed
 
 
+def _who(player: PlayerRow | None, seat: int) -> str:
+    mark = COLOUR_EMOJI[seat] if seat < len(COLOUR_EMOJI) else "•"
+    if player is None:
+        return f"{mark} seat {seat}"
+    return f"{mark} " + (f"<@{player.user_id}>" if player.user_id else f"🤖 {player.name}")
+
+
 def _player_lines(game: Game, out_seats: frozenset[int]) -> str:
     lines = []
+    row = game.row
     players = sorted(game.players, key=lambda p: (p.seat is None, p.seat if p.seat is not None else 0, p.id))
     for player in players:
         who = f"<@{player.user_id}>" if player.user_id else f"🤖 {player.name}"
         mark = COLOUR_EMOJI[player.seat] if player.seat is not None else "•"
-        status = ""
-        if game.row.status == RUNNING and player.seat is not None:
+        notes = []
+        if row.status == RUNNING and player.seat is not None:
             if player.seat in out_seats:
-                status = " — out"
+                notes.append("out")
             elif player.seat in game.passed_seats:
-                status = " — ✅ done"
+                notes.append("✅ done")
             elif player.seat in game.acting_seats:
-                status = " — ⏳ to play"
-        lines.append(f"{mark} {who}{status}")
+                notes.append("⏳ to play")
+            if player.seat not in out_seats and not player.is_ai:
+                notes += _clock_notes(game, player)
+        lines.append(f"{mark} {who}" + (" — " + " · ".join(notes) if notes else ""))
     return "\n".join(lines)
+
+
+def _clock_notes(game: Game, player: PlayerRow) -> list[str]:
+    """Missed turns against the limit; what is left of a time bank (running out when, if it runs)."""
+    row, notes = game.row, []
+    if row.time.mode == "round" and player.missed:
+        notes.append(f"missed {player.missed} of {row.time.missed_limit} in a row")
+    if player.bank_left is not None:
+        running = player.seat in game.waiting_seats and row.turn_started_at is not None and not row.paused_at
+        if running:
+            notes.append(f"clock runs out <t:{int(row.turn_started_at + player.bank_left)}:R>")
+        else:
+            notes.append(f"{duration(player.bank_left)} left on the clock")
+    return notes
 
 
 def result_lines(game: Game) -> list[str]:

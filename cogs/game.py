@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.buttons import surrender_view
 from cogs.common import MyGame, OpenGame, actor_of, game_meant, png_file
 from cogs.create import creation_group
 from cogs.embeds import game_embed
@@ -27,13 +28,17 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     async def open(self, interaction: discord.Interaction, ruleset: str, chosen: dict[str, Any]) -> None:
         """/game create <ruleset>: a lobby card with buttons in the channel, and the game's thread."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game = await self.master.open_game(
+        game, new = await self.master.open_game(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             actor=actor_of(interaction),
             ruleset=ruleset,
             chosen=chosen,
         )
+        if not new:
+            where = f"<#{game.row.thread_id}>" if game.row.thread_id else "its thread is being opened"
+            await interaction.followup.send(f"You opened game #{game.id} a moment ago: {where}.", ephemeral=True)
+            return
         title = self.presenter.title(game)
         try:
             message = await interaction.channel.send(embed=game_embed(game, self.presenter), view=lobby_view(game))
@@ -112,8 +117,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def info(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        out = self.master.departed_seats(target)
-        await interaction.response.send_message(embed=game_embed(target, self.presenter, out_seats=out), ephemeral=True)
+        await interaction.response.send_message(embed=game_embed(target, self.presenter), ephemeral=True)
 
     @app_commands.command(name="board", description="The current board (only you see the reply)")
     @app_commands.describe(game="Game number (default: the game of this thread)")
@@ -131,9 +135,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def surrender(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.master.surrender(target.id, actor_of(interaction))
-        await interaction.followup.send(f"You surrendered game #{target.id}.", ephemeral=True)
+        self.master.require_seat_in_game(target, actor_of(interaction))
+        await interaction.response.send_message(
+            f"Surrender {self.presenter.title(target)}? You leave the game for good.",
+            view=surrender_view(target, interaction.user.id),
+            ephemeral=True,
+        )
 
     @app_commands.command(name="draw", description="Propose or accept a draw; it happens when every player agrees")
     @app_commands.describe(game="Game number (default: the game of this thread)")

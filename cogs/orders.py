@@ -10,14 +10,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.buttons import after_pass, pass_view
 from cogs.common import MyGame, actor_of, game_meant, png_file, service_of, when
+from cogs.lobby import refresh_lobby
 from service import MyOrders
-from service.models import RUNNING, Game
+from service.models import Game
 from service.runtime import GameService
 
 
-def _listing(mine: MyOrders, turn: str, room: int = 1700) -> str:
-    """The player's orders in ``turn`` ("Round 3"), one per line, shortened to fit a Discord message."""
+def _listing(mine: MyOrders, game: Game, turn: str, room: int = 1600) -> str:
+    """The player's orders in ``turn`` ("Round 3"), one per line, shortened to fit a Discord message,
+    and plainly what happens to them if he does not pass."""
     shown, used = [], 0
     for line in mine.lines:
         if used + len(line) + 3 > room:
@@ -26,17 +29,21 @@ def _listing(mine: MyOrders, turn: str, room: int = 1700) -> str:
         shown.append(f"`{line}`")
         used += len(line) + 3
     lines = "\n".join(shown) or "no orders (standing orders still run)"
-    state = "✅ passed — final for this turn" if mine.passed else "not passed yet: use `/orders pass` when ready"
-    return f"Game #{mine.game_id}, {turn.lower()} — your orders:\n{lines}\n{state}"
+    again = "You had just given these orders; they are kept once.\n" if mine.repeated else ""
+    return f"{again}Game #{mine.game_id}, {turn.lower()} — your orders:\n{lines}\n{_fate(mine, game)}"
 
 
-def _after_pass(before: Game, after: Game) -> str:
-    if after.row.turn != before.row.turn or after.row.status != RUNNING:
-        return f"Done. Turn {before.row.turn + 1} of game #{before.id} is resolved — see the thread."
-    waiting = len(after.waiting_seats)
+def _fate(mine: MyOrders, game: Game) -> str:
+    deadline = game.row.deadline_at
+    if mine.passed:
+        return "✅ Passed — final for this turn."
+    if deadline is None:
+        return "Not passed yet: the turn waits for you. Press **Pass** (or `/orders pass`) when ready."
+    if game.row.time.orders_stand and mine.lines:
+        return f"Not passed yet: these orders are played at the deadline {when(deadline)} even if you do not pass."
     return (
-        f"You passed. Waiting for {waiting} more player{'s' if waiting != 1 else ''}; "
-        f"deadline {when(after.row.deadline_at)}."
+        f"⚠️ **Not passed yet: at the deadline {when(deadline)} these orders are thrown away** and you miss "
+        "the turn. Press **Pass** (or `/orders pass`) when they are final."
     )
 
 
@@ -59,6 +66,19 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
     def __init__(self, bot: commands.Bot, service: GameService):
         self.bot, self.master, self.presenter = bot, service.master, service.presenter
 
+    async def _answer(
+        self, interaction: discord.Interaction, game: Game, mine: MyOrders, file: discord.File | None = None
+    ) -> None:
+        """The player's orders, privately, with a Pass button while they are not final."""
+        extras = {"file": file} if file else {}
+        if not mine.passed:
+            extras["view"] = pass_view(game)
+        text = _listing(mine, game, self.presenter.turn_label(game))
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, **extras)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, **extras)
+
     @app_commands.command(name="give", description="Add orders, e.g. C4>C5 3; auto D2>D3 (only you see them)")
     @app_commands.describe(
         text="Orders separated by ; — pick from the suggestions or type them",
@@ -70,7 +90,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
     ) -> None:
         target = await game_meant(interaction, game)
         mine = await self.master.add_orders(target.id, actor_of(interaction), text, expected_turn=target.row.turn)
-        await interaction.response.send_message(_listing(mine, self.presenter.turn_label(target)), ephemeral=True)
+        await self._answer(interaction, target, mine)
 
     @app_commands.command(name="replace", description="Replace all your orders of this turn")
     @app_commands.describe(text="The complete set of orders", game="Game number (default: this thread's game)")
@@ -80,7 +100,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
     ) -> None:
         target = await game_meant(interaction, game)
         mine = await self.master.replace_orders(target.id, actor_of(interaction), text, expected_turn=target.row.turn)
-        await interaction.response.send_message(_listing(mine, self.presenter.turn_label(target)), ephemeral=True)
+        await self._answer(interaction, target, mine)
 
     @app_commands.command(name="show", description="Review your orders on a private board")
     @app_commands.describe(game="Game number (default: the game of this thread)")
@@ -90,16 +110,14 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await self.presenter.board(target, viewer=mine.seat, orders_text="; ".join(mine.lines))
         name = f"game-{target.id}-orders.png" if mine.lines else f"game-{target.id}-board.png"
-        await interaction.followup.send(
-            _listing(mine, self.presenter.turn_label(target)), file=png_file(data, name), ephemeral=True
-        )
+        await self._answer(interaction, target, mine, png_file(data, name))
 
     @app_commands.command(name="clear", description="Delete all your orders of this turn")
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def clear(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
         mine = await self.master.clear_orders(target.id, actor_of(interaction), expected_turn=target.row.turn)
-        await interaction.response.send_message(_listing(mine, self.presenter.turn_label(target)), ephemeral=True)
+        await self._answer(interaction, target, mine)
 
     @app_commands.command(name="pass", description="Make your orders final; the turn resolves when all have passed")
     @app_commands.describe(game="Game number (default: the game of this thread)")
@@ -107,7 +125,8 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
         target = await game_meant(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         updated = await self.master.submit(target.id, actor_of(interaction), expected_turn=target.row.turn)
-        await interaction.followup.send(_after_pass(target, updated), ephemeral=True)
+        await interaction.followup.send(after_pass(self.presenter, target, updated), ephemeral=True)
+        await refresh_lobby(self.bot, self.presenter, updated)
 
     @app_commands.command(name="send", description="Give these orders and pass at once (your move, in turn games)")
     @app_commands.describe(
@@ -120,4 +139,5 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
         target = await game_meant(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         updated = await self.master.submit(target.id, actor_of(interaction), text, expected_turn=target.row.turn)
-        await interaction.followup.send(_after_pass(target, updated), ephemeral=True)
+        await interaction.followup.send(after_pass(self.presenter, target, updated), ephemeral=True)
+        await refresh_lobby(self.bot, self.presenter, updated)

@@ -48,13 +48,15 @@ class Outcome:
     """How a finished game ended.
 
     ``ranking`` lists groups of seats from first place down; seats in one group share a place.
-    ``points`` maps every seat to its points.
+    ``points`` maps every seat to its points. ``reason`` says why it ended, for players
+    ("the last player standing", "the capital was taken", "the round limit was reached").
     """
 
     winners: tuple[int, ...]
     draw: bool
     ranking: tuple[tuple[int, ...], ...]
     points: Mapping[int, int]
+    reason: str = ""
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,7 @@ def table_options(rs: Ruleset) -> tuple[Option, ...]:
             labels=tuple(duration(b) for b in BANKS),
         ),
         Option("missed_turns", "int", 3, "Missed turns in a row that remove a player", minimum=1, maximum=20),
+        Option("orders_stand", "bool", False, "At a deadline, orders given but not passed are played"),
     )
 
 
@@ -124,6 +125,7 @@ def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
             increment_seconds=table["increment"],
             reminder_seconds=0,
             missed_limit=table["missed_turns"],
+            orders_stand=table["orders_stand"],
         )
     else:
         if "increment" in chosen:
@@ -135,5 +137,6 @@ def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
             increment_seconds=turn,
             reminder_seconds=min(HOUR, turn // 4),
             missed_limit=table["missed_turns"],
+            orders_stand=table["orders_stand"],
         )
     return Settings(options, time, table.get("max_players", rs.max_players))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
@@ -9,8 +10,9 @@ from typing import Any
 
 import aiosqlite
 
+from engine import EngineError, Ruleset
 from engine.rng import Rng
-from service.errors import GameError, GameNotFound, NotAllowed
+from service.errors import GameError, GameNotFound, NotAllowed, WrongPhase
 from service.gameoptions import settle
 from service.master import GameMasterCore
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, TimeSettings
@@ -18,6 +20,23 @@ from service.timing import check_settings
 from service.turns import Planner
 
 MAX_OPEN_GAMES_PER_CHANNEL = 25
+REPEAT_SECONDS = 5.0
+
+
+def _seat_counts(rs: Ruleset, options: dict[str, Any]) -> list[int]:
+    """The numbers of players a game of ``rs`` with ``options`` can be set up for (its map decides)."""
+    counts = []
+    for count in range(rs.min_players, rs.max_players + 1):
+        try:
+            rs.setup(count, options, seed=0)
+        except EngineError:
+            continue
+        counts.append(count)
+    return counts
+
+
+def _counts(counts: list[int]) -> str:
+    return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}" if len(counts) > 1 else str(counts[0])
 
 
 class LobbyOps(GameMasterCore):
@@ -58,8 +77,8 @@ class LobbyOps(GameMasterCore):
             cursor = await conn.execute(
                 """INSERT INTO games (guild_id, channel_id, creator_id, ruleset, options, min_players, max_players,
                                       seed, time_mode, round_seconds, bank_seconds, increment_seconds,
-                                      reminder_seconds, missed_limit, created_at, updated_at)
-                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+                                      reminder_seconds, missed_limit, orders_stand, created_at, updated_at)
+                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
                 (
                     guild_id,
                     channel_id,
@@ -75,6 +94,7 @@ class LobbyOps(GameMasterCore):
                     time.increment_seconds,
                     time.reminder_seconds,
                     time.missed_limit,
+                    int(time.orders_stand),
                     now,
                     now,
                 ),
@@ -85,20 +105,44 @@ class LobbyOps(GameMasterCore):
 
     async def open_game(
         self, *, guild_id: int, channel_id: int, actor: Actor, ruleset: str, chosen: Mapping[str, Any]
-    ) -> Game:
-        """A lobby for ``ruleset`` with the options as players chose them (see ``service.gameoptions``)."""
+    ) -> tuple[Game, bool]:
+        """A lobby for ``ruleset`` with the options as players chose them (see ``service.gameoptions``),
+        seating as many players as its map allows. Returns the game and whether it is new: the same
+        game opened again by the same player within a few seconds (a double tap) is the first one."""
         if ruleset not in self.rulesets:
             raise GameError(f"unknown game {ruleset!r}; available: {', '.join(sorted(self.rulesets))}")
-        settings = settle(self.rulesets[ruleset], chosen)
-        return await self.create_game(
+        rs = self.rulesets[ruleset]
+        settings = settle(rs, chosen)
+        seats = await asyncio.to_thread(_seat_counts, rs, settings.options)
+        if not seats:
+            raise GameError(f"{rs.title} cannot be set up with these options for any number of players")
+        high = settings.max_players if "max_players" in chosen else max(seats)
+        if high not in seats:
+            raise GameError(f"{rs.title} with these options is for {_counts(seats)} players, not {high}")
+        recent = await self._just_opened(actor, channel_id, ruleset, settings.options)
+        if recent is not None:
+            return recent, False
+        game = await self.create_game(
             guild_id=guild_id,
             channel_id=channel_id,
             actor=actor,
             ruleset=ruleset,
             options=settings.options,
             time=settings.time,
-            max_players=settings.max_players,
+            min_players=min(seats),
+            max_players=high,
         )
+        return game, True
+
+    async def _just_opened(self, actor: Actor, channel_id: int, ruleset: str, options: dict[str, Any]) -> Game | None:
+        async with self.db.reading() as conn:
+            async with conn.execute(
+                """SELECT id FROM games WHERE creator_id = ? AND channel_id = ? AND ruleset = ? AND options = ?
+                   AND status = ? AND created_at >= ? ORDER BY id DESC LIMIT 1""",
+                (actor.user_id, channel_id, ruleset, json.dumps(options), LOBBY, self.clock.now() - REPEAT_SECONDS),
+            ) as cursor:
+                row = await cursor.fetchone()
+        return await self.get_game(row[0]) if row else None
 
     async def _insert_player(self, conn: aiosqlite.Connection, game_id: int, user_id: int | None, name: str) -> None:
         await conn.execute(
@@ -139,6 +183,8 @@ class LobbyOps(GameMasterCore):
         """Leave a lobby. (In a running game, leaving is surrendering.)"""
 
         async def leave(conn: aiosqlite.Connection, game: Game) -> None:
+            if game.row.status == RUNNING and game.player_of(actor.user_id):
+                raise WrongPhase(f"game #{game_id} has started; to leave it for good, use /game surrender")
             self.require_status(game, LOBBY)
             await conn.execute("DELETE FROM players WHERE id = ?", (self.require_player(game, actor).id,))
 

@@ -113,9 +113,12 @@ class GameMasterCore:
 
     async def _orders(self, conn: aiosqlite.Connection, game: GameRow) -> dict[int, OrderRow]:
         async with conn.execute(
-            "SELECT seat, text, passed FROM orders WHERE game_id = ? AND turn = ?", (game.id, game.turn)
+            "SELECT seat, text, passed, updated_at FROM orders WHERE game_id = ? AND turn = ?", (game.id, game.turn)
         ) as cursor:
-            return {r["seat"]: OrderRow(r["seat"], r["text"], bool(r["passed"])) for r in await cursor.fetchall()}
+            return {
+                r["seat"]: OrderRow(r["seat"], r["text"], bool(r["passed"]), r["updated_at"])
+                for r in await cursor.fetchall()
+            }
 
     # --- the transition path -------------------------------------------------------------
 

@@ -30,6 +30,7 @@ class TimeSettings:
     increment_seconds: int = 3600
     reminder_seconds: int = 3600
     missed_limit: int = 3
+    orders_stand: bool = False  # at a deadline, orders given but not passed are played
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ class GameRow:
                 row["increment_seconds"],
                 row["reminder_seconds"],
                 row["missed_limit"],
+                bool(row["orders_stand"]),
             ),
             turn_started_at=row["turn_started_at"],
             deadline_at=row["deadline_at"],
@@ -127,6 +129,7 @@ class OrderRow:
     seat: int
     text: str
     passed: bool
+    updated_at: float | None = None
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from service.models import Actor, Game, OrderRow
 from service.turns import Planner
 
 MAX_ORDER_TEXT = 4000
+REPEAT_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class MyOrders:
     seat: int
     lines: tuple[str, ...]
     passed: bool
+    repeated: bool = False  # these orders had just been given; they were kept once
 
 
 class PlayOps(GameMasterCore):
@@ -37,10 +39,21 @@ class PlayOps(GameMasterCore):
             row = (await self._orders(conn, game.row)).get(seat)
         return self._mine(game, seat, row)
 
-    def _mine(self, game: Game, seat: int, row: OrderRow | None) -> MyOrders:
+    def _mine(self, game: Game, seat: int, row: OrderRow | None, *, repeated: bool = False) -> MyOrders:
         text = row.text if row else ""
         lines = tuple(part.strip() for part in text.split(";") if part.strip())
-        return MyOrders(game.id, game.row.turn + 1, seat, lines, bool(row and row.passed))
+        return MyOrders(game.id, game.row.turn + 1, seat, lines, bool(row and row.passed), repeated)
+
+    def _repeated(self, game: Game, seat: int, current: OrderRow, text: str) -> bool:
+        """The same orders given again within a few seconds: a double tap, not a second set."""
+        if not current.text or current.updated_at is None or self.clock.now() - current.updated_at > REPEAT_SECONDS:
+            return False
+        rs = self.ruleset(game.row)
+        try:
+            added = rs.format_orders(rs.parse_orders(game.state, seat, text))
+        except OrderError:
+            return False
+        return bool(added) and (current.text == added or current.text.endswith(f"; {added}"))
 
     # ``expected_turn``, when given, is the turn the player was looking at: if the turn ended in the
     # meantime (a deadline), his orders are refused rather than landing in the next turn.
@@ -69,6 +82,8 @@ class PlayOps(GameMasterCore):
                 if current and current.passed:
                     raise GameError("you already passed this turn; your orders are final")
                 rs = self.ruleset(game.row)
+                if keep and current and self._repeated(game, seat, current, text):
+                    return self._mine(game, seat, current, repeated=True)
                 combined = f"{current.text}; {text}" if keep and current and current.text else text
                 _check_length(combined)
                 orders = rs.parse_orders(game.state, seat, combined)

@@ -8,12 +8,14 @@ change there. Board images are drawn in the worker pool.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from engine import BotLevel, Event, Option, Ruleset
 from render.summary import describe_events, seat_name
+from render.text import font_for
 from service.errors import GameError, WrongPhase
 from service.gameoptions import creation_options
 from service.master import GameMasterCore
@@ -82,11 +84,17 @@ class Presenter:
             shown.append(f"{option.name.replace('_', ' ')}: {_readable(option, value)}")
         return ", ".join(shown) or "defaults"
 
-    def event_lines(self, game: Game, events: Iterable[Mapping[str, Any]]) -> list[str]:
-        """What happened in a turn, one line per event worth mentioning."""
+    def departed_seats(self, game: Game) -> frozenset[int]:
+        return self.master.departed_seats(game)
+
+    def event_lines(
+        self, game: Game, events: Iterable[Mapping[str, Any]], *, shown: Callable[[str], str] = str
+    ) -> list[str]:
+        """What happened in a turn, one line per event worth mentioning; ``shown`` makes a player's
+        name safe for where the lines go (Discord escapes markdown in names)."""
         rs = self.master.ruleset(game.row)
         parsed = [Event.from_dict(e) for e in events]
-        names = game.names()
+        names = [shown(name) for name in game.names()]
         dropped = [
             f"{seat_name(names, e.data['seat'])}'s orders no longer fit and were dropped: {e.data['reason']}"
             for e in parsed
@@ -99,6 +107,17 @@ class Presenter:
         if game.state is None or seat not in game.acting_seats:
             return []
         return self.master.ruleset(game.row).suggest_orders(game.state, seat, text)
+
+    def drawn_names(self, game: Game) -> list[str]:
+        """Players' names as the board draws them: invisible characters and what no bundled font has
+        (emoji) left out; names that would then look alike get their seat number, so nobody can
+        pass for somebody else."""
+        drawn = [_drawable(name) for name in game.names()]
+        folded = [name.casefold() for name in drawn]
+        return [
+            name if name and folded.count(name.casefold()) == 1 else f"{name or 'Player'} #{seat + 1}"
+            for seat, name in enumerate(drawn)
+        ]
 
     async def board(
         self,
@@ -120,9 +139,14 @@ class Presenter:
             state,
             viewer=viewer,
             orders_text=orders_text,
-            names=game.names(),
+            names=self.drawn_names(game),
             title=title,
         )
+
+
+def _drawable(name: str) -> str:
+    kept = "".join(c for c in name if unicodedata.category(c)[0] not in "CZ" and font_for(c) is not None or c == " ")
+    return " ".join(kept.split())
 
 
 def _readable(option: Option, value: Any) -> str:

@@ -98,6 +98,10 @@ class Planner:
         acting = self.rs.acting_players(self.state)
         return bool(acting) and all(self.orders.get(seat, OrderRow(seat, "", False)).passed for seat in acting)
 
+    def _counts(self, row: OrderRow) -> bool:
+        """Whether a seat's orders are played: passed, or given when the game lets orders stand."""
+        return row.passed or (self.game.time.orders_stand and bool(row.text))
+
     def _finish_if_over(self) -> bool:
         outcome = self.rs.outcome(self.state)
         if outcome is None:
@@ -108,14 +112,19 @@ class Planner:
                 "draw": outcome.draw,
                 "ranking": [list(group) for group in outcome.ranking],
                 "points": {str(seat): pts for seat, pts in outcome.points.items()},
+                "reason": outcome.reason,
             }
         )
         return True
 
     def _end(self, result: dict[str, Any]) -> None:
+        """The game is over; its final position goes with the announcement unless a turn's post shows it."""
         self.plan.status, self.plan.result = FINISHED, result
         self.plan.deadline_at = self.plan.reminder_at = None
-        self.plan.announcements.append(("game_over", {"result": result, "seq": self.seq}))
+        shown = any(
+            kind == "round_resolved" and payload["seq"] == self.seq for kind, payload in self.plan.announcements
+        )
+        self.plan.announcements.append(("game_over", {"result": result, "seq": self.seq, "board": not shown}))
 
     # --- transitions ---------------------------------------------------------------------
 
@@ -140,7 +149,7 @@ class Planner:
         for seat in sorted(acting):
             row = self.orders.get(seat)
             orders = self.rs.default_orders(self.state, seat)
-            if row is not None and row.passed:
+            if row is not None and self._counts(row):
                 try:
                     orders = self.rs.parse_orders(self.state, seat, row.text)
                 except OrderError as err:  # the position changed under them (someone left)
@@ -150,21 +159,37 @@ class Planner:
         self.state = resolution.state
         events += [e.to_dict() for e in resolution.events]
         seq = self._record("resolve", {"orders": texts, "timed_out": timed_out}, events)
-        self.plan.announcements.append(
-            ("round_resolved", {"turn": self.plan.turn + 1, "unit": unit, "seq": seq, "events": events})
-        )
-        self.plan.turn += 1
-        missed_out = []
+        missed_now, missed_out = [], []
         for seat, player in sorted(self.seated().items()):
             if seat not in acting or player.is_ai:
                 self._update_player(player, draw_agreed=False)  # a draw offer lasts one turn
                 continue
-            passed = self.orders.get(seat, OrderRow(seat, "", False)).passed
-            missed = 0 if passed else player.missed + 1
+            played = self._counts(self.orders.get(seat, OrderRow(seat, "", False)))
+            missed = 0 if played else player.missed + 1
             self._update_player(player, missed=missed, draw_agreed=False)
+            if missed:
+                missed_now.append([seat, missed])
             if timed_out and missed >= self.game.time.missed_limit:
                 missed_out.append(seat)
+        self.plan.announcements.append(
+            (
+                "round_resolved",
+                {
+                    "turn": self.plan.turn + 1,
+                    "unit": unit,
+                    "seq": seq,
+                    "events": events,
+                    "missed": missed_now if self.game.time.mode == "round" else [],
+                    "missed_limit": self.game.time.missed_limit,
+                },
+            )
+        )
+        self.plan.turn += 1
         if self._finish_if_over():
+            return
+        in_game = self.rs.seats_in_game(self.state)
+        if in_game and in_game <= set(missed_out):  # removed together, nobody is left to win
+            self._end_together(sorted(in_game), "every player still in missed the deadline too often")
             return
         for seat in missed_out:
             if seat in self.rs.seats_in_game(self.state):  # not already out by this very round
@@ -219,6 +244,7 @@ class Planner:
     def remind(self) -> None:
         """Tell the players the game still waits for that the deadline is near (once per turn)."""
         seated = self.seated()
+        waiting = sorted(self._waiting_humans())
         self.plan.reminder_at = None
         self.plan.announcements.append(
             (
@@ -226,11 +252,21 @@ class Planner:
                 {
                     "turn": self.plan.turn + 1,
                     "unit": self.rs.turn_unit(self.state),
-                    "user_ids": [seated[s].user_id for s in sorted(self._waiting_humans())],
+                    "user_ids": [seated[s].user_id for s in waiting],
+                    "orders": [self._given(s) for s in waiting],  # programmed, not passed
+                    "last_chance": [  # one more miss removes him
+                        self.game.time.mode == "round" and seated[s].missed + 1 >= self.game.time.missed_limit
+                        for s in waiting
+                    ],
+                    "orders_stand": self.game.time.orders_stand,
                     "deadline_at": self.plan.deadline_at,
                 },
             )
         )
+
+    def _given(self, seat: int) -> int:
+        row = self.orders.get(seat)
+        return len([part for part in row.text.split(";") if part.strip()]) if row else 0
 
     def pause(self) -> None:
         self.plan.paused_at = self.now
@@ -292,6 +328,19 @@ class Planner:
         else:
             self._refresh_deadline()
 
+    def _end_together(self, seats: list[int], reason: str) -> None:
+        """The game ends as a draw among ``seats``, who share first place; those already out follow."""
+        departed = sorted(set(self.seated()) - set(seats))
+        self._end(
+            {
+                "winners": seats,
+                "draw": len(seats) > 1,
+                "ranking": [seats] + ([departed] if departed else []),
+                "points": {},
+                "reason": reason,
+            }
+        )
+
     def agree_draw(self, seat: int) -> None:
         """Every human still in the game agreed: the game ends drawn among everyone still in it."""
         self._update_player(self.seated()[seat], draw_agreed=True)
@@ -300,16 +349,7 @@ class Planner:
         if not all(seated[s].draw_agreed or seated[s].is_ai for s in in_game):
             self.plan.announcements.append(("draw_proposed", {"seat": seat, "user_id": seated[seat].user_id}))
             return
-        departed = sorted(set(seated) - in_game)
-        self._end(
-            {
-                "winners": sorted(in_game),
-                "draw": True,
-                "agreed": True,
-                "ranking": [sorted(in_game)] + ([departed] if departed else []),
-                "points": {},
-            }
-        )
+        self._end_together(sorted(in_game), "the players agreed to a draw")
 
     def finish(self) -> Plan:
         """The plan, with the current turn's orders and the history position it ends at."""

@@ -84,8 +84,14 @@ async def test_a_whole_game(table):
     gone = await fake.slash(table.bob, thread, "orders pass")
     assert gone.ephemeral and "no longer playing" in gone.content
 
-    # Alice surrenders: the computer wins, and the result is posted with the final board.
-    await fake.slash(table.alice, thread, "game surrender")
+    # Alice surrenders (after saying no once, then yes): the computer wins; the result comes with the board.
+    asked = await fake.slash(table.alice, thread, "game surrender")
+    assert asked.ephemeral and "You leave the game for good" in asked.content
+    kept = await fake.click(table.alice, asked.message, button(asked.message, "Keep playing"))
+    assert "You keep playing" in kept.content
+    assert (await table.bot.service.master.get_game(game.id)).row.status == "running"
+    asked = await fake.slash(table.alice, thread, "game surrender")
+    await fake.click(table.alice, asked.message, button(asked.message, "Surrender"))
     over = await table.post(lambda m: "is over" in m.content)
     assert "Winner" in over.content and "Computer 1" in over.content
     decode_png(over.attachments[0].data)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tests.e2e.conftest import decode_png
+from tests.e2e.conftest import button, decode_png
 
 
 def resolved(message, turn: int) -> bool:
@@ -79,6 +79,7 @@ async def test_gra_game_with_a_split_territory(table):
     assert state.territory(hub_seat) == [1] and 3 not in state.owners
 
     # The raider surrenders: the game is over.
-    await fake.slash(raider, thread, "game surrender")
+    question = await fake.slash(raider, thread, "game surrender")
+    await fake.click(raider, question.message, button(question.message, "Surrender"))
     over = await table.post(lambda m: "is over" in m.content)
     assert f"<@{hub.id}>" in over.content

@@ -79,7 +79,7 @@ async def test_a_game_only_a_test_knows_is_played_to_the_end(tug_table):
     assert "The goal is reached by" in second.content
     over = await table.post(lambda m: "is over" in m.content)
     assert "Draw between" in over.content and f"<@{table.alice.id}>" in over.content
-    decode_png(over.attachments[0].data)
+    assert not over.attachments and second.attachments  # the final position is posted once
     final = await fake.slash(table.alice, thread, "game board")
     assert "final position" in final.content
     decode_png(final.message.attachments[0].data)

@@ -1,0 +1,103 @@
+"""Buttons on private replies: Pass under a player's un-passed orders, and the confirmation a
+surrender asks for. Their custom ids carry the game (and turn or user), so they keep working after
+a restart (``DynamicItem``); a stale Pass (the turn ended meanwhile) is refused, never misapplied."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from cogs.common import USER_ERRORS, actor_of, send_error, service_of, when
+from cogs.lobby import refresh_lobby
+from service.models import RUNNING, Game
+from service.presenter import Presenter
+
+
+def after_pass(presenter: Presenter, before: Game, after: Game) -> str:
+    """What a player reads once he has passed."""
+    if after.row.turn != before.row.turn or after.row.status != RUNNING:
+        return f"Done. {presenter.turn_label(before)} of game #{before.id} is resolved — see the thread."
+    waiting = len(after.waiting_seats)
+    deadline = "no deadline" if after.row.deadline_at is None else f"deadline {when(after.row.deadline_at)}"
+    return f"You passed. Waiting for {waiting} more player{'s' if waiting != 1 else ''}; {deadline}."
+
+
+class PassButton(discord.ui.DynamicItem[discord.ui.Button], template=r"orders:pass:(?P<game>\d+):(?P<turn>\d+)"):
+    def __init__(self, game_id: int, turn: int):
+        super().__init__(
+            discord.ui.Button(
+                label="Pass: make my orders final",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"orders:pass:{game_id}:{turn}",
+            )
+        )
+        self.game_id, self.turn = game_id, turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> PassButton:
+        return cls(int(match["game"]), int(match["turn"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        await interaction.response.defer()
+        try:
+            before = await service.master.get_game(self.game_id)
+            after = await service.master.submit(self.game_id, actor_of(interaction), expected_turn=self.turn)
+        except USER_ERRORS as err:
+            await send_error(interaction, str(err))
+            return
+        await interaction.edit_original_response(content=after_pass(service.presenter, before, after), view=None)
+        await refresh_lobby(interaction.client, service.presenter, after)
+
+
+def pass_view(game: Game) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PassButton(game.id, game.row.turn))
+    return view
+
+
+class SurrenderButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"surrender:(?P<choice>yes|no):(?P<game>\d+):(?P<user>\d+)",
+):
+    def __init__(self, choice: str, game_id: int, user_id: int):
+        label, style = ("Surrender", discord.ButtonStyle.danger) if choice == "yes" else ("Keep playing", None)
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style or discord.ButtonStyle.secondary,
+                custom_id=f"surrender:{choice}:{game_id}:{user_id}",
+            )
+        )
+        self.choice, self.game_id, self.user_id = choice, game_id, user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> SurrenderButton:
+        return cls(match["choice"], int(match["game"]), int(match["user"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.user_id:
+            await send_error(interaction, "this question was for someone else")
+            return
+        if self.choice == "no":
+            await interaction.response.edit_message(content="You keep playing.", view=None)
+            return
+        await interaction.response.defer()
+        try:
+            await service_of(interaction).master.surrender(self.game_id, actor_of(interaction))
+        except USER_ERRORS as err:
+            await send_error(interaction, str(err))
+            return
+        await interaction.edit_original_response(content=f"You surrendered game #{self.game_id}.", view=None)
+
+
+def surrender_view(game: Game, user_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for choice in ("yes", "no"):
+        view.add_item(SurrenderButton(choice, game.id, user_id))
+    return view
