@@ -118,4 +118,3 @@ def orbit(cell: Hex, center: Hex) -> set[Hex]:
         q, r = op(cell.q - center.q, cell.r - center.r)
         result.add(Hex(q + center.q, r + center.r))
     return result
-

@@ -101,10 +101,6 @@ def parse(state: FortressState, seat: int, text: str) -> list[Order]:
         except OrderError as err:
             problems.append(err)
     raise_collected(problems)
-    if any(isinstance(o, Pass) for o in orders):
-        if len(orders) > 1:
-            raise AmbiguousOrderError("'pass' cannot be combined with other orders")
-        return []
     apply_turn(state, seat, orders)  # validates the whole turn in order
     return orders
 
@@ -156,7 +152,12 @@ def _walk(state: FortressState, seat: int, cells: list[Hex], line: str) -> Walk:
 
 
 def apply_turn(state: FortressState, seat: int, orders: Sequence[Order]) -> tuple[FortressState, list[Event]]:
-    """The position after ``seat`` plays ``orders`` (validated; a bad order raises with its reason)."""
+    """The position after ``seat`` plays ``orders`` (validated; a bad order raises with its reason).
+    A lone ``Pass`` is the empty turn, whether it was typed or built by code."""
+    if any(isinstance(o, Pass) for o in orders):
+        if len(orders) > 1:
+            raise AmbiguousOrderError("'pass' cannot be combined with other orders")
+        orders = []
     if state.mode < 3:
         return _apply_build_turn(state, seat, orders)
     return _apply_general_turn(state, seat, orders)
