@@ -27,21 +27,21 @@ from engine.fortress.state import MODES, PLAYING, FortressState, FortressView, f
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
-RULES_TEXT = """\\
-**Fortress** — two players, alternating turns, a fixed number of moves each. You own your city and \\
+RULES_TEXT = """\
+**Fortress** — two players, alternating turns, a fixed number of moves each. You own your city and \
 the cells around it; the larger territory at the end wins (water and mountains count).
 
-**Build** (modes 1–2): a fortress on a land cell that is yours or next to yours, without a fortress \\
-and not a city. That cell and all its neighbours become yours — even enemy fortress cells. Cities \\
+**Build** (modes 1–2): a fortress on a land cell that is yours or next to yours, without a fortress \
+and not a city. That cell and all its neighbours become yours — even enemy fortress cells. Cities \
 never change hands. Write `C4` (or `build C4`).
 
-**Mode 3, generals**: only generals build. A new one appears in your city each turn and must leave it. \\
-Each general does one thing per turn: walk one or two cells (`C4>D4`, `C4>D4>D5`), build where he \\
-stands (`build C4`), or walk one cell and build (`C4>D4 build`). Generals never enter mountains, \\
-enemy cells or another general's cell; walking into water ends the move, and from water a general \\
+**Mode 3, generals**: only generals build. A new one appears in your city each turn and must leave it. \
+Each general does one thing per turn: walk one or two cells (`C4>D4`, `C4>D4>D5`), build where he \
+stands (`build C4`), or walk one cell and build (`C4>D4 build`). Generals never enter mountains, \
+enemy cells or another general's cell; walking into water ends the move, and from water a general \
 can only step back onto land. A general who builds is gone.
 
-`pass` skips your move (a missed deadline passes too); a player with no legal move passes \\
+`pass` skips your move (a missed deadline passes too); a player with no legal move passes \
 automatically."""
 
 

@@ -27,21 +27,21 @@ from engine.gra.state import PLAYING, GraState, GraView, from_dict, make_view, t
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
-RULES_TEXT = """\\
-**Gra** — 2 to 6 players on a graph of nodes and edges; the last player alive wins. Every turn all \\
+RULES_TEXT = """\
+**Gra** — 2 to 6 players on a graph of nodes and edges; the last player alive wins. Every turn all \
 players who can act give secret orders at once.
 
-**Start**: pick as many nodes as there are players, far enough apart (`pick 3 17`); the game gives \\
+**Start**: pick as many nodes as there are players, far enough apart (`pick 3 17`); the game gives \
 you one of them with one soldier.
 
-**Move phase**: each ready soldier stays or walks one edge: `3>7 2` (or `3>7` for all). Entering a \\
+**Move phase**: each ready soldier stays or walks one edge: `3>7 2` (or `3>7` for all). Entering a \
 neutral node, or winning someone else's, makes it yours; it stays yours until taken.
 
-**Fights**: armies meeting on an edge fight there first; in a node every army loses as many soldiers \\
-as the smallest one has, until one is left. Soldiers who were already on the node defend with +0.5: \\
+**Fights**: armies meeting on an edge fight there first; in a node every army loses as many soldiers \
+as the smallest one has, until one is left. Soldiers who were already on the node defend with +0.5: \
 it decides a last tie (the defender keeps the node). 1.5 vs 2: the attacker wins with 1.
 
-**Creating phase**: your army cap is territory/3 + 1. Create soldiers on your nodes: `create 3 3 7`. \\
+**Creating phase**: your army cap is territory/3 + 1. Create soldiers on your nodes: `create 3 3 7`. \
 New soldiers spawn for one move phase: they cannot move, have no strength and die if the node is taken.
 
 **Split territory**: if your land falls apart, keep one part (`keep 17`); the rest turns neutral.
