@@ -20,7 +20,8 @@ def order_spans_in_notation(rs, text: str) -> list[str]:
     spans = []
     for span in re.findall(r"`([^`]+)`", text):
         try:
-            rs.parse_orders(state, seat, span)
+            if not rs.parse_orders(state, seat, span):
+                continue  # a separator or blank, not an order
         except OrderSyntaxError:
             continue
         except OrderError:
@@ -46,4 +47,4 @@ def test_rules_text_shows_the_order_notation(name):
 
 def test_the_notation_check_tells_orders_from_other_code_spans():
     rs = RULESETS["conquest"]
-    assert order_spans_in_notation(rs, "move with `C4>C5 3`, not with `walk north`") == ["C4>C5 3"]
+    assert order_spans_in_notation(rs, "move with `C4>C5 3`; not with `walk north` or `;`") == ["C4>C5 3"]
