@@ -201,9 +201,12 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
 
     def check_num_players(self, num_players: int) -> None:
         if not self.min_players <= num_players <= self.max_players:
-            raise OptionError(
-                f"{self.name} is played by {self.min_players} to {self.max_players} players, not {num_players}"
+            allowed = (
+                f"{self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
             )
+            raise OptionError(f"{self.name} is played by {allowed} players, not {num_players}")
 
     def check_envelope(self, data: Mapping[str, Any]) -> None:
         """Refuse serialized state of another ruleset or a newer format."""
