@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from engine.gra.orders import Create, Keep, Move, Pick
-from engine.gra.state import PLAYING, GraView
+from engine.gra.state import PLAYING, GraView, Phase
 from render import hexboard, legend, text
 from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, count, draw_legend, header
 from render.hexboard import Point
@@ -25,10 +25,10 @@ from render.text import Colour
 SPAWN: Colour = (255, 214, 0)
 EDGE: Colour = (150, 150, 156)
 PHASE_WORDS = {
-    "negotiate": "choosing start nodes",
-    "move": "move phase",
-    "create": "creating phase",
-    "split": "split territory: choose the part to keep",
+    Phase.NEGOTIATE: "choosing start nodes",
+    Phase.MOVE: "move phase",
+    Phase.CREATE: "creating phase",
+    Phase.SPLIT: "split territory: choose the part to keep",
 }
 
 

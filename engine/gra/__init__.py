@@ -23,7 +23,7 @@ from engine.gra import ai, events
 from engine.gra.board import SHIPPED, SIZES, Graph, generate
 from engine.gra.orders import Keep, Order, Pick, parse
 from engine.gra.rules import acting, default_keep, default_picks, remove, resolve_phase, spacing_for
-from engine.gra.state import PLAYING, GraState, GraView, from_dict, make_view, to_dict
+from engine.gra.state import PLAYING, GraState, GraView, Phase, from_dict, make_view, to_dict
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
@@ -86,7 +86,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
             )
         return GraState(
             graph=graph,
-            phase="negotiate",
+            phase=Phase.NEGOTIATE,
             spacing=spacing_for(graph, num_players),
             owners={},
             ready={},
@@ -110,16 +110,16 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
 
     def parse_orders(self, state: GraState, seat: int, text: str) -> list[Order]:
         if seat not in acting(state):
-            raise NotActingError(f"seat {seat} does not play the {state.phase} phase")
+            raise NotActingError(f"seat {seat} does not play this {state.phase.turn_unit}")
         return parse(state, seat, text)
 
     def format_order(self, order: Order) -> str:
         return str(order)
 
     def default_orders(self, state: GraState, seat: int) -> list[Order]:
-        if state.phase == "negotiate":
+        if state.phase == Phase.NEGOTIATE:
             return [Pick(tuple(default_picks(state, seat)))]
-        if state.phase == "split" and seat in state.splits:
+        if state.phase == Phase.SPLIT and seat in state.splits:
             return [Keep(default_keep(state, seat))]
         return []
 
@@ -129,7 +129,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
         players = acting(state)
         for seat, seat_orders in orders.items():
             if seat not in players:
-                raise NotActingError(f"seat {seat} does not play the {state.phase} phase")
+                raise NotActingError(f"seat {seat} does not play this {state.phase.turn_unit}")
             parse(state, seat, self.format_orders(seat_orders))
         complete = {seat: orders.get(seat) or self.default_orders(state, seat) for seat in players}
         new, events = resolve_phase(state, complete)
@@ -184,7 +184,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
         return ai.choose_orders(state, seat, seed)
 
     def turn_unit(self, state: GraState) -> str:
-        return f"{state.phase} phase"
+        return state.phase.turn_unit
 
     def describe_event(self, event: Event, who: SeatNamer) -> str | None:
         return events.describe(event, who)

@@ -4,13 +4,35 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from engine.errors import StateError
 from engine.gra.board import Graph
 
 PLAYING = "playing"
-PHASES = ("negotiate", "move", "create", "split")
+
+
+class Phase(StrEnum):
+    """What the players of a gra turn do. The values are the stored names, so saved games keep loading."""
+
+    NEGOTIATE = "negotiate"
+    MOVE = "move"
+    CREATE = "create"
+    SPLIT = "split"
+
+    @property
+    def turn_unit(self) -> str:
+        """The turn's name for players."""
+        return TURN_UNITS[self]
+
+
+TURN_UNITS = {
+    Phase.NEGOTIATE: "start pick",
+    Phase.MOVE: "move phase",
+    Phase.CREATE: "creating phase",
+    Phase.SPLIT: "split choice",
+}
 
 Army = tuple[int, int]  # (seat, soldiers)
 
@@ -28,7 +50,7 @@ class Trace:
 @dataclass(frozen=True)
 class GraState:
     graph: Graph
-    phase: str
+    phase: Phase
     spacing: int  # picks of one player must be at least this many edges apart
     owners: Mapping[int, int]
     ready: Mapping[int, Army]
@@ -39,6 +61,10 @@ class GraState:
     turn: int
     last: tuple[Trace, ...]
     rng: int
+
+    def __post_init__(self) -> None:
+        # a phase given by its stored name (``replace(state, phase="move")``) becomes the Phase itself
+        object.__setattr__(self, "phase", Phase(self.phase))
 
     def playing(self) -> list[int]:
         return [seat for seat, status in enumerate(self.players) if status == PLAYING]
@@ -129,8 +155,8 @@ def from_dict(data: Mapping[str, Any]) -> GraState:
         raise
     except Exception as err:  # noqa: BLE001 - any malformed input is a damaged state
         raise StateError(f"gra state is damaged: {type(err).__name__}: {err}") from None
-    if state.phase not in PHASES or not 2 <= seats <= 6:
-        raise StateError(f"gra state is damaged: phase {state.phase!r}, {seats} players")
+    if not 2 <= seats <= 6:
+        raise StateError(f"gra state is damaged: {seats} players")
     return state
 
 
