@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
+from engine import standings
 from engine.errors import AmbiguousOrderError, IllegalOrderError, OrderError, OrderSyntaxError, raise_collected
 from engine.fortress.board import LAND, MOUNTAIN, WATER
 from engine.fortress.orders import PATTERNS, Build, Order, Pass, Walk, WalkBuild, label, split_lines
-from engine.fortress.state import PLAYING, FortressState
+from engine.fortress.state import FortressState
 from engine.hexgrid import Hex
 from engine.ruleset import Event
 
@@ -294,16 +295,10 @@ def _spawn_general(state: FortressState) -> FortressState:
 
 def remove(state: FortressState, seat: int, reason: str) -> FortressState:
     """The seat leaves: his cells and fortresses turn neutral, his generals vanish; the game ends."""
-    players = list(state.players)
-    players[seat] = reason
     return replace(
         state,
-        players=tuple(players),
+        players=standings.leave(state.players, [seat], standings.departure(reason), reason, state.turn),
         owners={c: s for c, s in state.owners.items() if s != seat},
         fortresses={c: s for c, s in state.fortresses.items() if s != seat},
         generals={c: s for c, s in state.generals.items() if s != seat},
     )
-
-
-def playing(state: FortressState) -> list[int]:
-    return [seat for seat, status in enumerate(state.players) if status == PLAYING]

@@ -9,8 +9,9 @@ Decisions beyond the spec:
 - A player who misses the negotiation gets a seeded spread-out pick; a missed move phase keeps
   every soldier in place; a missed creating phase creates nothing; a missed split keeps the
   largest part (then most soldiers, then lowest node).
-- Ranking: living players first, then the dead and departed, later departures higher; position
-  points count the players ranked below.
+- Ranking (``engine/standings.py``): living players first, then the dead and departed, later
+  departures higher, those out in the same turn sharing a place; position points count the players
+  ranked below. A "turn" is one resolved phase (``state.turn``).
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine import standings
 from engine.errors import EngineError, MapError, NotActingError
 from engine.gra import ai, events
 from engine.gra.board import SHIPPED, SIZES, Graph, generate
 from engine.gra.orders import Keep, Order, Pick, parse
 from engine.gra.rules import acting, default_keep, default_picks, remove, resolve_phase, spacing_for
-from engine.gra.state import PLAYING, GraState, GraView, Phase, from_dict, make_view, to_dict
+from engine.gra.state import GraState, GraView, Phase, from_dict, make_view, to_dict, upgrade_v1
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
@@ -57,6 +59,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     max_players = 6
     default_players = 3
     bot_levels = (BotLevel("standard", 1),)
+    state_version = 2
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
@@ -92,8 +95,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
             ready={},
             spawning={},
             splits={},
-            players=(PLAYING,) * num_players,
-            departures=(),
+            players=standings.seated(num_players),
             turn=0,
             last=(),
             rng=seed_state(seed),
@@ -143,14 +145,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     def outcome(self, state: GraState) -> Outcome | None:
         if not state.over:
             return None
-        alive = state.playing()
-        ranking = ([tuple(alive)] if alive else []) + [(seat,) for seat in reversed(state.departures)]
-        below, points = len(state.players), {}
-        for group in ranking:
-            below -= len(group)
-            for seat in group:
-                points[seat] = below
-        return Outcome(winners=ranking[0], draw=len(ranking[0]) > 1, ranking=tuple(ranking), points=points)
+        return standings.outcome(state.players, lambda seat: (len(state.territory(seat)), state.soldiers(seat)))
 
     def view(self, state: GraState, seat: int | None) -> GraView:
         return make_view(state, seat, acting(state))
@@ -159,8 +154,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
         return to_dict(state, self.name, self.state_version)
 
     def from_dict(self, data: Mapping[str, Any]) -> GraState:
-        self.check_envelope(data)
-        return from_dict(data)
+        return from_dict(self.check_envelope(data, {1: upgrade_v1}))
 
     def remove_player(self, state: GraState, seat: int, reason: str) -> Resolution[GraState]:
         if state.over:

@@ -7,8 +7,9 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from engine import standings
 from engine.gra.orders import Create, Keep, Move, Order, Pick
-from engine.gra.state import Army, GraState, Phase, Trace
+from engine.gra.state import DIED, Army, GraState, Phase, Trace
 from engine.rng import Rng
 from engine.ruleset import Event
 
@@ -201,13 +202,9 @@ def _node_fight(
 def _deaths(state: GraState, events: list[Event]) -> GraState:
     alive = set(state.owners.values())
     dead = [seat for seat in state.playing() if seat not in alive]
-    if not dead:
-        return state
-    players = list(state.players)
     for seat in dead:
-        players[seat] = "dead"
         events.append(Event("died", {"seat": seat}))
-    return replace(state, players=tuple(players), departures=state.departures + tuple(dead))
+    return replace(state, players=standings.leave(state.players, dead, standings.Status.ELIMINATED, DIED, state.turn))
 
 
 # --- creating phase ---------------------------------------------------------------------------
@@ -280,12 +277,9 @@ HANDLERS = {Phase.NEGOTIATE: _negotiate, Phase.MOVE: _move, Phase.CREATE: _creat
 
 def remove(state: GraState, seat: int, reason: str) -> GraState:
     """Surrender or removal: the seat's nodes turn neutral and its soldiers vanish."""
-    players = list(state.players)
-    players[seat] = reason
     return replace(
         state,
-        players=tuple(players),
-        departures=state.departures + (seat,),
+        players=standings.leave(state.players, [seat], standings.departure(reason), reason, state.turn),
         owners={n: s for n, s in state.owners.items() if s != seat},
         ready={n: a for n, a in state.ready.items() if a[0] != seat},
         spawning={n: a for n, a in state.spawning.items() if a[0] != seat},

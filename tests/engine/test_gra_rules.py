@@ -10,6 +10,7 @@ from engine import IllegalOrderError, MapError, NotActingError, OrderSyntaxError
 from engine.gra.board import SHIPPED, generate
 from engine.gra.orders import Create, Keep, Move, Pick
 from engine.gra.state import Phase
+from engine.standings import Seat, Status
 
 RS = find_ruleset("gra")
 # 1 - 2 - 3 - 4 - 5 - 6 - 7 - 8 - 9 (a path), plus 10 hanging off 5 and 11 off 3 and 5
@@ -266,7 +267,7 @@ def test_player_without_nodes_dies_and_last_alive_wins():
     """A player with no nodes is dead (killed). The last player alive wins."""
     state = game(owners={4: 0, 5: 1}, ready={4: (0, 2), 5: (1, 1)})
     result = play(state, {0: "4>5 2", 1: ""})
-    assert result.state.players[1] == "dead"
+    assert result.state.players[1] == Seat(Status.ELIMINATED, "no nodes left", left=state.turn)
     outcome = RS.outcome(result.state)
     assert outcome.winners == (0,) and outcome.points == {0: 1, 1: 0}
 
@@ -275,7 +276,25 @@ def test_surrender_neutralizes_nodes_and_removes_soldiers():
     """Surrender at any time: the player is out, his nodes become neutral, his soldiers are removed."""
     state = game(players=3, owners={4: 0, 5: 1, 9: 2}, ready={4: (0, 1), 5: (1, 2), 9: (2, 1)})
     after = RS.remove_player(state, 1, "surrender").state
-    assert 5 not in after.owners and 5 not in after.ready and after.players[1] == "surrender"
+    assert 5 not in after.owners and 5 not in after.ready
+    assert after.players[1] == Seat(Status.SURRENDERED, "surrender", left=state.turn)
+
+
+def test_players_who_die_in_the_same_turn_share_their_place():
+    """Players who die in the same turn share their place (and their points), as in every ruleset."""
+    state = game(players=3, owners={3: 1, 4: 0, 5: 2}, ready={4: (0, 2)})
+    after = play(state, {0: "4>3 1; 4>5 1"}).state
+    outcome = RS.outcome(after)
+    assert outcome.ranking == ((0,), (1, 2)) and outcome.points == {0: 2, 1: 0, 2: 0}
+
+
+def test_later_departures_rank_above_earlier_ones():
+    """The last player alive wins; a player who is out later ranks above one who was out before."""
+    state = game(players=3, owners={3: 1, 4: 0, 9: 2}, ready={4: (0, 1), 9: (2, 1)})
+    state = RS.remove_player(state, 2, "missed turns").state
+    state = replace(state, turn=state.turn + 4)  # some turns later
+    outcome = RS.outcome(play(state, {0: "4>3"}).state)
+    assert outcome.ranking == ((0,), (1,), (2,)) and outcome.points == {0: 2, 1: 1, 2: 0}
 
 
 def test_removal_of_the_only_acting_player_moves_the_game_on():
