@@ -23,8 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command")
     demo = commands.add_parser("demo", help="play a whole game between computer players, offline")
     demo.add_argument("--ruleset", default="conquest", help="which game (default: conquest)")
-    demo.add_argument("--players", type=int, default=3, help="number of players (default: 3)")
+    demo.add_argument("--players", type=int, help="number of players (default: the game's usual table)")
     demo.add_argument("--seed", type=int, default=1, help="seed for the map and the players (default: 1)")
+    demo.add_argument("--max-steps", type=int, default=500, help="stop an unfinished game after this many turns")
     demo.add_argument(
         "--out",
         type=pathlib.Path,
@@ -48,11 +49,17 @@ def _demo(args: argparse.Namespace) -> int:
     from service.demo import run_demo
 
     try:
-        result = run_demo(args.ruleset, args.players, args.seed, args.out)
+        result = run_demo(args.ruleset, args.players, args.seed, args.out, args.max_steps)
     except EngineError as err:
         print(f"demo: {err}", file=sys.stderr)
         return 2
+    except OSError as err:
+        print(f"demo: cannot write the game to {args.out}: {err}", file=sys.stderr)
+        return 2
     print(f"{result.rounds} rounds; {len(result.images)} images and {result.summary.name} in {args.out}")
+    if not result.finished:
+        print(f"demo: the game did not finish within {args.max_steps} turns", file=sys.stderr)
+        return 1
     lines = result.summary.read_text(encoding="utf-8").splitlines()
     print(next((line for line in lines if line.startswith(("Winner", "Draw"))), lines[-1]))
     return 0

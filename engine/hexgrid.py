@@ -8,7 +8,7 @@ letter is ``q + (r - (r & 1)) // 2``. ``Hex.from_label("C4")`` and ``hex.label``
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.labels import format_label, parse_label
@@ -118,9 +118,3 @@ def orbit(cell: Hex, center: Hex) -> set[Hex]:
         q, r = op(cell.q - center.q, cell.r - center.r)
         result.add(Hex(q + center.q, r + center.r))
     return result
-
-
-def bounding_labels(cells: Iterable[Hex]) -> tuple[int, int]:
-    """Columns and rows needed to show ``cells`` (which must have non-negative offsets)."""
-    cells = list(cells)
-    return max(c.col for c in cells) + 1, max(c.row for c in cells) + 1

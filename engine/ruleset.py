@@ -223,15 +223,32 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
 
     def check_num_players(self, num_players: int) -> None:
         if not self.min_players <= num_players <= self.max_players:
-            raise OptionError(
-                f"{self.name} is played by {self.min_players} to {self.max_players} players, not {num_players}"
+            allowed = (
+                f"{self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
             )
+            raise OptionError(f"{self.name} is played by {allowed} players, not {num_players}")
 
-    def check_envelope(self, data: Mapping[str, Any]) -> None:
-        """Refuse serialized state of another ruleset or a newer format."""
+    def check_envelope(
+        self,
+        data: Mapping[str, Any],
+        upgrades: Mapping[int, Callable[[Mapping[str, Any]], dict[str, Any]]] | None = None,
+    ) -> Mapping[str, Any]:
+        """Refuse serialized state of another ruleset or an unknown format. ``upgrades[v]`` turns
+        version ``v`` data into version ``v + 1``, so games saved by older code keep loading; the
+        data comes back in the current format."""
         if not isinstance(data, Mapping):
             raise StateError(f"{self.name} state must be an object, not {type(data).__name__}")
         if data.get("ruleset") != self.name:
             raise StateError(f"state is for ruleset {data.get('ruleset')!r}, not {self.name!r}")
+        while (version := data.get("version")) in (upgrades or {}):
+            try:
+                data = {**upgrades[version](data), "version": version + 1}
+            except (KeyError, TypeError, ValueError, AttributeError) as err:
+                raise StateError(
+                    f"{self.name} state version {version} is damaged: {type(err).__name__}: {err}"
+                ) from None
         if data.get("version") != self.state_version:
             raise StateError(f"{self.name} state version {data.get('version')!r} is not {self.state_version}")
+        return data

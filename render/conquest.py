@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine.conquest.board import CellType
 from engine.conquest.orders import Auto, Move, StopAuto
-from engine.conquest.state import PLAYING, CellView, ConquestView
+from engine.conquest.state import CellView, ConquestView
 from engine.hexgrid import Hex
 from render import hexboard, legend, text
 from render.frame import Frame, canvas_for, count, draw_legend, frame_for, header
@@ -229,11 +229,11 @@ def _entries(view: ConquestView, names: Sequence[str], private: bool) -> list[le
         name = text.drawable(names[seat]).strip() or f"Player {seat + 1}"
         if private and seat == view.viewer:
             name += " (you)"
-        if player.status == PLAYING:
+        if player.playing:
             detail = f"{count(cells[seat], 'cell')} · {count(units[seat], 'unit')} · +{production[seat]} per round"
         else:
             detail = f"{player.status} · {count(cells[seat], 'cell')} · {count(units[seat], 'unit')}"
-        entries.append(legend.Entry(player_colour(seat), name, detail, player.status == PLAYING))
+        entries.append(legend.Entry(player_colour(seat), name, detail, player.playing))
     return entries
 
 

@@ -179,13 +179,13 @@ def _general(canvas: ImageDraw.ImageDraw, center: Point, radius: float, colour: 
 def _entries(view: FortressView, names: Sequence[str]) -> list[legend.Entry]:
     entries = []
     for seat in (0, 1):
-        status = view.state.players[seat]
+        standing = view.state.players[seat]
         detail = f"{count(view.territory[seat], 'cell')} · {count(view.moves_left[seat], 'move')} left"
-        if status != "playing":
-            detail = f"out ({status}) · {detail}"
+        if not standing.playing:
+            detail = f"out ({standing.reason}) · {detail}"
         elif view.to_move == seat:
             detail = f"to play · {detail}"
-        entries.append(legend.Entry(player_colour(seat), _name(names, seat), detail, status == "playing"))
+        entries.append(legend.Entry(player_colour(seat), _name(names, seat), detail, standing.playing))
     return entries
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from engine.gra.orders import Create, Keep, Move, Pick
-from engine.gra.state import PLAYING, GraView
+from engine.gra.state import GraView, Phase
 from render import hexboard, legend, text
 from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, count, draw_legend, header
 from render.hexboard import Point
@@ -25,10 +25,10 @@ from render.text import Colour
 SPAWN: Colour = (255, 214, 0)
 EDGE: Colour = (150, 150, 156)
 PHASE_WORDS = {
-    "negotiate": "choosing start nodes",
-    "move": "move phase",
-    "create": "creating phase",
-    "split": "split territory: choose the part to keep",
+    Phase.NEGOTIATE: "choosing start nodes",
+    Phase.MOVE: "move phase",
+    Phase.CREATE: "creating phase",
+    Phase.SPLIT: "split territory: choose the part to keep",
 }
 
 
@@ -234,7 +234,7 @@ def _private(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame, orde
 def _entries(view: GraView, names: Sequence[str], private: bool) -> list[legend.Entry]:
     state = view.state
     entries = []
-    for seat, status in enumerate(state.players):
+    for seat, standing in enumerate(state.players):
         name = text.drawable(names[seat]).strip() or f"Player {seat + 1}"
         if private and seat == view.viewer:
             name += " (you)"
@@ -245,9 +245,9 @@ def _entries(view: GraView, names: Sequence[str], private: bool) -> list[legend.
             + (f" + {waiting} spawning" if waiting else "")
             + f" · cap {state.cap(seat)}"
         )
-        if status != PLAYING:
-            detail = f"out ({status})"
-        entries.append(legend.Entry(player_colour(seat), name, detail, status == PLAYING))
+        if not standing.playing:
+            detail = f"out ({standing.reason})"
+        entries.append(legend.Entry(player_colour(seat), name, detail, standing.playing))
     return entries
 
 

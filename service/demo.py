@@ -21,10 +21,13 @@ class DemoResult:
     rounds: int
     images: tuple[pathlib.Path, ...]
     summary: pathlib.Path
+    finished: bool  # False when the step limit stopped the game: the demo did not show a whole game
 
 
-def run_demo(ruleset: str, players: int, seed: int, out: pathlib.Path, max_steps: int = 500) -> DemoResult:
+def run_demo(ruleset: str, players: int | None, seed: int, out: pathlib.Path, max_steps: int = 500) -> DemoResult:
+    """``players`` None plays the ruleset's own default table."""
     rs = find_ruleset(ruleset)
+    players = rs.default_players if players is None else players
     options = {"round_limit": 200} if any(o.name == "round_limit" for o in rs.options_schema()) else {}
     state = rs.setup(players, options, seed=seed)
     names = DEMO_NAMES[:players]
@@ -48,7 +51,7 @@ def run_demo(ruleset: str, players: int, seed: int, out: pathlib.Path, max_steps
     summary = out / "summary.txt"
     summary.write_text("\n".join(log) + "\n", encoding="utf-8")
     (out / "final-state.json").write_text(json.dumps(rs.to_dict(state), ensure_ascii=False), encoding="utf-8")
-    return DemoResult(step, tuple(images), summary)
+    return DemoResult(step, tuple(images), summary, outcome is not None)
 
 
 def _write(path: pathlib.Path, data: bytes) -> pathlib.Path:

@@ -8,6 +8,7 @@ import pytest
 from PIL import Image
 
 import bot
+from engine import RULESETS
 
 
 def test_demo_writes_a_full_game(tmp_path, capsys):
@@ -23,12 +24,28 @@ def test_demo_writes_a_full_game(tmp_path, capsys):
     assert "rounds;" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("ruleset", ["fortress", "gra"])
-def test_demo_plays_every_ruleset(tmp_path, ruleset):
-    assert bot.main(["demo", "--ruleset", ruleset, "--players", "2", "--seed", "4", "--out", str(tmp_path)]) == 0
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_demo_plays_every_ruleset_at_its_default_table(tmp_path, ruleset):
+    assert bot.main(["demo", "--ruleset", ruleset, "--seed", "4", "--out", str(tmp_path)]) == 0
     summary = (tmp_path / "summary.txt").read_text(encoding="utf-8")
+    assert f"{RULESETS[ruleset].default_players} computer players" in summary.splitlines()[0]
     assert "Winner:" in summary or "Draw between" in summary
     assert len(list(tmp_path.glob("round-*.png"))) >= 3
+
+
+def test_the_readme_fortress_example_works(tmp_path):
+    """README: `python bot.py demo --ruleset fortress --seed 7`."""
+    assert bot.main(["demo", "--ruleset", "fortress", "--seed", "7", "--out", str(tmp_path)]) == 0
+
+
+def test_an_impossible_table_fails_with_a_reason(tmp_path, capsys):
+    assert bot.main(["demo", "--ruleset", "fortress", "--players", "3", "--out", str(tmp_path)]) == 2
+    assert "fortress is played by 2 players, not 3" in capsys.readouterr().err
+
+
+def test_an_unfinished_game_is_a_failed_demo(tmp_path, capsys):
+    assert bot.main(["demo", "--ruleset", "fortress", "--max-steps", "2", "--out", str(tmp_path)]) == 1
+    assert "did not finish within 2 turns" in capsys.readouterr().err
 
 
 def test_demo_reports_bad_arguments(tmp_path, capsys):

@@ -7,7 +7,8 @@ Order notation: see ``orders.py`` (``C4>C5 3``, ``C4>C5``, ``auto C4>C5``, ``sto
 Decisions beyond the spec:
 - A seat that does not submit (or does not pass) gets no fixed moves; its standing auto-moves run.
 - Rounds survived = rounds completed while the player was in the game; position points count the
-  players ranked strictly below, and players who leave together share a place.
+  players ranked strictly below (``engine/standings.py``). Players who leave in the same round share
+  a place, whether eliminated, surrendered or removed: "earlier" in the spec counts in rounds.
 - Five players use a six-corner symmetric map with one corner empty (hex grids have no 5-fold
   symmetry).
 - Missed-turn counting belongs to the game master (it knows deadlines); it calls ``remove_player``.
@@ -18,10 +19,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine import standings
 from engine.conquest import ai, events, rules
 from engine.conquest.board import SHIPPED, SIZES, ConquestMap, generate_map
 from engine.conquest.orders import Order, parse, suggest
-from engine.conquest.state import Cell, ConquestState, ConquestView, Player, from_dict, make_view, to_dict
+from engine.conquest.state import Cell, ConquestState, ConquestView, from_dict, make_view, to_dict, upgrade_v1
 from engine.errors import OptionError
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
@@ -55,6 +57,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
     max_players = 6
     default_players = 3
     bot_levels = (BotLevel("standard", 1),)
+    state_version = 2
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
@@ -87,11 +90,10 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
             types=dict(board.types),
             cells=cells,
             autos={},
-            players=tuple(Player() for _ in range(num_players)),
+            players=standings.seated(num_players),
             round=1,
             round_limit=opts["round_limit"],
             last_moves=(),
-            departures=0,
             rng=seed_state(seed),
         )
 
@@ -136,8 +138,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
         return to_dict(state, self.name, self.state_version)
 
     def from_dict(self, data: Mapping[str, Any]) -> ConquestState:
-        self.check_envelope(data)
-        return from_dict(data)
+        return from_dict(self.check_envelope(data, {1: upgrade_v1}))
 
     def remove_player(self, state: ConquestState, seat: int, reason: str) -> Resolution[ConquestState]:
         return rules.remove_player(state, seat, reason)

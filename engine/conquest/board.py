@@ -53,23 +53,6 @@ class ConquestMap:
     garrisons: Mapping[Hex, int]
     starts: Mapping[int, tuple[Hex, ...]]
 
-    def to_dict(self) -> dict[str, Any]:
-        width = max(c.col for c in self.types) + 1
-        height = max(c.row for c in self.types) + 1
-        layout = []
-        for row in range(height):
-            tokens = []
-            for col in range(width):
-                cell_type = self.types.get(Hex.from_offset(col, row))
-                tokens.append(cell_type.token if cell_type else ".")
-            layout.append(" ".join(tokens))
-        return {
-            "name": self.name,
-            "layout": layout,
-            "garrisons": {c.label: n for c, n in sorted(self.garrisons.items()) if n},
-            "starts": {str(n): [c.label for c in cells] for n, cells in sorted(self.starts.items())},
-        }
-
     @classmethod
     def from_dict(cls, data: Any) -> ConquestMap:
         """Validate map data; every problem is a MapError naming the bad entry."""

@@ -6,8 +6,9 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from engine import standings
 from engine.conquest.orders import Auto, Move, Order, StopAuto, validate
-from engine.conquest.state import PLAYING, Cell, ConquestState, Player, Trace
+from engine.conquest.state import Cell, ConquestState, Trace
 from engine.errors import EngineError, NotActingError
 from engine.hexgrid import Hex
 from engine.ruleset import Event, Outcome, Resolution
@@ -37,7 +38,7 @@ def resolve_round(state: ConquestState, orders: Mapping[int, Sequence[Order]]) -
         round=state.round + 1,
         last_moves=tuple(Trace(seat, s, t, n, auto) for (seat, s, t, auto), n in sorted(flows.items(), key=_trace_key)),
     )
-    next_state = _eliminate(next_state, events, survived=state.round - 1)
+    next_state = _eliminate(next_state, events, state.round)
     events.insert(0, Event("round_resolved", {"round": state.round}))
     if next_state.over:
         events.append(Event("game_over", {"winners": list(outcome(next_state).winners)}))
@@ -151,16 +152,13 @@ def _produce(state: ConquestState, cells: dict[Hex, Cell], events: list[Event]) 
     return produced
 
 
-def _eliminate(state: ConquestState, events: list[Event], survived: int) -> ConquestState:
+def _eliminate(state: ConquestState, events: list[Event], round_played: int) -> ConquestState:
     owners = {c.owner for c in state.cells.values()}
     gone = [seat for seat in state.playing() if seat not in owners]
-    if not gone:
-        return state
-    players = list(state.players)
     for seat in gone:
-        players[seat] = Player("eliminated", "no cells left", state.departures, survived)
         events.append(Event("eliminated", {"seat": seat}))
-    return replace(state, players=tuple(players), departures=state.departures + 1)
+    players = standings.leave(state.players, gone, standings.Status.ELIMINATED, "no cells left", round_played)
+    return replace(state, players=players)
 
 
 def remove_player(state: ConquestState, seat: int, reason: str) -> Resolution[ConquestState]:
@@ -169,12 +167,11 @@ def remove_player(state: ConquestState, seat: int, reason: str) -> Resolution[Co
         raise EngineError("the game is over; nobody can leave it now")
     if not state.is_playing(seat):
         raise NotActingError(f"seat {seat} is not playing in this game")
-    status = "surrendered" if reason == "surrender" else "removed"
+    status = standings.departure(reason)
     cells = {h: Cell(None, c.units) if c.owner == seat else c for h, c in state.cells.items()}
     autos = {s: t for s, t in state.autos.items() if state.cells[s].owner != seat}
-    players = list(state.players)
-    players[seat] = Player(status, reason, state.departures, state.round - 1)
-    next_state = replace(state, cells=cells, autos=autos, players=tuple(players), departures=state.departures + 1)
+    players = standings.leave(state.players, [seat], status, reason, state.round)
+    next_state = replace(state, cells=cells, autos=autos, players=players)
     events = [Event("player_removed", {"seat": seat, "reason": reason, "status": status})]
     if next_state.over:
         events.append(Event("game_over", {"winners": list(outcome(next_state).winners)}))
@@ -182,25 +179,13 @@ def remove_player(state: ConquestState, seat: int, reason: str) -> Resolution[Co
 
 
 def outcome(state: ConquestState) -> Outcome | None:
-    """Ranking: players still in (by cells, then units), then departures, later ones higher."""
+    """Players still in rank by cells, then units; points: position points plus one per round
+    survived (a seat that left in round r survived r - 1)."""
     if not state.over:
         return None
-    groups: dict[tuple, list[int]] = defaultdict(list)
-    for seat, player in enumerate(state.players):
-        if player.status == PLAYING:
-            key = (1, len(state.cells_of(seat)), state.units_of(seat))
-        else:
-            key = (0, player.out_seq, 0)
-        groups[key].append(seat)
-    ranking = tuple(tuple(groups[key]) for key in sorted(groups, reverse=True))
-    completed = state.round - 1
-    points: dict[int, int] = {}
-    below = len(state.players)
-    for group in ranking:
-        below -= len(group)
-        for seat in group:
-            player = state.players[seat]
-            survived = completed if player.status == PLAYING else player.survived
-            points[seat] = below + survived
-    top = ranking[0]
-    return Outcome(winners=top, draw=len(top) > 1, ranking=ranking, points=points)
+
+    def survived(seat: int) -> int:
+        player = state.players[seat]
+        return (state.round if player.playing else player.left) - 1
+
+    return standings.outcome(state.players, lambda seat: (len(state.cells_of(seat)), state.units_of(seat)), survived)

@@ -6,29 +6,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine import standings
 from engine.conquest.board import CellType
 from engine.errors import StateError
 from engine.hexgrid import Hex
+from engine.standings import Seats
 from engine.stored import text, whole
-
-PLAYING = "playing"
-OUT_STATUSES = ("eliminated", "surrendered", "removed")
 
 
 @dataclass(frozen=True, slots=True)
 class Cell:
     owner: int | None  # seat, or None for neutral
     units: int
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    """A seat's standing. ``out_seq`` orders departures (equal = left together); ``survived`` counts rounds."""
-
-    status: str = PLAYING
-    reason: str | None = None
-    out_seq: int | None = None
-    survived: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,18 +37,17 @@ class ConquestState:
     types: Mapping[Hex, CellType]
     cells: Mapping[Hex, Cell]
     autos: Mapping[Hex, Hex]
-    players: tuple[Player, ...]
+    players: Seats  # a seat leaves in the round being played then
     round: int  # the round being played; round - 1 rounds are complete
     round_limit: int  # 0: none
     last_moves: tuple[Trace, ...]
-    departures: int  # how many departure batches so far (for out_seq)
     rng: int
 
     def is_playing(self, seat: int) -> bool:
-        return 0 <= seat < len(self.players) and self.players[seat].status == PLAYING
+        return 0 <= seat < len(self.players) and self.players[seat].playing
 
     def playing(self) -> list[int]:
-        return [seat for seat, p in enumerate(self.players) if p.status == PLAYING]
+        return standings.still_in(self.players)
 
     def cells_of(self, seat: int) -> list[Hex]:
         return sorted(h for h, c in self.cells.items() if c.owner == seat)
@@ -83,14 +71,10 @@ def to_dict(state: ConquestState, name: str, version: int) -> dict[str, Any]:
             for h, c in sorted(state.cells.items())
         },
         "autos": {s.label: t.label for s, t in sorted(state.autos.items())},
-        "players": [
-            {"status": p.status, "reason": p.reason, "out_seq": p.out_seq, "survived": p.survived}
-            for p in state.players
-        ],
+        "players": standings.to_data(state.players),
         "round": state.round,
         "round_limit": state.round_limit,
         "last_moves": [[t.seat, t.source.label, t.target.label, t.units, t.auto] for t in state.last_moves],
-        "departures": state.departures,
         "rng": state.rng,
     }
 
@@ -103,10 +87,7 @@ def from_dict(data: Mapping[str, Any]) -> ConquestState:
             cell = Hex.from_label(label)
             types[cell] = CellType(entry["type"])
             cells[cell] = Cell(_optional_int(entry["owner"]), whole(entry["units"], 0, "conquest"))
-        players = tuple(
-            Player(p["status"], p["reason"], _optional_int(p["out_seq"]), _optional_int(p["survived"]))
-            for p in data["players"]
-        )
+        players = standings.from_data(data["players"], "conquest")
         autos = {Hex.from_label(s): Hex.from_label(t) for s, t in data["autos"].items()}
         traces = tuple(
             Trace(whole(seat, 0, "conquest"), Hex.from_label(s), Hex.from_label(t), whole(n, 1, "conquest"), bool(auto))
@@ -121,7 +102,6 @@ def from_dict(data: Mapping[str, Any]) -> ConquestState:
             round=whole(data["round"], 1, "conquest"),
             round_limit=whole(data["round_limit"], 0, "conquest"),
             last_moves=traces,
-            departures=whole(data["departures"], 0, "conquest"),
             rng=whole(data["rng"], 0, "conquest"),
         )
     except StateError:
@@ -132,6 +112,15 @@ def from_dict(data: Mapping[str, Any]) -> ConquestState:
     return state
 
 
+def upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Version 1 numbered departures and counted the rounds a seat survived; it left in the next one."""
+    players = [
+        {"status": p["status"], "reason": p["reason"], "left": None if p["survived"] is None else p["survived"] + 1}
+        for p in data["players"]
+    ]
+    return {**{k: v for k, v in data.items() if k != "departures"}, "players": players}
+
+
 def _optional_int(value: Any) -> int | None:
     return None if value is None else whole(value, 0, "conquest")
 
@@ -140,9 +129,6 @@ def _check_consistent(state: ConquestState) -> None:
     seats = len(state.players)
     if not 2 <= seats <= 6:
         raise StateError(f"conquest state is damaged: {seats} players")
-    for p in state.players:
-        if p.status != PLAYING and p.status not in OUT_STATUSES:
-            raise StateError(f"conquest state is damaged: unknown player status {p.status!r}")
     for cell, c in state.cells.items():
         if c.owner is not None and c.owner >= seats:
             raise StateError(f"conquest state is damaged: {cell.label} owned by seat {c.owner}")
@@ -176,7 +162,7 @@ class ConquestView:
     round_limit: int
     over: bool
     cells: tuple[CellView, ...]
-    players: tuple[Player, ...]
+    players: Seats
     last_moves: tuple[Trace, ...]
 
 

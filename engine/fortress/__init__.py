@@ -18,30 +18,31 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from engine import standings
 from engine.errors import EngineError, NotActingError, OptionError
 from engine.fortress import ai, events
 from engine.fortress.board import LAND, SHIPPED, FortressMap, generate_map
 from engine.fortress.orders import Order
-from engine.fortress.rules import advance, apply_turn, begin, claim, parse, playing, remove
-from engine.fortress.state import MODES, PLAYING, FortressState, FortressView, from_dict, make_view, to_dict
+from engine.fortress.rules import advance, apply_turn, begin, claim, parse, remove
+from engine.fortress.state import MODES, FortressState, FortressView, from_dict, make_view, to_dict, upgrade_v1
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
-RULES_TEXT = """\\
-**Fortress** — two players, alternating turns, a fixed number of moves each. You own your city and \\
+RULES_TEXT = """\
+**Fortress** — two players, alternating turns, a fixed number of moves each. You own your city and \
 the cells around it; the larger territory at the end wins (water and mountains count).
 
-**Build** (modes 1–2): a fortress on a land cell that is yours or next to yours, without a fortress \\
-and not a city. That cell and all its neighbours become yours — even enemy fortress cells. Cities \\
+**Build** (modes 1–2): a fortress on a land cell that is yours or next to yours, without a fortress \
+and not a city. That cell and all its neighbours become yours — even enemy fortress cells. Cities \
 never change hands. Write `C4` (or `build C4`).
 
-**Mode 3, generals**: only generals build. A new one appears in your city each turn and must leave it. \\
-Each general does one thing per turn: walk one or two cells (`C4>D4`, `C4>D4>D5`), build where he \\
-stands (`build C4`), or walk one cell and build (`C4>D4 build`). Generals never enter mountains, \\
-enemy cells or another general's cell; walking into water ends the move, and from water a general \\
+**Mode 3, generals**: only generals build. A new one appears in your city each turn and must leave it. \
+Each general does one thing per turn: walk one or two cells (`C4>D4`, `C4>D4>D5`), build where he \
+stands (`build C4`), or walk one cell and build (`C4>D4 build`). Generals never enter mountains, \
+enemy cells or another general's cell; walking into water ends the move, and from water a general \
 can only step back onto land. A general who builds is gone.
 
-`pass` skips your move (a missed deadline passes too); a player with no legal move passes \\
+`pass` skips your move (a missed deadline passes too); a player with no legal move passes \
 automatically."""
 
 
@@ -53,6 +54,7 @@ class FortressRuleset(Ruleset[FortressState, Order, FortressView]):
     max_players = 2
     default_players = 2
     bot_levels = (BotLevel("standard", 1),)
+    state_version = 2
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
@@ -97,7 +99,7 @@ class FortressRuleset(Ruleset[FortressState, Order, FortressView]):
             generals={},
             moves=opts["moves"],
             turn=0,
-            players=(PLAYING, PLAYING),
+            players=standings.seated(2),
             last=(),
             rng=seed_state(seed),
         )
@@ -109,7 +111,7 @@ class FortressRuleset(Ruleset[FortressState, Order, FortressView]):
         return frozenset() if state.over else frozenset({state.to_move})
 
     def seats_in_game(self, state: FortressState) -> frozenset[int]:
-        return frozenset(playing(state))
+        return frozenset(standings.still_in(state.players))
 
     def orders_are_secret(self, state: FortressState) -> bool:
         return False
@@ -145,15 +147,7 @@ class FortressRuleset(Ruleset[FortressState, Order, FortressView]):
     def outcome(self, state: FortressState) -> Outcome | None:
         if not state.over:
             return None
-        still = playing(state)
-        if len(still) == 1:
-            ranking = ((still[0],), (1 - still[0],))
-        else:
-            a, b = state.territory(0), state.territory(1)
-            ranking = ((0, 1),) if a == b else ((0,), (1,)) if a > b else ((1,), (0,))
-        top = ranking[0]
-        points = {seat: 1 if (seat in top and len(top) == 1) else 0 for seat in (0, 1)}
-        return Outcome(winners=top, draw=len(top) > 1, ranking=ranking, points=points)
+        return standings.outcome(state.players, state.territory)
 
     def view(self, state: FortressState, seat: int | None) -> FortressView:
         return make_view(state, seat)
@@ -162,13 +156,12 @@ class FortressRuleset(Ruleset[FortressState, Order, FortressView]):
         return to_dict(state, self.name, self.state_version)
 
     def from_dict(self, data: Mapping[str, Any]) -> FortressState:
-        self.check_envelope(data)
-        return from_dict(data)
+        return from_dict(self.check_envelope(data, {1: upgrade_v1}))
 
     def remove_player(self, state: FortressState, seat: int, reason: str) -> Resolution[FortressState]:
         if state.over:
             raise EngineError("the game is over; nobody can leave it now")
-        if seat not in playing(state):
+        if seat not in self.seats_in_game(state):
             raise NotActingError(f"seat {seat} is not playing in this game")
         new = remove(state, seat, reason)
         events = (

@@ -35,22 +35,6 @@ class FortressMap:
     cities: tuple[Hex, Hex]
     terrain: Mapping[Hex, str]  # every cell of the field
 
-    def cells(self) -> list[Hex]:
-        return sorted(self.terrain)
-
-    def to_dict(self) -> dict[str, Any]:
-        def labels(kind: str) -> list[str]:
-            return [c.label for c in sorted(self.terrain, key=reading_order) if self.terrain[c] == kind]
-
-        return {
-            "name": self.name,
-            "width": self.width,
-            "height": self.height,
-            "cities": [c.label for c in self.cities],
-            "mountains": labels(MOUNTAIN),
-            "water": labels(WATER),
-        }
-
     @classmethod
     def from_dict(cls, data: Any) -> FortressMap:
         if not isinstance(data, Mapping):

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
+from engine import standings
 from engine.errors import AmbiguousOrderError, IllegalOrderError, OrderError, OrderSyntaxError, raise_collected
 from engine.fortress.board import LAND, MOUNTAIN, WATER
 from engine.fortress.orders import PATTERNS, Build, Order, Pass, Walk, WalkBuild, label, split_lines
-from engine.fortress.state import PLAYING, FortressState
+from engine.fortress.state import FortressState
 from engine.hexgrid import Hex
 from engine.ruleset import Event
 
@@ -101,10 +102,6 @@ def parse(state: FortressState, seat: int, text: str) -> list[Order]:
         except OrderError as err:
             problems.append(err)
     raise_collected(problems)
-    if any(isinstance(o, Pass) for o in orders):
-        if len(orders) > 1:
-            raise AmbiguousOrderError("'pass' cannot be combined with other orders")
-        return []
     apply_turn(state, seat, orders)  # validates the whole turn in order
     return orders
 
@@ -156,7 +153,12 @@ def _walk(state: FortressState, seat: int, cells: list[Hex], line: str) -> Walk:
 
 
 def apply_turn(state: FortressState, seat: int, orders: Sequence[Order]) -> tuple[FortressState, list[Event]]:
-    """The position after ``seat`` plays ``orders`` (validated; a bad order raises with its reason)."""
+    """The position after ``seat`` plays ``orders`` (validated; a bad order raises with its reason).
+    A lone ``Pass`` is the empty turn, whether it was typed or built by code."""
+    if any(isinstance(o, Pass) for o in orders):
+        if len(orders) > 1:
+            raise AmbiguousOrderError("'pass' cannot be combined with other orders")
+        orders = []
     if state.mode < 3:
         return _apply_build_turn(state, seat, orders)
     return _apply_general_turn(state, seat, orders)
@@ -293,16 +295,10 @@ def _spawn_general(state: FortressState) -> FortressState:
 
 def remove(state: FortressState, seat: int, reason: str) -> FortressState:
     """The seat leaves: his cells and fortresses turn neutral, his generals vanish; the game ends."""
-    players = list(state.players)
-    players[seat] = reason
     return replace(
         state,
-        players=tuple(players),
+        players=standings.leave(state.players, [seat], standings.departure(reason), reason, state.turn),
         owners={c: s for c, s in state.owners.items() if s != seat},
         fortresses={c: s for c, s in state.fortresses.items() if s != seat},
         generals={c: s for c, s in state.generals.items() if s != seat},
     )
-
-
-def playing(state: FortressState) -> list[int]:
-    return [seat for seat, status in enumerate(state.players) if status == PLAYING]

@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine import standings
 from engine.errors import StateError
 from engine.fortress.board import LAND, MOUNTAIN, WATER
 from engine.hexgrid import Hex
+from engine.standings import Seats, Status
 from engine.stored import text, whole
 
-PLAYING = "playing"
 MODES = {1: "I'm too young to die", 2: "Hey, not too rough!", 3: "Hurt me plenty"}
 
 
@@ -28,7 +29,7 @@ class FortressState:
     generals: Mapping[Hex, int]
     moves: int  # moves each player makes in the whole game
     turn: int  # turns completed by both players together
-    players: tuple[str, str]  # "playing", or why the seat left ("surrender", "missed turns", ...)
+    players: Seats  # a seat that leaves ends the game
     last: tuple[Hex, ...]  # cells the last turn built on or walked through, to highlight
     rng: int
 
@@ -38,7 +39,7 @@ class FortressState:
 
     @property
     def over(self) -> bool:
-        return self.turn >= 2 * self.moves or any(p != PLAYING for p in self.players)
+        return self.turn >= 2 * self.moves or not all(p.playing for p in self.players)
 
     def territory(self, seat: int) -> int:
         return sum(1 for owner in self.owners.values() if owner == seat)
@@ -66,7 +67,7 @@ def to_dict(state: FortressState, name: str, version: int) -> dict[str, Any]:
         "generals": {c.label: s for c, s in sorted(state.generals.items())},
         "moves": state.moves,
         "turn": state.turn,
-        "players": list(state.players),
+        "players": standings.to_data(state.players),
         "last": [c.label for c in state.last],
         "rng": state.rng,
     }
@@ -94,7 +95,7 @@ def from_dict(data: Mapping[str, Any]) -> FortressState:
         for kind, key in ((WATER, "water"), (MOUNTAIN, "mountains")):
             for label in data[key]:
                 terrain[cell(label)] = kind
-        players = tuple(str(p) for p in data["players"])
+        players = standings.from_data(data["players"], "fortress")
         state = FortressState(
             map_name=text(data["map_name"], "fortress"),
             mode=whole(data["mode"], 1, "fortress"),
@@ -118,6 +119,18 @@ def from_dict(data: Mapping[str, Any]) -> FortressState:
     if state.mode not in MODES or len(state.cities) != 2 or len(state.players) != 2:
         raise StateError("fortress state is damaged: mode, cities or players")
     return state
+
+
+def upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Version 1 kept one word per seat ("playing" or why it left); a departure ended the game, so
+    it happened in the last turn."""
+
+    def seat(word: str) -> dict[str, Any]:
+        if word == Status.PLAYING:
+            return {"status": Status.PLAYING, "reason": None, "left": None}
+        return {"status": standings.departure(word), "reason": word, "left": data["turn"]}
+
+    return {**data, "players": [seat(word) for word in data["players"]]}
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,9 @@ Decisions beyond the spec:
 - A player who misses the negotiation gets a seeded spread-out pick; a missed move phase keeps
   every soldier in place; a missed creating phase creates nothing; a missed split keeps the
   largest part (then most soldiers, then lowest node).
-- Ranking: living players first, then the dead and departed, later departures higher; position
-  points count the players ranked below.
+- Ranking (``engine/standings.py``): living players first, then the dead and departed, later
+  departures higher, those out in the same turn sharing a place; position points count the players
+  ranked below. A "turn" is one resolved phase (``state.turn``).
 """
 
 from __future__ import annotations
@@ -18,30 +19,31 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine import standings
 from engine.errors import EngineError, MapError, NotActingError
 from engine.gra import ai, events
 from engine.gra.board import SHIPPED, SIZES, Graph, generate
 from engine.gra.orders import Keep, Order, Pick, parse
 from engine.gra.rules import acting, default_keep, default_picks, remove, resolve_phase, spacing_for
-from engine.gra.state import PLAYING, GraState, GraView, from_dict, make_view, to_dict
+from engine.gra.state import GraState, GraView, Phase, from_dict, make_view, to_dict, upgrade_v1
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
-RULES_TEXT = """\\
-**Gra** — 2 to 6 players on a graph of nodes and edges; the last player alive wins. Every turn all \\
+RULES_TEXT = """\
+**Gra** — 2 to 6 players on a graph of nodes and edges; the last player alive wins. Every turn all \
 players who can act give secret orders at once.
 
-**Start**: pick as many nodes as there are players, far enough apart (`pick 3 17`); the game gives \\
+**Start**: pick as many nodes as there are players, far enough apart (`pick 3 17`); the game gives \
 you one of them with one soldier.
 
-**Move phase**: each ready soldier stays or walks one edge: `3>7 2` (or `3>7` for all). Entering a \\
+**Move phase**: each ready soldier stays or walks one edge: `3>7 2` (or `3>7` for all). Entering a \
 neutral node, or winning someone else's, makes it yours; it stays yours until taken.
 
-**Fights**: armies meeting on an edge fight there first; in a node every army loses as many soldiers \\
-as the smallest one has, until one is left. Soldiers who were already on the node defend with +0.5: \\
+**Fights**: armies meeting on an edge fight there first; in a node every army loses as many soldiers \
+as the smallest one has, until one is left. Soldiers who were already on the node defend with +0.5: \
 it decides a last tie (the defender keeps the node). 1.5 vs 2: the attacker wins with 1.
 
-**Creating phase**: your army cap is territory/3 + 1. Create soldiers on your nodes: `create 3 3 7`. \\
+**Creating phase**: your army cap is territory/3 + 1. Create soldiers on your nodes: `create 3 3 7`. \
 New soldiers spawn for one move phase: they cannot move, have no strength and die if the node is taken.
 
 **Split territory**: if your land falls apart, keep one part (`keep 17`); the rest turns neutral.
@@ -57,6 +59,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     max_players = 6
     default_players = 3
     bot_levels = (BotLevel("standard", 1),)
+    state_version = 2
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
@@ -86,14 +89,13 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
             )
         return GraState(
             graph=graph,
-            phase="negotiate",
+            phase=Phase.NEGOTIATE,
             spacing=spacing_for(graph, num_players),
             owners={},
             ready={},
             spawning={},
             splits={},
-            players=(PLAYING,) * num_players,
-            departures=(),
+            players=standings.seated(num_players),
             turn=0,
             last=(),
             rng=seed_state(seed),
@@ -110,16 +112,16 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
 
     def parse_orders(self, state: GraState, seat: int, text: str) -> list[Order]:
         if seat not in acting(state):
-            raise NotActingError(f"seat {seat} does not play the {state.phase} phase")
+            raise NotActingError(f"seat {seat} does not play this {state.phase.turn_unit}")
         return parse(state, seat, text)
 
     def format_order(self, order: Order) -> str:
         return str(order)
 
     def default_orders(self, state: GraState, seat: int) -> list[Order]:
-        if state.phase == "negotiate":
+        if state.phase == Phase.NEGOTIATE:
             return [Pick(tuple(default_picks(state, seat)))]
-        if state.phase == "split" and seat in state.splits:
+        if state.phase == Phase.SPLIT and seat in state.splits:
             return [Keep(default_keep(state, seat))]
         return []
 
@@ -129,7 +131,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
         players = acting(state)
         for seat, seat_orders in orders.items():
             if seat not in players:
-                raise NotActingError(f"seat {seat} does not play the {state.phase} phase")
+                raise NotActingError(f"seat {seat} does not play this {state.phase.turn_unit}")
             parse(state, seat, self.format_orders(seat_orders))
         complete = {seat: orders.get(seat) or self.default_orders(state, seat) for seat in players}
         new, events = resolve_phase(state, complete)
@@ -143,14 +145,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     def outcome(self, state: GraState) -> Outcome | None:
         if not state.over:
             return None
-        alive = state.playing()
-        ranking = ([tuple(alive)] if alive else []) + [(seat,) for seat in reversed(state.departures)]
-        below, points = len(state.players), {}
-        for group in ranking:
-            below -= len(group)
-            for seat in group:
-                points[seat] = below
-        return Outcome(winners=ranking[0], draw=len(ranking[0]) > 1, ranking=tuple(ranking), points=points)
+        return standings.outcome(state.players, lambda seat: (len(state.territory(seat)), state.soldiers(seat)))
 
     def view(self, state: GraState, seat: int | None) -> GraView:
         return make_view(state, seat, acting(state))
@@ -159,8 +154,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
         return to_dict(state, self.name, self.state_version)
 
     def from_dict(self, data: Mapping[str, Any]) -> GraState:
-        self.check_envelope(data)
-        return from_dict(data)
+        return from_dict(self.check_envelope(data, {1: upgrade_v1}))
 
     def remove_player(self, state: GraState, seat: int, reason: str) -> Resolution[GraState]:
         if state.over:
@@ -184,7 +178,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
         return ai.choose_orders(state, seat, seed)
 
     def turn_unit(self, state: GraState) -> str:
-        return f"{state.phase} phase"
+        return state.phase.turn_unit
 
     def describe_event(self, event: Event, who: SeatNamer) -> str | None:
         return events.describe(event, who)

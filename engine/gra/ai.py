@@ -5,19 +5,21 @@ from __future__ import annotations
 
 from engine.gra.orders import Create, Keep, Move, Order, Pick
 from engine.gra.rules import default_keep
-from engine.gra.state import GraState
+from engine.gra.state import GraState, Phase
 from engine.rng import Rng, seed_state
 
 
 def choose_orders(state: GraState, seat: int, seed: int | str) -> list[Order]:
     rng = Rng(seed_state(f"{seed}:{state.turn}:{seat}"))
-    if state.phase == "negotiate":
-        return [Pick(tuple(spread(state, rng)))]
-    if state.phase == "move":
-        return _moves(state, seat, rng)
-    if state.phase == "create":
-        return _creates(state, seat)
-    return [Keep(default_keep(state, seat))]
+    match state.phase:
+        case Phase.NEGOTIATE:
+            return [Pick(tuple(spread(state, rng)))]
+        case Phase.MOVE:
+            return _moves(state, seat, rng)
+        case Phase.CREATE:
+            return _creates(state, seat)
+        case Phase.SPLIT:
+            return [Keep(default_keep(state, seat))]
 
 
 def spread(state: GraState, rng: Rng) -> list[int]:
@@ -83,17 +85,18 @@ def _creates(state: GraState, seat: int) -> list[Order]:
 
 def suggestions(state: GraState, seat: int, text: str) -> list[str]:
     typed = " ".join(text.lower().split())
-    if state.phase == "negotiate":
-        lines = [str(Pick(tuple(spread(state, Rng(seed_state(f"{seat}:{i}")))))) for i in range(25)]
-    elif state.phase == "move":
-        lines = [
-            str(Move(node, near, count))
-            for node, (owner, count) in sorted(state.ready.items())
-            if owner == seat
-            for near in state.graph.adjacency[node]
-        ]
-    elif state.phase == "create":
-        lines = [f"create {n}" for n in state.territory(seat)]
-    else:
-        lines = [f"keep {min(part)}" for part in state.splits.get(seat, ())]
+    match state.phase:
+        case Phase.NEGOTIATE:
+            lines = [str(Pick(tuple(spread(state, Rng(seed_state(f"{seat}:{i}")))))) for i in range(25)]
+        case Phase.MOVE:
+            lines = [
+                str(Move(node, near, count))
+                for node, (owner, count) in sorted(state.ready.items())
+                if owner == seat
+                for near in state.graph.adjacency[node]
+            ]
+        case Phase.CREATE:
+            lines = [f"create {n}" for n in state.territory(seat)]
+        case Phase.SPLIT:
+            lines = [f"keep {min(part)}" for part in state.splits.get(seat, ())]
     return [line for line in dict.fromkeys(lines) if line.startswith(typed)]

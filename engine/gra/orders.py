@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.errors import AmbiguousOrderError, IllegalOrderError, OrderError, OrderSyntaxError, raise_collected
-from engine.gra.state import GraState
+from engine.gra.state import GraState, Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,18 +58,24 @@ Order = Pick | Move | Create | Keep
 
 NUMBERS = r"(\d{1,4}(?:[\s,]+\d{1,4})*)"
 PATTERNS = {
-    "negotiate": re.compile(rf"^(?:pick\s+)?{NUMBERS}$"),
-    "move": re.compile(r"^(\d{1,4})\s*(?:->|>|-)\s*(\d{1,4})(?:\s+(?:x\s*)?(\d{1,5}|all))?$"),
-    "create": re.compile(rf"^(?:create\s+)?{NUMBERS}$"),
-    "split": re.compile(r"^(?:keep\s+)?(\d{1,4})$"),
+    Phase.NEGOTIATE: re.compile(rf"^(?:pick\s+)?{NUMBERS}$"),
+    Phase.MOVE: re.compile(r"^(\d{1,4})\s*(?:->|>|-)\s*(\d{1,4})(?:\s+(?:x\s*)?(\d{1,5}|all))?$"),
+    Phase.CREATE: re.compile(rf"^(?:create\s+)?{NUMBERS}$"),
+    Phase.SPLIT: re.compile(r"^(?:keep\s+)?(\d{1,4})$"),
 }
-EXAMPLES = {"negotiate": "pick 3 17", "move": "3>7 2 (or 3>7 for all)", "create": "create 3 3 7", "split": "keep 17"}
+EXAMPLES = {
+    Phase.NEGOTIATE: "pick 3 17",
+    Phase.MOVE: "3>7 2 (or 3>7 for all)",
+    Phase.CREATE: "create 3 3 7",
+    Phase.SPLIT: "keep 17",
+}
+NODE_LISTS = {Phase.NEGOTIATE: Pick, Phase.CREATE: Create}  # phases whose orders list nodes (commas separate nodes)
 
 
 def parse(state: GraState, seat: int, text: str) -> list[Order]:
     if not isinstance(text, str):
         raise OrderSyntaxError(f"orders must be text, not {type(text).__name__}")
-    separators = r"[;\n]" if state.phase in ("negotiate", "create") else r"[;,\n]"
+    separators = r"[;\n]" if state.phase in NODE_LISTS else r"[;,\n]"
     lines = [" ".join(p.lower().split()) for p in re.split(separators, text) if p.strip()]
     orders, problems = [], []
     for line in lines:
@@ -85,12 +91,14 @@ def parse(state: GraState, seat: int, text: str) -> list[Order]:
 def _parse_line(state: GraState, seat: int, line: str) -> Order:
     match = PATTERNS[state.phase].match(line)
     if not match:
-        raise OrderSyntaxError(f"{line!r} is not an order for the {state.phase} phase; write {EXAMPLES[state.phase]}")
-    if state.phase in ("negotiate", "create"):
+        raise OrderSyntaxError(
+            f"{line!r} is not an order for the {state.phase.turn_unit}; write {EXAMPLES[state.phase]}"
+        )
+    if state.phase in NODE_LISTS:
         nodes = tuple(int(n) for n in re.split(r"[\s,]+", match.group(1)))
         _check_nodes(state, nodes, line)
-        return Pick(nodes) if state.phase == "negotiate" else Create(nodes)
-    if state.phase == "split":
+        return NODE_LISTS[state.phase](nodes)
+    if state.phase == Phase.SPLIT:
         _check_nodes(state, (int(match.group(1)),), line)
         return Keep(int(match.group(1)))
     source, target = int(match.group(1)), int(match.group(2))
@@ -111,8 +119,7 @@ def _check_nodes(state: GraState, nodes: Sequence[int], line: str) -> None:
 
 
 def validate(state: GraState, seat: int, orders: Sequence[Order]) -> None:
-    check = {"negotiate": _check_picks, "move": _check_moves, "create": _check_creates, "split": _check_keep}
-    raise_collected(check[state.phase](state, seat, orders))
+    raise_collected(CHECKS[state.phase](state, seat, orders))
 
 
 def _check_picks(state: GraState, seat: int, orders: Sequence[Order]) -> list[OrderError]:
@@ -186,3 +193,11 @@ def _check_keep(state: GraState, seat: int, orders: Sequence[Order]) -> list[Ord
         listed = "; ".join(f"{min(p)} ({len(p)} nodes)" for p in parts)
         return [IllegalOrderError(f"node {node} is not yours; your parts (by their lowest node): {listed}")]
     return []
+
+
+CHECKS = {
+    Phase.NEGOTIATE: _check_picks,
+    Phase.MOVE: _check_moves,
+    Phase.CREATE: _check_creates,
+    Phase.SPLIT: _check_keep,
+}

@@ -7,8 +7,9 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from engine import standings
 from engine.gra.orders import Create, Keep, Move, Order, Pick
-from engine.gra.state import Army, GraState, Trace
+from engine.gra.state import DIED, Army, GraState, Phase, Trace
 from engine.rng import Rng
 from engine.ruleset import Event
 
@@ -17,19 +18,20 @@ def acting(state: GraState) -> frozenset[int]:
     if state.over:
         return frozenset()
     seats = state.playing()
-    if state.phase == "negotiate":
-        return frozenset(seats)
-    if state.phase == "move":
-        return frozenset(s for s in seats if state.ready_soldiers(s) > 0)
-    if state.phase == "create":
-        return frozenset(s for s in seats if state.cap(s) > state.soldiers(s))
-    return frozenset(state.splits)
+    match state.phase:
+        case Phase.NEGOTIATE:
+            return frozenset(seats)
+        case Phase.MOVE:
+            return frozenset(s for s in seats if state.ready_soldiers(s) > 0)
+        case Phase.CREATE:
+            return frozenset(s for s in seats if state.cap(s) > state.soldiers(s))
+        case Phase.SPLIT:
+            return frozenset(state.splits)
 
 
 def resolve_phase(state: GraState, orders: Mapping[int, Sequence[Order]]) -> tuple[GraState, list[Event]]:
     events: list[Event] = []
-    handler = {"negotiate": _negotiate, "move": _move, "create": _create, "split": _split}[state.phase]
-    state = handler(state, orders, events)
+    state = HANDLERS[state.phase](state, orders, events)
     state = replace(state, turn=state.turn + 1)
     return next_phase(state, events), events
 
@@ -200,13 +202,9 @@ def _node_fight(
 def _deaths(state: GraState, events: list[Event]) -> GraState:
     alive = set(state.owners.values())
     dead = [seat for seat in state.playing() if seat not in alive]
-    if not dead:
-        return state
-    players = list(state.players)
     for seat in dead:
-        players[seat] = "dead"
         events.append(Event("died", {"seat": seat}))
-    return replace(state, players=tuple(players), departures=state.departures + tuple(dead))
+    return replace(state, players=standings.leave(state.players, dead, standings.Status.ELIMINATED, DIED, state.turn))
 
 
 # --- creating phase ---------------------------------------------------------------------------
@@ -258,30 +256,30 @@ def next_phase(state: GraState, events: list[Event]) -> GraState:
     """Move -> split (if someone's land fell apart) -> create (if someone may) -> move ..., skipping
     a phase nobody plays (a skipped move phase still turns spawning soldiers ready)."""
     while not state.over:
-        if state.phase == "move":
+        if state.phase == Phase.MOVE:
             splits = {
                 seat: tuple(parts)
                 for seat in state.playing()
                 if len(parts := state.graph.components(state.territory(seat))) > 1
             }
-            state = replace(state, phase="split" if splits else "create", splits=splits)
+            state = replace(state, phase=Phase.SPLIT if splits else Phase.CREATE, splits=splits)
         else:
-            state = replace(state, phase="create" if state.phase == "split" else "move")
+            state = replace(state, phase=Phase.CREATE if state.phase == Phase.SPLIT else Phase.MOVE)
         if acting(state):
             return state
-        if state.phase == "move":
+        if state.phase == Phase.MOVE:
             state = _move(state, {}, events)
     return state
 
 
+HANDLERS = {Phase.NEGOTIATE: _negotiate, Phase.MOVE: _move, Phase.CREATE: _create, Phase.SPLIT: _split}
+
+
 def remove(state: GraState, seat: int, reason: str) -> GraState:
     """Surrender or removal: the seat's nodes turn neutral and its soldiers vanish."""
-    players = list(state.players)
-    players[seat] = reason
     return replace(
         state,
-        players=tuple(players),
-        departures=state.departures + (seat,),
+        players=standings.leave(state.players, [seat], standings.departure(reason), reason, state.turn),
         owners={n: s for n, s in state.owners.items() if s != seat},
         ready={n: a for n, a in state.ready.items() if a[0] != seat},
         spawning={n: a for n, a in state.spawning.items() if a[0] != seat},

@@ -4,13 +4,37 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
+from engine import standings
 from engine.errors import StateError
 from engine.gra.board import Graph
+from engine.standings import Seats, Status
 
-PLAYING = "playing"
-PHASES = ("negotiate", "move", "create", "split")
+DIED = "no nodes left"  # why a dead seat left
+
+
+class Phase(StrEnum):
+    """What the players of a gra turn do. The values are the stored names, so saved games keep loading."""
+
+    NEGOTIATE = "negotiate"
+    MOVE = "move"
+    CREATE = "create"
+    SPLIT = "split"
+
+    @property
+    def turn_unit(self) -> str:
+        """The turn's name for players."""
+        return TURN_UNITS[self]
+
+
+TURN_UNITS = {
+    Phase.NEGOTIATE: "start pick",
+    Phase.MOVE: "move phase",
+    Phase.CREATE: "creating phase",
+    Phase.SPLIT: "split choice",
+}
 
 Army = tuple[int, int]  # (seat, soldiers)
 
@@ -28,20 +52,23 @@ class Trace:
 @dataclass(frozen=True)
 class GraState:
     graph: Graph
-    phase: str
+    phase: Phase
     spacing: int  # picks of one player must be at least this many edges apart
     owners: Mapping[int, int]
     ready: Mapping[int, Army]
     spawning: Mapping[int, Army]
     splits: Mapping[int, tuple[frozenset[int], ...]]  # seat -> parts to choose from (split phase)
-    players: tuple[str, ...]  # "playing", or how the seat left
-    departures: tuple[int, ...]  # seats in the order they left the game
+    players: Seats  # a seat leaves in the turn being played then
     turn: int
     last: tuple[Trace, ...]
     rng: int
 
+    def __post_init__(self) -> None:
+        # a phase given by its stored name (``replace(state, phase="move")``) becomes the Phase itself
+        object.__setattr__(self, "phase", Phase(self.phase))
+
     def playing(self) -> list[int]:
-        return [seat for seat, status in enumerate(self.players) if status == PLAYING]
+        return standings.still_in(self.players)
 
     @property
     def over(self) -> bool:
@@ -72,8 +99,7 @@ def to_dict(state: GraState, name: str, version: int) -> dict[str, Any]:
         "ready": {str(n): list(a) for n, a in sorted(state.ready.items())},
         "spawning": {str(n): list(a) for n, a in sorted(state.spawning.items())},
         "splits": {str(s): [sorted(p) for p in parts] for s, parts in sorted(state.splits.items())},
-        "players": list(state.players),
-        "departures": list(state.departures),
+        "players": standings.to_data(state.players),
         "turn": state.turn,
         "last": [[t.kind, t.seat, list(t.nodes), t.soldiers] for t in state.last],
         "rng": state.rng,
@@ -116,8 +142,7 @@ def from_dict(data: Mapping[str, Any]) -> GraState:
                 seat(int(k)): tuple(frozenset(node(n) for n in part) for part in parts)
                 for k, parts in data["splits"].items()
             },
-            players=tuple(str(p) for p in data["players"]),
-            departures=tuple(seat(s) for s in data["departures"]),
+            players=standings.from_data(data["players"], "gra"),
             turn=int(data["turn"]),
             last=tuple(
                 Trace(str(k), None if s is None else seat(s), tuple(node(n) for n in ns), int(c))
@@ -129,9 +154,24 @@ def from_dict(data: Mapping[str, Any]) -> GraState:
         raise
     except Exception as err:  # noqa: BLE001 - any malformed input is a damaged state
         raise StateError(f"gra state is damaged: {type(err).__name__}: {err}") from None
-    if state.phase not in PHASES or not 2 <= seats <= 6:
-        raise StateError(f"gra state is damaged: phase {state.phase!r}, {seats} players")
+    if not 2 <= seats <= 6:
+        raise StateError(f"gra state is damaged: {seats} players")
     return state
+
+
+def upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Version 1 kept one word per seat ("playing", "dead" or why it left) and the order of
+    departures, not their turns: that order stands in for the turns, so past places stay apart."""
+    order = {seat: number for number, seat in enumerate(data["departures"])}
+
+    def seat(number: int, word: str) -> dict[str, Any]:
+        if word == Status.PLAYING:
+            return {"status": Status.PLAYING, "reason": None, "left": None}
+        status = Status.ELIMINATED if word == "dead" else standings.departure(word)
+        return {"status": status, "reason": DIED if word == "dead" else word, "left": order[number]}
+
+    players = [seat(number, word) for number, word in enumerate(data["players"])]
+    return {**{k: v for k, v in data.items() if k != "departures"}, "players": players}
 
 
 @dataclass(frozen=True)

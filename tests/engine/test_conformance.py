@@ -1,6 +1,6 @@
 """Every registered ruleset, played to the end by seeded random drivers.
 
-Each round: the state survives JSON and ``from_dict``; resolving never mutates its input;
+Each round: the state survives JSON and ``from_dict``; resolving or removing a player never mutates its input;
 orders print and parse back to themselves; acting players and the outcome agree. At the end the
 recorded history replays to the same final state.
 """
@@ -28,11 +28,9 @@ def _play(rs, seed: int):
         assert (rs.outcome(state) is None) == bool(acting)
         if not acting:
             break
-        before = rs.to_dict(state)
         if rng.chance(1, 40):
             seat = rng.choice(sorted(acting))
             step = ("remove", seat, rng.choice(["surrender", "missed turns"]))
-            state = rs.remove_player(state, seat, step[2]).state
         else:
             texts = {}
             for seat in sorted(acting):
@@ -42,9 +40,7 @@ def _play(rs, seed: int):
                 texts[seat] = rs.format_orders(orders)
                 assert rs.parse_orders(state, seat, texts[seat]) == orders
             step = ("resolve", texts)
-            parsed = {seat: rs.parse_orders(state, seat, text) for seat, text in texts.items()}
-            state = rs.resolve(state, parsed).state
-        assert rs.to_dict(rs.from_dict(before)) == before, "resolve mutated its input"
+        state = _apply(rs, state, step)
         data = json.loads(json.dumps(rs.to_dict(state)))
         assert rs.from_dict(data) == state
         history.append(step)
@@ -52,13 +48,21 @@ def _play(rs, seed: int):
     return initial, history, state
 
 
+def _apply(rs, state, step):
+    """One recorded step (a resolve or a removal), checking that it leaves its input state as it was."""
+    before = rs.to_dict(state)
+    if step[0] == "remove":
+        after = rs.remove_player(state, step[1], step[2]).state
+    else:
+        after = rs.resolve(state, {s: rs.parse_orders(state, s, t) for s, t in step[1].items()}).state
+    assert rs.to_dict(state) == before, f"{step[0]} mutated its input"
+    return after
+
+
 def _replay(rs, initial, history):
     state = initial
     for step in history:
-        if step[0] == "remove":
-            state = rs.remove_player(state, step[1], step[2]).state
-        else:
-            state = rs.resolve(state, {s: rs.parse_orders(state, s, t) for s, t in step[1].items()}).state
+        state = _apply(rs, state, step)
     return state
 
 
@@ -97,3 +101,21 @@ def test_damaged_state_is_refused(name):
             rs.from_dict({k: v for k, v in data.items() if k != key})
         with pytest.raises(StateError):
             rs.from_dict({**data, key: [["garbage"]]})
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_a_resolve_that_mutates_its_input_is_caught(name, monkeypatch):
+    """The check above can fail: a resolve that writes into the frozen input state is reported."""
+    rs = RULESETS[name]
+    honest = rs.resolve
+
+    def mutating(state, orders):
+        result = honest(state, orders)
+        object.__setattr__(state, "rng", state.rng + 1)
+        return result
+
+    state = rs.setup(rs.min_players, {}, seed=3)
+    _apply(rs, state, ("resolve", {}))
+    monkeypatch.setattr(rs, "resolve", mutating)
+    with pytest.raises(AssertionError, match="resolve mutated its input"):
+        _apply(rs, state, ("resolve", {}))

@@ -408,11 +408,12 @@ def test_surrender_at_any_time_with_points_then():
     state = RS.resolve(state, {}).state
     state = RS.resolve(state, {}).state
     state = RS.remove_player(state, 2, "surrender").state  # in round 3, after 2 complete rounds
-    assert state.players[2].status == "surrendered"
-    state = RS.remove_player(state, 1, "surrender").state
+    assert state.players[2].status == "surrendered" and state.players[2].left == 3
+    state = RS.resolve(state, {}).state
+    state = RS.remove_player(state, 1, "surrender").state  # in round 4
     result = RS.outcome(state)
     assert result.ranking == ((0,), (1,), (2,))
-    assert result.points == {0: 2 + 2, 1: 1 + 2, 2: 0 + 2}
+    assert result.points == {0: 2 + 3, 1: 1 + 3, 2: 0 + 2}
 
 
 def test_points_position_plus_rounds_survived():
@@ -421,18 +422,26 @@ def test_points_position_plus_rounds_survived():
     those removed later."""
     state = position({"A1": (0, 9), "B1": (1, 1), "D3": (2, 1)}, players=3)
     state = RS.resolve(state, {}).state  # round 1 complete
-    state = RS.remove_player(state, 2, "missed turns").state  # out after 1 round
-    state = play(state, {0: "A1>B1 9"}).state  # seat 1 eliminated in round 2
+    state = RS.remove_player(state, 2, "missed turns").state  # out in round 2, after 1 round
+    state = RS.resolve(state, {}).state
+    state = play(state, {0: "A1>B1 9"}).state  # seat 1 eliminated in round 3, after 2 rounds
     result = RS.outcome(state)
     assert result.ranking == ((0,), (1,), (2,))
-    assert result.points == {0: 2 + 2, 1: 1 + 1, 2: 0 + 1}
+    assert result.points == {0: 2 + 3, 1: 1 + 2, 2: 0 + 1}
 
 
 def test_departures_in_one_round_share_a_place():
-    """Players removed earlier rank below those removed later; players eliminated together share a place."""
+    """Players removed earlier rank below those removed later; players who leave in the same round
+    share a place (rules/gra.md: "as in every ruleset"), however each of them left."""
     state = position({"A1": (0, 4), "B1": (1, 1), "A2": (2, 1)}, players=3)
     state = play(state, {0: "A1>B1 2; A1>A2 2"}).state
     assert state.players[1].status == state.players[2].status == "eliminated"
+    result = RS.outcome(state)
+    assert result.ranking == ((0,), (1, 2))
+    assert result.points == {0: 2 + 1, 1: 0, 2: 0}
+    state = position({"A1": (0, 4), "B1": (1, 1), "D3": (2, 1)}, players=3)
+    state = RS.remove_player(state, 2, "surrender").state  # during round 1 ...
+    state = play(state, {0: "A1>B1 2"}).state  # ... at whose end seat 1 is eliminated
     result = RS.outcome(state)
     assert result.ranking == ((0,), (1, 2))
     assert result.points == {0: 2 + 1, 1: 0, 2: 0}

@@ -8,7 +8,7 @@ import pytest
 
 from engine import AmbiguousOrderError, IllegalOrderError, MapError, NotActingError, OptionError, find_ruleset
 from engine.fortress.board import LAND, MOUNTAIN, SHIPPED, WATER, generate_map, mirror
-from engine.fortress.orders import Build, Walk, WalkBuild
+from engine.fortress.orders import Build, Pass, Walk, WalkBuild
 from engine.fortress.rules import has_legal_turn
 from engine.hexgrid import Hex
 
@@ -183,6 +183,18 @@ def test_pass_when_nothing_is_legal():
     result = RS.resolve(walled, {1: RS.parse_orders(walled, 1, "pass")})
     assert any(e.kind == "passed" and e.data.get("reason") == "no legal action" for e in result.events)
     assert result.state.to_move == 1
+
+
+@pytest.mark.parametrize("mode", [1, 2, 3])
+def test_a_pass_order_is_the_empty_turn_in_every_mode(mode):
+    """`pass` skips your move: the order object does what the typed word does, and it stands alone."""
+    state = game(mode=mode)
+    assert RS.parse_orders(state, 0, "pass") == [Pass()]
+    passed = RS.resolve(state, {0: [Pass()]})
+    assert passed == RS.resolve(state, {0: []})
+    assert passed.state.turn == 1 and [e.kind for e in passed.events] == ["passed"]
+    with pytest.raises(AmbiguousOrderError, match="cannot be combined"):
+        RS.resolve(state, {0: [Pass(), Build(H("D3"))]})
 
 
 def test_one_fortress_per_turn():

@@ -6,9 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from engine import IllegalOrderError, MapError, NotActingError, find_ruleset
+from engine import IllegalOrderError, MapError, NotActingError, OrderSyntaxError, StateError, find_ruleset
 from engine.gra.board import SHIPPED, generate
 from engine.gra.orders import Create, Keep, Move, Pick
+from engine.gra.state import Phase
+from engine.standings import Seat, Status
 
 RS = find_ruleset("gra")
 # 1 - 2 - 3 - 4 - 5 - 6 - 7 - 8 - 9 (a path), plus 10 hanging off 5 and 11 off 3 and 5
@@ -21,7 +23,7 @@ LINE = {
 
 def game(players: int = 2, **state):
     base = RS.setup(players, {"map": LINE}, seed=3)
-    return replace(base, **{"phase": "move", **state})
+    return replace(base, **{"phase": Phase.MOVE, **state})
 
 
 def play(state, orders: dict[int, str]):
@@ -63,7 +65,7 @@ def test_bad_maps_are_refused():
 def test_negotiation_picks_are_many_and_far_apart():
     """Each player selects as many nodes as there are players, pairwise at least d edges apart."""
     state = RS.setup(2, {"map": LINE}, seed=3)
-    assert state.phase == "negotiate" and RS.acting_players(state) == {0, 1} and RS.orders_are_secret(state)
+    assert state.phase == Phase.NEGOTIATE and RS.acting_players(state) == {0, 1} and RS.orders_are_secret(state)
     assert state.spacing >= 2
     with pytest.raises(IllegalOrderError, match="pick 2 different nodes"):
         RS.parse_orders(state, 0, "pick 1")
@@ -96,7 +98,7 @@ def test_each_player_gets_one_own_pick_far_from_the_others():
     assert starts[0] in (1, 9) and starts[1] in (1, 8) and starts[0] != starts[1]
     assert abs(starts[0] - starts[1]) >= 7
     after = result.state
-    assert after.ready == {starts[0]: (0, 1), starts[1]: (1, 1)} and after.phase == "move"
+    assert after.ready == {starts[0]: (0, 1), starts[1]: (1, 1)} and after.phase == Phase.MOVE
 
 
 # --- Move phase --------------------------------------------------------------------------------
@@ -190,7 +192,7 @@ def test_army_cap_and_creating_phase():
     (1 node -> 1, 3 -> 2, 6 -> 3, 9 -> 4), counting ready and spawning soldiers. A node may be chosen
     several times."""
     state = game(
-        phase="create",
+        phase=Phase.CREATE,
         owners={n: 0 for n in (1, 2, 3, 4, 5, 6)} | {9: 1},
         ready={1: (0, 1)},
         spawning={},
@@ -206,16 +208,16 @@ def test_army_cap_and_creating_phase():
 
 def test_over_the_cap_nothing_happens():
     """If he has more soldiers than the cap allows, nothing happens."""
-    state = game(phase="create", owners={1: 0, 9: 1}, ready={1: (0, 3), 9: (1, 1)})
+    state = game(phase=Phase.CREATE, owners={1: 0, 9: 1}, ready={1: (0, 3), 9: (1, 1)})
     assert 0 not in RS.acting_players(state)
 
 
 def test_spawning_soldiers_wait_one_move_phase_then_are_ready():
     """New soldiers stay in place through the next move phase, spawning: they cannot move. After that
     move phase they are ready."""
-    state = game(phase="create", owners={1: 0, 2: 0, 3: 0, 9: 1}, ready={9: (1, 1)}, spawning={})
+    state = game(phase=Phase.CREATE, owners={1: 0, 2: 0, 3: 0, 9: 1}, ready={9: (1, 1)}, spawning={})
     state = play(state, {0: "create 2 2"}).state
-    assert state.spawning == {2: (0, 2)} and state.phase == "move"
+    assert state.spawning == {2: (0, 2)} and state.phase == Phase.MOVE
     assert RS.acting_players(state) == {1}  # all of seat 0's soldiers are spawning: it does not play
     state = play(state, {1: ""}).state
     assert state.ready[2] == (0, 2) and not state.spawning
@@ -241,7 +243,7 @@ def test_split_territory_owner_chooses_part():
     (spawning too) in the discarded parts are lost."""
     cut = game(owners={3: 0, 4: 0, 6: 0, 5: 1, 10: 1}, ready={4: (0, 1), 6: (0, 1), 5: (1, 1)})
     after = play(cut, {0: "", 1: ""}).state
-    assert after.phase == "split" and RS.acting_players(after) == {0}
+    assert after.phase == Phase.SPLIT and RS.acting_players(after) == {0}
     with pytest.raises(IllegalOrderError, match="node 5 is not yours"):
         RS.parse_orders(after, 0, "keep 5")
     kept = play(after, {0: "keep 6"}).state
@@ -252,7 +254,7 @@ def test_split_timeout_keeps_largest_part():
     """Decision: on timeout he keeps the largest part (then the one with most soldiers, then lowest id)."""
     cut = game(owners={1: 0, 2: 0, 3: 0, 5: 1, 7: 0, 9: 1}, ready={5: (1, 1), 7: (0, 1), 9: (1, 1)})
     after = play(cut, {0: "", 1: ""}).state
-    assert after.phase == "split"
+    assert after.phase == Phase.SPLIT
     assert RS.default_orders(after, 0) == [Keep(1)]
     kept = RS.resolve(after, {}).state
     assert kept.territory(0) == [1, 2, 3]
@@ -265,7 +267,7 @@ def test_player_without_nodes_dies_and_last_alive_wins():
     """A player with no nodes is dead (killed). The last player alive wins."""
     state = game(owners={4: 0, 5: 1}, ready={4: (0, 2), 5: (1, 1)})
     result = play(state, {0: "4>5 2", 1: ""})
-    assert result.state.players[1] == "dead"
+    assert result.state.players[1] == Seat(Status.ELIMINATED, "no nodes left", left=state.turn)
     outcome = RS.outcome(result.state)
     assert outcome.winners == (0,) and outcome.points == {0: 1, 1: 0}
 
@@ -274,19 +276,76 @@ def test_surrender_neutralizes_nodes_and_removes_soldiers():
     """Surrender at any time: the player is out, his nodes become neutral, his soldiers are removed."""
     state = game(players=3, owners={4: 0, 5: 1, 9: 2}, ready={4: (0, 1), 5: (1, 2), 9: (2, 1)})
     after = RS.remove_player(state, 1, "surrender").state
-    assert 5 not in after.owners and 5 not in after.ready and after.players[1] == "surrender"
+    assert 5 not in after.owners and 5 not in after.ready
+    assert after.players[1] == Seat(Status.SURRENDERED, "surrender", left=state.turn)
+
+
+def test_players_who_die_in_the_same_turn_share_their_place():
+    """Players who die in the same turn share their place (and their points), as in every ruleset."""
+    state = game(players=3, owners={3: 1, 4: 0, 5: 2}, ready={4: (0, 2)})
+    after = play(state, {0: "4>3 1; 4>5 1"}).state
+    outcome = RS.outcome(after)
+    assert outcome.ranking == ((0,), (1, 2)) and outcome.points == {0: 2, 1: 0, 2: 0}
+
+
+def test_later_departures_rank_above_earlier_ones():
+    """The last player alive wins; a player who is out later ranks above one who was out before."""
+    state = game(players=3, owners={3: 1, 4: 0, 9: 2}, ready={4: (0, 1), 9: (2, 1)})
+    state = RS.remove_player(state, 2, "missed turns").state
+    state = replace(state, turn=state.turn + 4)  # some turns later
+    outcome = RS.outcome(play(state, {0: "4>3"}).state)
+    assert outcome.ranking == ((0,), (1,), (2,)) and outcome.points == {0: 2, 1: 1, 2: 0}
 
 
 def test_removal_of_the_only_acting_player_moves_the_game_on():
     """A turn is evaluated when all currently playing players submit: when the only player of a phase
     leaves, the phase resolves as it stands."""
-    state = game(players=3, phase="create", owners={1: 0, 5: 1, 9: 2}, ready={5: (1, 1), 9: (2, 1)})
+    state = game(players=3, phase=Phase.CREATE, owners={1: 0, 5: 1, 9: 2}, ready={5: (1, 1), 9: (2, 1)})
     assert RS.acting_players(state) == {0}
     after = RS.remove_player(state, 0, "surrender").state
-    assert after.phase == "move" and RS.acting_players(after) == {1, 2}
+    assert after.phase == Phase.MOVE and RS.acting_players(after) == {1, 2}
 
 
 def test_orders_are_secret_in_every_phase():
     """Secret negotiation; orders stay secret until the phase resolves."""
-    assert all(RS.orders_are_secret(game(phase=p)) for p in ("negotiate", "move", "create", "split"))
+    assert all(RS.orders_are_secret(game(phase=p)) for p in Phase)
     assert Move(1, 2, 3) == RS.parse_orders(game(owners={1: 0}, ready={1: (0, 3)}), 0, "1>2 3")[0]
+
+
+# --- Phases ------------------------------------------------------------------------------------
+
+ONE_PER_PHASE = {
+    Phase.NEGOTIATE: {},
+    Phase.MOVE: {"owners": {4: 0, 9: 1}, "ready": {4: (0, 2), 9: (1, 1)}},
+    Phase.CREATE: {"owners": {1: 0, 2: 0, 3: 0, 9: 1}, "ready": {}},
+    Phase.SPLIT: {"owners": {1: 0, 2: 0, 5: 0, 9: 1}, "splits": {0: (frozenset({1, 2}), frozenset({5}))}},
+}
+
+
+@pytest.mark.parametrize(
+    "phase, unit",
+    [
+        (Phase.NEGOTIATE, "start pick"),
+        (Phase.MOVE, "move phase"),
+        (Phase.CREATE, "creating phase"),
+        (Phase.SPLIT, "split choice"),
+    ],
+)
+def test_every_phase_is_named_stored_and_played(phase, unit):
+    """Turn structure: phases. Each is named for players, keeps its stored name, and is played by
+    its players with their own notation (the AI's orders print and parse back)."""
+    state = game(phase=phase.value, **ONE_PER_PHASE[phase])  # a stored name becomes the Phase
+    assert state.phase is phase and RS.turn_unit(state) == unit
+    assert RS.to_dict(state)["phase"] == phase.value and RS.from_dict(RS.to_dict(state)).phase is phase
+    seat = min(RS.acting_players(state))
+    orders = RS.ai_orders(state, seat, 1)
+    assert RS.parse_orders(state, seat, RS.format_orders(orders)) == orders
+    assert RS.resolve(state, {seat: orders}).state.turn == state.turn + 1
+    with pytest.raises(OrderSyntaxError, match=f"not an order for the {unit}"):
+        RS.parse_orders(state, seat, "hello")
+
+
+def test_an_unknown_phase_is_refused():
+    data = RS.to_dict(game())
+    with pytest.raises(StateError):
+        RS.from_dict({**data, "phase": "dance"})
