@@ -94,13 +94,20 @@ def position_points(places: Sequence[Sequence[int]]) -> dict[int, int]:
 
 
 def outcome(
-    seats: Sequence[Seat], score: Callable[[int], Any], bonus: Callable[[int], int] = lambda seat: 0
+    seats: Sequence[Seat],
+    score: Callable[[int], Any],
+    bonus: Callable[[int], int] = lambda seat: 0,
+    *,
+    limit: str = "the game reached its end",
 ) -> Outcome:
     """The finished game: places by :func:`ranking`, position points plus the ruleset's own
-    ``bonus(seat)``; the first place wins, and a shared first place is a draw."""
+    ``bonus(seat)``; the first place wins, and a shared first place is a draw. It ended because one
+    player (or none) was left, else for the ruleset's own ``limit`` ("the round limit was reached")."""
     places = ranking(seats, score)
     points = {seat: position + bonus(seat) for seat, position in position_points(places).items()}
-    return Outcome(winners=places[0], draw=len(places[0]) > 1, ranking=places, points=points)
+    left = len(still_in(seats))
+    reason = "the last player standing won" if left == 1 else "no player was left" if left == 0 else limit
+    return Outcome(winners=places[0], draw=len(places[0]) > 1, ranking=places, points=points, reason=reason)
 
 
 def to_data(seats: Sequence[Seat]) -> list[dict[str, Any]]:

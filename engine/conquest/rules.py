@@ -188,4 +188,9 @@ def outcome(state: ConquestState) -> Outcome | None:
         player = state.players[seat]
         return (state.round if player.playing else player.left) - 1
 
-    return standings.outcome(state.players, lambda seat: (len(state.cells_of(seat)), state.units_of(seat)), survived)
+    return standings.outcome(
+        state.players,
+        lambda seat: (len(state.cells_of(seat)), state.units_of(seat)),
+        survived,
+        limit="the round limit was reached",
+    )

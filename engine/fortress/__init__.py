@@ -147,7 +147,7 @@ class FortressRuleset(Ruleset[FortressState, Order, FortressView]):
     def outcome(self, state: FortressState) -> Outcome | None:
         if not state.over:
             return None
-        return standings.outcome(state.players, state.territory)
+        return standings.outcome(state.players, state.territory, limit="every move was made")
 
     def view(self, state: FortressState, seat: int | None) -> FortressView:
         return make_view(state, seat)

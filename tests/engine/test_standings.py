@@ -51,6 +51,16 @@ def test_a_shared_first_place_is_a_draw():
     assert outcome(seated(2), {0: 1, 1: 2}.get).winners == (1,)
 
 
+def test_the_outcome_says_why_the_game_ended():
+    alone = leave(seated(2), [1], Status.SURRENDERED, "surrender", turn=3)
+    assert outcome(alone, lambda seat: 0).reason == "the last player standing won"
+    assert (
+        outcome(leave(seated(2), [0, 1], Status.ELIMINATED, "", turn=3), lambda seat: 0).reason == "no player was left"
+    )
+    timed = outcome(seated(2), {0: 1, 1: 2}.get, limit="the round limit was reached")
+    assert timed.reason == "the round limit was reached"
+
+
 def test_a_ruleset_adds_its_own_points():
     """Conquest: final position plus one point per round survived."""
     seats = leave(seated(3), [2], Status.SURRENDERED, "surrender", turn=4)
