@@ -174,12 +174,12 @@ class DiscordAnnouncer:
         await self._post(channel, a, _fit(lines), file=board)
 
     async def _draw(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
-        await self._post(
-            channel,
-            a,
+        lines = [
             f"{self._mention(game, a.payload['seat'])} proposes a draw. "
-            "Everyone still playing can agree with `/game draw`.",
-        )
+            "Everyone still playing can agree with `/game draw` (an offer lasts until the turn ends)."
+        ]
+        lines += [f"{self._mention(game, seat)} is ahead and declines." for seat in a.payload.get("declined", [])]
+        await self._post(channel, a, "\n".join(lines))
 
     async def _plain(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
         by = f"<@{a.payload['by']}>"

@@ -173,6 +173,11 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
     def outcome(self, state: S) -> Outcome | None: ...
 
     @abstractmethod
+    def standing(self, state: S) -> tuple[tuple[int, ...], ...]:
+        """The places if the game ended now (groups of seats, first place first, as in ``Outcome``):
+        for a game that ends early, and for computers deciding whether they are ahead."""
+
+    @abstractmethod
     def view(self, state: S, seat: int | None) -> ViewT: ...
 
     @abstractmethod

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import OrderError, Ruleset
+from engine.standings import position_points
 from service.models import FINISHED, RUNNING, GameRow, OrderRow, PlayerRow
 from service.timing import bank_after_pass, reminder_time, turn_deadline
 
@@ -221,7 +222,13 @@ class Planner:
             )
         )
         self.orders.pop(seat, None)
-        if self._finish_if_over() or not continue_turn:
+        if self._finish_if_over():
+            return
+        seated = self.seated()
+        if not any(not seated[s].is_ai for s in self.rs.seats_in_game(self.state)):
+            self._end_by_standing("no human player is left")  # computers do not play on alone
+            return
+        if not continue_turn:
             return
         if not self.rs.acting_players(self.state) <= still_acting:
             self.plan.turn += 1
@@ -342,14 +349,34 @@ class Planner:
         )
 
     def agree_draw(self, seat: int) -> None:
-        """Every human still in the game agreed: the game ends drawn among everyone still in it."""
+        """Every human still in the game agreed, and no computer still in is ahead (alone in first
+        place now): the game ends drawn among everyone still in it."""
         self._update_player(self.seated()[seat], draw_agreed=True)
         in_game = self.rs.seats_in_game(self.state)
         seated = self.seated()
-        if not all(seated[s].draw_agreed or seated[s].is_ai for s in in_game):
-            self.plan.announcements.append(("draw_proposed", {"seat": seat, "user_id": seated[seat].user_id}))
+        leader = self.rs.standing(self.state)[0]
+        computers_agree = all(not (seated[s].is_ai and leader == (s,)) for s in in_game)
+        if not computers_agree or not all(seated[s].draw_agreed or seated[s].is_ai for s in in_game):
+            declined = [s for s in in_game if seated[s].is_ai and leader == (s,)]
+            self.plan.announcements.append(
+                ("draw_proposed", {"seat": seat, "user_id": seated[seat].user_id, "declined": declined})
+            )
             return
         self._end_together(sorted(in_game), "the players agreed to a draw")
+
+    def _end_by_standing(self, reason: str) -> None:
+        """The game ends now, with the places as they stand (position points as at a normal end)."""
+        places = self.rs.standing(self.state)
+        points = {str(seat): value for seat, value in position_points(places).items()}
+        self._end(
+            {
+                "winners": list(places[0]),
+                "draw": len(places[0]) > 1,
+                "ranking": [list(group) for group in places],
+                "points": points,
+                "reason": reason,
+            }
+        )
 
     def finish(self) -> Plan:
         """The plan, with the current turn's orders and the history position it ends at."""

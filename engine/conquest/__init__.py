@@ -131,6 +131,9 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
     def outcome(self, state: ConquestState) -> Outcome | None:
         return rules.outcome(state)
 
+    def standing(self, state: ConquestState) -> tuple[tuple[int, ...], ...]:
+        return standings.ranking(state.players, rules.score(state))
+
     def view(self, state: ConquestState, seat: int | None) -> ConquestView:
         return make_view(state, seat)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from engine import standings
@@ -188,9 +188,9 @@ def outcome(state: ConquestState) -> Outcome | None:
         player = state.players[seat]
         return (state.round if player.playing else player.left) - 1
 
-    return standings.outcome(
-        state.players,
-        lambda seat: (len(state.cells_of(seat)), state.units_of(seat)),
-        survived,
-        limit="the round limit was reached",
-    )
+    return standings.outcome(state.players, score(state), survived, limit="the round limit was reached")
+
+
+def score(state: ConquestState) -> Callable[[int], tuple[int, int]]:
+    """Players still in are ranked by cells, then units."""
+    return lambda seat: (len(state.cells_of(seat)), state.units_of(seat))

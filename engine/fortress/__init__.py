@@ -149,6 +149,9 @@ class FortressRuleset(Ruleset[FortressState, Order, FortressView]):
             return None
         return standings.outcome(state.players, state.territory, limit="every move was made")
 
+    def standing(self, state: FortressState) -> tuple[tuple[int, ...], ...]:
+        return standings.ranking(state.players, state.territory)
+
     def view(self, state: FortressState, seat: int | None) -> FortressView:
         return make_view(state, seat)
 

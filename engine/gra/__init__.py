@@ -16,7 +16,7 @@ Decisions beyond the spec:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine import standings
@@ -145,7 +145,15 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     def outcome(self, state: GraState) -> Outcome | None:
         if not state.over:
             return None
-        return standings.outcome(state.players, lambda seat: (len(state.territory(seat)), state.soldiers(seat)))
+        return standings.outcome(state.players, self._score(state))
+
+    def standing(self, state: GraState) -> tuple[tuple[int, ...], ...]:
+        return standings.ranking(state.players, self._score(state))
+
+    @staticmethod
+    def _score(state: GraState) -> Callable[[int], tuple[int, int]]:
+        """Players still in are ranked by nodes, then soldiers."""
+        return lambda seat: (len(state.territory(seat)), state.soldiers(seat))
 
     def view(self, state: GraState, seat: int | None) -> GraView:
         return make_view(state, seat, acting(state))

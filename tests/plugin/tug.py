@@ -130,6 +130,12 @@ class TugRuleset(Ruleset[TugState, Pull, TugState]):
             {s: int(s in winners) for s in range(len(state.scores))},
         )
 
+    def standing(self, state: TugState) -> tuple[tuple[int, ...], ...]:
+        scores = sorted({state.scores[s] for s in self.seats_in_game(state)}, reverse=True)
+        places = [tuple(s for s in sorted(self.seats_in_game(state)) if state.scores[s] == best) for best in scores]
+        gone = tuple(s for s, out in enumerate(state.out) if out)
+        return tuple(places) + ((gone,) if gone else ())
+
     def view(self, state: TugState, seat: int | None) -> TugState:
         return state  # nothing in a tug position is secret; programmed pulls are not part of it
 
