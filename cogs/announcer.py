@@ -130,6 +130,8 @@ class DiscordAnnouncer:
             )
         else:
             text = f"{pings} — your turn ({turn}): play it with `/orders send`. Deadline: {deadline}."
+        if a.payload.get("hint"):
+            text += f"\nTo play: {a.payload['hint']}."
         await self._post(channel, a, text, pings=True)
 
     async def _reminder(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:

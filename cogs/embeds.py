@@ -38,6 +38,8 @@ def game_embed(game: Game, presenter: Presenter) -> discord.Embed:
             state = "no deadline" if row.deadline_at is None else f"deadline {when(row.deadline_at)}"
         waiting = [_who(game.player_at(seat), seat) for seat in sorted(game.waiting_seats)]
         embed.description = f"{presenter.turn_label(game)} · {state}"
+        if presenter.order_hint(game):
+            embed.description += f"\nTo play: {presenter.order_hint(game)}."
         if waiting:
             embed.description += "\nWaiting on: " + ", ".join(waiting)
     else:

@@ -214,6 +214,10 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
         names = ", ".join(known.name for known in self.bot_levels)
         raise OptionError(f"{self.title} has no computer level {level!r}; levels: {names}")
 
+    def order_hint(self, state: S) -> str:
+        """What to write this turn, in a line for the ping that asks for it (Discord markdown)."""
+        return ""
+
     def suggest_orders(self, state: S, seat: int, text: str) -> list[str]:
         """Legal order lines starting like ``text`` (for autocomplete); rulesets override it."""
         return []

@@ -22,14 +22,14 @@ CLOCKS = {
 }
 
 
-def duration(seconds: float) -> str:
-    """``90061`` → "1 day 1 hour": the largest units first, at most two of them."""
+def duration(seconds: float, *, short: bool = False) -> str:
+    """``90061`` → "1 day 1 hour" (``short``: "1d 1h", for a legend): the largest units, two at most."""
     parts, left = [], int(seconds)
     for unit, size in (("day", DAY), ("hour", HOUR), ("minute", 60), ("second", 1)):
         count, left = divmod(left, size)
         if count:
-            parts.append(f"{count} {unit}{'s' if count != 1 else ''}")
-    return " ".join(parts[:2]) or "0 seconds"
+            parts.append(f"{count}{unit[0]}" if short else f"{count} {unit}{'s' if count != 1 else ''}")
+    return " ".join(parts[:2]) or ("0s" if short else "0 seconds")
 
 
 def table_options(rs: Ruleset) -> tuple[Option, ...]:

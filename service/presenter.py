@@ -17,7 +17,7 @@ from engine import BotLevel, Event, Option, Ruleset
 from render.summary import describe_events, seat_name
 from render.text import font_for
 from service.errors import GameError, WrongPhase
-from service.gameoptions import creation_options
+from service.gameoptions import creation_options, duration
 from service.master import GameMasterCore
 from service.models import FINISHED, RUNNING, Game
 from service.workers import CpuPool, render_job
@@ -71,6 +71,10 @@ class Presenter:
             return "Lobby" if game.row.status != RUNNING else f"Turn {game.row.turn + 1}"
         return f"{self.master.ruleset(game.row).turn_unit(game.state).capitalize()} {game.row.turn + 1}"
 
+    def order_hint(self, game: Game) -> str:
+        """What to write this turn ("`keep 17` …"), or nothing outside a running game."""
+        return self.master.ruleset(game.row).order_hint(game.state) if game.state is not None else ""
+
     def options_text(self, game: Game) -> str:
         """The game's own options as players chose them ("size: small, mode: 3: Hurt me plenty")."""
         rs = self.rulesets.get(game.row.ruleset)
@@ -114,10 +118,25 @@ class Presenter:
         pass for somebody else."""
         drawn = [_drawable(name) for name in game.names()]
         folded = [name.casefold() for name in drawn]
-        return [
+        named = [
             name if name and folded.count(name.casefold()) == 1 else f"{name or 'Player'} #{seat + 1}"
             for seat, name in enumerate(drawn)
         ]
+        return [
+            f"{name} ({note})" if (note := self._clock_note(game, seat)) else name for seat, name in enumerate(named)
+        ]
+
+    @staticmethod
+    def _clock_note(game: Game, seat: int) -> str:
+        """For the legend: missed turns against the limit, or what is left of the player's time bank."""
+        player, time = game.player_at(seat), game.row.time
+        if player is None or player.is_ai or game.row.status != RUNNING:
+            return ""
+        if time.mode == "round" and player.missed:
+            return f"missed {player.missed}/{time.missed_limit}"
+        if player.bank_left is not None:
+            return f"clock {duration(player.bank_left, short=True)}"
+        return ""
 
     async def board(
         self,

@@ -415,6 +415,7 @@ class Planner:
                     "turn": self.plan.turn + 1,
                     "unit": self.rs.turn_unit(self.state),
                     "secret": self.rs.orders_are_secret(self.state),
+                    "hint": self.rs.order_hint(self.state),
                     "seats": acting,
                     "user_ids": humans,
                     "deadline_at": self.plan.deadline_at,

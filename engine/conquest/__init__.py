@@ -131,6 +131,9 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
     def outcome(self, state: ConquestState) -> Outcome | None:
         return rules.outcome(state)
 
+    def order_hint(self, state: ConquestState) -> str:
+        return "move units to adjacent cells: `C4>C5 3`, all of them `C4>C5`, every round `auto C4>C5`"
+
     def standing(self, state: ConquestState) -> tuple[tuple[int, ...], ...]:
         return standings.ranking(state.players, rules.score(state))
 

@@ -149,6 +149,11 @@ class FortressRuleset(Ruleset[FortressState, Order, FortressView]):
             return None
         return standings.outcome(state.players, state.territory, limit="every move was made")
 
+    def order_hint(self, state: FortressState) -> str:
+        if state.mode < 3:
+            return "build a fortress: `C4` (or `pass`)"
+        return "each general walks (`C4>D4`, `C4>D4>D5`), builds (`build C4`) or both (`C4>D4 build`)"
+
     def standing(self, state: FortressState) -> tuple[tuple[int, ...], ...]:
         return standings.ranking(state.players, state.territory)
 

@@ -25,7 +25,7 @@ from engine.gra import ai, events
 from engine.gra.board import SHIPPED, SIZES, Graph, generate
 from engine.gra.orders import Keep, Order, Pick, parse
 from engine.gra.rules import acting, default_keep, default_picks, remove, resolve_phase, spacing_for
-from engine.gra.state import GraState, GraView, Phase, from_dict, make_view, to_dict, upgrade_v1
+from engine.gra.state import ORDER_HINTS, GraState, GraView, Phase, from_dict, make_view, to_dict, upgrade_v1
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
@@ -187,6 +187,9 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
 
     def turn_unit(self, state: GraState) -> str:
         return state.phase.turn_unit
+
+    def order_hint(self, state: GraState) -> str:
+        return ORDER_HINTS[state.phase]
 
     def describe_event(self, event: Event, who: SeatNamer) -> str | None:
         return events.describe(event, who)

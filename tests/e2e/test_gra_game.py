@@ -65,7 +65,9 @@ async def test_gra_game_with_a_split_territory(table):
     cut = await table.post(lambda m: resolved(m, 6) and "captured node 2" in m.content)
     decode_png(cut.attachments[0].data)
     ping = await table.post(lambda m: asked(m, 7))
-    assert f"<@{hub.id}>" in ping.content
+    assert f"<@{hub.id}>" in ping.content and "split choice 7" in ping.content and "`keep 17`" in ping.content
+    info = await fake.slash(hub, thread, "game info")
+    assert "Split choice 7" in str(info.embeds) and "keep the part" in str(info.embeds)
     choices = await fake.autocomplete(hub, thread, "orders send", focused="text", value="keep")
     assert {c["value"] for c in choices} == {"keep 1", "keep 3"}
     wrong = await fake.slash(hub, thread, "orders send", text="keep 2")
