@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from engine.budget import Budget
 from engine.errors import OptionError, StateError
 
 S = TypeVar("S")
@@ -186,6 +187,13 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
                 return known
         names = ", ".join(known.name for known in self.bot_levels)
         raise OptionError(f"{self.title} has no computer level {level!r}; levels: {names}")
+
+    def search_budget(self, level: str | None, budget: int | None) -> Budget:
+        """What ``ai_orders(level=, budget=)`` may search: ``budget`` nodes if given, else the level's."""
+        nodes = self.bot_level(level).budget if budget is None else budget
+        if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
+            raise OptionError(f"a computer player's budget is a whole number of nodes, not {nodes!r}")
+        return Budget(nodes)
 
     def suggest_orders(self, state: S, seat: int, text: str) -> list[str]:
         """Legal order lines starting like ``text`` (for autocomplete); rulesets override it."""
