@@ -20,7 +20,7 @@ LIMITLESS = 10**9
 
 
 @functools.cache
-def positions(name: str, options: tuple, steps: int = 40) -> tuple:
+def positions(name: str, options: tuple, steps: int = 16) -> tuple:
     """Every position of a seeded game between standard bots on the default map (up to ``steps``)."""
     rs = RULESETS[name]
     state = rs.setup(rs.default_players, dict(options), seed=2)
@@ -49,7 +49,7 @@ def test_an_unknown_level_or_a_bad_budget_is_refused(name):
 
 
 @pytest.mark.parametrize("name, options", GAMES)
-@pytest.mark.parametrize("budget", [0, 1, 40])
+@pytest.mark.parametrize("budget", [0, 40])
 def test_a_tiny_budget_still_gives_a_legal_turn(name, options, budget):
     rs = RULESETS[name]
     for state in game_positions(name, options):
