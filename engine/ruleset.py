@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from engine.budget import Budget
 from engine.errors import OptionError, StateError
 
 S = TypeVar("S")
@@ -217,6 +218,13 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
     def order_hint(self, state: S) -> str:
         """What to write this turn, in a line for the ping that asks for it (Discord markdown)."""
         return ""
+
+    def search_budget(self, level: str | None, budget: int | None) -> Budget:
+        """What ``ai_orders(level=, budget=)`` may search: ``budget`` nodes if given, else the level's."""
+        nodes = self.bot_level(level).budget if budget is None else budget
+        if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
+            raise OptionError(f"a computer player's budget is a whole number of nodes, not {nodes!r}")
+        return Budget(nodes)
 
     def suggest_orders(self, state: S, seat: int, text: str) -> list[str]:
         """Legal order lines starting like ``text`` (for autocomplete); rulesets override it."""

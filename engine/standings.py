@@ -114,6 +114,15 @@ def to_data(seats: Sequence[Seat]) -> list[dict[str, Any]]:
     return [{"status": s.status.value, "reason": s.reason, "left": s.left} for s in seats]
 
 
+def from_word(word: str, left: int | None, died: str = "") -> dict[str, Any]:
+    """Seat data for a seat that version-1 states stored as one word: "playing", "dead" (with
+    ``died`` as the reason), or why it left."""
+    if word == Status.PLAYING:
+        return {"status": Status.PLAYING.value, "reason": None, "left": None}
+    status = Status.ELIMINATED if word == "dead" else departure(word)
+    return {"status": status.value, "reason": died if word == "dead" else word, "left": left}
+
+
 def from_data(data: Any, game: str) -> Seats:
     """Seats read back from ``to_data``; a seat that is playing with a departure turn (or gone
     without one) is damage, not a position."""

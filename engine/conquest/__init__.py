@@ -56,7 +56,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
     min_players = 2
     max_players = 6
     default_players = 3
-    bot_levels = (BotLevel("standard", 1),)
+    bot_levels = (BotLevel("standard", 2_000),)  # >= 6 target looks per cell of the largest generated map
     state_version = 2
 
     def options_schema(self) -> tuple[Option, ...]:
@@ -155,8 +155,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
     def ai_orders(
         self, state: ConquestState, seat: int, seed: int | str, *, level: str | None = None, budget: int | None = None
     ) -> list[Order]:
-        self.bot_level(level)
-        return ai.choose_orders(state, seat, seed)
+        return ai.choose_orders(state, seat, seed, self.search_budget(level, budget))
 
     def turn_unit(self, state: ConquestState) -> str:
         return "round"

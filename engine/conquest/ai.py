@@ -1,23 +1,28 @@
-"""A greedy conquest player: take what is cheap and productive, feed the front from the rear."""
+"""A greedy conquest player: take what is cheap and productive, feed the front from the rear.
+
+Each neighbouring cell it weighs as a target is a node of its :class:`Budget`; once the budget is
+spent, the cells it has not looked at yet only feed the front.
+"""
 
 from __future__ import annotations
 
 from collections import deque
 
+from engine.budget import Budget
 from engine.conquest.orders import Move, Order, StopAuto
 from engine.conquest.state import ConquestState
 from engine.hexgrid import Hex
 from engine.rng import Rng, seed_state
 
 
-def choose_orders(state: ConquestState, seat: int, seed: int | str) -> list[Order]:
+def choose_orders(state: ConquestState, seat: int, seed: int | str, budget: Budget) -> list[Order]:
     rng = Rng(seed_state(f"{seed}:{state.round}:{seat}"))
     mine = state.cells_of(seat)
     to_front = _distance_to_front(state, seat)
     orders: list[Order] = [StopAuto(c) for c in mine if c in state.autos]  # it plans every round itself
     for cell in rng.shuffled(mine):
         available = state.cells[cell].units
-        for need, target in _targets(state, seat, cell, rng):
+        for need, target in _targets(state, seat, cell, rng, budget):
             if available >= need:
                 orders.append(Move(cell, target, need))
                 available -= need
@@ -28,8 +33,10 @@ def choose_orders(state: ConquestState, seat: int, seed: int | str) -> list[Orde
     return orders
 
 
-def _targets(state: ConquestState, seat: int, cell: Hex, rng: Rng) -> list[tuple[int, Hex]]:
+def _targets(state: ConquestState, seat: int, cell: Hex, rng: Rng, budget: Budget) -> list[tuple[int, Hex]]:
     """Adjacent foreign cells, best value per unit first, with the units needed to take each."""
+    if budget.spent:
+        return []
     scored = []
     for target in cell.neighbours():
         other = state.cells.get(target)
@@ -39,6 +46,7 @@ def _targets(state: ConquestState, seat: int, cell: Hex, rng: Rng) -> list[tuple
         need = other.units + (2 if enemy else 1)
         value = state.types[target].production * (3 if enemy else 2) + (2 if enemy else 0)
         scored.append((value / need, rng.below(1000), need, target))
+    budget.spend(len(scored))
     scored.sort(reverse=True)
     return [(need, target) for _, _, need, target in scored]
 

@@ -53,7 +53,7 @@ class FortressRuleset(Ruleset[FortressState, Order, FortressView]):
     min_players = 2
     max_players = 2
     default_players = 2
-    bot_levels = (BotLevel("standard", 1),)
+    bot_levels = (BotLevel("standard", 20_000),)  # modes 1-2 of the default field need at most 110 + 110 * 110
     state_version = 2
 
     def options_schema(self) -> tuple[Option, ...]:
@@ -184,8 +184,7 @@ class FortressRuleset(Ruleset[FortressState, Order, FortressView]):
     def ai_orders(
         self, state: FortressState, seat: int, seed: int | str, *, level: str | None = None, budget: int | None = None
     ) -> list[Order]:
-        self.bot_level(level)
-        return ai.choose_orders(state, seat, seed)
+        return ai.choose_orders(state, seat, seed, self.search_budget(level, budget))
 
     def turn_unit(self, state: FortressState) -> str:
         return "move"

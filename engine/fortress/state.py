@@ -10,7 +10,7 @@ from engine import standings
 from engine.errors import StateError
 from engine.fortress.board import LAND, MOUNTAIN, WATER
 from engine.hexgrid import Hex
-from engine.standings import Seats, Status
+from engine.standings import Seats
 from engine.stored import text, whole
 
 MODES = {1: "I'm too young to die", 2: "Hey, not too rough!", 3: "Hurt me plenty"}
@@ -124,13 +124,7 @@ def from_dict(data: Mapping[str, Any]) -> FortressState:
 def upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:
     """Version 1 kept one word per seat ("playing" or why it left); a departure ended the game, so
     it happened in the last turn."""
-
-    def seat(word: str) -> dict[str, Any]:
-        if word == Status.PLAYING:
-            return {"status": Status.PLAYING, "reason": None, "left": None}
-        return {"status": standings.departure(word), "reason": word, "left": data["turn"]}
-
-    return {**data, "players": [seat(word) for word in data["players"]]}
+    return {**data, "players": [standings.from_word(word, data["turn"]) for word in data["players"]]}
 
 
 @dataclass(frozen=True)

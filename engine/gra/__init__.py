@@ -58,7 +58,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     min_players = 2
     max_players = 6
     default_players = 3
-    bot_levels = (BotLevel("standard", 1),)
+    bot_levels = (BotLevel("standard", 1_000),)  # >= 6 neighbours for every node of the largest generated map
     state_version = 2
 
     def options_schema(self) -> tuple[Option, ...]:
@@ -182,8 +182,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     def ai_orders(
         self, state: GraState, seat: int, seed: int | str, *, level: str | None = None, budget: int | None = None
     ) -> list[Order]:
-        self.bot_level(level)
-        return ai.choose_orders(state, seat, seed)
+        return ai.choose_orders(state, seat, seed, self.search_budget(level, budget))
 
     def turn_unit(self, state: GraState) -> str:
         return state.phase.turn_unit

@@ -1,21 +1,26 @@
 """A gra player for every phase: spread out, grab neutral nodes, attack what it can beat, fill its
-army cap on the front line, and keep the largest part when split."""
+army cap on the front line, and keep the largest part when split.
+
+In a move phase each neighbour it weighs for an army is a node of its :class:`Budget`; once the
+budget is spent, the armies it has not looked at yet stay where they are.
+"""
 
 from __future__ import annotations
 
+from engine.budget import Budget
 from engine.gra.orders import Create, Keep, Move, Order, Pick
 from engine.gra.rules import default_keep
 from engine.gra.state import GraState, Phase
 from engine.rng import Rng, seed_state
 
 
-def choose_orders(state: GraState, seat: int, seed: int | str) -> list[Order]:
+def choose_orders(state: GraState, seat: int, seed: int | str, budget: Budget) -> list[Order]:
     rng = Rng(seed_state(f"{seed}:{state.turn}:{seat}"))
     match state.phase:
         case Phase.NEGOTIATE:
             return [Pick(tuple(spread(state, rng)))]
         case Phase.MOVE:
-            return _moves(state, seat, rng)
+            return _moves(state, seat, rng, budget)
         case Phase.CREATE:
             return _creates(state, seat)
         case Phase.SPLIT:
@@ -34,14 +39,17 @@ def spread(state: GraState, rng: Rng) -> list[int]:
     return chosen
 
 
-def _moves(state: GraState, seat: int, rng: Rng) -> list[Order]:
+def _moves(state: GraState, seat: int, rng: Rng, budget: Budget) -> list[Order]:
     """Beat an adjacent enemy army when possible (sometimes trade evenly, to break stand-offs), then
     keep enough at home against the remaining threats, then take cheap nodes with the rest."""
     orders: list[Order] = []
     for node, (owner, count) in sorted(state.ready.items()):
         if owner != seat:
             continue
+        if budget.spent:
+            break
         near = rng.shuffled(list(state.graph.adjacency[node]))
+        budget.spend(len(near))
         enemies = [(n, a[1]) for n in near if (a := state.ready.get(n)) and a[0] != seat]
         attacked = set()
         for target, defenders in sorted(enemies, key=lambda e: e[1]):

@@ -10,7 +10,7 @@ from typing import Any
 from engine import standings
 from engine.errors import StateError
 from engine.gra.board import Graph
-from engine.standings import Seats, Status
+from engine.standings import Seats
 
 DIED = "no nodes left"  # why a dead seat left
 
@@ -170,14 +170,7 @@ def upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:
     """Version 1 kept one word per seat ("playing", "dead" or why it left) and the order of
     departures, not their turns: that order stands in for the turns, so past places stay apart."""
     order = {seat: number for number, seat in enumerate(data["departures"])}
-
-    def seat(number: int, word: str) -> dict[str, Any]:
-        if word == Status.PLAYING:
-            return {"status": Status.PLAYING, "reason": None, "left": None}
-        status = Status.ELIMINATED if word == "dead" else standings.departure(word)
-        return {"status": status, "reason": DIED if word == "dead" else word, "left": order[number]}
-
-    players = [seat(number, word) for number, word in enumerate(data["players"])]
+    players = [standings.from_word(word, order.get(seat), DIED) for seat, word in enumerate(data["players"])]
     return {**{k: v for k, v in data.items() if k != "departures"}, "players": players}
 
 

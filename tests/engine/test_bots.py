@@ -1,0 +1,111 @@
+"""Computer players: levels, and search budgets counted in nodes (``ai_orders(level=, budget=)``)."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from engine import RULESETS, OptionError
+from engine.fortress import ai as fortress_ai
+
+GAMES = [
+    ("conquest", {}),
+    ("gra", {}),
+    ("fortress", {"mode": 1}),
+    ("fortress", {"mode": 2}),
+    ("fortress", {"mode": 3}),
+]
+LIMITLESS = 10**9
+
+
+@functools.cache
+def positions(name: str, options: tuple, steps: int = 16) -> tuple:
+    """Every position of a seeded game between standard bots on the default map (up to ``steps``)."""
+    rs = RULESETS[name]
+    state = rs.setup(rs.default_players, dict(options), seed=2)
+    found = []
+    while rs.outcome(state) is None and len(found) < steps:
+        found.append(state)
+        state = rs.resolve(state, {s: rs.ai_orders(state, s, 2) for s in rs.acting_players(state)}).state
+    return tuple(found)
+
+
+def game_positions(name: str, options: dict) -> tuple:
+    return positions(name, tuple(sorted(options.items())))
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_an_unknown_level_or_a_bad_budget_is_refused(name):
+    rs = RULESETS[name]
+    state = rs.setup(rs.default_players, {}, seed=1)
+    seat = min(rs.acting_players(state))
+    with pytest.raises(OptionError, match="no computer level 'grandmaster'; levels: standard"):
+        rs.ai_orders(state, seat, 1, level="grandmaster")
+    for bad in (-1, 2.5, True):
+        with pytest.raises(OptionError, match="budget"):
+            rs.ai_orders(state, seat, 1, budget=bad)
+    assert rs.ai_orders(state, seat, 1, level="standard") == rs.ai_orders(state, seat, 1)
+
+
+@pytest.mark.parametrize("name, options", GAMES)
+@pytest.mark.parametrize("budget", [0, 40])
+def test_a_tiny_budget_still_gives_a_legal_turn(name, options, budget):
+    rs = RULESETS[name]
+    for state in game_positions(name, options):
+        orders = {seat: rs.ai_orders(state, seat, 5, budget=budget) for seat in rs.acting_players(state)}
+        for seat, given in orders.items():
+            assert rs.parse_orders(state, seat, rs.format_orders(given)) == given
+        rs.resolve(state, orders)
+        assert orders == {seat: rs.ai_orders(state, seat, 5, budget=budget) for seat in orders}
+
+
+@pytest.mark.parametrize("name, options", GAMES)
+def test_the_standard_level_plays_as_an_unlimited_search_on_default_maps(name, options):
+    """The standard budget is large enough that it never cuts a search short on a default map."""
+    rs = RULESETS[name]
+    for state in game_positions(name, options):
+        for seat in rs.acting_players(state):
+            assert rs.ai_orders(state, seat, 3) == rs.ai_orders(state, seat, 3, budget=LIMITLESS)
+
+
+@pytest.mark.parametrize("name, options", GAMES)
+def test_every_bot_honours_its_budget(name, options):
+    """A spent budget cuts the search short, so somewhere in a game the bot plays differently."""
+    rs = RULESETS[name]
+    states = game_positions(name, options)
+    assert any(
+        rs.ai_orders(state, seat, 3, budget=0) != rs.ai_orders(state, seat, 3)
+        for state in states
+        for seat in rs.acting_players(state)
+    )
+
+
+@pytest.mark.parametrize("mode", [1, 3])
+def test_the_budget_caps_the_positions_fortress_evaluates(mode, monkeypatch):
+    """Nodes are positions evaluated: a spent budget stops the lookahead, deterministically."""
+    rs = RULESETS["fortress"]
+    state = game_positions("fortress", {"mode": mode})[6]
+    evaluated = []
+    counting = fortress_ai.gain
+
+    def gain(*args):
+        evaluated.append(args)
+        return counting(*args)
+
+    monkeypatch.setattr(fortress_ai, "gain", gain)
+    rs.ai_orders(state, state.to_move, 1, budget=0)
+    small = len(evaluated)
+    evaluated.clear()
+    rs.ai_orders(state, state.to_move, 1)
+    assert 0 < small * 5 < len(evaluated)
+
+
+@pytest.mark.parametrize("seed", [8, 12])
+def test_fortress_bot_never_walks_a_general_into_its_own_city(seed):
+    """Mode 3: at the end of the turn no general of his may stand in his city (seeds where the bot
+    used to walk a second general in and give an illegal turn)."""
+    rs = RULESETS["fortress"]
+    state = rs.setup(2, {"mode": 3}, seed=seed)
+    while rs.outcome(state) is None:
+        state = rs.resolve(state, {state.to_move: rs.ai_orders(state, state.to_move, seed)}).state
