@@ -16,6 +16,7 @@ from service.errors import GameError, GameNotFound, NotAllowed, WrongPhase
 from service.gameoptions import settle
 from service.master import GameMasterCore
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, TimeSettings
+from service.packing import unpack
 from service.timing import check_settings
 from service.turns import Planner
 
@@ -330,4 +331,4 @@ class LobbyOps(GameMasterCore):
                 row = await cursor.fetchone()
         if row is None:
             raise GameNotFound(f"game #{game_id} has no history entry {seq}")
-        return json.loads(row[0])
+        return unpack(row[0])

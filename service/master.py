@@ -22,6 +22,7 @@ from service.clock import Clock
 from service.db import Database
 from service.errors import Conflict, GameError, GameNotFound, NotAllowed, WrongPhase
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, GameRow, OrderRow, PlayerRow
+from service.packing import pack
 from service.turns import Plan, Planner
 from service.workers import CpuPool, bot_job
 
@@ -189,9 +190,9 @@ class GameMasterCore:
                         first_seq + i,
                         h.turn,
                         h.kind,
-                        json.dumps(h.payload),
-                        json.dumps(h.events),
-                        json.dumps(h.state_after),
+                        pack(h.payload),
+                        pack(h.events),
+                        pack(h.state_after),
                         now,
                     )
                     for i, h in enumerate(plan.history)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from engine import IllegalOrderError, OrderSyntaxError, find_ruleset
 from service.errors import GameError, NotAllowed, WrongPhase
 from service.models import TimeSettings
+from service.packing import unpack
 from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, HOUR
 
 RS = find_ruleset("conquest")
@@ -32,7 +31,7 @@ async def history(env, game_id):
                 "SELECT kind, payload, state_after FROM history WHERE game_id = ? ORDER BY seq", (game_id,)
             )
         ).fetchall()
-    return [(r["kind"], json.loads(r["payload"]), json.loads(r["state_after"])) for r in rows]
+    return [(r["kind"], unpack(r["payload"]), unpack(r["state_after"])) for r in rows]
 
 
 async def test_program_review_replace_clear_and_pass(env):
@@ -200,6 +199,8 @@ async def test_a_whole_game_with_a_computer_replays_from_history(env):
             state = RS.remove_player(state, payload["seat"], payload["reason"]).state
         assert RS.to_dict(state) == after
     assert RS.to_dict(state) == game.row.state
+    for seq, (_, _, after) in enumerate(rows):  # every past position, as the bot reads it back
+        assert await env.master.state_at(game.id, seq) == after
 
 
 async def test_bank_time_runs_out(env):
