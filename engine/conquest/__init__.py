@@ -9,8 +9,9 @@ Decisions beyond the spec:
 - Rounds survived = rounds completed while the player was in the game; position points count the
   players ranked strictly below (``engine/standings.py``). Players who leave in the same round share
   a place, whether eliminated, surrendered or removed: "earlier" in the spec counts in rounds.
-- Five players use a six-corner symmetric map with one corner empty (hex grids have no 5-fold
-  symmetry).
+- Five players (hex grids have no 5-fold symmetry) start evenly spread round a ring, 6 steps from
+  their neighbours, on a map two rings larger than the size says; the seed turns the ring
+  (``board.generate_map``; the wins per seat are measured by ``bench/bench_fairness.py``).
 - Missed-turn counting belongs to the game master (it knows deadlines); it calls ``remove_player``.
 """
 

@@ -15,13 +15,13 @@ Rows use the board's odd-r layout: odd rows (2, 4, ... as labelled) are drawn ha
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from engine.errors import MapError
-from engine.hexgrid import DIRECTIONS, Hex, hexagon, orbit
+from engine.hexgrid import DIRECTIONS, Hex, hexagon, orbit, ring
 from engine.maps import ShippedMaps, hex_on_board
 from engine.rng import Rng, seed_state
 
@@ -137,33 +137,65 @@ def _check_connected(types: Mapping[Hex, CellType]) -> None:
 
 # Which corners of the hexagon the players start on, by player count (directions from east,
 # clockwise). Each set is mapped onto itself by rotations/reflections of the board, so every
-# player sees the same position; five players leave one corner empty (no 5-fold symmetry on hexes).
-START_CORNERS = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4), 6: (0, 1, 2, 3, 4, 5)}
+# player sees the same position. Five players have no such set on hexes (see ``_spread``).
+START_CORNERS = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 6: (0, 1, 2, 3, 4, 5)}
+# The one ring round the centre on which five starts can all be the same number of steps from
+# their two neighbours (6); on rings 4 and 6 one pair would be a step nearer or farther, and that
+# pair lost or won far more often in self-play. Five-player maps are two rings larger to hold it.
+FIVE_RING = 5
 
 
 def generate_map(num_players: int, size: str, seed: int | str) -> ConquestMap:
-    """A hexagon-shaped map whose types and garrisons are invariant under all 12 symmetries."""
-    radius = SIZES[size] + (1 if num_players >= 5 else 0)
+    """A hexagon-shaped map on which every start has the same surroundings, or as near as hexes allow.
+
+    Cells that look alike from the starts share one rolled type and garrison. With 2, 3, 4 or 6
+    players "alike" means one orbit under the 12 symmetries, so the map is exactly symmetric. Five
+    players have no symmetric layout on hexes (and six corners with one left empty gave its two
+    neighbours most wins), so their starts are spread evenly round ``FIVE_RING`` and "alike" means the same
+    distances to the centre and to the two nearest starts: every start sees about the same board.
+    What still differs is how each start sits on the grid (at a corner of the ring or along a side);
+    the seed turns the ring, so no seat keeps the same spot from game to game.
+    bench/bench_fairness.py measures both.
+    """
+    radius = SIZES[size] + {5: 2, 6: 1}.get(num_players, 0)
     rng = Rng(hash_seed(seed, num_players, size))
     center = Hex(0, radius)
-    cells = hexagon(center, radius)
-    shift = -min(c.col for c in cells)
+    shift = -min(c.col for c in hexagon(center, radius))
     center = Hex(center.q + shift, center.r)
     cells = hexagon(center, radius)
-    corners = [Hex(center.q + dq * (radius - 1), center.r + dr * (radius - 1)) for dq, dr in DIRECTIONS]
-    starts = tuple(corners[k] for k in START_CORNERS[num_players])
-    near_start = {c for corner in corners for c in (corner, *corner.neighbours())}
+    if num_players == 5:
+        starts = _spread(ring(center, FIVE_RING), num_players, rng)
+        near_start = {c for start in starts for c in (start, *start.neighbours())}
+
+        def alike(cell: Hex) -> Hashable:
+            return cell.distance(center), *sorted(cell.distance(start) for start in starts)[:2]
+
+    else:
+        corners = [Hex(center.q + dq * (radius - 1), center.r + dr * (radius - 1)) for dq, dr in DIRECTIONS]
+        starts = tuple(corners[k] for k in START_CORNERS[num_players])
+        near_start = {c for corner in corners for c in (corner, *corner.neighbours())}
+
+        def alike(cell: Hex) -> Hashable:
+            return min(orbit(cell, center))
+
+    rolled: dict[Hashable, tuple[CellType, int]] = {}
     types: dict[Hex, CellType] = {}
     garrisons: dict[Hex, int] = {}
     for cell in cells:
-        if cell in types:
-            continue
-        cell_type, garrison = _roll_cell(rng, cell.distance(center), radius, cell in near_start, cell == center)
-        for twin in orbit(cell, center):
-            types[twin] = cell_type
-            if garrison:
-                garrisons[twin] = garrison
+        key = alike(cell)
+        if key not in rolled:
+            rolled[key] = _roll_cell(rng, cell.distance(center), radius, cell in near_start, cell == center)
+        types[cell], garrison = rolled[key]
+        if garrison:
+            garrisons[cell] = garrison
     return ConquestMap(f"generated-{size}-{num_players}p", types, garrisons, {num_players: starts})
+
+
+def _spread(cells: list[Hex], count: int, rng: Rng) -> tuple[Hex, ...]:
+    """``count`` of the ring's ``cells``, evenly spaced round it from a seeded first one: the same
+    distance from the centre, and as near the same distance from each other as the ring allows."""
+    first = rng.below(len(cells))
+    return tuple(cells[(first + round(k * len(cells) / count)) % len(cells)] for k in range(count))
 
 
 def _roll_cell(rng: Rng, distance: int, radius: int, near_start: bool, is_center: bool) -> tuple[CellType, int]:
