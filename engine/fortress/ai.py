@@ -9,12 +9,21 @@ looks at no further candidate (the first is always looked at, so it always has a
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.budget import Budget
 from engine.errors import OrderError
 from engine.fortress.orders import Build, Order, Walk, WalkBuild, split_lines
-from engine.fortress.rules import apply_turn, buildable, claim, general_actions, may_build, neighbours, parse
+from engine.fortress.rules import (
+    act,
+    apply_turn,
+    buildable,
+    claim,
+    general_actions,
+    may_build,
+    neighbours,
+    parse,
+    site,
+    way_out,
+)
 from engine.fortress.state import FortressState
 from engine.hexgrid import Hex
 from engine.rng import Rng, seed_state
@@ -57,9 +66,15 @@ def _choose_build(state: FortressState, seat: int, rng: Rng, budget: Budget) -> 
 
 def _choose_general_actions(state: FortressState, seat: int, rng: Rng, budget: Budget) -> list[Order]:
     """The city's general first (he must leave); the others only while the budget lasts, since
-    standing still is always legal for them. Nobody walks into the city: the turn would be illegal."""
+    standing still is always legal for them. Nobody walks into the city: the turn would be illegal.
+    A city general boxed in by his own generals leaves by the first way out found."""
     orders: list[Order] = []
     city = state.cities[seat]
+    if (
+        state.generals.get(city) == seat
+        and next(general_actions(state, seat, city, dict(state.generals)), None) is None
+    ):
+        return way_out(state, seat)[0] or []  # boxed in by his own generals: they make way first
     position = state
     mine = sorted((c for c, s in state.generals.items() if s == seat), key=lambda c: (c != city, c))
     for at in mine:
@@ -79,20 +94,9 @@ def _choose_general_actions(state: FortressState, seat: int, rng: Rng, budget: B
         best = max(scores, key=lambda a: (scores[a], rng.below(1000)))
         if at != city and scores[best] <= idle:
             continue  # nothing worth doing; stay put
-        position = _after(position, seat, best)
+        position = act(position, seat, best)
         orders.append(best)
     return orders
-
-
-def _after(state: FortressState, seat: int, action: Order) -> FortressState:
-    """The position after one general action (the turn's city rule is checked when the turn ends)."""
-    generals = {c: s for c, s in state.generals.items() if c != _start(action)}
-    if isinstance(action, (Build, WalkBuild)):
-        cell = _site(action)
-        return replace(
-            state, owners=claim(state, seat, cell)[0], fortresses={**state.fortresses, cell: seat}, generals=generals
-        )
-    return replace(state, generals={**generals, action.path[-1]: seat})
 
 
 def _score(state: FortressState, seat: int, action: Order, idle: float, budget: Budget) -> float:
@@ -101,22 +105,12 @@ def _score(state: FortressState, seat: int, action: Order, idle: float, budget: 
     if isinstance(action, (Build, WalkBuild)):
         walked = 0.5 if isinstance(action, WalkBuild) else 0.0
         budget.spend()
-        reply = general_reply(_after(state, seat, action), 1 - seat, budget)
-        return gain(state, seat, _site(action)) * 2.0 - reply - walked
+        reply = general_reply(act(state, seat, action), 1 - seat, budget)
+        return gain(state, seat, site(action)) * 2.0 - reply - walked
     end = action.path[-1]
     reachable = [c for c in (end, *neighbours(state, end)) if buildable(state, c)]
     budget.spend(len(reachable))
     return max((gain(state, seat, c) for c in reachable), default=0) - 0.1 * len(action.path) + idle
-
-
-def _start(action: Order) -> Hex:
-    return (
-        action.cell if isinstance(action, Build) else action.source if isinstance(action, WalkBuild) else action.path[0]
-    )
-
-
-def _site(action: Order) -> Hex:
-    return action.cell if isinstance(action, Build) else action.target
 
 
 def general_reply(state: FortressState, seat: int, budget: Budget) -> int:
@@ -125,7 +119,7 @@ def general_reply(state: FortressState, seat: int, budget: Budget) -> int:
     city = state.cities[seat]
     standing = [at for at, s in generals.items() if s == seat] + ([city] if city not in generals else [])
     sites = [
-        _site(action)
+        site(action)
         for at in standing
         for action in general_actions(state, seat, at, {c: s for c, s in generals.items() if c != at})
         if isinstance(action, (Build, WalkBuild))
