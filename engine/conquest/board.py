@@ -6,6 +6,7 @@ A map as data (shipped files in ``maps/`` and ``options["map"]`` alike)::
       "name": "duel",
       "layout": ["n n b", "n g n", "b n n"],   # rows top to bottom, one token per column:
                                                #   n normal, b bronze, s silver, g gold, . no cell
+                                               # (at most 26 rows, 26 columns and 400 cells)
       "garrisons": {"B1": 4},                  # neutral units at the start
       "starts": {"2": ["A1", "C3"]}            # start cells for each supported player count
     }
@@ -44,6 +45,9 @@ class CellType(Enum):
 PRODUCTION = {CellType.NORMAL: 1, CellType.BRONZE: 2, CellType.SILVER: 5, CellType.GOLD: 10}
 _BY_TOKEN = {t.token: t for t in CellType}
 SIZES = {"small": 4, "medium": 5, "large": 6}
+# Explicit maps stay within what the board picture, the bot's budget and a post can carry; the
+# largest generated map (five players, large) has 217 cells in 17 rows and columns.
+MAX_SIDE, MAX_CELLS = 26, 400
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,9 @@ class ConquestMap:
 def _parse_layout(layout: Any) -> dict[Hex, CellType]:
     if not isinstance(layout, list) or not layout or not all(isinstance(row, str) for row in layout):
         raise MapError('map layout must be a list of rows of text, like ["n n b", "n g n"]')
+    for count, what in ((len(layout), "rows"), (max(len(row.split()) for row in layout), "columns")):
+        if count > MAX_SIDE:
+            raise MapError(f"map layout has {count} {what}; a conquest map has at most {MAX_SIDE}")
     types: dict[Hex, CellType] = {}
     for row, line in enumerate(layout):
         for col, token in enumerate(line.split()):
@@ -85,6 +92,8 @@ def _parse_layout(layout: Any) -> dict[Hex, CellType]:
             types[Hex.from_offset(col, row)] = _BY_TOKEN[token.lower()]
     if len(types) < 2:
         raise MapError("a map needs at least two cells")
+    if len(types) > MAX_CELLS:
+        raise MapError(f"map layout has {len(types)} cells; a conquest map has at most {MAX_CELLS}")
     return types
 
 

@@ -126,6 +126,19 @@ def _owner_name(owner: int | None) -> str:
     return "neutral" if owner is None else f"{COLOUR_NAMES[owner]}'s"
 
 
+def _named(cell: Hex) -> str:
+    """A cell's label, or its coordinates when it lies left of or above every label."""
+    return cell.label if cell.row >= 0 and cell.col >= 0 else repr(cell)
+
+
+def _shown(order: Order) -> str:
+    """An order as typed, or as code when one of its cells has no label."""
+    try:
+        return str(order)
+    except ValueError:
+        return repr(order)
+
+
 def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
     """Check a seat's order set against the start-of-round position; raise one error for all problems."""
     if not state.is_playing(seat):
@@ -134,10 +147,10 @@ def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
     moved: dict[Hex, list[Move]] = defaultdict(list)
     standing: dict[Hex, list[Order]] = defaultdict(list)
     for order in orders:
-        text = str(order)
+        text = _shown(order)
         cell = state.cells.get(order.source)
         if cell is None:
-            problems.append(IllegalOrderError(f"{text!r}: {order.source.label} is not a cell of this map"))
+            problems.append(IllegalOrderError(f"{text!r}: {_named(order.source)} is not a cell of this map"))
             continue
         if cell.owner != seat:
             problems.append(
@@ -147,13 +160,15 @@ def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
                 )
             )
             continue
-        if isinstance(order, (Move, Auto)) and order.target not in order.source.neighbours():
+        if isinstance(order, (Move, Auto)) and (
+            order.target not in state.types or order.target not in order.source.neighbours()
+        ):
             near = sorted(c.label for c in order.source.neighbours() if c in state.types)
+            why = (
+                "not a cell of this map" if order.target not in state.types else f"not adjacent to {order.source.label}"
+            )
             problems.append(
-                IllegalOrderError(
-                    f"{text!r}: {order.target.label} is not adjacent to {order.source.label}; "
-                    f"neighbours: {', '.join(near)}"
-                )
+                IllegalOrderError(f"{text!r}: {_named(order.target)} is {why}; neighbours: {', '.join(near)}")
             )
             continue
         if isinstance(order, Move):

@@ -6,7 +6,7 @@ import pytest
 
 from engine import AmbiguousOrderError, IllegalOrderError, MapError, OptionError, OrderSyntaxError
 from engine.conquest.board import SHIPPED, CellType, generate_map
-from engine.conquest.orders import Move, StopAuto
+from engine.conquest.orders import Auto, Move, StopAuto
 from engine.hexgrid import DIRECTIONS, Hex, symmetries_mapping
 from tests.engine.conquest_helpers import RS, before_production, cell, play, position
 
@@ -143,6 +143,9 @@ def test_explicit_map_as_data():
         ({"layout": ["n . n"], "starts": {"2": ["A1", "C1"]}}, "cut off"),
         ({"layout": ["n n"], "garrisons": {"A1": 3}, "starts": {"2": ["A1", "B1"]}}, "cannot hold a neutral garrison"),
         ({"layout": ["n n"], "starts": {"2": ["A1"]}}, "must list 2 cells"),
+        ({"layout": ["n"] * 27, "starts": {"2": ["A1", "A2"]}}, "27 rows; a conquest map has at most 26"),
+        ({"layout": ["n " * 27], "starts": {"2": ["A1", "B1"]}}, "27 columns; a conquest map has at most 26"),
+        ({"layout": ["n " * 20] * 21, "starts": {"2": ["A1", "B1"]}}, "420 cells; a conquest map has at most 400"),
     ],
 )
 def test_bad_explicit_maps_are_refused(bad, message):
@@ -214,6 +217,16 @@ def test_only_adjacent_targets_and_own_cells():
         RS.parse_orders(state, 0, "A1>C1 2")
     with pytest.raises(IllegalOrderError, match="D3 is blue's, not yours"):
         RS.parse_orders(state, 0, "D3>C3 1")
+
+
+@pytest.mark.parametrize("target", [Hex.from_label("A4"), Hex.from_label("E1"), Hex(-1, 1), Hex(0, -1)])
+def test_resolve_refuses_targets_off_the_map(target):
+    """A player may move a fixed number of units to an adjacent cell — a cell of the map: orders
+    handed to the engine as objects are checked as typed ones are, and the units never vanish."""
+    state = position({"A1": (0, 5), "D3": (1, 4)})
+    for order in (Move(Hex.from_label("A1"), target, 3), Auto(Hex.from_label("A1"), target)):
+        with pytest.raises(IllegalOrderError, match="is not a cell of this map; neighbours: A2, B1"):
+            RS.resolve(state, {0: [order]})
 
 
 def test_auto_move_takes_what_fixed_orders_leave():
