@@ -51,8 +51,9 @@ def play(players: int, seed: int) -> tuple[ConquestState, tuple[int, ...]]:
 
 def spot(state: ConquestState, seat: int) -> int:
     """Steps along the five-player start ring from the seat's start to the nearest corner of it."""
-    center = min(state.cells, key=lambda cell: max(cell.distance(other) for other in state.cells))
-    index = ring(center, FIVE_RING).index(state.cells_of(seat)[0])
+    starts = [state.cells_of(s)[0] for s in range(len(state.players))]
+    center = next(cell for cell in state.cells if all(cell.distance(start) == FIVE_RING for start in starts))
+    index = ring(center, FIVE_RING).index(starts[seat])
     return min(index % FIVE_RING, FIVE_RING - index % FIVE_RING)
 
 

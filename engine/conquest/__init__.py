@@ -10,8 +10,9 @@ Decisions beyond the spec:
   players ranked strictly below (``engine/standings.py``). Players who leave in the same round share
   a place, whether eliminated, surrendered or removed: "earlier" in the spec counts in rounds.
 - Five players (hex grids have no 5-fold symmetry) start evenly spread round a ring, 6 steps from
-  their neighbours, on a map two rings larger than the size says; the seed turns the ring
-  (``board.generate_map``; the wins per seat are measured by ``bench/bench_fairness.py``).
+  their neighbours, on the hexagon inside the ring plus every cell within 2, 3 or 4 steps (by
+  size) of a start; the seed turns the ring (``board.generate_map``; wins per seat and per spot on
+  the grid are measured by ``bench/bench_fairness.py``).
 - Missed-turn counting belongs to the game master (it knows deadlines); it calls ``remove_player``.
 """
 

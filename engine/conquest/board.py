@@ -16,7 +16,7 @@ Rows use the board's odd-r layout: odd rows (2, 4, ... as labelled) are drawn ha
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -46,7 +46,7 @@ PRODUCTION = {CellType.NORMAL: 1, CellType.BRONZE: 2, CellType.SILVER: 5, CellTy
 _BY_TOKEN = {t.token: t for t in CellType}
 SIZES = {"small": 4, "medium": 5, "large": 6}
 # Explicit maps stay within what the board picture, the bot's budget and a post can carry; the
-# largest generated map (five players, large) has 217 cells in 17 rows and columns.
+# largest generated map (five players, large) has 236 cells in 19 rows and 17 columns.
 MAX_SIDE, MAX_CELLS = 26, 400
 
 
@@ -150,37 +150,43 @@ def _check_connected(types: Mapping[Hex, CellType]) -> None:
 START_CORNERS = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 6: (0, 1, 2, 3, 4, 5)}
 # The one ring round the centre on which five starts can all be the same number of steps from
 # their two neighbours (6); on rings 4 and 6 one pair would be a step nearer or farther, and that
-# pair lost or won far more often in self-play. Five-player maps are two rings larger to hold it.
+# pair lost or won far more often in self-play.
 FIVE_RING = 5
 
 
 def generate_map(num_players: int, size: str, seed: int | str) -> ConquestMap:
-    """A hexagon-shaped map on which every start has the same surroundings, or as near as hexes allow.
+    """A map on which every start has the same surroundings, or as near as hexes allow.
 
     Cells that look alike from the starts share one rolled type and garrison. With 2, 3, 4 or 6
-    players "alike" means one orbit under the 12 symmetries, so the map is exactly symmetric. Five
-    players have no symmetric layout on hexes (and six corners with one left empty gave its two
-    neighbours most wins), so their starts are spread evenly round ``FIVE_RING`` and "alike" means the same
-    distances to the centre and to the two nearest starts: every start sees about the same board.
-    What still differs is how each start sits on the grid (at a corner of the ring or along a side);
-    the seed turns the ring, so no seat keeps the same spot from game to game.
-    bench/bench_fairness.py measures both.
+    players the map is a hexagon, the starts are corners and "alike" means one orbit under the 12
+    symmetries, so the map is exactly symmetric. Five players have no symmetric layout on hexes
+    (six corners with one left empty gave its two neighbours most wins): their starts are spread
+    evenly round ``FIVE_RING``, the map is the hexagon inside it plus every cell within a few steps
+    of a start (so each start has the same room round it, where a hexagon cuts off a start that
+    faces its corner), and "alike" means the same distances to the centre and to the two nearest
+    starts. What still differs is how each start sits on the grid; the seed turns the ring, so no
+    seat keeps the same spot, and bench/bench_fairness.py measures both seats and spots.
     """
-    radius = SIZES[size] + {5: 2, 6: 1}.get(num_players, 0)
     rng = Rng(hash_seed(seed, num_players, size))
-    center = Hex(0, radius)
-    shift = -min(c.col for c in hexagon(center, radius))
-    center = Hex(center.q + shift, center.r)
-    cells = hexagon(center, radius)
+    center = Hex(0, 0)
     if num_players == 5:
+        reach = SIZES[size] - 2
+        radius = FIVE_RING + reach
         starts = _spread(ring(center, FIVE_RING), num_players, rng)
+        cells = [
+            c
+            for c in hexagon(center, radius)
+            if c.distance(center) <= FIVE_RING or min(c.distance(start) for start in starts) <= reach
+        ]
         near_start = {c for start in starts for c in (start, *start.neighbours())}
 
         def alike(cell: Hex) -> Hashable:
             return cell.distance(center), *sorted(cell.distance(start) for start in starts)[:2]
 
     else:
-        corners = [Hex(center.q + dq * (radius - 1), center.r + dr * (radius - 1)) for dq, dr in DIRECTIONS]
+        radius = SIZES[size] + (1 if num_players == 6 else 0)
+        cells = hexagon(center, radius)
+        corners = [Hex(dq * (radius - 1), dr * (radius - 1)) for dq, dr in DIRECTIONS]
         starts = tuple(corners[k] for k in START_CORNERS[num_players])
         near_start = {c for corner in corners for c in (corner, *corner.neighbours())}
 
@@ -197,7 +203,20 @@ def generate_map(num_players: int, size: str, seed: int | str) -> ConquestMap:
         types[cell], garrison = rolled[key]
         if garrison:
             garrisons[cell] = garrison
-    return ConquestMap(f"generated-{size}-{num_players}p", types, garrisons, {num_players: starts})
+    move = _to_labels(cells)
+    return ConquestMap(
+        f"generated-{size}-{num_players}p",
+        {move(c): t for c, t in types.items()},
+        {move(c): n for c, n in garrisons.items()},
+        {num_players: tuple(move(start) for start in starts)},
+    )
+
+
+def _to_labels(cells: list[Hex]) -> Callable[[Hex], Hex]:
+    """The translation that puts ``cells`` in the labelled quarter, touching row 1 and column A."""
+    top = min(c.r for c in cells)
+    left = min(Hex(c.q, c.r - top).col for c in cells)
+    return lambda c: Hex(c.q - left, c.r - top)
 
 
 def _spread(cells: list[Hex], count: int, rng: Rng) -> tuple[Hex, ...]:

@@ -42,17 +42,19 @@ def test_five_player_starts_are_balanced(size):
     balances the starts.
 
     Every start is as far from the centre, its two neighbours are 6 steps away and the other two 9
-    or 10, its own cell and neighbours are plain and empty; and the seed turns the ring, so a seat
-    does not keep the same spot on the grid (bench/bench_fairness.py measures the wins)."""
+    or 10, it has every cell within a few steps round it, its own cell and neighbours are plain and
+    empty; and the seed turns the ring, so a seat does not keep the same spot on the grid
+    (bench/bench_fairness.py measures the wins)."""
     spots = set()
+    reach = {"small": 2, "medium": 3, "large": 4}[size]
     for seed in range(40):
         board = generate_map(5, size, seed)
         starts = board.starts[5]
-        center = min(board.types, key=lambda c: max(c.distance(o) for o in board.types))
-        assert {start.distance(center) for start in starts} == {5}
+        center = next(c for c in board.types if all(c.distance(start) == 5 for start in starts))
         for start in starts:
             assert sorted(start.distance(o) for o in starts if o != start)[:2] == [6, 6]
             assert all(9 <= start.distance(o) <= 10 for o in starts if start.distance(o) > 6)
+            assert sum(1 for c in board.types if c.distance(start) <= reach) == 1 + 3 * reach * (reach + 1)
             around = (start, *start.neighbours())
             assert all(board.types[c] is CellType.NORMAL and not board.garrisons.get(c) for c in around)
         spots.add(starts[0].distance(min(_ring_corners(center), key=starts[0].distance)))
@@ -262,6 +264,19 @@ def test_auto_move_ends_when_cell_lost():
     assert cell(result.state, "B2").owner == 1
     assert result.state.autos == {}
     assert any(e.kind == "auto_cancelled" and e.data["cell"] == "B2" for e in result.events)
+
+
+def test_standing_orders_stay_secret_after_they_ran():
+    """Orders (programmed during a round, secret until the round resolves) — a standing auto-move
+    included: once it ran, everybody sees the units that moved, but only its owner sees that it
+    will run again."""
+    state = position({"B2": (0, 4), "D3": (1, 4)})
+    after = play(state, {0: "auto B2>C2"}).state
+    assert [(t.source.label, t.target.label, t.units, t.auto) for t in RS.view(after, None).last_moves] == [
+        ("B2", "C2", 4, True)
+    ]
+    autos = {seat: {c.label: c.auto for c in RS.view(after, seat).cells if c.auto} for seat in (0, 1, None)}
+    assert autos == {0: {"B2": Hex.from_label("C2")}, 1: {}, None: {}}
 
 
 def test_review_replace_cancel_orders_round_trip():
