@@ -25,6 +25,7 @@ from engine.errors import (
     raise_collected,
 )
 from engine.hexgrid import Hex
+from engine.words import count
 
 if TYPE_CHECKING:
     from engine.conquest.state import ConquestState
@@ -186,7 +187,7 @@ def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
             listed = ", ".join(str(m) for m in moves)
             problems.append(
                 IllegalOrderError(
-                    f"{listed}: {source.label} has {have} units at the start of the round, these orders move {total}"
+                    f"{listed}: {source.label} has {count(have, 'unit')} at the start of the round, these orders move {total}"
                 )
             )
     for source, entries in standing.items():

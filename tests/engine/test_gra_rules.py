@@ -69,7 +69,7 @@ def test_negotiation_picks_are_many_and_far_apart():
     assert state.spacing >= 2
     with pytest.raises(IllegalOrderError, match="pick 2 different nodes"):
         RS.parse_orders(state, 0, "pick 1")
-    with pytest.raises(IllegalOrderError, match="nodes 1 and 2 are 1 edges apart"):
+    with pytest.raises(IllegalOrderError, match="nodes 1 and 2 are 1 edge apart"):
         RS.parse_orders(state, 0, "pick 1 2")
     assert RS.parse_orders(state, 0, "pick 1 9") == [Pick((1, 9))]
 
