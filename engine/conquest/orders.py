@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.completion import after, split_last, typed_form
 from engine.errors import (
     AmbiguousOrderError,
     IllegalOrderError,
@@ -202,23 +203,35 @@ def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
 def suggest(state: ConquestState, seat: int, text: str) -> list[str]:
     """Legal single orders for ``seat`` that extend the last line of ``text`` (case-insensitive).
 
-    Earlier lines of ``text`` are kept as typed, so a player can build several orders in one box.
+    Earlier lines of ``text`` are kept as typed, so a player can build several orders in one box;
+    the units they already move are not offered again, nor a second auto-move for a cell.
     """
     if not state.is_playing(seat):
         return []
-    *done, last = re.split(r"([;,\n])", text) if text else [""]
-    head = "".join(done)
-    typed = " ".join(last.lower().split())
+    head, last = split_last(text)
+    typed = typed_form(last)
+    committed: dict[Hex, int] = defaultdict(int)
+    standing = set()
+    for line in split_lines(head):
+        try:
+            order = _parse_line(state, line)
+        except OrderError:
+            continue
+        if isinstance(order, Move):
+            committed[order.source] += order.units
+        else:
+            standing.add(order.source)
     options = []
     for source in state.cells_of(seat):
-        units = state.cells[source].units
+        units = state.cells[source].units - committed[source]
         for target in sorted((n for n in source.neighbours() if n in state.cells), key=lambda h: h.label):
-            if units:
+            if units > 0:
                 options.append(str(Move(source, target, units)))
-            options.append(str(Auto(source, target)))
-        if source in state.autos:
+            if source not in standing:
+                options.append(str(Auto(source, target)))
+        if source in state.autos and source not in standing:
             options.append(str(StopAuto(source)))
     matches = [o for o in options if o.lower().startswith(typed)]
     if not matches and typed:  # "C4 5" or "c4>d4" typed: offer the amounts that fit
         matches = [o for o in options if typed.split(" ")[0].replace("-", ">") in o.lower()]
-    return [f"{head} {o}".strip() if head else o for o in matches]
+    return after(head, matches)

@@ -10,8 +10,9 @@ looks at no further candidate (the first is always looked at, so it always has a
 from __future__ import annotations
 
 from engine.budget import Budget
+from engine.completion import after, split_last, typed_form
 from engine.errors import OrderError
-from engine.fortress.orders import Build, Order, Walk, WalkBuild, split_lines
+from engine.fortress.orders import Build, Order, Pass, Walk, WalkBuild
 from engine.fortress.rules import (
     act,
     apply_turn,
@@ -20,7 +21,8 @@ from engine.fortress.rules import (
     general_actions,
     may_build,
     neighbours,
-    parse,
+    parse_lines,
+    play_actions,
     site,
     way_out,
 )
@@ -129,31 +131,50 @@ def general_reply(state: FortressState, seat: int, budget: Budget) -> int:
 
 
 def suggestions(state: FortressState, seat: int, text: str) -> list[str]:
-    """Legal actions as typed, best first, that extend the last line of ``text``. While a general
-    stands in the city only his ways out are offered, so every suggestion is a legal turn."""
-    done = split_lines(text)
-    typed = done.pop() if done and not text.rstrip().endswith((";", ",")) else ""
+    """Legal turns that extend ``text``, best builds first; the earlier lines stay as typed and the
+    last one matches in any case. Every suggestion is a whole legal turn: in mode 3 each general
+    that has not acted yet is offered, and while a general stands in the city, another general's
+    action comes with a way out for him (``D4>E3; C4>D4``)."""
+    head, last = split_last(text)
+    typed = typed_form(last)
     try:
-        position, _ = apply_turn(state, seat, parse(state, seat, "; ".join(done)))
+        done = parse_lines(state, seat, head)
+        if state.mode < 3 or any(isinstance(o, Pass) for o in done):
+            lines = [] if done else _build_lines(state, seat)
+        else:
+            position, _, acted = play_actions(state, seat, done)
+            lines = _general_lines(position, acted, seat)
     except OrderError:
         return []
-    if state.mode < 3:
-        options = sorted(
-            (c for c in state.terrain if may_build(position, seat, c)),
-            key=lambda c: (-gain(position, seat, c), c.label),
-        )
-        lines = [f"build {c.label}" for c in options]
-    else:
-        city = state.cities[seat]
-        movers = (
-            [city]
-            if position.generals.get(city) == seat
-            else [at for at, s in sorted(position.generals.items()) if s == seat]
-        )
-        lines = [str(a) for at in movers for a in general_actions(position, seat, at, dict(position.generals))]
-    head = "; ".join(done)
-    return [
-        f"{head}; {line}" if head else line
-        for line in lines
-        if line.startswith(typed) or line.replace("build ", "").startswith(typed)
-    ]
+    return after(head, (line for line in lines if typed_form(line).startswith(typed) or _site_typed(line, typed)))
+
+
+def _site_typed(line: str, typed: str) -> bool:
+    """``C4`` typed for ``build C4``."""
+    return typed_form(line).removeprefix("build ").startswith(typed)
+
+
+def _build_lines(state: FortressState, seat: int) -> list[str]:
+    sites = sorted(
+        (c for c in state.terrain if may_build(state, seat, c)), key=lambda c: (-gain(state, seat, c), c.label)
+    )
+    return [f"build {c.label}" for c in sites]
+
+
+def _general_lines(position: FortressState, acted: frozenset[Hex], seat: int) -> list[str]:
+    city = position.cities[seat]
+    ready = [at for at, s in sorted(position.generals.items()) if s == seat and at not in acted]
+    boxed = position.generals.get(city) == seat
+    lines = []
+    for at in sorted(ready, key=lambda c: c != city):
+        for action in general_actions(position, seat, at, dict(position.generals)):
+            if isinstance(action, Walk) and action.path[-1] == city:
+                continue  # nobody may be left in the city
+            if not boxed or at == city:
+                lines.append(str(action))
+                continue
+            then = act(position, seat, action)
+            out = next(general_actions(then, seat, city, dict(then.generals)), None)
+            if out is not None:
+                lines.append(f"{action}; {out}")
+    return lines

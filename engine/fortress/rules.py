@@ -166,6 +166,13 @@ def site(action: Build | WalkBuild) -> Hex:
 
 
 def parse(state: FortressState, seat: int, text: str) -> list[Order]:
+    orders = parse_lines(state, seat, text)
+    apply_turn(state, seat, orders)  # validates the whole turn in order
+    return orders
+
+
+def parse_lines(state: FortressState, seat: int, text: str) -> list[Order]:
+    """Each line read as an order, not yet checked as a turn; all bad lines reported at once."""
     if not isinstance(text, str):
         raise OrderSyntaxError(f"orders must be text, not {type(text).__name__}")
     orders, problems = [], []
@@ -175,7 +182,6 @@ def parse(state: FortressState, seat: int, text: str) -> list[Order]:
         except OrderError as err:
             problems.append(err)
     raise_collected(problems)
-    apply_turn(state, seat, orders)  # validates the whole turn in order
     return orders
 
 
@@ -284,8 +290,21 @@ def _build(
 def _apply_general_turn(state: FortressState, seat: int, orders: Sequence[Order]) -> tuple[FortressState, list[Event]]:
     if not orders:
         return state, [Event("passed", {"seat": seat})]
+    state, events, _ = play_actions(state, seat, orders)
+    if state.generals.get(state.cities[seat]) == seat:
+        raise IllegalOrderError(
+            f"a general may not be left in your city {state.cities[seat].label}; move him out this turn"
+        )
+    return state, events
+
+
+def play_actions(
+    state: FortressState, seat: int, orders: Sequence[Order]
+) -> tuple[FortressState, list[Event], frozenset[Hex]]:
+    """Mode 3: generals' actions one after another, each checked; also where the generals that
+    acted now stand. Whether the turn may end like this (the city rule) is the caller's question."""
     events: list[Event] = []
-    acted: set[Hex] = set()  # where generals that already acted now stand
+    acted: set[Hex] = set()
     for order in orders:
         at = origin(order)
         if state.generals.get(at) != seat:
@@ -305,11 +324,7 @@ def _apply_general_turn(state: FortressState, seat: int, orders: Sequence[Order]
         else:
             state, built = _build(state, seat, site(order), generals)
             events += built
-    if state.generals.get(state.cities[seat]) == seat:
-        raise IllegalOrderError(
-            f"a general may not be left in your city {state.cities[seat].label}; move him out this turn"
-        )
-    return state, events
+    return state, events, frozenset(acted)
 
 
 def _why_not_general(state: FortressState, seat: int, at: Hex, order: Order) -> str:
