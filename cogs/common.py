@@ -92,6 +92,16 @@ async def game_meant(interaction: discord.Interaction, game: Game | int | None) 
     )
 
 
+class ThinksFirst:
+    """A cog whose commands all touch the database: each is acknowledged at once with a private
+    "thinking…" reply, before anything can queue behind other games, and answered by a followup."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.type == discord.InteractionType.application_command and not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        return True
+
+
 async def send_error(interaction: discord.Interaction, message: str) -> None:
     """An ephemeral error, whether or not the interaction was already acknowledged."""
     text = f"⚠️ {message}"[:2000]
