@@ -92,6 +92,12 @@ async def game_meant(interaction: discord.Interaction, game: Game | int | None) 
     )
 
 
+async def game_being_typed(interaction: discord.Interaction) -> Game:
+    """For autocomplete: the game the command is about, from its ``game`` option if already filled."""
+    given = getattr(interaction.namespace, "game", None)
+    return await game_meant(interaction, given if isinstance(given, int) else None)
+
+
 class ThinksFirst:
     """A cog whose commands all touch the database: each is acknowledged at once with a private
     "thinking…" reply, before anything can queue behind other games, and answered by a followup."""

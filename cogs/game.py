@@ -9,13 +9,33 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.buttons import surrender_view
-from cogs.common import MyGame, OpenGame, ThinksFirst, actor_of, game_meant, png_file
+from cogs.common import (
+    MyGame,
+    OpenGame,
+    ThinksFirst,
+    actor_of,
+    game_being_typed,
+    game_meant,
+    plain,
+    png_file,
+    service_of,
+)
 from cogs.create import creation_group
 from cogs.embeds import game_embed
 from cogs.lobby import lobby_view, refresh_lobby
 from service.errors import GameError
 from service.models import LOBBY, RUNNING
 from service.runtime import GameService
+
+
+async def computer_levels(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The levels of the game meant, weakest first, matching what was typed."""
+    try:
+        target = await game_being_typed(interaction)
+        levels = service_of(interaction).presenter.bot_levels(target)
+    except Exception:  # autocomplete must answer quickly whatever happens; errors show on submit
+        return []
+    return [app_commands.Choice(name=name, value=name) for name in levels if current.lower() in name.lower()][:25]
 
 
 @app_commands.guild_only()
@@ -72,11 +92,17 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
         await refresh_lobby(self.bot, self.presenter, left)
 
     @app_commands.command(name="add-ai", description="Fill a seat with a computer player")
-    @app_commands.describe(game="Game number (default: the game of this thread)")
-    async def add_ai(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
+    @app_commands.describe(
+        level="How strong it plays (default: the strongest)", game="Game number (default: the game of this thread)"
+    )
+    @app_commands.autocomplete(level=computer_levels)
+    async def add_ai(
+        self, interaction: discord.Interaction, level: str | None = None, game: MyGame | None = None
+    ) -> None:
         target = await game_meant(interaction, game)
-        updated = await self.master.add_ai(target.id, actor_of(interaction))
-        await interaction.followup.send(f"A computer player joined game #{target.id}.", ephemeral=True)
+        updated = await self.master.add_ai(target.id, actor_of(interaction), level)
+        seated = updated.players[-1].name
+        await interaction.followup.send(f"{plain(seated)} joined game #{target.id}.", ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, updated)
 
     @app_commands.command(name="remove-ai", description="Take back the computer player added last")

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.buttons import after_pass, pass_view
-from cogs.common import MyGame, ThinksFirst, actor_of, game_meant, png_file, service_of, when
+from cogs.common import MyGame, ThinksFirst, actor_of, game_being_typed, game_meant, png_file, service_of, when
 from cogs.lobby import refresh_lobby
 from service import MyOrders
 from service.models import Game
@@ -50,8 +50,7 @@ def _fate(mine: MyOrders, game: Game) -> str:
 async def suggest(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Legal orders for the player's current position, completing what he typed so far."""
     try:
-        given = getattr(interaction.namespace, "game", None)
-        target = await game_meant(interaction, given if isinstance(given, int) else None)
+        target = await game_being_typed(interaction)
         player = target.player_of(interaction.user.id)
         if player is None or player.seat is None:
             return []

@@ -145,10 +145,12 @@ class LobbyOps(GameMasterCore):
                 row = await cursor.fetchone()
         return await self.get_game(row[0]) if row else None
 
-    async def _insert_player(self, conn: aiosqlite.Connection, game_id: int, user_id: int | None, name: str) -> None:
+    async def _insert_player(
+        self, conn: aiosqlite.Connection, game_id: int, user_id: int | None, name: str, *, ai_level: str | None = None
+    ) -> None:
         await conn.execute(
-            "INSERT INTO players (game_id, user_id, name, joined_at) VALUES (?,?,?,?)",
-            (game_id, user_id, name[:64], self.clock.now()),
+            "INSERT INTO players (game_id, user_id, name, joined_at, ai_level) VALUES (?,?,?,?,?)",
+            (game_id, user_id, name[:64], self.clock.now(), ai_level),
         )
 
     async def _change(
@@ -191,14 +193,19 @@ class LobbyOps(GameMasterCore):
 
         return await self._change(game_id, leave)
 
-    async def add_ai(self, game_id: int, actor: Actor) -> Game:
+    async def add_ai(self, game_id: int, actor: Actor, level: str | None = None) -> Game:
+        """Seat a computer player at ``level`` (a name from the ruleset's levels; default the strongest)."""
+
         async def add(conn: aiosqlite.Connection, game: Game) -> None:
             self.require_status(game, LOBBY)
             if game.player_of(actor.user_id) is None:
                 self.require_manager(game, actor)
             self._require_free_seat(game)
+            rs = self.ruleset(game.row)
+            chosen = rs.bot_level(level)
             number = sum(1 for p in game.players if p.is_ai) + 1
-            await self._insert_player(conn, game_id, None, f"Computer {number}")
+            name = f"Computer {number}" if len(rs.bot_levels) == 1 else f"Computer {number} ({chosen.name})"
+            await self._insert_player(conn, game_id, None, name, ai_level=chosen.name)
 
         return await self._change(game_id, add)
 

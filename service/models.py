@@ -42,6 +42,7 @@ class PlayerRow:
     missed: int
     bank_left: float | None
     draw_agreed: bool
+    ai_level: str | None = None  # a computer seat's level name; None plays the ruleset's strongest
 
     @property
     def is_ai(self) -> bool:

@@ -59,6 +59,11 @@ class Presenter:
             raise GameError(f"unknown game {name!r}; available: {', '.join(sorted(self.rulesets))}")
         return found
 
+    def bot_levels(self, game: Game) -> list[str]:
+        """The computer levels a seat of this game can be given, weakest first."""
+        rs = self.rulesets.get(game.row.ruleset)
+        return [level.name for level in rs.bot_levels] if rs else []
+
     def title(self, game: Game) -> str:
         rs = self.rulesets.get(game.row.ruleset)
         return f"{rs.title if rs else game.row.ruleset} #{game.id}"

@@ -28,8 +28,8 @@ class HistoryRow:
     state_after: dict[str, Any]
 
 
-BotOrders = Callable[[dict[str, Any], int, str], str]
-"""A computer player's orders as text, from (state as stored, seat, seed)."""
+BotOrders = Callable[[dict[str, Any], int, str, str | None], str]
+"""A computer player's orders as text, from (state as stored, seat, seed, its level)."""
 
 
 @dataclass
@@ -404,7 +404,9 @@ class Planner:
         acting = sorted(self.rs.acting_players(self.state))
         for seat in acting:
             if seated[seat].is_ai:
-                text = self.bot_orders(self.plan.state, seat, f"{self.game.seed}:{self.plan.turn}")
+                text = self.bot_orders(
+                    self.plan.state, seat, f"{self.game.seed}:{self.plan.turn}", seated[seat].ai_level
+                )
                 self.orders[seat] = OrderRow(seat, text, True)
         self._refresh_deadline()
         humans = [seated[s].user_id for s in acting if not seated[s].is_ai]
