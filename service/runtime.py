@@ -18,6 +18,8 @@ from service.workers import CpuPool
 
 log = logging.getLogger(__name__)
 
+ARM_AHEAD_SECONDS = 900.0  # how far ahead the scheduler holds wake-ups; many sweeps fit in it
+
 
 class GameService:
     """What the bot holds: ``master`` for every game operation, ``presenter`` for what players see of
@@ -43,6 +45,7 @@ class GameService:
         self.scheduler = WakeScheduler(self._wake, self.sweep, sweep_seconds=sweep_seconds)
         self.master.on_commit.append(self._after_commit)
         self._tasks: set[asyncio.Task] = set()
+        self._armed_until: float | None = None  # wake-ups up to this time are in the scheduler
 
     @classmethod
     async def open(cls, path: str | pathlib.Path, sink: Sink, **kwargs) -> GameService:
@@ -51,11 +54,20 @@ class GameService:
         return cls(db, sink, **kwargs)
 
     async def start(self) -> None:
-        """Re-arm every open deadline from the database, catch up on anything overdue, deliver the backlog."""
-        for game_id, at in await self.master.open_wakeups():
-            self.scheduler.arm(game_id, at)
+        """Re-arm the coming wake-ups from the database, catch up on anything overdue, deliver the backlog."""
+        await self._arm_ahead()
         self.scheduler.start()
         await self.sweep()
+
+    async def _arm_ahead(self) -> None:
+        """Arm the games that wake within the next ``ARM_AHEAD_SECONDS`` and were not armed yet.
+
+        The scheduler holds only the near future: start-up costs what is due soon, not one job per
+        open game, and each sweep extends the window. A commit arms its own game whatever the time."""
+        until = self.clock.now() + ARM_AHEAD_SECONDS
+        for game_id, at in await self.master.open_wakeups(after=self._armed_until, until=until):
+            self.scheduler.arm(game_id, at)
+        self._armed_until = until
 
     async def close(self) -> None:
         self.scheduler.shutdown()
@@ -80,4 +92,5 @@ class GameService:
         woken = await self.master.sweep()
         if woken:
             log.info("sweep woke %d overdue game(s)", woken)
+        await self._arm_ahead()
         await self.outbox.flush()

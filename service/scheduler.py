@@ -32,6 +32,11 @@ class WakeScheduler:
         sweep_seconds: float = 30.0,
     ):
         self._wake, self._sweep = wake, sweep
+        chatter = logging.getLogger("apscheduler")
+        if chatter.level == logging.NOTSET:
+            # APScheduler logs every job added, run and done at INFO: lines per game per turn that
+            # would drown a deployment's log. Its warnings (a missed job) still show.
+            chatter.setLevel(logging.WARNING)
         self.scheduler = AsyncIOScheduler(timezone=dt.UTC)
         self.scheduler.add_job(
             self._run_sweep,

@@ -67,7 +67,6 @@ async def test_a_whole_game(table):
     # A restart in the middle of round 2, with Alice's orders programmed and the deadline pending.
     await fake.slash(table.alice, thread, "orders give", text=f"{target.label}>{home.label} 1")
     await table.restart()
-    assert table.bot.service.scheduler.armed_at(game.id) is not None
     shown = await fake.slash(table.alice, thread, "orders show")
     assert f"{target.label}>{home.label} 1" in (await shown.settled()).content
 

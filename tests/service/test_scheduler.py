@@ -8,9 +8,9 @@ import time
 import pytest
 
 from service import GameMaster
-from service.clock import SystemClock
+from service.clock import ManualClock
 from service.db import Database
-from service.runtime import GameService
+from service.runtime import ARM_AHEAD_SECONDS, GameService
 from service.scheduler import WakeScheduler, job_id
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, ListSink
 
@@ -41,22 +41,28 @@ async def test_armed_game_is_woken_and_rearming_replaces_the_job():
         scheduler.shutdown()
 
 
-async def test_runtime_rearms_open_deadlines_at_start(tmp_path):
+async def test_runtime_arms_what_wakes_soon_at_start_and_each_sweep_extends_the_window(tmp_path):
+    clock = ManualClock(time.time())
     db = await Database.open(tmp_path / "g.sqlite3")
     await db.migrate()
-    master = GameMaster(db, SystemClock())
+    master = GameMaster(db, clock)
     game = await master.create_game(
         guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest", options={"size": "small"}, seed=1
     )
     await master.join(game.id, BOB)
     game = await master.start_game(game.id, ALICE)
     await db.close()  # the process stops before delivering anything
+    wake_at = game.row.reminder_at
 
     sink = ListSink()
-    service = await GameService.open(tmp_path / "g.sqlite3", sink, clock=SystemClock())
+    service = await GameService.open(tmp_path / "g.sqlite3", sink, clock=clock)
     await service.start()
     try:
-        assert service.scheduler.armed_at(game.id) == pytest.approx(game.row.reminder_at, abs=1e-3)
+        assert wake_at - clock.now() > ARM_AHEAD_SECONDS
+        assert service.scheduler.armed_at(game.id) is None  # not yet: the scheduler holds the near future
         assert [a.kind for a in sink.posted] == ["game_started", "turn_started"]  # the backlog was delivered
+        clock.advance(wake_at - clock.now() - ARM_AHEAD_SECONDS / 2)
+        await service.sweep()
+        assert service.scheduler.armed_at(game.id) == pytest.approx(wake_at, abs=1e-3)
     finally:
         await service.close()
