@@ -2,12 +2,12 @@
 connect (every open game's wake-up re-armed in the started scheduler, the start-up sweep done), and
 the process's peak memory.
 
-The database holds GAMES running two-player conquest games (copies of one real game with its state
-and players; their reminders fall evenly over the coming day, none overdue). Each figure is taken in
-a fresh process that logs at INFO to a file, as a deployment does. The floor is the least start-up
-must do, measured the same fresh-process way: open the file and read the wake-ups of the coming
-window (the scheduler holds only those; see service/runtime.py). Not measured here: discord.py's
-own caches (the gateway is not connected).
+The database holds GAMES running games of every ruleset (copies of games played a few turns, with
+their players, orders and history; their reminders fall evenly over the coming day, none overdue).
+Each figure is taken in a fresh process that logs at INFO to a file, as a deployment does. The floor
+is the least start-up must do, measured the same fresh-process way: open the file and read the
+wake-ups of the coming window (the scheduler holds only those; see service/runtime.py). Not measured
+here: discord.py's own caches (the gateway is not connected).
 
 Usage: python bench/bench_startup.py [GAMES]        (default 50000)
 Ends with ``RESULT startup games=… armed=… start_s=… floor_s=… ratio=… rss_mb=…``.
@@ -28,13 +28,10 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from service import GameMaster  # noqa: E402
-from service.clock import ManualClock  # noqa: E402
+from bench.crowd import crowded_database  # noqa: E402
+from engine import RULESETS  # noqa: E402
 from service.db import Database  # noqa: E402
-from service.models import Actor  # noqa: E402
 from service.runtime import ARM_AHEAD_SECONDS, GameService  # noqa: E402
-
-DAY = 86400
 
 
 class NoDiscord:
@@ -42,33 +39,6 @@ class NoDiscord:
 
     async def deliver(self, announcement) -> None:
         raise AssertionError(f"nothing should be posted at start-up: {announcement}")
-
-
-async def populate(path: pathlib.Path, games: int) -> None:
-    db = await Database.open(path)
-    await db.migrate()
-    now = time.time()
-    master = GameMaster(db, ManualClock(now))
-    game = await master.create_game(
-        guild_id=1, channel_id=1, actor=Actor(1, "Host"), ruleset="conquest", options={"size": "medium"}, seed=1
-    )
-    await master.add_ai(game.id, Actor(1, "Host"))
-    await master.start_game(game.id, Actor(1, "Host"))
-    async with db.transaction() as conn:
-        columns = [row[1] for row in await (await conn.execute("PRAGMA table_info(games)")).fetchall()]
-        copied = ", ".join(c for c in columns if c not in ("id", "deadline_at", "reminder_at"))
-        await conn.execute(
-            f"""INSERT INTO games ({copied}, deadline_at, reminder_at)
-                WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?)
-                SELECT {copied}, ? + i * ?, ? + i * ? - 3600 FROM games, k WHERE games.id = 1""",
-            (games - 1, now + 3600, DAY / games, now + 3600, DAY / games),
-        )
-        await conn.execute(
-            """INSERT INTO players (game_id, user_id, name, seat, missed, bank_left, draw_agreed, joined_at, ai_level)
-               SELECT g.id, p.user_id, p.name, p.seat, p.missed, p.bank_left, p.draw_agreed, p.joined_at, p.ai_level
-               FROM games g, players p WHERE g.id > 1 AND p.game_id = 1"""
-        )
-    await db.close()
 
 
 async def start_up(path: str) -> tuple[float, int]:
@@ -125,7 +95,7 @@ def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 50_000
     with tempfile.TemporaryDirectory() as folder:
         path, log_file = pathlib.Path(folder) / "games.sqlite3", pathlib.Path(folder) / "bot.log"
-        asyncio.run(populate(path, games))
+        asyncio.run(crowded_database(path, games, wake_from=time.time(), rulesets=RULESETS, turns=5))
         runs = [(fresh("floor", path, log_file), fresh("start", path, log_file)) for _ in range(3)]
         log_lines = len(log_file.read_text().splitlines()) // len(runs)
     floor_s = min(f["seconds"] for f, _ in runs)
