@@ -153,6 +153,40 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
             ephemeral=True,
         )
 
+    @app_commands.command(name="history", description="A past turn: its board and what happened")
+    @app_commands.describe(
+        turn="Which turn (default: the last resolved one)", game="Game number (default: the game of this thread)"
+    )
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        turn: app_commands.Range[int, 1] | None = None,
+        game: MyGame | None = None,
+    ) -> None:
+        target = await game_meant(interaction, game)
+        past = await self.master.past_turn(target.id, turn)
+        data = await self.presenter.board(target, seq=past.seq)
+        await interaction.followup.send(
+            "\n".join(self.presenter.past_turn_lines(target, past, shown=plain))[:2000],
+            file=png_file(data, f"game-{target.id}-{past.unit.replace(' ', '-')}-{past.number}.png"),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="orders", description="Everyone's orders of a resolved turn")
+    @app_commands.describe(
+        turn="Which turn (default: the last resolved one)", game="Game number (default: the game of this thread)"
+    )
+    async def orders(
+        self,
+        interaction: discord.Interaction,
+        turn: app_commands.Range[int, 1] | None = None,
+        game: MyGame | None = None,
+    ) -> None:
+        target = await game_meant(interaction, game)
+        past = await self.master.past_turn(target.id, turn)
+        lines = self.presenter.past_orders_lines(target, past, shown=plain)
+        await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
+
     @app_commands.command(name="surrender", description="Give up: you leave the game now")
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def surrender(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:

@@ -18,6 +18,7 @@ from render.summary import describe_events, seat_name
 from render.text import font_for
 from service.errors import GameError, WrongPhase
 from service.gameoptions import creation_options, duration
+from service.history import PastTurn
 from service.master import GameMasterCore
 from service.models import FINISHED, RUNNING, Game
 from service.workers import CpuPool, render_job
@@ -110,6 +111,22 @@ class Presenter:
             if e.kind == "orders_dropped"
         ]
         return dropped + describe_events(rs, parsed, names)
+
+    def past_turn_lines(self, game: Game, past: PastTurn, *, shown: Callable[[str], str] = str) -> list[str]:
+        """A past turn as its round post told it: the heading, then what happened."""
+        heading = f"**{self.title(game)}, {past.unit} {past.number}.**"
+        return [heading, *self.event_lines(game, past.events, shown=shown)]
+
+    def past_orders_lines(self, game: Game, past: PastTurn, *, shown: Callable[[str], str] = str) -> list[str]:
+        """Everyone's orders of a past turn, by seat; "no orders" for a seat that gave none."""
+        names = game.names()
+        lines = [f"**{self.title(game)}, orders of {past.unit} {past.number}**"]
+        for seat, text in sorted(past.orders.items()):
+            name = shown(names[seat]) if seat < len(names) else f"seat {seat + 1}"
+            lines.append(f"{name}: `{text}`" if text else f"{name}: no orders")
+        if past.timed_out:
+            lines.append(f"The {past.unit} was resolved at its deadline.")
+        return lines
 
     def suggestions(self, game: Game, seat: int, text: str) -> list[str]:
         """Legal order lines for ``seat`` starting like ``text``, for autocomplete."""
