@@ -16,6 +16,7 @@ from cogs.config import Config
 from cogs.game import GameCog
 from cogs.lobby import LobbyButton
 from cogs.orders import OrdersCog
+from cogs.ratings import RatingsCog
 from cogs.rules import RulesCog
 from service.runtime import GameService
 
@@ -62,6 +63,7 @@ async def install_commands(bot: commands.Bot, service: GameService) -> None:
         OrdersCog(bot, service),
         AdminCog(bot, service),
         RulesCog(bot, service.presenter),
+        RatingsCog(bot, service),
     ):
         await bot.add_cog(cog)
     bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton)

@@ -74,6 +74,7 @@ class GameRow:
     paused_at: float | None
     result: dict[str, Any] | None
     created_at: float
+    rated: bool = True  # counts for ratings and leaderboards
 
     @cached_property
     def state(self) -> dict[str, Any] | None:
@@ -113,6 +114,7 @@ class GameRow:
             paused_at=row["paused_at"],
             result=_json(row["result"]) if row["result"] else None,
             created_at=row["created_at"],
+            rated=bool(row["rated"]),
         )
 
 

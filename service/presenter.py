@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import BotLevel, Event, Option, Ruleset
+from render.chart import rating_chart
 from render.summary import describe_events, seat_name
 from render.text import font_for
 from service.errors import GameError, WrongPhase
@@ -21,6 +22,7 @@ from service.gameoptions import creation_options, duration
 from service.history import PastTurn
 from service.master import GameMasterCore
 from service.models import FINISHED, RUNNING, Game
+from service.ratings import Standing
 from service.workers import CpuPool, render_job
 
 
@@ -183,6 +185,18 @@ class Presenter:
             names=self.drawn_names(game),
             title=title,
         )
+
+    async def rating_chart(self, who: str, stats: Mapping[str, tuple[Standing, list[float]]]) -> bytes:
+        """PNG of a player's rating after each rated game, a line per game he plays."""
+        series = {
+            self.rulesets[name].title if name in self.rulesets else name: history
+            for name, (_, history) in stats.items()
+        }
+        return await self.pool.run(rating_chart, f"{_drawable(who) or 'Player'}: rating by game", series)
+
+    def ruleset_title(self, name: str) -> str:
+        rs = self.rulesets.get(name)
+        return rs.title if rs else name
 
 
 def _drawable(name: str) -> str:
