@@ -15,6 +15,7 @@ from cogs.common import on_app_command_error
 from cogs.config import Config
 from cogs.game import GameCog
 from cogs.lobby import LobbyButton
+from cogs.mygames import MyGamesCog
 from cogs.orders import OrdersCog
 from cogs.ratings import RatingsCog
 from cogs.rules import RulesCog
@@ -64,6 +65,7 @@ async def install_commands(bot: commands.Bot, service: GameService) -> None:
         AdminCog(bot, service),
         RulesCog(bot, service.presenter),
         RatingsCog(bot, service),
+        MyGamesCog(bot, service),
     ):
         await bot.add_cog(cog)
     bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton)
