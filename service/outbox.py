@@ -13,6 +13,8 @@ import json
 import logging
 from typing import Protocol
 
+import aiosqlite
+
 from service.clock import Clock
 from service.db import Database
 from service.master import Fault, _no_fault
@@ -21,6 +23,8 @@ from service.models import Announcement
 log = logging.getLogger(__name__)
 
 MAX_BACKOFF = 3600.0
+LANES = 8  # games whose posts are delivered at the same time
+DELIVERED, GIVEN_UP, FAILED = "delivered", "given up", "failed"
 
 
 class Sink(Protocol):
@@ -40,33 +44,36 @@ class Outbox:
     def __init__(self, db: Database, clock: Clock, sink: Sink, *, fault: Fault = _no_fault, batch: int = 200):
         self.db, self.clock, self.sink, self.fault, self.batch = db, clock, sink, fault, batch
         self._flushing = asyncio.Lock()
+        self._lanes = asyncio.Semaphore(LANES)
 
     async def flush(self) -> int:
-        """Deliver what is due, each game's oldest first; returns how many were delivered."""
+        """Deliver what is due, each game's oldest first; returns how many were delivered. Different
+        games' posts go out side by side (their images render in parallel); one game's, in order."""
         async with self._flushing:
             delivered = 0
             while heads := await self._due_heads():
-                progress = 0
-                for row in heads:
-                    announcement = Announcement(row["id"], row["game_id"], row["kind"], json.loads(row["payload"]))
-                    try:
-                        await self.sink.deliver(announcement)
-                    except Undeliverable as err:
-                        log.warning("announcement %s (%s) given up: %s", row["id"], row["kind"], err)
-                        await self._settled(row["id"], repr(err))
-                        progress += 1
-                        continue
-                    except Exception as err:  # noqa: BLE001 - any other failure of the sink means: try again later
-                        log.warning("delivery of announcement %s (%s) failed: %r", row["id"], row["kind"], err)
-                        await self._failed(row["id"], row["attempts"] + 1, repr(err))
-                        continue
-                    self.fault("delivered")
-                    await self._settled(row["id"], None)
-                    delivered += 1
-                    progress += 1
-                if not progress:
+                outcomes = await asyncio.gather(*(self._deliver(row) for row in heads))
+                delivered += outcomes.count(DELIVERED)
+                if all(outcome == FAILED for outcome in outcomes):
                     break
             return delivered
+
+    async def _deliver(self, row: aiosqlite.Row) -> str:
+        async with self._lanes:
+            announcement = Announcement(row["id"], row["game_id"], row["kind"], json.loads(row["payload"]))
+            try:
+                await self.sink.deliver(announcement)
+            except Undeliverable as err:
+                log.warning("announcement %s (%s) given up: %s", row["id"], row["kind"], err)
+                await self._settled(row["id"], repr(err))
+                return GIVEN_UP
+            except Exception as err:  # noqa: BLE001 - any other failure of the sink means: try again later
+                log.warning("delivery of announcement %s (%s) failed: %r", row["id"], row["kind"], err)
+                await self._failed(row["id"], row["attempts"] + 1, repr(err))
+                return FAILED
+            self.fault("delivered")
+            await self._settled(row["id"], None)
+            return DELIVERED
 
     async def _due_heads(self):
         """The oldest undelivered announcement of each game, if it is due: one stuck game holds back only itself."""
