@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator
 
 import aiosqlite
 
-from service.storeerrors import StoreError, explain
+from service.storeerrors import StoreError, explain, storage_failure
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,9 @@ class Database:
             async with conn.execute("PRAGMA journal_mode=WAL") as cursor:
                 (mode,) = await cursor.fetchone()
             if mode != "wal":  # SQLite answers with the old mode when it cannot write the file
-                raise sqlite3.OperationalError("attempt to write a readonly database")
+                readonly = sqlite3.OperationalError("attempt to write a readonly database")
+                readonly.sqlite_errorname = "SQLITE_READONLY"
+                raise readonly
             await conn.execute("PRAGMA foreign_keys=ON")
             await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
             await conn.execute("PRAGMA synchronous=NORMAL")
@@ -68,13 +70,17 @@ class Database:
         SQLite rolls back by itself after some errors (a full disk): the error raised is then the
         real one, never the "no transaction is active" of a second rollback."""
         async with self.lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
             try:
+                await self.conn.execute("BEGIN IMMEDIATE")
                 yield self.conn
                 await self.conn.execute("COMMIT")
-            except BaseException:
+            except BaseException as err:
                 await self._roll_back()
-                raise
+                failure = storage_failure(err) if isinstance(err, sqlite3.Error) else None
+                if failure is None:
+                    raise
+                log.error("a write to %s failed and was undone: %s", self.path, explain(err, self.path))
+                raise failure from err
 
     async def _roll_back(self) -> None:
         if not self.conn.in_transaction:

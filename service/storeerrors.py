@@ -12,9 +12,35 @@ import pathlib
 import shutil
 import sqlite3
 
+from service.errors import GameError
+
+# What a player is told when his change could not be written, by SQLite's primary error code.
+_UNWRITABLE = {
+    "SQLITE_FULL": "the bot's disk is full",
+    "SQLITE_READONLY": "the bot's database is read-only",
+    "SQLITE_IOERR": "the bot's disk reported an error",
+    "SQLITE_CORRUPT": "the bot's database is damaged",
+    "SQLITE_NOTADB": "the bot's database is damaged",
+    "SQLITE_CANTOPEN": "the bot cannot open its database",
+    "SQLITE_BUSY": "another program is holding the bot's database",
+}
+
 
 class StoreError(RuntimeError):
     """The database cannot be used; the message says what to fix."""
+
+
+class StorageFailure(GameError):
+    """A change could not be written (the disk, not the request, is at fault); nothing was saved."""
+
+
+def storage_failure(err: sqlite3.Error) -> StorageFailure | None:
+    """What to tell the player when ``err`` stopped his change, or None if it is not the storage's fault."""
+    name = getattr(err, "sqlite_errorname", "") or ""
+    reason = next((text for code, text in _UNWRITABLE.items() if name == code or name.startswith(code + "_")), None)
+    if reason is None:
+        return None
+    return StorageFailure(f"nothing was saved: {reason}. Please tell whoever runs the bot, and try again later")
 
 
 def explain(err: sqlite3.Error | OSError, path: str | pathlib.Path) -> str:
@@ -23,7 +49,7 @@ def explain(err: sqlite3.Error | OSError, path: str | pathlib.Path) -> str:
     name = getattr(err, "sqlite_errorname", "") or ""
     number = getattr(err, "errno", None)
     if name == "SQLITE_FULL" or number == errno.ENOSPC:
-        return f"disk full at {path}{_free(path)}: free some space on that disk, then start the bot again"
+        return f"disk full at {path}{_free(path)}: free some space on that disk"
     if name == "SQLITE_NOTADB":
         return (
             f"{path} is not a SQLite database: point DATABASE_PATH at the bot's database, or at a new file to "
