@@ -6,13 +6,17 @@ ones: a tiny tmpfs mounted in a private mount namespace (``unshare``) that vanis
 
 from __future__ import annotations
 
-import fcntl
+import contextlib
 import os
 import pathlib
+import select
 import shutil
+import signal
+import socket
 import sqlite3
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -22,14 +26,14 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 LATEST = max(available_migrations(MIGRATIONS))
 
 
+def bot_env(database: pathlib.Path, api_base: str = "http://127.0.0.1:9") -> dict[str, str]:
+    """By default Discord is never reached: the database is opened before logging in."""
+    return os.environ | {"DISCORD_TOKEN": "unused", "DATABASE_PATH": str(database), "DISCORD_API_BASE": api_base}
+
+
 def run_bot(database: pathlib.Path, *, wrapper: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
-    env = os.environ | {
-        "DISCORD_TOKEN": "unused",
-        "DATABASE_PATH": str(database),
-        "DISCORD_API_BASE": "http://127.0.0.1:9",  # never reached: the database is opened first
-    }
     command = [*wrapper, sys.executable, str(ROOT / "bot.py")]
-    return subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=10)
+    return subprocess.run(command, env=bot_env(database), cwd=ROOT, capture_output=True, text=True, timeout=10)
 
 
 def make_database(path: pathlib.Path, sql: str) -> None:
@@ -99,10 +103,36 @@ def test_read_only_disk(tmp_path):
     expect_refusal(run_bot(database, wrapper=on_small_disk(folder, 1024, read_only=True)), "read-only")
 
 
-def test_a_database_another_bot_holds(tmp_path):
+@contextlib.contextmanager
+def silent_discord():
+    """A Discord that accepts connections and never answers: a bot started against it stays logging in."""
+    with socket.create_server(("127.0.0.1", 0), backlog=16) as server:
+        yield f"http://127.0.0.1:{server.getsockname()[1]}/api/v10"
+
+
+def start_bot(database: pathlib.Path, api_base: str) -> subprocess.Popen:
+    """A bot process that has taken its database and is logging in."""
+    bot = subprocess.Popen(
+        [sys.executable, str(ROOT / "bot.py")], env=bot_env(database, api_base), cwd=ROOT, stderr=subprocess.PIPE
+    )
+    deadline, seen = time.monotonic() + 10, b""
+    while b"logging in" not in seen:
+        assert time.monotonic() < deadline and bot.poll() is None, seen.decode()
+        if select.select([bot.stderr], [], [], 0.2)[0]:
+            seen += bot.stderr.readline()
+    return bot
+
+
+def test_a_second_bot_on_the_same_database_is_refused_until_the_first_dies(tmp_path):
     database = tmp_path / "games.sqlite3"
-    with open(tmp_path / "games.sqlite3.lock", "w") as held:
-        held.write("4242\n")
-        held.flush()
-        fcntl.flock(held, fcntl.LOCK_EX)
-        expect_refusal(run_bot(database), "already running", "process 4242")
+    with silent_discord() as api_base:
+        first = start_bot(database, api_base)
+        try:
+            expect_refusal(run_bot(database), "already running", f"process {first.pid}")
+            assert first.poll() is None
+        finally:
+            first.send_signal(signal.SIGKILL)
+            first.wait()
+        third = start_bot(database, api_base)  # the kernel released the lock of the killed process
+        third.send_signal(signal.SIGKILL)
+        third.wait()
