@@ -1,17 +1,26 @@
-"""The bot as players feel it, through the local fake Discord.
+"""The bot as players feel it, through the local fake Discord, with a crowded database.
 
-1. Acknowledgement latency of order submissions: 200 simulated players (100 two-player conquest
-   games) each send `/orders give` at the same moment; p50 and p99 from sending the interaction to
-   receiving the bot's answer. Beside it, the floor: an echo bot answering `/echo say` on the same fake.
-2. Deadline to image: the time from a round's deadline (the sweep noticing it) to the round's board
-   image arriving in the game's thread.
+1. Acknowledgement: PLAYERS players (two per conquest game) send `/orders replace` from their games'
+   threads at the same moment, while the database also holds CROWD running games of every ruleset
+   with their history (bench/crowd.py). Measured per interaction: from sending it to the bot's first
+   response (what Discord's 3-second rule is about; the bot defers at once), and to the finished
+   answer. The floor: `/echo say` answered at once by the same bot (the echo bot's command added to
+   its tree: same process, discord.py client, fake and wire) for as many users at once. Bursts
+   alternate, echo then orders, ROUNDS times, and the pooled samples are compared, so that the two
+   see the same machine.
+2. Deadline to image: from the sweep noticing the deadline of all PLAYERS/2 rounds to the first and
+   to the last round image arriving in the games' threads. The floor: one round image drawn in the
+   bench's process, times the games, divided by the cores (no bot can post the images faster).
 
-Usage: python bench/bench_discord.py [PLAYERS]
+Usage: python bench/bench_discord.py [--players 200] [--crowd 10000] [--rounds 3]
+Ends with ``RESULT discord players=… crowd=… ack_p99_ms=… echo_p99_ms=… ack_ratio=… over_2_5s=… …``.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import os
 import pathlib
 import statistics
 import sys
@@ -20,31 +29,43 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from bench.crowd import DAY, crowded_database  # noqa: E402
 from cogs.client import GameBot  # noqa: E402
 from cogs.config import Config  # noqa: E402
-from engine import find_ruleset  # noqa: E402
+from engine import RULESETS, find_ruleset  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
 from service.models import Actor, TimeSettings  # noqa: E402
-from tests.fakediscord.echo import make_echo_bot  # noqa: E402
+from service.workers import render_job  # noqa: E402
+from tests.fakediscord.echo import echo_group  # noqa: E402
 from tests.fakediscord.harness import FakeDiscord  # noqa: E402
+from tests.fakediscord.models import PUBLIC_THREAD  # noqa: E402
 
 RS = find_ruleset("conquest")
+LATE_MS = 2500.0
 
 
-async def timed(action) -> float:
+async def timed(send) -> tuple[float, float]:
+    """Milliseconds to the first response and to the finished answer (inf if none came in 3 s)."""
     start = time.perf_counter()
-    handle = await action
-    assert handle.response_type is not None, handle
-    return (time.perf_counter() - start) * 1000
+    handle = await send
+    if handle.response_type is None:
+        return float("inf"), float("inf")
+    acknowledged = (time.perf_counter() - start) * 1000
+    if handle.message is not None and handle.message.loading:
+        await handle.settled(timeout=60.0)
+    return acknowledged, (time.perf_counter() - start) * 1000
 
 
-def summary(label: str, latencies: list[float]) -> str:
-    ordered = sorted(latencies)
-    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
-    return f"{label}: p50 {statistics.median(ordered):.0f} ms, p99 {p99:.0f} ms, max {ordered[-1]:.0f} ms"
+def p99(samples: list[float]) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
 
 
-def populate(fake: FakeDiscord, players: int):
+def summary(label: str, samples: list[float]) -> str:
+    return f"{label}: p50 {statistics.median(samples):.0f} ms, p99 {p99(samples):.0f} ms, max {max(samples):.0f} ms"
+
+
+def members(fake: FakeDiscord, players: int):
     """One server with ``players`` members."""
     guild = fake.add_guild()
     users = [fake.add_user(f"p{i}") for i in range(players)]
@@ -53,77 +74,138 @@ def populate(fake: FakeDiscord, players: int):
     return guild, users
 
 
-async def echo_floor(players: int) -> list[float]:
-    async with FakeDiscord() as fake:
-        guild, users = populate(fake, players)
-        bot = make_echo_bot()
-        await fake.start_bot(bot)
-        latencies = await asyncio.gather(
-            *(timed(fake.slash(u, guild.channels[0], "echo say", text="C4>C5 3")) for u in users)
-        )
-        await fake.stop_bot(bot)
-    return list(latencies)
-
-
-async def game_bot(players: int) -> tuple[list[float], float, float]:
-    folder = pathlib.Path(tempfile.mkdtemp())
-    async with FakeDiscord() as fake:
-        guild, users = populate(fake, players)
-        clock = ManualClock()
-        bot = GameBot(
-            Config(token=fake.token, database=folder / "bench.sqlite3", api_base=fake.api_base),
-            service_options={"clock": clock, "sweep_seconds": 3600},
+class BotSide:
+    def __init__(self, fake: FakeDiscord, players: int, database: pathlib.Path):
+        self.fake = fake
+        self.guild, self.users = members(fake, players)
+        self.clock = ManualClock(time.time())
+        self.bot = GameBot(
+            Config(token=fake.token, database=database, api_base=fake.api_base),
+            service_options={"clock": self.clock, "sweep_seconds": 3600},
             guild_ready_timeout=0.1,
         )
-        await fake.start_bot(bot)
-        channels = [fake.add_text_channel(guild, f"games-{n}") for n in range(players // 40 + 1)]
-        orders = {}
-        for i in range(0, players, 2):
-            channel = channels[i // 40]
-            a, b = Actor(users[i].id, users[i].name), Actor(users[i + 1].id, users[i + 1].name)
-            game = await bot.service.master.create_game(
-                guild_id=guild.id,
+        self.bot.tree.add_command(echo_group())
+        self.orders: dict[int, tuple[object, str]] = {}  # user -> (his game's thread, orders)
+
+    async def seat_players(self) -> None:
+        """Two players per conquest game, each game with its thread, as the lobby leaves them."""
+        master = self.bot.service.master
+        for i in range(0, len(self.users), 2):
+            if i % 40 == 0:  # a channel holds at most 25 open games
+                channel = self.fake.add_text_channel(self.guild, f"games-{i // 40}")
+            pair = self.users[i : i + 2]
+            actors = [Actor(u.id, u.name) for u in pair]
+            game = await master.create_game(
+                guild_id=self.guild.id,
                 channel_id=channel.id,
-                actor=a,
+                actor=actors[0],
                 ruleset="conquest",
                 options={"size": "small"},
                 time=TimeSettings(round_seconds=3600),
                 seed=i,
             )
-            await bot.service.master.join(game.id, b)
-            game = await bot.service.master.start_game(game.id, a)
-            state = RS.from_dict(game.row.state)
-            for user, actor in ((users[i], a), (users[i + 1], b)):
+            await master.join(game.id, actors[1])
+            thread = self.fake.world.add_thread(
+                channel, f"game-{game.id}", kind=PUBLIC_THREAD, owner=self.fake.bot_user
+            )
+            await master.attach_thread(game.id, thread_id=thread.id, lobby_message_id=None)
+            game = await master.start_game(game.id, actors[0])
+            for user, actor in zip(pair, actors, strict=True):
                 seat = game.player_of(actor.user_id).seat
-                orders[user.id] = (channel, game.id, RS.format_orders(RS.ai_orders(state, seat, 1)))
-        await bot.service.sweep()
-        latencies = await asyncio.gather(
-            *(
-                timed(fake.slash(u, orders[u.id][0], "orders give", text=orders[u.id][2], game=orders[u.id][1]))
-                for u in users
+                self.orders[user.id] = (thread, RS.format_orders(RS.ai_orders(game.state, seat, 1)))
+        await self.bot.service.sweep()  # the start posts go out before the bursts
+
+    async def echo_burst(self) -> list[tuple[float, float]]:
+        channel = self.guild.channels[0]
+        return list(
+            await asyncio.gather(
+                *(timed(self.fake.slash(u, channel, "echo say", settle=False, text="C4>C5 3")) for u in self.users)
             )
         )
-        clock.advance(3600)
+
+    async def orders_burst(self) -> list[tuple[float, float]]:
+        return list(
+            await asyncio.gather(
+                *(
+                    timed(
+                        self.fake.slash(
+                            u, self.orders[u.id][0], "orders replace", settle=False, text=self.orders[u.id][1]
+                        )
+                    )
+                    for u in self.users
+                )
+            )
+        )
+
+    async def deadline_to_images(self) -> tuple[float, float]:
+        self.clock.advance(3600)
         start = time.perf_counter()
-        sweep = asyncio.create_task(bot.service.sweep())
-        await fake.wait_for_message(lambda m: bool(m.attachments) and m.content.startswith("**Round 1."), timeout=120)
-        first_image = (time.perf_counter() - start) * 1000
+        sweep = asyncio.create_task(self.bot.service.sweep())
+        await self.fake.wait_for_message(
+            lambda m: bool(m.attachments) and m.content.startswith("**Round 1."), timeout=300
+        )
+        first = (time.perf_counter() - start) * 1000
         await sweep
-        all_images = (time.perf_counter() - start) * 1000
-        await fake.stop_bot(bot)
-    return list(latencies), first_image, all_images
+        return first, (time.perf_counter() - start) * 1000
+
+    async def render_floor(self) -> float:
+        """The least the round images cost: one round image drawn in this process (the median of a
+        few), times the games, spread over every core."""
+        master = self.bot.service.master
+        games = [g for g in await master.list_games(self.guild.id) if g.row.thread_id]
+        game = games[0]
+        names = self.bot.service.presenter.drawn_names(game)
+        runs = []
+        for _ in range(5):
+            started = time.perf_counter()
+            render_job(RS, game.row.state, viewer=None, orders_text="", names=names, title=None)
+            runs.append((time.perf_counter() - started) * 1000)
+        return statistics.median(runs) * len(games) / (os.cpu_count() or 1)
 
 
-async def main(players: int) -> None:
-    floor = await echo_floor(players)
-    latencies, first_image, all_images = await game_bot(players)
-    print(summary(f"/orders give, {players} players at once", latencies))
-    print(summary(f"floor: /echo say, {players} users at once", floor))
+async def main(players: int, crowd: int, rounds: int) -> None:
+    folder = pathlib.Path(tempfile.mkdtemp())
+    database = folder / "bench.sqlite3"
+    # The crowd is due only after the bench: what is measured is its weight, not its deadlines.
+    await crowded_database(database, crowd, wake_from=time.time() + 2 * DAY, rulesets=tuple(RULESETS), turns=5)
+    echo_samples: list[tuple[float, float]] = []
+    bot_samples: list[tuple[float, float]] = []
+    async with FakeDiscord() as fake:
+        bot = BotSide(fake, players, database)
+        await fake.start_bot(bot.bot)
+        await bot.seat_players()
+        for _ in range(rounds):
+            echo_samples += await bot.echo_burst()
+            bot_samples += await bot.orders_burst()
+        first_image, all_images = await bot.deadline_to_images()
+        floor_images = await bot.render_floor()
+        await fake.stop_bot(bot.bot)
+    acks, answers = [a for a, _ in bot_samples], [d for _, d in bot_samples]
+    echo_acks = [a for a, _ in echo_samples]
+    late = sum(1 for a in acks if a > LATE_MS)
+    ratio = p99(acks) / p99(echo_acks)
+    print(f"{players} players at once, {rounds} bursts each, database with {crowd} other running games")
+    print(summary("  /orders replace, first response", acks))
+    print(summary("  /orders replace, finished answer", answers))
+    print(summary("  floor: /echo say, response     ", echo_acks))
+    print(f"  p99 first response {ratio:.2f}x the echo floor; {late} of {len(acks)} over {LATE_MS / 1000:.1f} s")
     print(
         f"deadline -> first round image posted: {first_image:.0f} ms; "
-        f"all {players // 2} games' rounds resolved and posted: {all_images:.0f} ms"
+        f"all {players // 2} games' rounds resolved and posted: {all_images:.0f} ms "
+        f"({all_images / floor_images:.2f}x the floor of {floor_images:.0f} ms: their renders spread over the cores)"
+    )
+    print(
+        f"RESULT discord players={players} crowd={crowd} ack_p50_ms={statistics.median(acks):.0f} "
+        f"ack_p99_ms={p99(acks):.0f} echo_p99_ms={p99(echo_acks):.0f} ack_ratio={ratio:.2f} over_2_5s={late} "
+        f"answer_p99_ms={p99(answers):.0f} first_image_ms={first_image:.0f} all_images_ms={all_images:.0f} "
+        f"images_floor_ms={floor_images:.0f} images_ratio={all_images / floor_images:.2f}"
     )
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 200))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--crowd", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    asyncio.run(main(args.players, args.crowd, args.rounds))

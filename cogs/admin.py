@@ -6,13 +6,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import OpenGame, actor_of, game_meant, when
+from cogs.common import OpenGame, ThinksFirst, actor_of, game_meant, when
 from cogs.lobby import refresh_lobby
 from service.runtime import GameService
 
 
 @app_commands.guild_only()
-class AdminCog(commands.GroupCog, group_name="admin", group_description="Manage a game (creator or Manage Server)"):
+class AdminCog(
+    ThinksFirst, commands.GroupCog, group_name="admin", group_description="Manage a game (creator or Manage Server)"
+):
     def __init__(self, bot: commands.Bot, service: GameService):
         self.bot, self.master, self.presenter = bot, service.master, service.presenter
 
@@ -21,7 +23,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Manage 
     async def cancel(self, interaction: discord.Interaction, game: OpenGame | None = None) -> None:
         target = await game_meant(interaction, game)
         cancelled = await self.master.cancel(target.id, actor_of(interaction))
-        await interaction.response.send_message(f"Game #{target.id} is cancelled.", ephemeral=True)
+        await interaction.followup.send(f"Game #{target.id} is cancelled.", ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, cancelled)
 
     @app_commands.command(name="kick", description="Remove a player (or a computer seat) from a game")
@@ -40,7 +42,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Manage 
         target = await game_meant(interaction, game)
         updated = await self.master.kick(target.id, actor_of(interaction), player.id if player else None, seat=seat)
         who = player.mention if player else f"seat {seat}"
-        await interaction.response.send_message(f"Removed {who} from game #{target.id}.", ephemeral=True)
+        await interaction.followup.send(f"Removed {who} from game #{target.id}.", ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, updated)
 
     @app_commands.command(name="pause", description="Stop the clock of a game")
@@ -48,14 +50,14 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Manage 
     async def pause(self, interaction: discord.Interaction, game: OpenGame | None = None) -> None:
         target = await game_meant(interaction, game)
         await self.master.pause(target.id, actor_of(interaction))
-        await interaction.response.send_message(f"Game #{target.id} is paused.", ephemeral=True)
+        await interaction.followup.send(f"Game #{target.id} is paused.", ephemeral=True)
 
     @app_commands.command(name="resume", description="Restart the clock of a paused game")
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def resume(self, interaction: discord.Interaction, game: OpenGame | None = None) -> None:
         target = await game_meant(interaction, game)
         resumed = await self.master.resume(target.id, actor_of(interaction))
-        await interaction.response.send_message(
+        await interaction.followup.send(
             f"Game #{target.id} resumed; deadline {when(resumed.row.deadline_at)}.", ephemeral=True
         )
 
@@ -66,6 +68,6 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Manage 
     ) -> None:
         target = await game_meant(interaction, game)
         extended = await self.master.extend(target.id, actor_of(interaction), hours * 3600)
-        await interaction.response.send_message(
+        await interaction.followup.send(
             f"Game #{target.id}: deadline moved to {when(extended.row.deadline_at)}.", ephemeral=True
         )

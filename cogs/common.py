@@ -41,6 +41,11 @@ def when(timestamp: float | None) -> str:
     return f"<t:{int(timestamp)}:f> (<t:{int(timestamp)}:R>)"
 
 
+def counted(count: int, word: str) -> str:
+    """ "1 game", "3 games": a number with its noun in the right form."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def plain(name: str) -> str:
     """A user's name as literal text in a message: no markdown, no mentions."""
     return discord.utils.escape_markdown(name).replace("<", "\\<").replace("@", "@\u200b")
@@ -90,6 +95,22 @@ async def game_meant(interaction: discord.Interaction, game: Game | int | None) 
     return await service_of(interaction).master.game_meant(
         user_id=interaction.user.id, guild_id=interaction.guild_id, channel_id=interaction.channel_id, game_id=game
     )
+
+
+async def game_being_typed(interaction: discord.Interaction) -> Game:
+    """For autocomplete: the game the command is about, from its ``game`` option if already filled."""
+    given = getattr(interaction.namespace, "game", None)
+    return await game_meant(interaction, given if isinstance(given, int) else None)
+
+
+class ThinksFirst:
+    """A cog whose commands all touch the database: each is acknowledged at once with a private
+    "thinking…" reply, before anything can queue behind other games, and answered by a followup."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.type == discord.InteractionType.application_command and not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        return True
 
 
 async def send_error(interaction: discord.Interaction, message: str) -> None:

@@ -9,17 +9,44 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.buttons import surrender_view
-from cogs.common import MyGame, OpenGame, actor_of, game_meant, png_file
+from cogs.common import (
+    MyGame,
+    OpenGame,
+    ThinksFirst,
+    actor_of,
+    game_being_typed,
+    game_meant,
+    plain,
+    png_file,
+    service_of,
+)
 from cogs.create import creation_group
 from cogs.embeds import game_embed
 from cogs.lobby import lobby_view, refresh_lobby
 from service.errors import GameError
-from service.models import LOBBY, RUNNING
+from service.history import PastTurn
+from service.models import LOBBY, RUNNING, Game
 from service.runtime import GameService
+
+Turn = app_commands.Range[int, 1]
+PAST_TURN_OPTIONS = {
+    "turn": "Which turn (default: the last resolved one)",
+    "game": "Game number (default: the game of this thread)",
+}
+
+
+async def computer_levels(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The levels of the game meant, weakest first, matching what was typed."""
+    try:
+        target = await game_being_typed(interaction)
+        levels = service_of(interaction).presenter.bot_levels(target)
+    except Exception:  # autocomplete must answer quickly whatever happens; errors show on submit
+        return []
+    return [app_commands.Choice(name=name, value=name) for name in levels if current.lower() in name.lower()][:25]
 
 
 @app_commands.guild_only()
-class GameCog(commands.GroupCog, group_name="game", group_description="Create, join and follow games"):
+class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_description="Create, join and follow games"):
     def __init__(self, bot: commands.Bot, service: GameService):
         self.bot, self.service = bot, service
         self.master, self.presenter = service.master, service.presenter
@@ -27,7 +54,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
 
     async def open(self, interaction: discord.Interaction, ruleset: str, chosen: dict[str, Any]) -> None:
         """/game create <ruleset>: a lobby card with buttons in the channel, and the game's thread."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.interaction_check(interaction)  # the create menus are made per ruleset, outside the cog
         game, new = await self.master.open_game(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
@@ -60,7 +87,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     @app_commands.describe(game="Game number")
     async def join(self, interaction: discord.Interaction, game: OpenGame) -> None:
         joined = await self.master.join(game.id, actor_of(interaction))
-        await interaction.response.send_message(f"You joined game #{game.id}.", ephemeral=True)
+        await interaction.followup.send(f"You joined game #{game.id}.", ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, joined)
 
     @app_commands.command(name="leave", description="Leave a game that has not started yet")
@@ -68,15 +95,21 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     async def leave(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
         left = await self.master.leave(target.id, actor_of(interaction))
-        await interaction.response.send_message(f"You left game #{target.id}.", ephemeral=True)
+        await interaction.followup.send(f"You left game #{target.id}.", ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, left)
 
     @app_commands.command(name="add-ai", description="Fill a seat with a computer player")
-    @app_commands.describe(game="Game number (default: the game of this thread)")
-    async def add_ai(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
+    @app_commands.describe(
+        level="How strong it plays (default: the strongest)", game="Game number (default: the game of this thread)"
+    )
+    @app_commands.autocomplete(level=computer_levels)
+    async def add_ai(
+        self, interaction: discord.Interaction, level: str | None = None, game: MyGame | None = None
+    ) -> None:
         target = await game_meant(interaction, game)
-        updated = await self.master.add_ai(target.id, actor_of(interaction))
-        await interaction.response.send_message(f"A computer player joined game #{target.id}.", ephemeral=True)
+        updated = await self.master.add_ai(target.id, actor_of(interaction), level)
+        seated = updated.players[-1].name
+        await interaction.followup.send(f"{plain(seated)} joined game #{target.id}.", ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, updated)
 
     @app_commands.command(name="remove-ai", description="Take back the computer player added last")
@@ -84,14 +117,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     async def remove_ai(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
         updated = await self.master.remove_ai(target.id, actor_of(interaction))
-        await interaction.response.send_message(f"A computer player left game #{target.id}.", ephemeral=True)
+        await interaction.followup.send(f"A computer player left game #{target.id}.", ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, updated)
 
     @app_commands.command(name="start", description="Start your game (creator or server manager)")
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def start(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        await interaction.response.defer(ephemeral=True, thinking=True)
         started = await self.master.start_game(target.id, actor_of(interaction))
         await interaction.followup.send(f"Game #{target.id} started.", ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, started)
@@ -100,9 +132,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     async def list(self, interaction: discord.Interaction) -> None:
         games = await self.master.list_games(interaction.guild_id or 0)
         if not games:
-            await interaction.response.send_message(
-                "No open games here. Start one with `/game create`.", ephemeral=True
-            )
+            await interaction.followup.send("No open games here. Start one with `/game create`.", ephemeral=True)
             return
         lines = []
         for game in games[:25]:
@@ -111,19 +141,18 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             lines.append(
                 f"**#{game.id}** {self.presenter.title(game)} — {state}, {len(game.players)} players — {where}"
             )
-        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+        await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
 
     @app_commands.command(name="info", description="Players, clock and state of a game")
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def info(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        await interaction.response.send_message(embed=game_embed(target, self.presenter), ephemeral=True)
+        await interaction.followup.send(embed=game_embed(target, self.presenter), ephemeral=True)
 
     @app_commands.command(name="board", description="The current board (only you see the reply)")
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def board(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        await interaction.response.defer(ephemeral=True, thinking=True)
         data = await self.presenter.board(target)
         await interaction.followup.send(
             f"{self.presenter.title(target)}, {self.presenter.turn_label(target).lower()}",
@@ -131,12 +160,40 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             ephemeral=True,
         )
 
+    async def _past_turn(
+        self, interaction: discord.Interaction, turn: int | None, game: Game | None
+    ) -> tuple[Game, PastTurn]:
+        target = await game_meant(interaction, game)
+        return target, await self.master.past_turn(target.id, turn)
+
+    @app_commands.command(name="history", description="A past turn: its board and what happened")
+    @app_commands.describe(**PAST_TURN_OPTIONS)
+    async def history(
+        self, interaction: discord.Interaction, turn: Turn | None = None, game: MyGame | None = None
+    ) -> None:
+        target, past = await self._past_turn(interaction, turn, game)
+        data = await self.presenter.board(target, seq=past.seq)
+        await interaction.followup.send(
+            "\n".join(self.presenter.past_turn_lines(target, past, shown=plain))[:2000],
+            file=png_file(data, f"game-{target.id}-{past.unit.replace(' ', '-')}-{past.number}.png"),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="orders", description="Everyone's orders of a resolved turn")
+    @app_commands.describe(**PAST_TURN_OPTIONS)
+    async def orders(
+        self, interaction: discord.Interaction, turn: Turn | None = None, game: MyGame | None = None
+    ) -> None:
+        target, past = await self._past_turn(interaction, turn, game)
+        lines = self.presenter.past_orders_lines(target, past, shown=plain)
+        await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
+
     @app_commands.command(name="surrender", description="Give up: you leave the game now")
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def surrender(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
         self.master.require_seat_in_game(target, actor_of(interaction))
-        await interaction.response.send_message(
+        await interaction.followup.send(
             f"Surrender {self.presenter.title(target)}? You leave the game for good.",
             view=surrender_view(target, interaction.user.id),
             ephemeral=True,
@@ -152,4 +209,4 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             if updated.row.status != RUNNING
             else "You agreed to a draw; it happens when every player still in the game agrees."
         )
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.followup.send(text, ephemeral=True)

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.buttons import after_pass, pass_view
-from cogs.common import MyGame, actor_of, game_meant, png_file, service_of, when
+from cogs.common import MyGame, ThinksFirst, actor_of, game_being_typed, game_meant, png_file, service_of, when
 from cogs.lobby import refresh_lobby
 from service import MyOrders
 from service.models import Game
@@ -50,8 +50,7 @@ def _fate(mine: MyOrders, game: Game) -> str:
 async def suggest(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Legal orders for the player's current position, completing what he typed so far."""
     try:
-        given = getattr(interaction.namespace, "game", None)
-        target = await game_meant(interaction, given if isinstance(given, int) else None)
+        target = await game_being_typed(interaction)
         player = target.player_of(interaction.user.id)
         if player is None or player.seat is None:
             return []
@@ -62,7 +61,9 @@ async def suggest(interaction: discord.Interaction, current: str) -> list[app_co
 
 
 @app_commands.guild_only()
-class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your secret orders for the current turn"):
+class OrdersCog(
+    ThinksFirst, commands.GroupCog, group_name="orders", group_description="Your secret orders for the current turn"
+):
     def __init__(self, bot: commands.Bot, service: GameService):
         self.bot, self.master, self.presenter = bot, service.master, service.presenter
 
@@ -73,11 +74,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
         extras = {"file": file} if file else {}
         if not mine.passed:
             extras["view"] = pass_view(game)
-        text = _listing(mine, game, self.presenter.turn_label(game))
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, **extras)
-        else:
-            await interaction.response.send_message(text, ephemeral=True, **extras)
+        await interaction.followup.send(_listing(mine, game, self.presenter.turn_label(game)), ephemeral=True, **extras)
 
     @app_commands.command(name="give", description="Add orders, e.g. C4>C5 3; auto D2>D3 (only you see them)")
     @app_commands.describe(
@@ -107,7 +104,6 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
     async def show(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
         mine = await self.master.my_orders(target.id, actor_of(interaction))
-        await interaction.response.defer(ephemeral=True, thinking=True)
         data = await self.presenter.board(target, viewer=mine.seat, orders_text="; ".join(mine.lines))
         name = f"game-{target.id}-orders.png" if mine.lines else f"game-{target.id}-board.png"
         await self._answer(interaction, target, mine, png_file(data, name))
@@ -123,7 +119,6 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def pass_(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        await interaction.response.defer(ephemeral=True, thinking=True)
         updated = await self.master.submit(target.id, actor_of(interaction), expected_turn=target.row.turn)
         await interaction.followup.send(after_pass(self.presenter, target, updated), ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, updated)
@@ -137,7 +132,6 @@ class OrdersCog(commands.GroupCog, group_name="orders", group_description="Your 
         self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000], game: MyGame | None = None
     ) -> None:
         target = await game_meant(interaction, game)
-        await interaction.response.defer(ephemeral=True, thinking=True)
         updated = await self.master.submit(target.id, actor_of(interaction), text, expected_turn=target.row.turn)
         await interaction.followup.send(after_pass(self.presenter, target, updated), ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, updated)

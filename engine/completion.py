@@ -1,5 +1,4 @@
-"""Autocomplete, shared by the rulesets: the earlier order lines stay as the player typed them, and
-the line being typed is matched without regard to case or spacing."""
+"""Autocomplete, shared by the rulesets: the earlier order lines stay as the player typed them."""
 
 from __future__ import annotations
 
@@ -12,11 +11,6 @@ def split_last(text: str) -> tuple[str, str]:
     included), and that line."""
     *done, last = re.split(r"([;,\n])", text) if text else [""]
     return "".join(done), last
-
-
-def typed_form(line: str) -> str:
-    """A line as matching compares it: lower case, single spaces."""
-    return " ".join(line.lower().split())
 
 
 def after(head: str, lines: Iterable[str]) -> list[str]:

@@ -53,6 +53,7 @@ class LobbyOps(GameMasterCore):
         min_players: int | None = None,
         max_players: int | None = None,
         seed: int | None = None,
+        rated: bool = True,
     ) -> Game:
         """A new lobby, with its creator seated in it."""
         if ruleset not in self.rulesets:
@@ -78,8 +79,8 @@ class LobbyOps(GameMasterCore):
             cursor = await conn.execute(
                 """INSERT INTO games (guild_id, channel_id, creator_id, ruleset, options, min_players, max_players,
                                       seed, time_mode, round_seconds, bank_seconds, increment_seconds,
-                                      reminder_seconds, missed_limit, orders_stand, created_at, updated_at)
-                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+                                      reminder_seconds, missed_limit, orders_stand, rated, created_at, updated_at)
+                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
                 (
                     guild_id,
                     channel_id,
@@ -96,6 +97,7 @@ class LobbyOps(GameMasterCore):
                     time.reminder_seconds,
                     time.missed_limit,
                     int(time.orders_stand),
+                    int(rated),
                     now,
                     now,
                 ),
@@ -132,6 +134,7 @@ class LobbyOps(GameMasterCore):
             time=settings.time,
             min_players=min(seats),
             max_players=high,
+            rated=settings.rated,
         )
         return game, True
 
@@ -145,10 +148,12 @@ class LobbyOps(GameMasterCore):
                 row = await cursor.fetchone()
         return await self.get_game(row[0]) if row else None
 
-    async def _insert_player(self, conn: aiosqlite.Connection, game_id: int, user_id: int | None, name: str) -> None:
+    async def _insert_player(
+        self, conn: aiosqlite.Connection, game_id: int, user_id: int | None, name: str, *, ai_level: str | None = None
+    ) -> None:
         await conn.execute(
-            "INSERT INTO players (game_id, user_id, name, joined_at) VALUES (?,?,?,?)",
-            (game_id, user_id, name[:64], self.clock.now()),
+            "INSERT INTO players (game_id, user_id, name, joined_at, ai_level) VALUES (?,?,?,?,?)",
+            (game_id, user_id, name[:64], self.clock.now(), ai_level),
         )
 
     async def _change(
@@ -191,14 +196,19 @@ class LobbyOps(GameMasterCore):
 
         return await self._change(game_id, leave)
 
-    async def add_ai(self, game_id: int, actor: Actor) -> Game:
+    async def add_ai(self, game_id: int, actor: Actor, level: str | None = None) -> Game:
+        """Seat a computer player at ``level`` (a name from the ruleset's levels; default the strongest)."""
+
         async def add(conn: aiosqlite.Connection, game: Game) -> None:
             self.require_status(game, LOBBY)
             if game.player_of(actor.user_id) is None:
                 self.require_manager(game, actor)
             self._require_free_seat(game)
+            rs = self.ruleset(game.row)
+            chosen = rs.bot_level(level)
             number = sum(1 for p in game.players if p.is_ai) + 1
-            await self._insert_player(conn, game_id, None, f"Computer {number}")
+            name = f"Computer {number}" if len(rs.bot_levels) == 1 else f"Computer {number} ({chosen.name})"
+            await self._insert_player(conn, game_id, None, name, ai_level=chosen.name)
 
         return await self._change(game_id, add)
 

@@ -95,7 +95,14 @@ class GameMasterCore:
         async with conn.execute("SELECT * FROM players WHERE game_id = ? ORDER BY joined_at, id", (game_id,)) as cursor:
             players = tuple(
                 PlayerRow(
-                    r["id"], r["user_id"], r["name"], r["seat"], r["missed"], r["bank_left"], bool(r["draw_agreed"])
+                    r["id"],
+                    r["user_id"],
+                    r["name"],
+                    r["seat"],
+                    r["missed"],
+                    r["bank_left"],
+                    bool(r["draw_agreed"]),
+                    r["ai_level"],
                 )
                 for r in await cursor.fetchall()
             )
@@ -152,8 +159,8 @@ class GameMasterCore:
         """A planner starting from this snapshot; computer players search in the worker pool."""
         rs = self.ruleset(game.row)
 
-        def bot_orders(state: dict[str, Any], seat: int, seed: str) -> str:
-            return self.pool.call(bot_job, rs, state, seat, seed, None)
+        def bot_orders(state: dict[str, Any], seat: int, seed: str, level: str | None) -> str:
+            return self.pool.call(bot_job, rs, state, seat, seed, level)
 
         return Planner(rs, game.row, list(game.players), orders, self.clock.now(), game.state, bot_orders)
 

@@ -42,6 +42,7 @@ class PlayerRow:
     missed: int
     bank_left: float | None
     draw_agreed: bool
+    ai_level: str | None = None  # a computer seat's level name; None plays the ruleset's strongest
 
     @property
     def is_ai(self) -> bool:
@@ -73,6 +74,7 @@ class GameRow:
     paused_at: float | None
     result: dict[str, Any] | None
     created_at: float
+    rated: bool = True  # counts for ratings and leaderboards
 
     @cached_property
     def state(self) -> dict[str, Any] | None:
@@ -112,6 +114,7 @@ class GameRow:
             paused_at=row["paused_at"],
             result=_json(row["result"]) if row["result"] else None,
             created_at=row["created_at"],
+            rated=bool(row["rated"]),
         )
 
 
@@ -165,9 +168,11 @@ class Game:
 
 @dataclass(frozen=True)
 class Announcement:
-    """Something to post to Discord. ``id`` is stable across retries, so delivery can be made idempotent."""
+    """Something to post to Discord. ``id`` is stable across retries, so delivery can be made idempotent;
+    ``tried_at`` is when it was first attempted (None the first time)."""
 
     id: int
     game_id: int
     kind: str
     payload: dict[str, Any] = field(default_factory=dict)
+    tried_at: float | None = None

@@ -49,15 +49,23 @@ class TimeOps(GameMasterCore):
                 log.exception("waking game #%s failed", game_id)
         return len(due)
 
-    async def open_wakeups(self) -> list[tuple[int, float]]:
-        """Every running game's next wake-up time, to re-arm the scheduler at start-up."""
+    async def open_wakeups(self, after: float | None = None, until: float | None = None) -> list[tuple[int, float]]:
+        """Running games' next wake-up times, those in (``after``, ``until``] when given, to arm the
+        scheduler (read from an index that holds these columns, never from the rows' big states)."""
+        query = "SELECT id, deadline_at, reminder_at FROM games WHERE status = ? AND paused_at IS NULL"
+        params: tuple = (RUNNING,)
+        if until is not None:
+            query += " AND (deadline_at <= ? OR reminder_at <= ?)"
+            params += (until, until)
         async with self.db.reading() as conn:
-            async with conn.execute(
-                "SELECT id, deadline_at, reminder_at FROM games WHERE status = ? AND paused_at IS NULL", (RUNNING,)
-            ) as cursor:
+            async with conn.execute(query, params) as cursor:
                 rows = await cursor.fetchall()
         wakeups = [(r["id"], self.wake_time(RUNNING, None, r["deadline_at"], r["reminder_at"])) for r in rows]
-        return [(game_id, at) for game_id, at in wakeups if at is not None]
+        return [
+            (game_id, at)
+            for game_id, at in wakeups
+            if at is not None and (after is None or at > after) and (until is None or at <= until)
+        ]
 
     async def pause(self, game_id: int, actor: Actor) -> Game:
         def build(planner: Planner, game: Game) -> None:

@@ -10,7 +10,7 @@ looks at no further candidate (the first is always looked at, so it always has a
 from __future__ import annotations
 
 from engine.budget import Budget
-from engine.completion import after, split_last, typed_form
+from engine.completion import after, split_last
 from engine.errors import OrderError
 from engine.fortress.orders import Build, Order, Pass, Walk, WalkBuild
 from engine.fortress.rules import (
@@ -28,6 +28,7 @@ from engine.fortress.rules import (
 )
 from engine.fortress.state import FortressState
 from engine.hexgrid import Hex
+from engine.notation import words
 from engine.rng import Rng, seed_state
 
 
@@ -136,7 +137,7 @@ def suggestions(state: FortressState, seat: int, text: str) -> list[str]:
     that has not acted yet is offered, and while a general stands in the city, another general's
     action comes with a way out for him (``D4>E3; C4>D4``)."""
     head, last = split_last(text)
-    typed = typed_form(last)
+    typed = words(last)
     try:
         done = parse_lines(state, seat, head)
         if state.mode < 3 or any(isinstance(o, Pass) for o in done):
@@ -146,12 +147,12 @@ def suggestions(state: FortressState, seat: int, text: str) -> list[str]:
             lines = _general_lines(position, acted, seat)
     except OrderError:
         return []
-    return after(head, (line for line in lines if typed_form(line).startswith(typed) or _site_typed(line, typed)))
+    return after(head, (line for line in lines if words(line).startswith(typed) or _site_typed(line, typed)))
 
 
 def _site_typed(line: str, typed: str) -> bool:
     """``C4`` typed for ``build C4``."""
-    return typed_form(line).removeprefix("build ").startswith(typed)
+    return words(line).removeprefix("build ").startswith(typed)
 
 
 def _build_lines(state: FortressState, seat: int) -> list[str]:

@@ -24,7 +24,7 @@ async def test_a_whole_game(table):
     assert f"<@{table.bob.id}>" in str(fake.message(lobby.id).embeds)  # Bob is listed on the lobby card
     assert joined.response_type == 7  # the lobby card was updated in place
     added = await fake.slash(table.alice, thread, "game add-ai")
-    assert added.ephemeral and "computer player joined" in added.content
+    assert added.ephemeral and "Computer 1 joined game #1" in added.content
     refused = await fake.click(table.carol, lobby, button(lobby, "Start"))
     assert refused.ephemeral and "only the creator" in refused.content
     await fake.click(table.alice, lobby, button(lobby, "Start"))
@@ -67,7 +67,6 @@ async def test_a_whole_game(table):
     # A restart in the middle of round 2, with Alice's orders programmed and the deadline pending.
     await fake.slash(table.alice, thread, "orders give", text=f"{target.label}>{home.label} 1")
     await table.restart()
-    assert table.bot.service.scheduler.armed_at(game.id) is not None
     shown = await fake.slash(table.alice, thread, "orders show")
     assert f"{target.label}>{home.label} 1" in (await shown.settled()).content
 

@@ -47,7 +47,12 @@ async def test_a_game_only_a_test_knows_is_played_to_the_end(tug_table):
     lobby = await table.open_lobby("tug", goal=8, style="dots", doubled=True, turn_time=HOUR)
     thread = table.thread()
     await fake.click(table.bob, lobby, button(lobby, "Join"))
-    await fake.slash(table.alice, thread, "game add-ai")
+    offered = await fake.autocomplete(table.alice, thread, "game add-ai", focused="level", value="")
+    assert [c["value"] for c in offered] == ["weak", "strong"]
+    refused = await fake.slash(table.alice, thread, "game add-ai", level="grandmaster")
+    assert refused.ephemeral and "levels: weak, strong" in refused.content
+    added = await fake.slash(table.alice, thread, "game add-ai", level="strong")
+    assert added.ephemeral and "Computer 1 (strong) joined game #1" in added.content
     info = await fake.slash(table.alice, thread, "game info")
     assert "goal: 8" in str(info.embeds) and "style: Dots" in str(info.embeds) and "doubled: True" in str(info.embeds)
     await fake.click(table.alice, lobby, button(lobby, "Start"))

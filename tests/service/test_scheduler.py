@@ -8,9 +8,9 @@ import time
 import pytest
 
 from service import GameMaster
-from service.clock import SystemClock
+from service.clock import ManualClock
 from service.db import Database
-from service.runtime import GameService
+from service.runtime import ARM_AHEAD_SECONDS, GameService
 from service.scheduler import WakeScheduler, job_id
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, ListSink
 
@@ -38,25 +38,59 @@ async def test_armed_game_is_woken_and_rearming_replaces_the_job():
         await asyncio.sleep(0.3)
         assert woken == [7]
     finally:
-        scheduler.shutdown()
+        await scheduler.shutdown()
 
 
-async def test_runtime_rearms_open_deadlines_at_start(tmp_path):
+async def test_runtime_arms_what_wakes_soon_at_start_and_each_sweep_extends_the_window(tmp_path):
+    clock = ManualClock(time.time())
     db = await Database.open(tmp_path / "g.sqlite3")
     await db.migrate()
-    master = GameMaster(db, SystemClock())
+    master = GameMaster(db, clock)
     game = await master.create_game(
         guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest", options={"size": "small"}, seed=1
     )
     await master.join(game.id, BOB)
     game = await master.start_game(game.id, ALICE)
     await db.close()  # the process stops before delivering anything
+    wake_at = game.row.reminder_at
 
     sink = ListSink()
-    service = await GameService.open(tmp_path / "g.sqlite3", sink, clock=SystemClock())
+    service = await GameService.open(tmp_path / "g.sqlite3", sink, clock=clock)
     await service.start()
     try:
-        assert service.scheduler.armed_at(game.id) == pytest.approx(game.row.reminder_at, abs=1e-3)
+        await service.recovery  # the backlog is delivered in the background
+        assert wake_at - clock.now() > ARM_AHEAD_SECONDS
+        assert service.scheduler.armed_at(game.id) is None  # not yet: the scheduler holds the near future
         assert [a.kind for a in sink.posted] == ["game_started", "turn_started"]  # the backlog was delivered
+        clock.advance(wake_at - clock.now() - ARM_AHEAD_SECONDS / 2)
+        await service.sweep()
+        assert service.scheduler.armed_at(game.id) == pytest.approx(wake_at, abs=1e-3)
     finally:
         await service.close()
+
+
+def slow_wake(started: asyncio.Event, finished: list[int], seconds: float):
+    async def wake(game_id: int) -> None:
+        started.set()
+        await asyncio.sleep(seconds)
+        finished.append(game_id)
+
+    return wake
+
+
+async def idle() -> None:
+    return None
+
+
+@pytest.mark.parametrize("grace", [5.0, 0.0])
+async def test_shutdown_with_a_wake_in_flight_logs_no_traceback(caplog, grace):
+    """A clean shutdown lets a running wake finish within the grace period, or interrupts it quietly:
+    either way no CancelledError traceback reaches the log."""
+    started, finished = asyncio.Event(), []
+    scheduler = WakeScheduler(slow_wake(started, finished, 0.3), idle, sweep_seconds=3600)
+    scheduler.start()
+    scheduler.arm(7, time.time())
+    await asyncio.wait_for(started.wait(), timeout=5)
+    await scheduler.shutdown(grace=grace)
+    assert finished == ([7] if grace else [])
+    assert not [r for r in caplog.records if r.levelname == "ERROR" or r.exc_info], caplog.text
