@@ -13,6 +13,8 @@ Decisions beyond the spec:
   their neighbours, on the hexagon inside the ring plus every cell within 2, 3 or 4 steps (by
   size) of a start; the seed turns the ring (``board.generate_map``; wins per seat and per spot on
   the grid are measured by ``bench/bench_fairness.py``).
+- Standing auto-moves are orders, so they stay secret: a player's view shows his own; everybody
+  sees the units that moved (``last_moves``, marked when an auto-move moved them).
 - Missed-turn counting belongs to the game master (it knows deadlines); it calls ``remove_player``.
 """
 
