@@ -66,6 +66,13 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
             await interaction.followup.send(f"You opened game #{game.id} a moment ago: {where}.", ephemeral=True)
             return
         game, thread = await post_lobby(interaction.channel, game, self.service, actor_of(interaction))
+        chosen = self.presenter.chosen_map(game)
+        if chosen is not None:
+            preview = await self.presenter.map_preview(game)
+            await thread.send(
+                f"Map: **{plain(chosen)}** — the board this game starts on.",
+                file=png_file(preview, f"game-{game.id}-map.png"),
+            )
         await interaction.followup.send(
             f"Game #{game.id} is open: {thread.mention}. Others join with the "
             f"**Join** button or `/game join game:{game.id}`.",
