@@ -129,6 +129,17 @@ class ClockPreset:
     seconds: int
 
 
+@dataclass(frozen=True)
+class TutorialPage(Generic[S]):
+    """One page of a ruleset's tutorial: what to read (Discord markdown), and the real position it
+    shows, with ``orders`` of ``seat`` drawn on it when the page explains a move."""
+
+    text: str
+    state: S
+    seat: int | None = None
+    orders: str = ""
+
+
 class Ruleset(ABC, Generic[S, OrderT, ViewT]):
     """Base class of every game. Subclasses are stateless; all game data lives in the state."""
 
@@ -225,6 +236,10 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
         if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
             raise OptionError(f"a computer player's budget is a whole number of nodes, not {nodes!r}")
         return Budget(nodes)
+
+    def tutorial(self) -> tuple[TutorialPage[S], ...]:
+        """Pages that teach the game from real positions, first to last; none unless a ruleset has them."""
+        return ()
 
     def suggest_orders(self, state: S, seat: int, text: str) -> list[str]:
         """Legal order lines starting like ``text`` (for autocomplete); rulesets override it."""
