@@ -44,6 +44,7 @@ class CellType(Enum):
 PRODUCTION = {CellType.NORMAL: 1, CellType.BRONZE: 2, CellType.SILVER: 5, CellType.GOLD: 10}
 _BY_TOKEN = {t.token: t for t in CellType}
 SIZES = {"small": 4, "medium": 5, "large": 6}
+SIDE = 40  # the most rows, and columns, a board spans (stored games are held to it too)
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,8 @@ class ConquestMap:
 def _parse_layout(layout: Any) -> dict[Hex, CellType]:
     if not isinstance(layout, list) or not layout or not all(isinstance(row, str) for row in layout):
         raise MapError('map layout must be a list of rows of text, like ["n n b", "n g n"]')
+    if len(layout) > SIDE or any(len(row.split()) > SIDE for row in layout):
+        raise MapError(f"map layout must have at most {SIDE} rows of at most {SIDE} cells")
     types: dict[Hex, CellType] = {}
     for row, line in enumerate(layout):
         for col, token in enumerate(line.split()):
