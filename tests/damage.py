@@ -88,7 +88,8 @@ def _at(value: Any, path: tuple) -> Any:
 @st.composite
 def _hit(draw, data: dict[str, Any]) -> None:
     """Damage one place of ``data`` in place."""
-    path = draw(st.sampled_from(_places(data)[1:]))
+    places = _places(data)[1:]
+    path = draw(st.sampled_from([p for p in places if len(p) == 1]) | st.sampled_from(places))  # top level often
     parent, key = _at(data, path[:-1]), path[-1]
     old = parent[key]
     kind = draw(st.sampled_from(["replace", "replace", "near", "drop", "extra", "blow_up", "text"]))
@@ -97,7 +98,7 @@ def _hit(draw, data: dict[str, Any]) -> None:
     elif kind == "extra":
         target = old if isinstance(old, dict) else parent if isinstance(parent, dict) else None
         if target is not None:
-            target[draw(st.sampled_from(["extra", "1", "A1", "99"]))] = draw(st.sampled_from(BAD_VALUES))
+            target[draw(st.sampled_from(["extra", "1", "A1", "99"]))] = copy.deepcopy(draw(st.sampled_from(BAD_VALUES)))
     elif kind == "near" and isinstance(old, int) and not isinstance(old, bool):
         parent[key] = old + draw(st.sampled_from([-(old + 1), -1, 1, 10**6, old * 10**6]))
     elif kind == "blow_up" and isinstance(old, (list, str)) and 0 < len(old) < BLOWN_UP:

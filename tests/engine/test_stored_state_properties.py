@@ -5,6 +5,7 @@ quickly, whatever size the damage claims."""
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -47,4 +48,23 @@ def test_damaged_state_loads_and_plays_or_is_a_state_error(name, data):
         assert str(err)
     else:
         exercise(rs, state)
+    assert time.perf_counter() - started < SECONDS
+
+
+@pytest.mark.parametrize(
+    ("name", "damage", "field"),
+    [
+        ("fortress", {"height": 10**6}, "height"),
+        ("gra", {"last": [["move", 0, [1, 2, 3], 1]]}, "last[0]"),
+        ("conquest", {"last_moves": [[0, "A1", "A2", 1, "False"]]}, "last_moves[0]"),
+        ("conquest", {"round": "7"}, "round"),
+        ("gra", {"spacing": "2"}, "spacing"),
+    ],
+)
+def test_damage_from_the_field_reports_is_refused_by_name(name, damage, field):
+    rs = RULESETS[name]
+    stored = {**rs.to_dict(rs.setup(rs.default_players, {}, seed=4)), **damage}
+    started = time.perf_counter()
+    with pytest.raises(StateError, match=re.escape(f"damaged: {field} ")):
+        rs.from_dict(stored)
     assert time.perf_counter() - started < SECONDS
