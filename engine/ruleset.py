@@ -248,6 +248,12 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
             )
             raise OptionError(f"{self.name} is played by {allowed} players, not {num_players}")
 
+    def check_playable(self, state: S) -> S:
+        """``state``, loaded, if it can go on: a game still running with nobody to act would wait forever."""
+        if not self.acting_players(state) and self.outcome(state) is None:
+            raise StateError(f"{self.name} state is damaged: the game is running but nobody can act")
+        return state
+
     def check_envelope(
         self,
         data: Mapping[str, Any],

@@ -1,6 +1,6 @@
 """Damaged stored states for every registered ruleset: real ``to_dict`` output from seeded games,
 with a few fields hit by what a broken row holds — wrong types, numbers out of bounds, keys missing
-or added, lists blown up to huge sizes."""
+or added, values moved to the wrong place, lists grown by an entry or blown up to huge sizes."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine import RULESETS
 
 TURNS = 8
+ENVELOPE = ("ruleset", "version")  # refused by every ruleset alike (test_conformance checks them)
 BLOWN_UP = 100_000  # entries of a list or characters of a text blown up
 BAD_VALUES = (
     None,
@@ -67,16 +68,16 @@ def stored_states(name: str) -> tuple[dict[str, Any], ...]:
     return tuple(found)
 
 
-def _places(value: Any, path: tuple = ()) -> list[tuple]:
-    """The path to every value inside ``value`` (keys and list positions), the whole first."""
-    found = [path]
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            found += _places(inner, (*path, key))
-    elif isinstance(value, list):
-        for index, inner in enumerate(value):
-            found += _places(inner, (*path, index))
-    return found
+@st.composite
+def _place(draw, data: dict[str, Any]) -> tuple:
+    """A path into ``data`` (keys and list positions): a field, then deeper at each level three times
+    in four, so every field is hit about as often as the map or the cells with their many entries."""
+    path = (draw(st.sampled_from([key for key in data if key not in ENVELOPE])),)
+    value = data[path[0]]
+    while isinstance(value, (dict, list)) and value and draw(st.integers(0, 3)):
+        step = draw(st.sampled_from(list(value) if isinstance(value, dict) else range(len(value))))
+        path, value = (*path, step), value[step]
+    return path
 
 
 def _at(value: Any, path: tuple) -> Any:
@@ -87,24 +88,29 @@ def _at(value: Any, path: tuple) -> Any:
 
 @st.composite
 def _hit(draw, data: dict[str, Any]) -> None:
-    """Damage one place of ``data`` in place."""
-    places = _places(data)[1:]
-    path = draw(st.sampled_from([p for p in places if len(p) == 1]) | st.sampled_from(places))  # top level often
+    """Damage one place of ``data`` in place: a container loses, gains or multiplies entries; a plain
+    value becomes text, a neighbouring number, or something else entirely."""
+    path = draw(_place(data))
     parent, key = _at(data, path[:-1]), path[-1]
     old = parent[key]
-    kind = draw(st.sampled_from(["replace", "replace", "near", "drop", "extra", "blow_up", "text"]))
+    if isinstance(old, (dict, list)):
+        kind = draw(st.sampled_from(["replace", "drop", "extra", "grow", "blow_up", "move"]))
+    else:
+        kind = draw(st.sampled_from(["replace", "text", "text", "near", "drop", "move"]))
     if kind == "drop":
         del parent[key]
-    elif kind == "extra":
-        target = old if isinstance(old, dict) else parent if isinstance(parent, dict) else None
-        if target is not None:
-            target[draw(st.sampled_from(["extra", "1", "A1", "99"]))] = copy.deepcopy(draw(st.sampled_from(BAD_VALUES)))
-    elif kind == "near" and isinstance(old, int) and not isinstance(old, bool):
-        parent[key] = old + draw(st.sampled_from([-(old + 1), -1, 1, 10**6, old * 10**6]))
-    elif kind == "blow_up" and isinstance(old, (list, str)) and 0 < len(old) < BLOWN_UP:
+    elif kind == "extra" and isinstance(old, dict):
+        old[draw(st.sampled_from(["extra", "1", "A1", "99"]))] = copy.deepcopy(draw(st.sampled_from(BAD_VALUES)))
+    elif kind == "grow" and isinstance(old, list) and old:
+        old.append(copy.deepcopy(old[-1]))
+    elif kind == "blow_up" and isinstance(old, list) and 0 < len(old) < BLOWN_UP:
         parent[key] = old * (BLOWN_UP // len(old))
+    elif kind == "near" and isinstance(old, int) and not isinstance(old, bool):
+        parent[key] = old + draw(st.sampled_from([-1, 1, 2, -(old + 1), 10**6, old * 10**6]))
+    elif kind == "move":  # a value from elsewhere in the same state: well-formed, but out of place
+        parent[key] = copy.deepcopy(_at(data, draw(_place(data))))
     elif kind == "text":
-        parent[key] = str(old)[:BLOWN_UP]
+        parent[key] = str(old)[:BLOWN_UP] if not isinstance(old, str) else old * (BLOWN_UP // max(1, len(old)))
     else:
         parent[key] = copy.deepcopy(draw(st.sampled_from(BAD_VALUES)))
 
@@ -113,6 +119,6 @@ def _hit(draw, data: dict[str, Any]) -> None:
 def damaged_states(draw, name: str) -> dict[str, Any]:
     """A stored state of ruleset ``name`` with one to three places damaged."""
     data = copy.deepcopy(draw(st.sampled_from(stored_states(name))))
-    for _ in range(draw(st.integers(1, 3))):
+    for _ in range(draw(st.sampled_from([1, 1, 1, 2, 3]))):
         draw(_hit(data))
     return data

@@ -88,8 +88,11 @@ def from_dict(data: Mapping[str, Any]) -> FortressState:
         }
 
     terrain = dict.fromkeys(field, LAND)
-    terrain.update(dict.fromkeys(cells("water"), WATER))
-    terrain.update(dict.fromkeys(cells("mountains"), MOUNTAIN))
+    for kind, key in ((WATER, "water"), (MOUNTAIN, "mountains")):
+        for number, cell in enumerate(cells(key)):
+            if terrain[cell] != LAND:
+                raise stored.damaged(GAME, f"{key}[{number}]", f"{cell.label} is water or mountain already")
+            terrain[cell] = kind
     state = FortressState(
         map_name=read.text("map_name"),
         mode=read.one_of("mode", MODES),

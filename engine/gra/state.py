@@ -121,9 +121,11 @@ def from_dict(data: Mapping[str, Any]) -> GraState:
         graph = Graph.from_dict(read["map"])
     except MapError as err:
         raise stored.damaged(GAME, "map", str(err)) from None
+    if graph.to_dict() != read["map"]:  # a stored map is as to_dict wrote it: edges sorted, each once
+        raise stored.damaged(GAME, "map", "is not in the form the game stores it in")
     size = len(graph.positions)
     players = standings.from_data(read.listed("players", 2, 6), GAME)
-    seats = len(players) - 1
+    last_seat = len(players) - 1
 
     def node(value: Any, where: str) -> int:
         return stored.whole(value, 1, size, where, GAME)
@@ -139,15 +141,15 @@ def from_dict(data: Mapping[str, Any]) -> GraState:
         for number, (where, army) in by_node(key).items():
             owner, count = stored.listed(army, 2, 2, where, GAME)
             result[number] = (
-                stored.whole(owner, 0, seats, where, GAME),
+                stored.whole(owner, 0, last_seat, where, GAME),
                 stored.whole(count, 1, stored.MOST, where, GAME),
             )
         return result
 
     splits = {}
-    for key, parts in read.keyed("splits", seats + 1).items():
+    for key, parts in read.keyed("splits", len(players)).items():
         where = f"splits.{key}"
-        splits[stored.number_key(key, 0, seats, where, GAME)] = tuple(
+        splits[stored.number_key(key, 0, last_seat, where, GAME)] = tuple(
             frozenset(node(n, where) for n in stored.listed(part, 1, size, where, GAME))
             for part in stored.listed(parts, 1, size, where, GAME)
         )
@@ -155,14 +157,14 @@ def from_dict(data: Mapping[str, Any]) -> GraState:
         graph=graph,
         phase=Phase(read.one_of("phase", [p.value for p in Phase])),
         spacing=read.whole("spacing", 1, size),
-        owners={n: stored.whole(v, 0, seats, where, GAME) for n, (where, v) in by_node("owners").items()},
+        owners={n: stored.whole(v, 0, last_seat, where, GAME) for n, (where, v) in by_node("owners").items()},
         ready=armies("ready"),
         spawning=armies("spawning"),
         splits=splits,
         players=players,
         turn=read.whole("turn", 0, stored.MOST),
         last=tuple(
-            _trace(entry, f"last[{i}]", seats, size) for i, entry in enumerate(read.listed("last", 0, 4 * size))
+            _trace(entry, f"last[{i}]", last_seat, size) for i, entry in enumerate(read.listed("last", 0, 4 * size))
         ),
         rng=read.whole("rng", 0, stored.RNG_MOST),
     )
@@ -173,11 +175,11 @@ def from_dict(data: Mapping[str, Any]) -> GraState:
 TRACE_NODES = {"move": 2, "edge_fight": 2, "node_fight": 1}  # how many nodes each kind of trace is drawn between
 
 
-def _trace(entry: Any, where: str, seats: int, size: int) -> Trace:
+def _trace(entry: Any, where: str, last_seat: int, size: int) -> Trace:
     kind, seat, nodes, soldiers = stored.listed(entry, 4, 4, where, GAME)
     kind = stored.one_of(kind, TRACE_NODES, where, GAME)
     if seat is not None or kind == "move":
-        seat = stored.whole(seat, 0, seats, where, GAME)
+        seat = stored.whole(seat, 0, last_seat, where, GAME)
     nodes = stored.listed(nodes, TRACE_NODES[kind], TRACE_NODES[kind], where, GAME)
     return Trace(
         kind,

@@ -1,6 +1,7 @@
-"""Fuzzing every ruleset's ``from_dict`` with damaged stored states: each either loads into a state
-the ruleset can show and play on, or is refused with a StateError — never another exception, and
-quickly, whatever size the damage claims."""
+"""Fuzzing every ruleset's ``from_dict`` with damaged stored states: each either loads exactly (its
+``to_dict`` gives the same data back: nothing coerced, nothing dropped) into a state the ruleset can
+show and play on, or is refused with a StateError — never another exception, and quickly, whatever
+size the damage claims."""
 
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ def test_damaged_state_loads_and_plays_or_is_a_state_error(name, data):
     except StateError as err:
         assert str(err)
     else:
+        assert rs.to_dict(state) == stored, "loading changed the stored data instead of refusing it"
         exercise(rs, state)
     assert time.perf_counter() - started < SECONDS
 
