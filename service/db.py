@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 import aiosqlite
 
 MIGRATIONS = pathlib.Path(__file__).resolve().parents[1] / "migrations"
-_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+_NAME = re.compile(r"^([0-9]{4})_[a-z0-9_]+\.sql$")
 
 
 class SchemaTooNewError(RuntimeError):

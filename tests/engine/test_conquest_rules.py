@@ -115,6 +115,10 @@ def test_explicit_map_as_data():
         ({"layout": ["n . n"], "starts": {"2": ["A1", "C1"]}}, "cut off"),
         ({"layout": ["n n"], "garrisons": {"A1": 3}, "starts": {"2": ["A1", "B1"]}}, "cannot hold a neutral garrison"),
         ({"layout": ["n n"], "starts": {"2": ["A1"]}}, "must list 2 cells"),
+        ({"layout": ["n n"], "starts": {"٢": ["A1", "B1"]}}, "must be a player count"),
+        ({"layout": ["n n"], "starts": {" 2": ["A1", "B1"]}}, "must be a player count"),
+        ({"layout": ["n n"], "starts": {"2": ["A1", "B١"]}}, "is not a cell"),
+        ({"layout": ["n"] * 41, "starts": {"2": ["A1", "A2"]}}, "at most 40 rows"),
     ],
 )
 def test_bad_explicit_maps_are_refused(bad, message):
