@@ -90,7 +90,8 @@ def cell(value: Any, field: str, game: str) -> Hex:
 
 class Fields:
     """One stored object, read by field name; ``done`` refuses any field nobody asked for, so a new
-    field is one more read and a stray one is damage."""
+    field is one more read and a stray one is damage. Games saved before a field existed get it from
+    an upgrade (``Ruleset.check_envelope``, with a new ``state_version``)."""
 
     def __init__(self, data: Any, game: str, where: str = "", known: Iterable[str] = ()):
         if not isinstance(data, Mapping):
