@@ -1,9 +1,20 @@
-"""Render time of the largest conquest map (6 players, 169 cells) next to its floor.
+"""Board render time for every registered ruleset that has a drawing, next to its floor.
 
-The floor is Pillow's PNG encoding of a same-size RGB image with the same content (the drawn board
-itself), saved with the same ``save()`` options: no renderer that outputs this PNG can beat it by
-much. Positions: a real game after 8 rounds, and a busy one where every cell moved three ways last
-round and keeps an auto-move. Prints figures; asserts nothing.
+Board: each ruleset's largest default board (``bench.positions.largest_options``) with its most
+players, in a busy position (``bench.positions.BUSY``) or, for a ruleset without one, a position its
+computer players reached in 12 turns.
+
+Measured: CPU time (``time.process_time``) of ``render.board_png`` for the public image, i.e. all
+the work from a view to the bytes the bot uploads (drawing, palette, PNG encoding). Median of RUNS
+renders that alternate between two positions on the same map, as consecutive turns of one game
+would, so nothing from one render's position is reused by the next. ``cold`` is a render after
+every cache of the render package was emptied, as in a worker's first render of a map.
+
+Floor: Pillow encoding the very pixels the bot sends, in the format it sends them: the bot's PNG
+decoded to its palette image and saved again with ``render.png.SAVE_OPTIONS`` (median CPU time). No
+renderer that sends this PNG can beat it. Ratio = render / floor.
+
+Ends with ``RESULT render <ruleset>_ms=… <ruleset>_ratio=… <ruleset>_kb=…`` for each ruleset.
 """
 
 from __future__ import annotations
@@ -16,61 +27,61 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from bench.positions import busy_position  # noqa: E402
-from engine import find_ruleset  # noqa: E402
-from render import board_png, conquest, png  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from bench.positions import BUSY, played  # noqa: E402
+from engine import RULESETS, Ruleset  # noqa: E402
+from render import board_png, has_drawer, png  # noqa: E402
 
 NAMES = ("Алиса", "小明", "Bob", "Zoë Ångström", "李小龙", "Дмитрий")
-RUNS = 15
+RUNS = 20
 
 
-def played(rs):
-    state = rs.setup(6, {"size": "large"}, seed=1)
-    for _ in range(8):
-        state = rs.resolve(state, {s: rs.ai_orders(state, s, 1) for s in rs.acting_players(state)}).state
-    return state
+def positions(name: str, rs: Ruleset) -> tuple[str, list]:
+    if name in BUSY:
+        return "busy", [BUSY[name](rs, variant) for variant in (0, 1)]
+    return "played 11 and 12 turns", [played(rs, 11), played(rs, 12)]
 
 
-def busy(rs):
-    state, orders = busy_position(rs)
-    return rs.resolve(state, orders).state
+def cpu_ms(fn) -> float:
+    start = time.process_time()
+    fn()
+    return (time.process_time() - start) * 1000
 
 
-def median_ms(fn) -> float:
-    times = []
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+def render_ms(views: list, names: tuple[str, ...]) -> float:
+    """Median over RUNS renders alternating between the views."""
+    return statistics.median(cpu_ms(lambda view=views[run % 2]: board_png(view, names=names)) for run in range(RUNS))
 
 
-def save(image) -> None:
-    image.save(io.BytesIO(), **png.SAVE_OPTIONS)
-
-
-def report(label: str, view, orders=()) -> None:
-    data = board_png(view, names=NAMES, orders=orders)
-    drawn = conquest.render(view, NAMES, orders, None)
-    total = median_ms(lambda: board_png(view, names=NAMES, orders=orders))
-    draw = median_ms(lambda: conquest.render(view, NAMES, orders, None))
-    encode = median_ms(lambda: png.encode(drawn))
-    floor = median_ms(lambda: save(drawn))
-    print(
-        f"{label}: {drawn.width}x{drawn.height} px, {len(data) / 1000:.0f} KB, {len(view.last_moves)} moves last round"
-    )
-    print(f"  board_png          {total:6.1f} ms  (draw {draw:.1f} + palette and encode {encode:.1f})")
-    print(f"  floor: RGB save()  {floor:6.1f} ms  (same size and content, options {png.SAVE_OPTIONS})")
+def floor_ms(data: bytes) -> float:
+    sent = Image.open(io.BytesIO(data))
+    sent.load()
+    return statistics.median(cpu_ms(lambda: sent.save(io.BytesIO(), **png.SAVE_OPTIONS)) for _ in range(RUNS))
 
 
 def main() -> None:
-    rs = find_ruleset("conquest")
-    board_png(rs.view(rs.setup(2, {}, seed=1), None), names=NAMES[:2])  # load fonts once
-    state = played(rs)
-    print(f"conquest board, largest map, median of {RUNS} runs")
-    report("after 8 rounds, public", rs.view(state, None))
-    report("after 8 rounds, private", rs.view(state, 0), rs.ai_orders(state, 0, 2))
-    report("busy position, public", rs.view(busy(rs), None))
+    figures = {}
+    print(f"public board images, median CPU ms of {RUNS} runs; PNG options {png.SAVE_OPTIONS}")
+    for name, rs in sorted(RULESETS.items()):
+        kind, states = positions(name, rs)
+        views = [rs.view(state, None) for state in states]
+        if not has_drawer(type(views[0])):
+            print(f"{name:9} no board drawing")
+            continue
+        names = NAMES[: rs.max_players]
+        images = [board_png(view, names=names) for view in views]
+        render = render_ms(views, names)
+        floor = statistics.median(floor_ms(data) for data in images)
+        size = Image.open(io.BytesIO(images[0])).size
+        kilobytes = max(len(data) for data in images) / 1000
+        figures |= {f"{name}_ms": render, f"{name}_ratio": render / floor, f"{name}_kb": kilobytes}
+        print(
+            f"{name:9} {kind}, {rs.max_players} players, "
+            f"{size[0]}x{size[1]} px, {kilobytes:.0f} KB: render {render:.1f} ms, floor {floor:.1f} ms, "
+            f"ratio {render / floor:.2f}"
+        )
+    print("RESULT render " + " ".join(f"{key}={value:.2f}" for key, value in figures.items()))
 
 
 if __name__ == "__main__":

@@ -27,6 +27,11 @@ def register_drawer(view_type: type, drawer: Drawer) -> None:
     _DRAWERS[view_type] = drawer
 
 
+def has_drawer(view_type: type) -> bool:
+    """Whether ``board_png`` can draw views of ``view_type``."""
+    return view_type in _DRAWERS
+
+
 def board_png(view: object, *, names: Sequence[str], orders: Sequence[object] = (), title: str | None = None) -> bytes:
     """The board of ``view`` as PNG.
 
@@ -43,4 +48,4 @@ register_drawer(ConquestView, conquest.render)
 register_drawer(GraView, graph.render)
 register_drawer(FortressView, fortress.render)
 
-__all__ = ["Drawer", "board_png", "register_drawer"]
+__all__ = ["Drawer", "board_png", "has_drawer", "register_drawer"]
