@@ -1,20 +1,21 @@
 """Board render time for every registered ruleset that has a drawing, next to its floor.
 
 Board: each ruleset's largest default board (``bench.positions.largest_options``) with its most
-players, in a busy position (``bench.positions.BUSY``) or, for a ruleset without one, a position its
-computer players reached in 12 turns.
+players, in busy positions (``bench.positions.BUSY``) or, for a ruleset without them, the positions
+its computer players reach from turn 12 on.
 
 Measured: CPU time (``time.process_time``) of ``render.board_png`` for the public image, i.e. all
-the work from a view to the bytes the bot uploads (drawing, palette, PNG encoding). Median of RUNS
-renders that alternate between two positions on the same map, as consecutive turns of one game
-would, so nothing from one render's position is reused by the next. ``cold`` is a render after
-every cache of the render package was emptied, as in a worker's first render of a map.
+the work from a view to the bytes the bot uploads (drawing, palette, PNG encoding).
+- ``render``: the median over RUNS positions on one map, each drawn once, after one other position
+  of that map was drawn: a worker drawing the next turn of a game it drew before.
+- ``cold``: the first position drawn after every cache of the render package was emptied, as in a
+  worker's first image of a map (median of COLD runs).
 
-Floor: Pillow encoding the very pixels the bot sends, in the format it sends them: the bot's PNG
-decoded to its palette image and saved again with ``render.png.SAVE_OPTIONS`` (median CPU time). No
-renderer that sends this PNG can beat it. Ratio = render / floor.
+Floor: Pillow encoding the very pixels the bot sends, in the format it sends them: each sent PNG
+decoded to its palette image and saved again with ``render.png.SAVE_OPTIONS`` (median CPU time over
+the positions). No renderer that sends these PNGs can beat it. Ratio = render / floor.
 
-Ends with ``RESULT render <ruleset>_ms=… <ruleset>_ratio=… <ruleset>_kb=…`` for each ruleset.
+Ends with ``RESULT render <ruleset>_ms=… <ruleset>_ratio=… <ruleset>_cold_ms=… <ruleset>_kb=…``.
 """
 
 from __future__ import annotations
@@ -31,16 +32,18 @@ from PIL import Image  # noqa: E402
 
 from bench.positions import BUSY, played  # noqa: E402
 from engine import RULESETS, Ruleset  # noqa: E402
-from render import board_png, has_drawer, png  # noqa: E402
+from render import board_png, clear_caches, has_drawer, png  # noqa: E402
 
 NAMES = ("Алиса", "小明", "Bob", "Zoë Ångström", "李小龙", "Дмитрий")
 RUNS = 20
+COLD = 5
 
 
 def positions(name: str, rs: Ruleset) -> tuple[str, list]:
+    """One position to warm up with, then RUNS more on the same map."""
     if name in BUSY:
-        return "busy", [BUSY[name](rs, variant) for variant in (0, 1)]
-    return "played 11 and 12 turns", [played(rs, 11), played(rs, 12)]
+        return "busy", [BUSY[name](rs, variant) for variant in range(RUNS + 1)]
+    return "played from turn 12", played(rs, 12, RUNS + 1)
 
 
 def cpu_ms(fn) -> float:
@@ -49,20 +52,29 @@ def cpu_ms(fn) -> float:
     return (time.process_time() - start) * 1000
 
 
-def render_ms(views: list, names: tuple[str, ...]) -> float:
-    """Median over RUNS renders alternating between the views."""
-    return statistics.median(cpu_ms(lambda view=views[run % 2]: board_png(view, names=names)) for run in range(RUNS))
+def timed(view, names) -> tuple[bytes, float]:
+    start = time.process_time()
+    data = board_png(view, names=names)
+    return data, (time.process_time() - start) * 1000
+
+
+def cold_ms(view, names) -> float:
+    def fresh() -> float:
+        clear_caches()
+        return timed(view, names)[1]
+
+    return statistics.median(fresh() for _ in range(COLD))
 
 
 def floor_ms(data: bytes) -> float:
     sent = Image.open(io.BytesIO(data))
     sent.load()
-    return statistics.median(cpu_ms(lambda: sent.save(io.BytesIO(), **png.SAVE_OPTIONS)) for _ in range(RUNS))
+    return statistics.median(cpu_ms(lambda: sent.save(io.BytesIO(), **png.SAVE_OPTIONS)) for _ in range(3))
 
 
 def main() -> None:
     figures = {}
-    print(f"public board images, median CPU ms of {RUNS} runs; PNG options {png.SAVE_OPTIONS}")
+    print(f"public board images, CPU ms; PNG options {png.SAVE_OPTIONS}")
     for name, rs in sorted(RULESETS.items()):
         kind, states = positions(name, rs)
         views = [rs.view(state, None) for state in states]
@@ -70,16 +82,22 @@ def main() -> None:
             print(f"{name:9} no board drawing")
             continue
         names = NAMES[: rs.max_players]
-        images = [board_png(view, names=names) for view in views]
-        render = render_ms(views, names)
-        floor = statistics.median(floor_ms(data) for data in images)
-        size = Image.open(io.BytesIO(images[0])).size
-        kilobytes = max(len(data) for data in images) / 1000
-        figures |= {f"{name}_ms": render, f"{name}_ratio": render / floor, f"{name}_kb": kilobytes}
+        cold = cold_ms(views[0], names)
+        sent, times = zip(*(timed(view, names) for view in views[1:] or views), strict=True)
+        render = statistics.median(times)
+        floor = statistics.median(floor_ms(data) for data in sent)
+        size = Image.open(io.BytesIO(sent[0])).size
+        kilobytes = max(len(data) for data in sent) / 1000
+        figures |= {
+            f"{name}_ms": render,
+            f"{name}_ratio": render / floor,
+            f"{name}_cold_ms": cold,
+            f"{name}_kb": kilobytes,
+        }
         print(
-            f"{name:9} {kind}, {rs.max_players} players, "
-            f"{size[0]}x{size[1]} px, {kilobytes:.0f} KB: render {render:.1f} ms, floor {floor:.1f} ms, "
-            f"ratio {render / floor:.2f}"
+            f"{name:9} {kind}, {rs.max_players} players, {size[0]}x{size[1]} px, up to {kilobytes:.0f} KB: "
+            f"render {render:.1f} ms (median of {len(times)}, slowest {max(times):.1f}), cold {cold:.1f} ms, "
+            f"floor {floor:.1f} ms, ratio {render / floor:.2f}"
         )
     print("RESULT render " + " ".join(f"{key}={value:.2f}" for key, value in figures.items()))
 

@@ -2,7 +2,7 @@
 (every cell owned, as much on the board as the rules allow) to time the worst case.
 
 ``BUSY[name](rs, variant)`` is a busy state of that ruleset, ready to view; variants share the map
-and differ in who owns what, like two turns of one game.
+and differ in who owns what and in the numbers shown, like turns of one game.
 """
 
 from __future__ import annotations
@@ -28,14 +28,18 @@ def largest_options(rs: Ruleset) -> dict:
     return options
 
 
-def played(rs: Ruleset, turns: int):
-    """A game on the largest board with the most players, played by the computer for ``turns`` turns."""
+def played(rs: Ruleset, first: int, count: int) -> list:
+    """Positions of a game on the largest board with the most players, played by the computer:
+    after ``first`` turns and the ``count - 1`` turns that follow (fewer if the game ends)."""
     state = rs.setup(rs.max_players, largest_options(rs), seed=1)
-    for turn in range(turns):
+    states = []
+    for turn in range(first + count):
+        if turn >= first:
+            states.append(state)
         if rs.outcome(state) is not None:
             break
         state = rs.resolve(state, {s: rs.ai_orders(state, s, turn) for s in rs.acting_players(state)}).state
-    return state
+    return states or [state]
 
 
 def busy_position(rs, shift: int = 0):
@@ -61,7 +65,7 @@ def busy_conquest(rs, variant: int):
 
 def busy_fortress(rs, variant: int):
     """The largest field in the mode with water and mountains, every cell but the mountains owned
-    (split by nearest city), a fortress on every third of them, a general on every seventh and a
+    (split by nearest city), a fortress on every third land cell, a general on every seventh and a
     ten-cell last move."""
     state = rs.setup(2, {**largest_options(rs), "mode": 3}, seed=1)
     cells = sorted(c for c, kind in state.terrain.items() if kind != MOUNTAIN)
@@ -70,10 +74,10 @@ def busy_fortress(rs, variant: int):
     return replace(
         state,
         owners=owners,
-        fortresses={c: owners[c] for c in land[::3]},
-        generals={c: owners[c] for c in land[1::7]},
-        turn=state.moves + variant,
-        last=tuple(land[len(land) // 2 : len(land) // 2 + 10]),
+        fortresses={c: owners[c] for c in land[variant % 3 :: 3]},
+        generals={c: owners[c] for c in land[variant % 7 :: 7]},
+        turn=state.moves + variant % 2,
+        last=tuple(land[len(land) // 2 + variant :][:10]),
     )
 
 
@@ -87,7 +91,7 @@ def busy_gra(rs, variant: int):
     distances = [graph.distances_from(start) for start in starts]
     owners = {n: (min(range(6), key=lambda s: (distances[s].get(n, 10**6), s)) + variant) % 6 for n in graph.nodes}
     near = graph.adjacency
-    moves = [Trace("move", owners[n], (n, near[n][0]), 1 + n % 40) for n in graph.nodes if near[n]]
+    moves = [Trace("move", owners[n], (n, near[n][0]), 1 + (n + variant) % 40) for n in graph.nodes if near[n]]
     fights = [Trace("edge_fight", None, edge, 3) for edge in sorted(graph.edges)[::5]]
     battles = [Trace("node_fight", owners[n], (n,), 0) for n in graph.nodes[::9]]
     return replace(

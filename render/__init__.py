@@ -14,7 +14,7 @@ from PIL import Image
 from engine.conquest.state import ConquestView
 from engine.fortress.state import FortressView
 from engine.gra.state import GraView
-from render import conquest, fortress, graph, png
+from render import conquest, fortress, graph, png, text
 
 Drawer = Callable[[Any, Sequence[str], Sequence[object], str | None], Image.Image]
 """Draws a view: ``(view, names, orders, title) -> image``."""
@@ -30,6 +30,11 @@ def register_drawer(view_type: type, drawer: Drawer) -> None:
 def has_drawer(view_type: type) -> bool:
     """Whether ``board_png`` can draw views of ``view_type``."""
     return view_type in _DRAWERS
+
+
+def clear_caches() -> None:
+    """Empty every cache of the package, as in a fresh worker process (images do not change)."""
+    text.clear_caches()
 
 
 def board_png(view: object, *, names: Sequence[str], orders: Sequence[object] = (), title: str | None = None) -> bytes:
@@ -48,4 +53,4 @@ register_drawer(ConquestView, conquest.render)
 register_drawer(GraView, graph.render)
 register_drawer(FortressView, fortress.render)
 
-__all__ = ["Drawer", "board_png", "has_drawer", "register_drawer"]
+__all__ = ["Drawer", "board_png", "clear_caches", "has_drawer", "register_drawer"]

@@ -9,10 +9,12 @@ the same text gives the same pixels on every machine, with or without libraqm.
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from fontTools.ttLib import TTFont
 from PIL import ImageDraw, ImageFont
@@ -26,6 +28,11 @@ FALLBACK = FONTS / "DroidSansFallbackFull.ttf"
 CAP_HEIGHT = 0.73
 
 Colour = tuple[int, int, int]
+
+# Cache bounds, per process. A busy board draws about 1,500 strings; the masks of a few boards'
+# worth take a few megabytes.
+LINES = 8192
+GLYPHS = 8192
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +89,26 @@ def runs(text: str, bold: bool = False) -> list[Run]:
     return result
 
 
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A string laid out at one size: each run's font and its offset from the start, and the width."""
+
+    parts: tuple[tuple[float, str, Path], ...]
+    width: float
+
+
+@lru_cache(maxsize=LINES)
+def line(text: str, size: int, bold: bool = False) -> Line:
+    parts = []
+    x = 0.0
+    for run in runs(text, bold):
+        parts.append((x, run.text, run.font))
+        x += font(run.font, size).getlength(run.text)
+    return Line(tuple(parts), x)
+
+
 def width(text: str, size: int, bold: bool = False) -> float:
-    return sum(font(run.font, size).getlength(run.text) for run in runs(text, bold))
+    return line(text, size, bold).width
 
 
 def fit(text: str, size: int, max_width: float, bold: bool = False) -> str:
@@ -115,21 +140,48 @@ def draw(
     """
     x, y = xy
     horizontal, vertical = anchor
+    laid = line(text, size, bold)
     if horizontal != "l":
-        x -= width(text, size, bold) / (2 if horizontal == "m" else 1)
+        x -= laid.width / (2 if horizontal == "m" else 1)
     if vertical == "m":
         y += size * CAP_HEIGHT / 2
-    placed = []
-    for run in runs(text, bold):
-        face = font(run.font, size)
-        placed.append((x, run.text, face, run.font))
-        x += face.getlength(run.text)
     if stroke:
-        for left, part, face, _ in placed:
-            canvas.text(
-                (left, y), part, font=face, anchor="ls", fill=stroke_fill, stroke_width=stroke, stroke_fill=stroke_fill
-            )
-    for left, part, face, path in placed:
+        for offset, part, path in laid.parts:
+            _stamp(canvas, (x + offset, y), path, size, part, stroke, stroke_fill)
+    for offset, part, path in laid.parts:
         # The fallback font has no bold face; a thin stroke of the same colour stands in for one.
         embolden = max(1, round(size / 28)) if bold and path == FALLBACK else 0
-        canvas.text((left, y), part, font=face, anchor="ls", fill=fill, stroke_width=embolden, stroke_fill=fill)
+        _stamp(canvas, (x + offset, y), path, size, part, embolden, fill)
+
+
+def _stamp(
+    canvas: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    path: Path,
+    size: int,
+    part: str,
+    stroke: int,
+    colour: Colour | None,
+) -> None:
+    """Ink ``part`` with its baseline starting at ``xy``, exactly as ``canvas.text(anchor="ls")`` would."""
+    x, y = xy
+    bitmap, (dx, dy) = glyphs(path, size, part, stroke, (math.modf(x)[0], math.modf(y)[0]))
+    canvas.draw.draw_bitmap((int(x) + dx, int(y) + dy), bitmap, canvas.draw.draw_ink(colour))
+
+
+Mask = tuple[Any, tuple[int, int]]
+
+
+@lru_cache(maxsize=GLYPHS)
+def glyphs(path: Path, size: int, part: str, stroke: int, start: tuple[float, float]) -> Mask:
+    """The coverage mask of ``part`` on a baseline starting ``start`` (the sub-pixel fraction) into a
+    pixel, and where it goes from that pixel: what Pillow's ``text()`` renders for every call, kept
+    because boards draw the same labels at the same places turn after turn."""
+    face = font(path, size)
+    return face.getmask2(part, "L", stroke_width=stroke, anchor="ls", start=start, stroke_filled=True)
+
+
+def clear_caches() -> None:
+    """Forget laid-out lines and glyph masks (the images stay the same; only the time changes)."""
+    line.cache_clear()
+    glyphs.cache_clear()
