@@ -78,7 +78,21 @@ def hexagon(
     width: int = 1,
     inset: float = 0.0,
 ) -> None:
-    canvas.polygon(layout.corners(cell, inset), fill=fill, outline=outline, width=width)
+    """A hex pulled ``inset`` pixels in; a wide ``outline`` is a band ``width`` pixels inside its edge,
+    as Pillow draws it, but from a few small polygons instead of the image-sized mask Pillow builds
+    for each wide outline."""
+    outer = layout.corners(cell, inset)
+    if outline is None or width <= 1:
+        canvas.polygon(outer, fill=fill, outline=outline, width=width)
+        return
+    inner = layout.corners(cell, inset + width)
+    if fill is not None:
+        canvas.polygon(outer, fill=outline)
+        canvas.polygon(inner, fill=fill)
+        return
+    for side in range(6):
+        after = (side + 1) % 6
+        canvas.polygon((outer[side], outer[after], inner[after], inner[side]), fill=outline)
 
 
 def block_arrow(

@@ -163,22 +163,22 @@ def _stamp(
     stroke: int,
     colour: Colour | None,
 ) -> None:
-    """Ink ``part`` with its baseline starting at ``xy``, exactly as ``canvas.text(anchor="ls")`` would."""
-    x, y = xy
-    bitmap, (dx, dy) = glyphs(path, size, part, stroke, (math.modf(x)[0], math.modf(y)[0]))
-    canvas.draw.draw_bitmap((int(x) + dx, int(y) + dy), bitmap, canvas.draw.draw_ink(colour))
+    """Ink ``part`` with its baseline starting at ``xy``, rounded to the nearest pixel so that the
+    same string in the same font always has the same mask."""
+    bitmap, (dx, dy) = glyphs(path, size, part, stroke)
+    x, y = math.floor(xy[0] + 0.5), math.floor(xy[1] + 0.5)
+    canvas.draw.draw_bitmap((x + dx, y + dy), bitmap, canvas.draw.draw_ink(colour))
 
 
 Mask = tuple[Any, tuple[int, int]]
 
 
 @lru_cache(maxsize=GLYPHS)
-def glyphs(path: Path, size: int, part: str, stroke: int, start: tuple[float, float]) -> Mask:
-    """The coverage mask of ``part`` on a baseline starting ``start`` (the sub-pixel fraction) into a
-    pixel, and where it goes from that pixel: what Pillow's ``text()`` renders for every call, kept
-    because boards draw the same labels at the same places turn after turn."""
-    face = font(path, size)
-    return face.getmask2(part, "L", stroke_width=stroke, anchor="ls", start=start, stroke_filled=True)
+def glyphs(path: Path, size: int, part: str, stroke: int) -> Mask:
+    """The coverage mask of ``part`` and its offset from the start of its baseline: what Pillow's
+    ``text()`` renders on every call, kept because boards draw the same labels and numbers turn
+    after turn."""
+    return font(path, size).getmask2(part, "L", stroke_width=stroke, anchor="ls", stroke_filled=True)
 
 
 def clear_caches() -> None:
