@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from engine.fortress.board import MOUNTAIN, WATER
 from engine.fortress.state import MODES, FortressView
 from engine.hexgrid import Hex
-from render import hexboard, legend, text
+from render import hexboard, legend, shapes, text
 from render.frame import Frame, canvas_for, count, draw_legend, frame_for, header
 from render.hexboard import HexLayout, Point
 from render.style import INK, NEUTRAL, WHITE, ink_on, mix, player_colour
@@ -123,7 +123,8 @@ def _waves(canvas: ImageDraw.ImageDraw, center: Point, size: float, colour: Colo
 
 def _peak(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
     x, y = center
-    canvas.polygon(
+    shapes.polygon(
+        canvas,
         [
             (x - size * 0.8, y + size * 0.5),
             (x - size * 0.15, y - size * 0.6),
@@ -131,9 +132,9 @@ def _peak(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
             (x + size * 0.4, y - size * 0.35),
             (x + size * 0.85, y + size * 0.5),
         ],
-        fill=mix(MOUNTAIN_COLOUR, INK, 0.35),
-        outline=WHITE,
-        width=max(1, round(size / 12)),
+        mix(MOUNTAIN_COLOUR, INK, 0.35),
+        WHITE,
+        max(1, round(size / 12)),
     )
     canvas.polygon(
         [(x - size * 0.33, y - size * 0.32), (x - size * 0.15, y - size * 0.6), (x + size * 0.02, y - size * 0.32)],
@@ -149,7 +150,7 @@ def _city(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
         radius = size if i % 2 == 0 else size * 0.45
         angle = math.radians(-90 + i * 36)
         points.append((x + radius * math.cos(angle), y + radius * math.sin(angle)))
-    canvas.polygon(points, fill=WHITE, outline=INK, width=max(2, round(size / 10)))
+    shapes.polygon(canvas, points, WHITE, INK, max(2, round(size / 10)))
 
 
 def _fortress(canvas: ImageDraw.ImageDraw, center: Point, size: float, builder: Colour) -> None:
@@ -164,7 +165,7 @@ def _fortress(canvas: ImageDraw.ImageDraw, center: Point, size: float, builder: 
         up = top - h * 0.5 if i % 2 == 0 else top
         outline += [(left, up), (left + merlon, up)]
     outline += [(x + w, top - h * 0.5), (x + w, y + h)]
-    canvas.polygon(outline, fill=mix(builder, INK, 0.25), outline=WHITE, width=max(2, round(size / 9)))
+    shapes.polygon(canvas, outline, mix(builder, INK, 0.25), WHITE, max(2, round(size / 9)))
     canvas.rectangle((x - w * 0.22, y + h * 0.15, x + w * 0.22, y + h), fill=INK)
 
 

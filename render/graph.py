@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from engine.gra.orders import Create, Keep, Move, Pick
 from engine.gra.state import GraView, Phase
-from render import hexboard, legend, text
+from render import hexboard, legend, shapes, text
 from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, count, draw_legend, header
 from render.hexboard import Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
@@ -198,7 +198,7 @@ def _burst(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
         )
         for i in range(12)
     ]
-    canvas.polygon(points, fill=(220, 30, 30), outline=WHITE, width=2)
+    shapes.polygon(canvas, points, (220, 30, 30), WHITE, 2)
 
 
 def _private(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame, orders: Sequence[object]) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from PIL import ImageDraw
 
 from engine.hexgrid import Hex
-from render import text
+from render import shapes, text
 from render.text import Colour
 
 Point = tuple[float, float]
@@ -78,9 +78,8 @@ def hexagon(
     width: int = 1,
     inset: float = 0.0,
 ) -> None:
-    """A hex pulled ``inset`` pixels in; a wide ``outline`` is a band ``width`` pixels inside its edge,
-    as Pillow draws it, but from a few small polygons instead of the image-sized mask Pillow builds
-    for each wide outline."""
+    """A hex pulled ``inset`` pixels in; a wide outline is a band ``width`` pixels inside its edge, as
+    Pillow draws it, made of plain polygons (faster than :func:`shapes.polygon` for this shape)."""
     outer = layout.corners(cell, inset)
     if outline is None or width <= 1:
         canvas.polygon(outer, fill=fill, outline=outline, width=width)
@@ -127,13 +126,13 @@ def block_arrow(
         x, y = center
         return [(x + (a + shift) * ux - b * uy, y + (a + shift) * uy + b * ux) for a, b in points]
 
-    shapes = [lambda grow: _block(body, head, half, notch, grow)]
+    outlines = [lambda grow: _block(body, head, half, notch, grow)]
     if standing:
-        shapes.append(lambda grow: _chevron(tail - gap, notch, thick, half, grow))
-    for shape in shapes:
+        outlines.append(lambda grow: _chevron(tail - gap, notch, thick, half, grow))
+    for shape in outlines:
         canvas.polygon(place(shape(band)), fill=casing, outline=outline)
-    for shape in shapes:
-        canvas.polygon(place(shape(0.0)), fill=fill, outline=outline, width=max(1, round(band / 2)))
+    for shape in outlines:
+        shapes.polygon(canvas, place(shape(0.0)), fill, outline, max(1, round(band / 2)))
     if label:
         text.draw(canvas, place([(-head / 2, 0.0)])[0], label, size, ink, bold=True, anchor="mm")
 
