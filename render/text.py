@@ -14,10 +14,9 @@ import threading
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
 
 from fontTools.ttLib import TTFont
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 FONTS = Path(__file__).parent / "fonts"
 REGULAR = FONTS / "DejaVuSans.ttf"
@@ -165,20 +164,20 @@ def _stamp(
 ) -> None:
     """Ink ``part`` with its baseline starting at ``xy``, rounded to the nearest pixel so that the
     same string in the same font always has the same mask."""
-    bitmap, (dx, dy) = glyphs(path, size, part, stroke)
-    x, y = math.floor(xy[0] + 0.5), math.floor(xy[1] + 0.5)
-    canvas.draw.draw_bitmap((x + dx, y + dy), bitmap, canvas.draw.draw_ink(colour))
-
-
-Mask = tuple[Any, tuple[int, int]]
+    mask, (dx, dy) = glyphs(path, size, part, stroke)
+    canvas.bitmap((math.floor(xy[0] + 0.5) + dx, math.floor(xy[1] + 0.5) + dy), mask, fill=colour)
 
 
 @lru_cache(maxsize=GLYPHS)
-def glyphs(path: Path, size: int, part: str, stroke: int) -> Mask:
-    """The coverage mask of ``part`` and its offset from the start of its baseline: what Pillow's
+def glyphs(path: Path, size: int, part: str, stroke: int) -> tuple[Image.Image, tuple[int, int]]:
+    """The coverage mask of ``part`` and where it sits from the start of its baseline: what
     ``text()`` renders on every call, kept because boards draw the same labels and numbers turn
     after turn."""
-    return font(path, size).getmask2(part, "L", stroke_width=stroke, anchor="ls", stroke_filled=True)
+    face = font(path, size)
+    left, top, right, bottom = face.getbbox(part, anchor="ls", stroke_width=stroke)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
+    ImageDraw.Draw(mask).text((-left, -top), part, 255, face, "ls", stroke_width=stroke, stroke_fill=255)
+    return mask, (left, top)
 
 
 def clear_caches() -> None:
