@@ -14,7 +14,7 @@ from PIL import Image
 from engine.conquest.state import ConquestView
 from engine.fortress.state import FortressView
 from engine.gra.state import GraView
-from render import conquest, fortress, graph, png, text
+from render import conquest, fortress, graph, pieces, png, text
 
 Drawer = Callable[[Any, Sequence[str], Sequence[object], str | None], Image.Image]
 """Draws a view: ``(view, names, orders, title) -> image``."""
@@ -35,6 +35,7 @@ def has_drawer(view_type: type) -> bool:
 def clear_caches() -> None:
     """Empty every cache of the package, as in a fresh worker process (images do not change)."""
     text.clear_caches()
+    pieces.clear_cache()
 
 
 def board_png(view: object, *, names: Sequence[str], orders: Sequence[object] = (), title: str | None = None) -> bytes:

@@ -183,8 +183,18 @@ def _arrow(canvas: ImageDraw.ImageDraw, frame: GraphFrame, a, b, label: str, fil
     (x0, y0), (x1, y1) = frame.at(a), frame.at(b)
     length = math.hypot(x1 - x0, y1 - y0) or 1.0
     direction = ((x1 - x0) / length, (y1 - y0) / length)
+    # Edges point every way and carry any number, so an arrow seldom recurs: not worth keeping.
     hexboard.block_arrow(
-        canvas, _between(frame, a, b, 0.55), direction, label, round(frame.radius * 0.62), fill, ink, INK, WHITE
+        canvas,
+        _between(frame, a, b, 0.55),
+        direction,
+        label,
+        round(frame.radius * 0.62),
+        fill,
+        ink,
+        INK,
+        WHITE,
+        keep=False,
     )
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from PIL import ImageDraw
 
 from engine.hexgrid import Hex
-from render import shapes, text
+from render import pieces, shapes, text
 from render.text import Colour
 
 Point = tuple[float, float]
@@ -105,11 +105,36 @@ def block_arrow(
     outline: Colour,
     casing: Colour,
     standing: bool = False,
+    keep: bool = True,
 ) -> None:
-    """A short, wide arrow centred on ``center`` and pointing along ``direction`` (a unit vector),
-    with ``label`` (an amount) upright in its body, which grows to hold it at any angle. It is laid
-    on a ``casing`` band so it stands out even on a cell of its own colour. A ``standing`` arrow has
-    a notched tail and a chevron behind it, like a fast-forward sign, for orders that repeat."""
+    """A short, wide arrow centred on ``center`` (to the nearest pixel) and pointing along
+    ``direction`` (a unit vector), with ``label`` (an amount) upright in its body, which grows to
+    hold it at any angle. It is laid on a ``casing`` band so it stands out even on a cell of its own
+    colour. A ``standing`` arrow has a notched tail and a chevron behind it, like a fast-forward
+    sign, for orders that repeat. A hex board repeats arrows in a few directions, so each look is
+    drawn once and kept (see :mod:`render.pieces`) unless ``keep`` is false: pasting a kept arrow
+    saves little over drawing it, and keeping one costs three times as much."""
+    at = (math.floor(center[0] + 0.5), math.floor(center[1] + 0.5))
+    heading = (round(direction[0], 4), round(direction[1], 4))
+    if not keep:
+        _arrow(canvas, at, heading, label, size, fill, ink, outline, casing, standing)
+        return
+    reach = math.ceil(2.2 * size + text.width(label, size, bold=True) / 2) + 6
+    pieces.draw(canvas, at, reach, _arrow, heading, label, size, fill, ink, outline, casing, standing)
+
+
+def _arrow(
+    canvas: ImageDraw.ImageDraw,
+    center: Point,
+    direction: Point,
+    label: str,
+    size: int,
+    fill: Colour,
+    ink: Colour,
+    outline: Colour,
+    casing: Colour,
+    standing: bool,
+) -> None:
     ux, uy = direction
     wide, tall = (text.width(label, size, bold=True), size * text.CAP_HEIGHT) if label else (0.0, 0.0)
     half = min(size * 0.85, max(size * 0.62, (wide * abs(uy) + tall * abs(ux)) / 2 + size * 0.15))

@@ -1,10 +1,10 @@
 """PNG encoding. Boards are flat colours plus anti-aliased text, so a 256-colour palette loses
 nothing visible and halves the file (the largest map is about 150 KB instead of 400 KB).
 
-The palette comes from the image's own colours: the few that cover nearly every pixel (fills,
-outlines, ink) are kept exactly and the anti-aliased edges share the rest. Counting colours and
-mapping pixels to a given palette cost a third of what building an octree of every pixel does, and
-stray less from the drawn colours."""
+The palette comes from the image's own colours, counted on every other pixel each way: the few
+that cover nearly every pixel (fills, outlines, ink) go in as they are, and the anti-aliased edges
+share the rest. Counting and then mapping pixels to a given palette take a third of the time of
+building an octree of every pixel, and stray less from the drawn colours."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from render.text import Colour
 SAVE_OPTIONS: dict[str, Any] = {"format": "PNG", "compress_level": 6}
 
 EXACT = 32
-"""The most frequent colours, kept exactly."""
+"""The most frequent colours, put in the palette as they are."""
 NEAR = 8
-"""How close (in every channel) to an exact colour no other palette colour is kept."""
+"""How close (in every channel) to one of those no other palette colour is kept."""
 COUNTED = 65536
 """Beyond this many colours (not a drawn board) the octree quantizer builds the palette instead."""
 
@@ -34,7 +34,8 @@ def encode(image: Image.Image) -> bytes:
 
 def to_palette(image: Image.Image) -> Image.Image:
     """``image`` (RGB) with at most 256 colours, mapped to the nearest without dithering."""
-    counted = image.getcolors(COUNTED)
+    sample = image.resize((max(1, image.width // 2), max(1, image.height // 2)), Image.Resampling.NEAREST)
+    counted = sample.getcolors(COUNTED)
     if counted is None:
         return image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     colours = [colour for _, colour in counted]
@@ -50,7 +51,7 @@ def to_palette(image: Image.Image) -> Image.Image:
 def _shared(exact: list[Colour], rest: list[Colour]) -> list[Colour]:
     """Up to ``256 - len(exact)`` colours standing for ``rest``, none of them near an exact one:
     Pillow maps pixels through a table of 4x4x4 boxes, and a palette colour close to an exact one
-    could take that box and shift a whole fill by a shade."""
+    could take its box and shift a whole fill by a shade."""
     edges = Image.new("RGB", (len(rest), 1))
     edges.putdata(rest)
     octree = edges.quantize(colors=256 - len(exact), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
