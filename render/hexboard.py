@@ -18,6 +18,8 @@ from render.text import Colour
 
 Point = tuple[float, float]
 SQRT3 = math.sqrt(3)
+CORNERS = tuple((math.cos(math.radians(a)), math.sin(math.radians(a))) for a in range(-90, 270, 60))
+"""A pointy-top hex's vertices around a unit circle, clockwise from the top."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +40,7 @@ class HexLayout:
         """The six vertices, clockwise from the top, pulled ``inset`` pixels towards the centre."""
         cx, cy = self.center(cell)
         radius = self.size - inset * 2 / SQRT3
-        return [
-            (cx + radius * math.cos(math.radians(a)), cy + radius * math.sin(math.radians(a)))
-            for a in range(-90, 270, 60)
-        ]
+        return [(cx + radius * dx, cy + radius * dy) for dx, dy in CORNERS]
 
     def direction(self, source: Hex, target: Hex) -> Point:
         """The unit vector from ``source``'s centre towards ``target``'s."""

