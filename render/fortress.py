@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from engine.fortress.board import MOUNTAIN, WATER
 from engine.fortress.state import MODES, FortressView
 from engine.hexgrid import Hex
-from render import hexboard, legend, shapes, text
+from render import hexboard, legend, pieces, shapes, text
 from render.frame import Frame, canvas_for, count, draw_legend, frame_for, header
 from render.hexboard import HexLayout, Point
 from render.style import INK, NEUTRAL, WHITE, ink_on, mix, player_colour
@@ -100,16 +100,21 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, view: FortressView, cel
     middle = (x, y - size * 0.08)
     terrain = state.terrain[cell]
     if terrain == WATER:
-        _waves(canvas, middle, size * 0.5, WHITE if cell in state.owners else mix(WATER_COLOUR, INK, 0.5))
+        _symbol(canvas, middle, _waves, size * 0.5, WHITE if cell in state.owners else mix(WATER_COLOUR, INK, 0.5))
     elif terrain == MOUNTAIN:
-        _peak(canvas, middle, size * 0.5)
+        _symbol(canvas, middle, _peak, size * 0.5)
     if cell in state.cities:
-        _city(canvas, middle, size * 0.46)
+        _symbol(canvas, middle, _city, size * 0.46)
     elif cell in state.fortresses:
-        _fortress(canvas, middle, size * 0.5, player_colour(state.fortresses[cell]))
+        _symbol(canvas, middle, _fortress, size * 0.5, player_colour(state.fortresses[cell]))
     if cell in state.generals:
-        _general(canvas, (x, y + size * 0.05), size * 0.3, player_colour(state.generals[cell]))
+        _symbol(canvas, (x, y + size * 0.05), _general, size * 0.3, player_colour(state.generals[cell]))
     text.draw(canvas, (x, y + size * 0.66), cell.label, round(size * 0.26), ink_on(fill), anchor="ms")
+
+
+def _symbol(canvas: ImageDraw.ImageDraw, center: Point, paint: pieces.Paint, size: float, *args: object) -> None:
+    """A symbol of ``size`` (it keeps within about that far of its centre), drawn once per look and kept."""
+    pieces.draw(canvas, center, math.ceil(size * 1.25) + 4, paint, size, *args)
 
 
 def _waves(canvas: ImageDraw.ImageDraw, center: Point, size: float, colour: Colour) -> None:

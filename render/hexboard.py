@@ -113,13 +113,12 @@ def block_arrow(
     sign, for orders that repeat. A hex board repeats arrows in a few directions, so each look is
     drawn once and kept (see :mod:`render.pieces`) unless ``keep`` is false: pasting a kept arrow
     saves little over drawing it, and keeping one costs three times as much."""
-    at = (math.floor(center[0] + 0.5), math.floor(center[1] + 0.5))
     heading = (round(direction[0], 4), round(direction[1], 4))
     if not keep:
-        _arrow(canvas, at, heading, label, size, fill, ink, outline, casing, standing)
+        _arrow(canvas, pieces.whole(center), heading, label, size, fill, ink, outline, casing, standing)
         return
     reach = math.ceil(2.2 * size + text.width(label, size, bold=True) / 2) + 6
-    pieces.draw(canvas, at, reach, _arrow, heading, label, size, fill, ink, outline, casing, standing)
+    pieces.draw(canvas, center, reach, _arrow, heading, label, size, fill, ink, outline, casing, standing)
 
 
 def _arrow(
@@ -189,7 +188,15 @@ def _chevron(front: float, depth: float, thick: float, half: float, grow: float)
 def pill(
     canvas: ImageDraw.ImageDraw, center: Point, label: str, size: int, fill: Colour, ink: Colour, outline: Colour
 ) -> None:
-    """A rounded tag with ``label`` centred on ``center``, such as a cell's production badge."""
+    """A rounded tag with ``label`` centred on ``center`` (to the nearest pixel), such as a cell's
+    production badge; each look is drawn once and kept."""
+    reach = math.ceil(text.width(label, size, bold=True) / 2 + size) + 2
+    pieces.draw(canvas, center, reach, _pill, label, size, fill, ink, outline)
+
+
+def _pill(
+    canvas: ImageDraw.ImageDraw, center: Point, label: str, size: int, fill: Colour, ink: Colour, outline: Colour
+) -> None:
     half_w = text.width(label, size, bold=True) / 2 + size * 0.35
     half_h = size * 0.62
     x, y = center

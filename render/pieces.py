@@ -8,6 +8,7 @@ the same picture.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable
 from functools import lru_cache
 
@@ -28,9 +29,15 @@ class Canvas(ImageDraw.ImageDraw):
         self.image = image
 
 
-def draw(canvas: ImageDraw.ImageDraw, at: tuple[int, int], reach: int, paint: Paint, *args: Hashable) -> None:
-    """``paint(canvas, at, *args)``, from the kept piece when ``canvas`` is a :class:`Canvas`.
-    ``reach`` bounds how far from ``at`` the piece may draw."""
+def whole(point: tuple[float, float]) -> tuple[int, int]:
+    """The pixel nearest to ``point``."""
+    return math.floor(point[0] + 0.5), math.floor(point[1] + 0.5)
+
+
+def draw(canvas: ImageDraw.ImageDraw, center: tuple[float, float], reach: int, paint: Paint, *args: Hashable) -> None:
+    """``paint(canvas, at, *args)`` at the pixel ``at`` nearest to ``center``, from the kept piece
+    when ``canvas`` is a :class:`Canvas`. ``reach`` bounds how far from ``at`` the piece may draw."""
+    at = whole(center)
     if not isinstance(canvas, Canvas):
         paint(canvas, at, *args)
         return
