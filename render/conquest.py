@@ -149,7 +149,7 @@ def public_flows(view: ConquestView) -> list[Flow]:
     autos = {(c.cell, c.auto): c.owner for c in view.cells if c.auto is not None and c.owner is not None}
     return [
         Flow(*edge, autos.get(edge, movers.get(edge, 0)), str(moved[edge]) if edge in moved else None, edge in autos, 1)
-        for edge in sorted(set(moved) | set(autos))
+        for edge in sorted(set(moved) | set(autos), key=_edge_order)
     ]
 
 
@@ -165,7 +165,7 @@ def private_flows(view: ConquestView, orders: Sequence[object]) -> list[Flow]:
     stopped = {o.source for o in orders if isinstance(o, StopAuto)}
     replaced = stopped | {source for source, _ in new_autos}
     movers = {(t.source, t.target): t.seat for t in view.last_moves}
-    background = [Flow(*edge, seat, None, False, 0) for edge, seat in sorted(movers.items())]
+    background = [Flow(*edge, seat, None, False, 0) for edge, seat in sorted(movers.items(), key=_item_order)]
     flows: dict[tuple[Hex, Hex], Flow] = {}
     for cell in view.cells:
         if cell.auto is None or cell.owner is None:
@@ -176,10 +176,20 @@ def private_flows(view: ConquestView, orders: Sequence[object]) -> list[Flow]:
         elif cell.cell in stopped:
             flows[edge] = Flow(*edge, cell.owner, "×", True, 2)
     own_autos = new_autos | {edge for edge, f in flows.items() if f.seat == seat and f.label is None}
-    for edge in sorted(set(moved) | new_autos):
+    for edge in sorted(set(moved) | new_autos, key=_edge_order):
         label = str(moved[edge]) if edge in moved else None
         flows[edge] = Flow(*edge, seat, label, edge in own_autos, 2)
-    return background + [flows[edge] for edge in sorted(flows)]
+    return background + [flows[edge] for edge in sorted(flows, key=_edge_order)]
+
+
+def _edge_order(edge: tuple[Hex, Hex]) -> tuple[int, int, int, int]:
+    """Sorts edges as comparing the cells would, in a fraction of the time."""
+    source, target = edge
+    return source.q, source.r, target.q, target.r
+
+
+def _item_order(item: tuple[tuple[Hex, Hex], int]) -> tuple[int, int, int, int]:
+    return _edge_order(item[0])
 
 
 def _draw_flows(canvas: ImageDraw.ImageDraw, hexes: HexLayout, flows: Sequence[Flow]) -> None:

@@ -44,16 +44,20 @@ class HexLayout:
 
     def direction(self, source: Hex, target: Hex) -> Point:
         """The unit vector from ``source``'s centre towards ``target``'s."""
-        (x0, y0), (x1, y1) = self.center(source), self.center(target)
-        length = math.hypot(x1 - x0, y1 - y0) or 1.0
-        return (x1 - x0) / length, (y1 - y0) / length
+        return _unit(self.center(source), self.center(target))
 
     def along(self, source: Hex, target: Hex, t: float, offset: float = 0.0) -> Point:
         """The point ``t`` of the way from ``source``'s centre to ``target``'s, moved ``offset``
         pixels to the right of that direction (so the two directions of an edge use two lanes)."""
-        (x0, y0), (x1, y1) = self.center(source), self.center(target)
-        ux, uy = self.direction(source, target)
+        (x0, y0), (x1, y1) = start, end = self.center(source), self.center(target)
+        ux, uy = _unit(start, end)
         return x0 + (x1 - x0) * t - uy * offset, y0 + (y1 - y0) * t + ux * offset
+
+
+def _unit(start: Point, end: Point) -> Point:
+    (x0, y0), (x1, y1) = start, end
+    length = math.hypot(x1 - x0, y1 - y0) or 1.0
+    return (x1 - x0) / length, (y1 - y0) / length
 
 
 def fit(cells: Iterable[Hex], width: float, height: float, smallest: float, largest: float) -> tuple[HexLayout, Point]:

@@ -1,7 +1,7 @@
 """PNG encoding. Boards are flat colours plus anti-aliased text, so a 256-colour palette loses
 nothing visible and halves the file (the largest map is about 150 KB instead of 400 KB).
 
-The palette comes from the image's own colours, counted on every other pixel each way: the few
+The palette comes from the image's own colours, counted on every third pixel each way: the few
 that cover nearly every pixel (fills, outlines, ink) go in as they are, and the anti-aliased edges
 share the rest. Counting and then mapping pixels to a given palette take a third of the time of
 building an octree of every pixel, and stray less from the drawn colours."""
@@ -18,8 +18,10 @@ from render.text import Colour
 
 SAVE_OPTIONS: dict[str, Any] = {"format": "PNG", "compress_level": 6}
 
+SAMPLE = 3
+"""Colours are counted on every SAMPLE-th pixel each way."""
 EXACT = 32
-"""The most frequent colours, put in the palette as they are."""
+"""The most frequent colours (but for shades of them), put in the palette as they are."""
 NEAR = 8
 """How close (in every channel) to one of those no other palette colour is kept."""
 COUNTED = 65536
@@ -34,18 +36,28 @@ def encode(image: Image.Image) -> bytes:
 
 def to_palette(image: Image.Image) -> Image.Image:
     """``image`` (RGB) with at most 256 colours, mapped to the nearest without dithering."""
-    sample = image.resize((max(1, image.width // 2), max(1, image.height // 2)), Image.Resampling.NEAREST)
+    sample = image.resize((max(1, image.width // SAMPLE), max(1, image.height // SAMPLE)), Image.Resampling.NEAREST)
     counted = sample.getcolors(COUNTED)
     if counted is None:
         return image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     colours = [colour for _, colour in counted]
     if len(colours) > 256:
-        exact = [colour for _, colour in heapq.nlargest(EXACT, counted)]
+        exact = _apart([colour for _, colour in heapq.nlargest(2 * EXACT, counted)])
         kept = set(exact)
         colours = exact + _shared(exact, [colour for colour in colours if colour not in kept])
     holder = Image.new("P", (1, 1))
     holder.putpalette([value for colour in colours for value in colour])
     return image.quantize(palette=holder, dither=Image.Dither.NONE)
+
+
+def _apart(frequent: list[Colour]) -> list[Colour]:
+    """The first EXACT of ``frequent`` that are not near an earlier one: a shade next to a fill is
+    an anti-aliased edge of it, and would share the fill's box (see :func:`_shared`)."""
+    chosen: list[Colour] = []
+    for colour in frequent:
+        if len(chosen) < EXACT and not any(_near(colour, other) for other in chosen):
+            chosen.append(colour)
+    return chosen
 
 
 def _shared(exact: list[Colour], rest: list[Colour]) -> list[Colour]:
