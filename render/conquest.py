@@ -7,6 +7,7 @@ The layout depends on the map alone (never on orders), so a test or a caller can
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from engine.conquest.board import CellType
 from engine.conquest.orders import Auto, Move, StopAuto
 from engine.conquest.state import CellView, ConquestView
 from engine.hexgrid import Hex
-from render import hexboard, legend, text
+from render import hexboard, legend, pieces, text
 from render.frame import Frame, canvas_for, count, draw_legend, frame_for, header
 from render.hexboard import HexLayout, Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
@@ -90,9 +91,8 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: CellView) -> None
     the edges, around this column, and rarely hide any of it."""
     size = hexes.size
     fill = NEUTRAL if cell.owner is None else player_colour(cell.owner)
-    _tile(canvas, hexes, cell.cell, fill, cell.type)
-    x, y = hexes.center(cell.cell)
-    text.draw(canvas, (x, y + size * 0.30), cell.label, round(size * 0.27), ink_on(fill), anchor="ms")
+    x, y = center = hexes.center(cell.cell)
+    pieces.draw(canvas, center, math.ceil(size) + 2, _face, size, fill, cell.type, cell.label, snap=False)
     if cell.owner is not None or cell.units:
         digits = str(cell.units)
         big = round(size * 0.52)
@@ -110,9 +110,16 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: CellView) -> None
             stroke=stroke,
             stroke_fill=INK,
         )
-    if cell.type in METAL:
+
+
+def _face(canvas: ImageDraw.ImageDraw, center: Point, size: float, fill: Colour, kind: CellType, label: str) -> None:
+    """All of a cell but its units, which change from turn to turn: kept per look."""
+    x, y = center
+    _tile(canvas, HexLayout(size, center), Hex(0, 0), fill, kind)
+    text.draw(canvas, (x, y + size * 0.30), label, round(size * 0.27), ink_on(fill), anchor="ms")
+    if kind in METAL:
         hexboard.pill(
-            canvas, (x, y + size * 0.56), f"+{cell.type.production}", round(size * 0.26), METAL[cell.type], INK, OUTLINE
+            canvas, (x, y + size * 0.56), f"+{kind.production}", round(size * 0.26), METAL[kind], INK, OUTLINE
         )
 
 

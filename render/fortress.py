@@ -95,8 +95,8 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, view: FortressView, cel
     state = view.state
     size = hexes.size
     fill = cell_fill(view, cell)
-    hexboard.hexagon(canvas, hexes, cell, fill, OUTLINE, width=max(2, round(size / 22)))
-    x, y = hexes.center(cell)
+    x, y = center = hexes.center(cell)
+    pieces.draw(canvas, center, math.ceil(size) + 2, _face, size, fill, cell.label, snap=False)
     middle = (x, y - size * 0.08)
     terrain = state.terrain[cell]
     if terrain == WATER:
@@ -109,7 +109,13 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, view: FortressView, cel
         _symbol(canvas, middle, _fortress, size * 0.5, player_colour(state.fortresses[cell]))
     if cell in state.generals:
         _symbol(canvas, (x, y + size * 0.05), _general, size * 0.3, player_colour(state.generals[cell]))
-    text.draw(canvas, (x, y + size * 0.66), cell.label, round(size * 0.26), ink_on(fill), anchor="ms")
+
+
+def _face(canvas: ImageDraw.ImageDraw, center: Point, size: float, fill: Colour, label: str) -> None:
+    """The tile and its label, kept per look; the symbols on it are kept apart."""
+    x, y = center
+    hexboard.hexagon(canvas, HexLayout(size, center), Hex(0, 0), fill, OUTLINE, width=max(2, round(size / 22)))
+    text.draw(canvas, (x, y + size * 0.66), label, round(size * 0.26), ink_on(fill), anchor="ms")
 
 
 def _symbol(canvas: ImageDraw.ImageDraw, center: Point, paint: pieces.Paint, size: float, *args: object) -> None:
