@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from engine.gra.orders import Create, Keep, Move, Pick
 from engine.gra.state import GraView, Phase
-from render import hexboard, legend, shapes, text
+from render import hexboard, legend, pieces, shapes, text
 from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, count, draw_legend, header
 from render.hexboard import Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
@@ -167,7 +167,10 @@ def _last_turn(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame) ->
             )
         elif trace.kind == "edge_fight":
             a, b = trace.nodes
-            _burst(canvas, _between(frame, positions[a - 1], positions[b - 1], 0.5), frame.radius * 0.55)
+            size = frame.radius * 0.55
+            pieces.draw(
+                canvas, _between(frame, positions[a - 1], positions[b - 1], 0.5), math.ceil(size) + 3, _burst, size
+            )
         else:
             x, y = frame.at(positions[trace.nodes[0] - 1])
             r = frame.radius * 1.3

@@ -10,6 +10,7 @@ the same text gives the same pixels on every machine, with or without libraqm.
 from __future__ import annotations
 
 import math
+import re
 import threading
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -27,6 +28,8 @@ FALLBACK = FONTS / "DroidSansFallbackFull.ttf"
 CAP_HEIGHT = 0.73
 
 Colour = tuple[int, int, int]
+
+WORD = re.compile(r"\S+\s*|\s+")
 
 # Cache bounds, per process. A busy board draws about 1,500 strings; the masks of a few boards'
 # worth take a few megabytes.
@@ -90,7 +93,8 @@ def runs(text: str, bold: bool = False) -> list[Run]:
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """A string laid out at one size: each run's font and its offset from the start, and the width."""
+    """A string laid out at one size: its words, each with its font and its offset from the start,
+    and the width."""
 
     parts: tuple[tuple[float, str, Path], ...]
     width: float
@@ -98,11 +102,15 @@ class Line:
 
 @lru_cache(maxsize=LINES)
 def line(text: str, size: int, bold: bool = False) -> Line:
+    """Laid out word by word, so that a line that changes from turn to turn ("12 cells · 40
+    units") reuses the masks of the words it keeps."""
     parts = []
     x = 0.0
     for run in runs(text, bold):
-        parts.append((x, run.text, run.font))
-        x += font(run.font, size).getlength(run.text)
+        face = font(run.font, size)
+        for word in WORD.findall(run.text):
+            parts.append((x, word, run.font))
+            x += face.getlength(word)
     return Line(tuple(parts), x)
 
 
