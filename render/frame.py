@@ -41,6 +41,7 @@ def frame_for(cells: Iterable[Hex], entries: int, keys: Sequence[legend.Key]) ->
 
 
 def canvas_for(frame: Frame) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A blank board and a :class:`~render.pieces.Canvas` to draw on it, which pastes kept pieces."""
     image = Image.new("RGB", (frame.width, frame.height), BACKGROUND)
     return image, Canvas(image)
 

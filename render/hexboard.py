@@ -115,8 +115,8 @@ def block_arrow(
     hold it at any angle. It is laid on a ``casing`` band so it stands out even on a cell of its own
     colour. A ``standing`` arrow has a notched tail and a chevron behind it, like a fast-forward
     sign, for orders that repeat. A hex board repeats arrows in a few directions, so each look is
-    drawn once and kept (see :mod:`render.pieces`) unless ``keep`` is false: pasting a kept arrow
-    saves little over drawing it, and keeping one costs three times as much."""
+    drawn once and kept (see :mod:`render.pieces`); ``keep`` false is for arrows that seldom recur,
+    since keeping one costs about three times drawing it."""
     heading = (round(direction[0], 4), round(direction[1], 4))
     if not keep:
         _arrow(canvas, pieces.whole(center), heading, label, size, fill, ink, outline, casing, standing)

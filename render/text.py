@@ -5,6 +5,9 @@ comes from Droid Sans Fallback. Each font's character map is read once with font
 string is split into runs that each use one font; characters no bundled font has (emoji, control
 characters) are left out rather than drawn as empty boxes. Pillow's basic layout engine is used so
 the same text gives the same pixels on every machine, with or without libraqm.
+
+A board draws hundreds of strings, most of them drawn the turn before too, so each process keeps
+(bounded) the layout of each string and the mask of each word, and stamps masks on whole pixels.
 """
 
 from __future__ import annotations
@@ -31,8 +34,8 @@ Colour = tuple[int, int, int]
 
 WORD = re.compile(r"\S+\s*|\s+")
 
-# Cache bounds, per process. A busy board draws about 1,500 strings; the masks of a few boards'
-# worth take a few megabytes.
+# Cache bounds, per process. A busy board draws about a thousand strings; the masks of a few
+# boards' worth take a few megabytes.
 LINES = 8192
 GLYPHS = 8192
 
