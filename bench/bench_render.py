@@ -6,8 +6,9 @@ its computer players reach from turn 12 on.
 
 Measured: CPU time (``time.process_time``) of ``render.board_png`` for the public image, i.e. all
 the work from a view to the bytes the bot uploads (drawing, palette, PNG encoding).
-- ``render``: the median over RUNS positions on one map, each drawn once, after one other position
-  of that map was drawn: a worker drawing the next turn of a game it drew before.
+- ``render``: the median over RUNS positions on one map, drawn once each, in turn, after one
+  other position of that map: each finds in the caches what the positions before it left, as a
+  worker drawing the next turn of a game finds what its earlier turns left.
 - ``cold``: the first position drawn after every cache of the render package was emptied, as in a
   worker's first image of a map (median of COLD runs).
 
