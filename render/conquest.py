@@ -147,16 +147,27 @@ class Flow:
 
 
 def public_flows(view: ConquestView) -> list[Flow]:
-    """Last round's moves and the standing auto-moves; one arrow per edge and direction."""
-    moved: dict[tuple[Hex, Hex], int] = defaultdict(int)
-    movers: dict[tuple[Hex, Hex], int] = {}
+    """Last round's moves and the standing auto-moves; one arrow per edge and direction. Edges are
+    looked up by their cells' coordinates, which hash far faster than the cells."""
+    ends: dict[tuple[int, int, int, int], tuple[Hex, Hex]] = {}
+    moved: dict[tuple[int, int, int, int], int] = defaultdict(int)
+    movers: dict[tuple[int, int, int, int], int] = {}
     for trace in view.last_moves:
-        moved[trace.source, trace.target] += trace.units
-        movers[trace.source, trace.target] = trace.seat
-    autos = {(c.cell, c.auto): c.owner for c in view.cells if c.auto is not None and c.owner is not None}
+        edge = (trace.source, trace.target)
+        key = _edge_order(edge)
+        ends[key] = edge
+        moved[key] += trace.units
+        movers[key] = trace.seat
+    autos: dict[tuple[int, int, int, int], int] = {}
+    for cell in view.cells:
+        if cell.auto is not None and cell.owner is not None:
+            edge = (cell.cell, cell.auto)
+            key = _edge_order(edge)
+            ends[key] = edge
+            autos[key] = cell.owner
     return [
-        Flow(*edge, autos.get(edge, movers.get(edge, 0)), str(moved[edge]) if edge in moved else None, edge in autos, 1)
-        for edge in sorted(set(moved) | set(autos), key=_edge_order)
+        Flow(*ends[key], autos.get(key, movers.get(key, 0)), str(moved[key]) if key in moved else None, key in autos, 1)
+        for key in sorted(ends)
     ]
 
 
@@ -190,7 +201,7 @@ def private_flows(view: ConquestView, orders: Sequence[object]) -> list[Flow]:
 
 
 def _edge_order(edge: tuple[Hex, Hex]) -> tuple[int, int, int, int]:
-    """Sorts edges as comparing the cells would, in a fraction of the time."""
+    """The cells' coordinates: sorts edges as comparing the cells would, in a fraction of the time."""
     source, target = edge
     return source.q, source.r, target.q, target.r
 
@@ -203,9 +214,9 @@ def _draw_flows(canvas: ImageDraw.ImageDraw, hexes: HexLayout, flows: Sequence[F
     """Arrows sit across the shared edge; when both directions of an edge are drawn, each keeps to
     its right so neither hides the other."""
     size = hexes.size
-    edges = {(f.source, f.target) for f in flows}
+    edges = {_edge_order((f.source, f.target)) for f in flows}
     for flow in flows:
-        lane = LANE * size if (flow.target, flow.source) in edges else 0.0
+        lane = LANE * size if _edge_order((flow.target, flow.source)) in edges else 0.0
         direction = hexes.direction(flow.source, flow.target)
         where = hexes.along(flow.source, flow.target, 0.5, lane)
         colour = player_colour(flow.seat)
