@@ -128,9 +128,10 @@ def _tile(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: Hex, fill: Colour
     size = hexes.size
     hexboard.hexagon(canvas, hexes, cell, fill, OUTLINE, width=max(2, round(size / 22)))
     if kind in METAL:
+        # The ring and its thin dark edges, as nested hexes filled in turn.
         ring = max(3, round(size * 0.11))
-        hexboard.hexagon(canvas, hexes, cell, None, OUTLINE, width=ring + 2, inset=size * 0.05)
-        hexboard.hexagon(canvas, hexes, cell, None, METAL[kind], width=ring, inset=size * 0.05 + 1)
+        hexboard.hexagon(canvas, hexes, cell, METAL[kind], OUTLINE, inset=size * 0.05)
+        hexboard.hexagon(canvas, hexes, cell, fill, OUTLINE, inset=size * 0.05 + 1 + ring)
 
 
 @dataclass(frozen=True, slots=True)
