@@ -16,12 +16,15 @@ Floor: Pillow encoding the very pixels the bot sends, in the format it sends the
 decoded to its palette image and saved again with ``render.png.SAVE_OPTIONS`` (median CPU time over
 the positions). No renderer that sends these PNGs can beat it. Ratio = render / floor.
 
+CPU time still grows when other processes share the machine, hence the load average in the output.
+
 Ends with ``RESULT render <ruleset>_ms=… <ruleset>_ratio=… <ruleset>_cold_ms=… <ruleset>_kb=…``.
 """
 
 from __future__ import annotations
 
 import io
+import os
 import pathlib
 import statistics
 import sys
@@ -75,7 +78,8 @@ def floor_ms(data: bytes) -> float:
 
 def main() -> None:
     figures = {}
-    print(f"public board images, CPU ms; PNG options {png.SAVE_OPTIONS}")
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"public board images, CPU ms; PNG options {png.SAVE_OPTIONS}; load average {load} on {os.cpu_count()} CPUs")
     for name, rs in sorted(RULESETS.items()):
         kind, states = positions(name, rs)
         views = [rs.view(state, None) for state in states]

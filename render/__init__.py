@@ -1,7 +1,9 @@
 """Board images: ``board_png(view, *, names, ...)`` turns what a player may see into PNG bytes.
 
 Pure and synchronous, Pillow only, with bundled fonts so the same view always gives the same
-bytes. Callers that must stay responsive run it off their event loop.
+bytes. Callers that must stay responsive run it off their event loop. Each process keeps bounded
+caches of what boards repeat (text masks, cells, arrows, symbols): they change the time a board
+takes, never its bytes; ``clear_caches`` empties them.
 """
 
 from __future__ import annotations
