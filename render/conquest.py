@@ -148,33 +148,27 @@ class Flow:
 
 
 def public_flows(view: ConquestView) -> list[Flow]:
-    """Last round's moves and the standing auto-moves; one arrow per edge and direction. Edges are
-    looked up by their cells' coordinates, which hash far faster than the cells."""
+    """Last round's moves, one arrow per edge and direction, marked standing where an auto-move ran.
+    Standing orders that did not run are plans, and plans are secret. Edges are looked up by their
+    cells' coordinates, which hash far faster than the cells."""
     ends: dict[tuple[int, int, int, int], tuple[Hex, Hex]] = {}
     moved: dict[tuple[int, int, int, int], int] = defaultdict(int)
     movers: dict[tuple[int, int, int, int], int] = {}
+    standing: set[tuple[int, int, int, int]] = set()
     for trace in view.last_moves:
         edge = (trace.source, trace.target)
         key = _edge_order(edge)
         ends[key] = edge
         moved[key] += trace.units
         movers[key] = trace.seat
-    autos: dict[tuple[int, int, int, int], int] = {}
-    for cell in view.cells:
-        if cell.auto is not None and cell.owner is not None:
-            edge = (cell.cell, cell.auto)
-            key = _edge_order(edge)
-            ends[key] = edge
-            autos[key] = cell.owner
-    return [
-        Flow(*ends[key], autos.get(key, movers.get(key, 0)), str(moved[key]) if key in moved else None, key in autos, 1)
-        for key in sorted(ends)
-    ]
+        if trace.auto:
+            standing.add(key)
+    return [Flow(*ends[key], movers[key], str(moved[key]), key in standing, 1) for key in sorted(ends)]
 
 
 def private_flows(view: ConquestView, orders: Sequence[object]) -> list[Flow]:
-    """The viewer's orders in bold over a faint last round; standing auto-moves stay visible unless
-    an order replaces or stops them."""
+    """The viewer's orders in bold over a faint last round; his standing auto-moves stay visible
+    unless an order replaces or stops them (the view holds no one else's)."""
     seat = view.viewer
     moved: dict[tuple[Hex, Hex], int] = defaultdict(int)
     for order in orders:
@@ -187,10 +181,10 @@ def private_flows(view: ConquestView, orders: Sequence[object]) -> list[Flow]:
     background = [Flow(*edge, seat, None, False, 0) for edge, seat in sorted(movers.items(), key=_item_order)]
     flows: dict[tuple[Hex, Hex], Flow] = {}
     for cell in view.cells:
-        if cell.auto is None or cell.owner is None:
+        if cell.auto is None or cell.owner != seat:
             continue
         edge = (cell.cell, cell.auto)
-        if cell.owner != seat or cell.cell not in replaced:
+        if cell.cell not in replaced:
             flows[edge] = Flow(*edge, cell.owner, None, True, 1)
         elif cell.cell in stopped:
             flows[edge] = Flow(*edge, cell.owner, "×", True, 2)

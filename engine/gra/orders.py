@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 from engine.errors import AmbiguousOrderError, IllegalOrderError, OrderError, OrderSyntaxError, raise_collected
 from engine.gra.state import GraState, Phase
+from engine.notation import number, parse_lines
+from engine.words import count
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,12 +58,13 @@ class Keep:
 
 Order = Pick | Move | Create | Keep
 
-NUMBERS = r"(\d{1,4}(?:[\s,]+\d{1,4})*)"
+NODE = f"({number(4)})"
+NUMBERS = rf"({number(4)}(?:[\s,]+{number(4)})*)"
 PATTERNS = {
     Phase.NEGOTIATE: re.compile(rf"^(?:pick\s+)?{NUMBERS}$"),
-    Phase.MOVE: re.compile(r"^(\d{1,4})\s*(?:->|>|-)\s*(\d{1,4})(?:\s+(?:x\s*)?(\d{1,5}|all))?$"),
+    Phase.MOVE: re.compile(rf"^{NODE}\s*(?:->|>|-)\s*{NODE}(?:\s+(?:x\s*)?({number(5)}|all))?$"),
     Phase.CREATE: re.compile(rf"^(?:create\s+)?{NUMBERS}$"),
-    Phase.SPLIT: re.compile(r"^(?:keep\s+)?(\d{1,4})$"),
+    Phase.SPLIT: re.compile(rf"^(?:keep\s+)?{NODE}$"),
 }
 EXAMPLES = {
     Phase.NEGOTIATE: "pick 3 17",
@@ -73,17 +76,8 @@ NODE_LISTS = {Phase.NEGOTIATE: Pick, Phase.CREATE: Create}  # phases whose order
 
 
 def parse(state: GraState, seat: int, text: str) -> list[Order]:
-    if not isinstance(text, str):
-        raise OrderSyntaxError(f"orders must be text, not {type(text).__name__}")
-    separators = r"[;\n]" if state.phase in NODE_LISTS else r"[;,\n]"
-    lines = [" ".join(p.lower().split()) for p in re.split(separators, text) if p.strip()]
-    orders, problems = [], []
-    for line in lines:
-        try:
-            orders.append(_parse_line(state, seat, line))
-        except OrderError as err:
-            problems.append(err)
-    raise_collected(problems)
+    separators = ";\n" if state.phase in NODE_LISTS else ";,\n"
+    orders = parse_lines(text, lambda line: _parse_line(state, seat, line), separators)
     validate(state, seat, orders)
     return orders
 
@@ -133,7 +127,7 @@ def _check_picks(state: GraState, seat: int, orders: Sequence[Order]) -> list[Or
             if gap < state.spacing:
                 return [
                     IllegalOrderError(
-                        f"nodes {a} and {b} are {gap} edges apart; picks must be at least {state.spacing} apart"
+                        f"nodes {a} and {b} are {count(gap, 'edge')} apart; picks must be at least {state.spacing} apart"
                     )
                 ]
     return []
@@ -162,7 +156,9 @@ def _check_moves(state: GraState, seat: int, orders: Sequence[Order]) -> list[Or
     for source, total in totals.items():
         have = state.ready[source][1]
         if total > have:
-            problems.append(IllegalOrderError(f"node {source} has {have} ready soldiers; your orders move {total}"))
+            problems.append(
+                IllegalOrderError(f"node {source} has {count(have, 'ready soldier')}; your orders move {total}")
+            )
     return problems
 
 
@@ -175,7 +171,7 @@ def _check_creates(state: GraState, seat: int, orders: Sequence[Order]) -> list[
     if len(nodes) > max(0, room):
         return [
             IllegalOrderError(
-                f"you may create {max(0, room)} soldiers now (cap {state.cap(seat)}, you have "
+                f"you may create {count(max(0, room), 'soldier')} now (cap {state.cap(seat)}, you have "
                 f"{state.soldiers(seat)}); you asked for {len(nodes)}"
             )
         ]
@@ -190,7 +186,7 @@ def _check_keep(state: GraState, seat: int, orders: Sequence[Order]) -> list[Ord
         return [AmbiguousOrderError("choose exactly one part to keep, with one node of it")]
     node = orders[0].node
     if not any(node in part for part in parts):
-        listed = "; ".join(f"{min(p)} ({len(p)} nodes)" for p in parts)
+        listed = "; ".join(f"{min(p)} ({count(len(p), 'node')})" for p in parts)
         return [IllegalOrderError(f"node {node} is not yours; your parts (by their lowest node): {listed}")]
     return []
 
