@@ -57,7 +57,7 @@ def why_not(state: SiegeState, seat: int, action: Action) -> str | None:
             return f"the capital cannot {action.kind}; only tokens can"
         if state.tokens.get(source) != seat:
             return f"you have no token on {source.label}"
-        if target not in source.orthogonal():
+        if target not in neighbours(state, source):
             return f"{target.label} is not next to {source.label}; neighbours: {_labels(neighbours(state, source))}"
     return _RULES[action.kind](state, seat, target)
 

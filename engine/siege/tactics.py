@@ -5,20 +5,36 @@ The capital cost is a shortest path walked backwards from the capital: every squ
 enter on the way has an entry price (2 to expand, move, cross or climb; the whole fortification
 sequence to attack; digging first for an enemy mountain without a token), and the path starts at
 one of the player's tokens (or at a back-row square he could deploy to, for 3 more).
+
+Bots score thousands of positions a turn, so a position is first read into flat lists indexed by
+square number (:class:`Board`) and the searches work on plain integers.
 """
 
 from __future__ import annotations
 
+import functools
 import heapq
+from dataclasses import dataclass
 
 from engine.errors import IllegalOrderError
+from engine.siege.board import adjacency
 from engine.siege.orders import COSTS, EP_PER_TURN, TOWER_PRICE, WALL_PRICE, Action
-from engine.siege.rules import is_terrain, neighbours, play
+from engine.siege.rules import board_full, play
 from engine.siege.state import SiegeState
 from engine.squaregrid import Square
 
 UNREACHABLE = 99
 WON = 1_000_000
+NOBODY = -1
+
+
+@functools.cache
+def numbering(size: int) -> tuple[tuple[Square, ...], dict[Square, int], tuple[tuple[int, ...], ...]]:
+    """The board's squares row by row (square ``i`` is on row ``i // size``), each square's number,
+    and each number's neighbours."""
+    squares = tuple(sorted(adjacency(size), key=lambda sq: (sq.row, sq.col)))
+    index = {sq: i for i, sq in enumerate(squares)}
+    return squares, index, tuple(tuple(index[n] for n in adjacency(size)[sq]) for sq in squares)
 
 
 def attack_price(state: SiegeState, sq: Square) -> int:
@@ -31,67 +47,126 @@ def attack_price(state: SiegeState, sq: Square) -> int:
     return sum(COSTS["attack"] + WALL_PRICE * layer for layer in range(walls, -1, -1))
 
 
-def entry_price(state: SiegeState, attacker: int, sq: Square) -> int:
-    """EP for ``attacker`` to get a token onto ``sq`` from a token next to it (UNREACHABLE if never)."""
-    owner = state.owners.get(sq)
-    if sq in state.capitals or sq in state.tokens and state.tokens[sq] == attacker:
-        return UNREACHABLE
-    if owner != 1 - attacker:
-        return COSTS["expand"]
-    if sq in state.rivers or sq in state.tokens and sq in state.mountains:
-        return UNREACHABLE
-    return COSTS["dig"] * state.mountains.get(sq, 0) + attack_price(state, sq)
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A position as flat lists by square number: owner and token seat (NOBODY if none), mountain
+    level, river, the EP to take the square by attack, and which squares are capitals."""
 
+    state: SiegeState
+    owner: list[int]
+    token: list[int]
+    level: list[int]
+    river: list[bool]
+    price: list[int]
+    capitals: tuple[int, int]
 
-def _search(state: SiegeState, attacker: int, bound: int) -> tuple[int, Square | None, dict[Square, Square]]:
-    """Cheapest start square (a token, or a deploy square) and the path links towards the capital."""
-    capital = state.capitals[1 - attacker]
-    price = attack_price(state, capital)
-    best: dict[Square, int] = {}
-    links: dict[Square, Square] = {}
-    queue = [(price, sq) for sq in neighbours(state, capital)]
-    for _, sq in queue:
-        best[sq], links[sq] = price, capital
-    heapq.heapify(queue)
-    found, start = UNREACHABLE, None
-    deploy_rows = state.back_rows(attacker)
-    while queue:
-        cost, sq = heapq.heappop(queue)
-        if cost > bound or cost >= found:
-            break
-        if cost > best[sq]:
-            continue
-        if state.tokens.get(sq) == attacker:
-            return cost, sq, links
-        if sq.row in deploy_rows and sq not in state.tokens and sq not in state.capitals:
-            if not is_terrain(state, sq) and state.owners.get(sq) != 1 - attacker and cost + COSTS["deploy"] < found:
-                found, start = cost + COSTS["deploy"], sq
-        step = entry_price(state, attacker, sq)
-        if step >= UNREACHABLE:
-            continue
-        for near in neighbours(state, sq):
-            if cost + step < best.get(near, UNREACHABLE):
-                best[near], links[near] = cost + step, sq
-                heapq.heappush(queue, (cost + step, near))
-    return found, start, links
+    @classmethod
+    def read(cls, state: SiegeState) -> Board:
+        squares, index, _ = numbering(state.size)
+        count = len(squares)
+        owner, token, level = [NOBODY] * count, [NOBODY] * count, [0] * count
+        river, price = [False] * count, [COSTS["attack"]] * count
+        for sq, seat in state.owners.items():
+            owner[index[sq]] = seat
+        for sq, seat in state.tokens.items():
+            token[index[sq]] = seat
+        for sq, height in state.mountains.items():
+            level[index[sq]] = height
+        for sq in state.rivers:
+            river[index[sq]] = True
+        for sq in {*state.walls, *state.towers}:
+            price[index[sq]] = attack_price(state, sq)
+        capitals = (index[state.capitals[0]], index[state.capitals[1]])
+        return cls(state, owner, token, level, river, price, capitals)
 
+    def entry(self, attacker: int, i: int) -> int:
+        """EP for ``attacker`` to get a token onto square ``i`` from a token next to it."""
+        if i in self.capitals or self.token[i] == attacker:
+            return UNREACHABLE
+        if self.owner[i] != 1 - attacker:
+            return COSTS["expand"]
+        if self.river[i] or self.level[i] and self.token[i] != NOBODY:
+            return UNREACHABLE
+        return COSTS["dig"] * self.level[i] + self.price[i]
 
-def capture_cost(state: SiegeState, attacker: int, bound: int = 2 * EP_PER_TURN) -> int:
-    """EP ``attacker`` needs to take the enemy capital in one turn (UNREACHABLE above ``bound``)."""
-    cost, _, _ = _search(state, attacker, bound)
-    return cost if cost <= bound else UNREACHABLE
+    def search(self, attacker: int, bound: int) -> tuple[int, int, dict[int, int]]:
+        """The cheapest way to the enemy capital: its EP, the square it starts from (a token, or a
+        square to deploy to; -1 if none within ``bound``), and each square's next step."""
+        capital = self.capitals[1 - attacker]
+        size = self.state.size
+        _, _, near = numbering(size)
+        rows = self.state.back_rows(attacker)
+        start_price = self.price[capital]
+        best = {i: start_price for i in near[capital]}
+        links = dict.fromkeys(near[capital], capital)
+        queue = [(start_price, i) for i in near[capital]]
+        heapq.heapify(queue)
+        found, start = UNREACHABLE, -1
+        while queue:
+            cost, i = heapq.heappop(queue)
+            if cost > bound or cost >= found:
+                break
+            if cost > best[i]:
+                continue
+            if self.token[i] == attacker:
+                return cost, i, links
+            if self._deployable(attacker, i, rows) and cost + COSTS["deploy"] < found:
+                found, start = cost + COSTS["deploy"], i
+            step = self.entry(attacker, i)
+            if step >= UNREACHABLE:
+                continue
+            for n in near[i]:
+                if cost + step < best.get(n, UNREACHABLE):
+                    best[n], links[n] = cost + step, i
+                    heapq.heappush(queue, (cost + step, n))
+        return found, start, links
+
+    def _deployable(self, seat: int, i: int, rows: range) -> bool:
+        return (
+            i // self.state.size in rows
+            and self.token[i] == NOBODY
+            and i not in self.capitals
+            and not self.river[i]
+            and not self.level[i]
+            and self.owner[i] != 1 - seat
+        )
+
+    def capture_cost(self, attacker: int, bound: int = 2 * EP_PER_TURN) -> int:
+        """EP ``attacker`` needs to take the enemy capital in one turn (UNREACHABLE above ``bound``)."""
+        cost, start, _ = self.search(attacker, bound)
+        return cost if start >= 0 and cost <= bound else UNREACHABLE
+
+    def exposed(self, seat: int) -> int:
+        """``seat``'s squares the enemy could take next turn for 2 EP: plain, unfortified, and next
+        to an enemy token."""
+        _, _, near = numbering(self.state.size)
+        enemy = 1 - seat
+        return len(
+            {
+                n
+                for i, token in enumerate(self.token)
+                if token == enemy
+                for n in near[i]
+                if self.owner[n] == seat
+                and self.price[n] == COSTS["attack"]
+                and not self.river[n]
+                and not self.level[n]
+            }
+        )
 
 
 def winning_line(state: SiegeState, seat: int) -> list[Action] | None:
     """Actions that take the enemy capital this turn, or None when 6 EP are not enough."""
-    cost, start, links = _search(state, seat, EP_PER_TURN)
-    if start is None or cost > EP_PER_TURN:
+    board = Board.read(state)
+    cost, start, links = board.search(seat, EP_PER_TURN)
+    if start < 0 or cost > EP_PER_TURN:
         return None
-    actions = [] if state.tokens.get(start) == seat else [Action("deploy", start)]
+    squares, _, _ = numbering(state.size)
+    actions = [] if board.token[start] == seat else [Action("deploy", squares[start])]
     here = start
-    while here != state.capitals[1 - seat]:
+    while here != board.capitals[1 - seat]:
         there = links[here]
-        actions += _enter(state, seat, here, there)
+        actions += _enter(state, seat, squares[here], squares[there])
         here = there
     try:
         play(state, seat, actions)
@@ -101,7 +176,7 @@ def winning_line(state: SiegeState, seat: int) -> list[Action] | None:
 
 
 def _enter(state: SiegeState, seat: int, here: Square, there: Square) -> list[Action]:
-    """The actions that put the token on ``here`` onto ``there`` (as priced by entry_price)."""
+    """The actions that put the token on ``here`` onto ``there`` (as priced by Board.entry)."""
     if state.owners.get(there) == 1 - seat:
         digs = [Action("dig", there)] * state.mountains.get(there, 0)
         layers = 1 if state.clear_all else state.walls.get(there, 0) + (there in state.towers) + 1
@@ -115,21 +190,23 @@ def _enter(state: SiegeState, seat: int, here: Square, there: Square) -> list[Ac
 
 def evaluate(state: SiegeState, seat: int, *, threats: bool = True) -> float:
     """How good the position is for ``seat`` when his turn ends here (the opponent moves next):
-    territory and tokens, and with ``threats`` how close each capital is to falling."""
+    territory and tokens, and with ``threats`` the squares the enemy could take cheaply and how
+    close each capital is to falling."""
     enemy = 1 - seat
-    if state.over:
-        ranking = [p.playing for p in state.players]
-        if ranking[seat] != ranking[enemy]:
-            return WON if ranking[seat] else -WON
-        mine, theirs = state.territory(seat), state.territory(enemy)
-        return WON if mine > theirs else -WON if mine < theirs else 0
-    score = 10.0 * (state.territory(seat) - state.territory(enemy))
-    tokens = sum(1 if owner == seat else -1 for owner in state.tokens.values())
-    score += 4.0 * tokens
-    if threats:
-        danger = capture_cost(state, enemy)
-        if danger <= EP_PER_TURN:
-            return score - WON / 10
-        score -= 9.0 * max(0, 2 * EP_PER_TURN + 1 - danger)
-        score += 5.0 * max(0, 2 * EP_PER_TURN + 1 - capture_cost(state, seat))
-    return score
+    lead = state.territory(seat) - state.territory(enemy)
+    playing = [p.playing for p in state.players]
+    if playing[seat] != playing[enemy]:
+        return WON if playing[seat] else -WON
+    if state.over or state.turn + 1 >= state.turn_limit or board_full(state):  # ends with this turn
+        return WON if lead > 0 else -WON if lead < 0 else 0
+    score = 10.0 * lead
+    score += 4.0 * sum(1 if owner == seat else -1 for owner in state.tokens.values())
+    if not threats:
+        return score
+    board = Board.read(state)
+    danger = board.capture_cost(enemy)
+    if danger <= EP_PER_TURN:
+        return score - WON / 10
+    score -= 9.0 * max(0, 2 * EP_PER_TURN + 1 - danger)
+    score += 5.0 * max(0, 2 * EP_PER_TURN + 1 - board.capture_cost(seat))
+    return score - 6.0 * board.exposed(seat)
