@@ -108,4 +108,3 @@ def _rollout(position: Position, rng: Rng, budget: Budget) -> SiegeState:
         position = position.play(rng.choice(position.moves()))
         budget.spend()
     return position.state
-

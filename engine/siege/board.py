@@ -43,6 +43,14 @@ def adjacency(size: int) -> dict[Square, tuple[Square, ...]]:
     return {sq: tuple(n for n in sq.orthogonal() if grid.contains(n)) for sq in grid.squares()}
 
 
+@functools.cache
+def numbering(size: int) -> tuple[tuple[Square, ...], tuple[tuple[int, ...], ...]]:
+    """The squares row by row (square ``row * size + col`` is number ``i``) and each number's
+    neighbours, for the code that works on plain integers."""
+    squares = tuple(sorted(adjacency(size), key=lambda sq: (sq.row, sq.col)))
+    return squares, tuple(tuple(n.row * size + n.col for n in adjacency(size)[sq]) for sq in squares)
+
+
 def clear_zone(size: int) -> frozenset[Square]:
     """The capitals and their orthogonal neighbours: never river or mountain."""
     return frozenset(sq for capital in capitals(size) for sq in (capital, *capital.orthogonal()))
@@ -104,7 +112,7 @@ class SiegeMap:
 
 def generate_map(seed: int | str, size: int = 10, level: int = 1) -> SiegeMap:
     """A river wandering in from each side towards the middle (a ford where the halves meet) and
-    about one square in twelve a mountain of ``level``; the lower half mirrors the upper half."""
+    2 to size/3 mountains of ``level`` in each half; the lower half mirrors the upper half."""
     grid = SquareGrid(size, size)
     rng = Rng(seed_state(f"siege:{seed}:{size}"))
     keep_clear = {near for capital in capitals(size) for near in (capital, *capital.surrounding())}
@@ -116,7 +124,8 @@ def generate_map(seed: int | str, size: int = 10, level: int = 1) -> SiegeMap:
         if rng.chance(1, 3) and col < size // 2 - 1:
             row = min(size // 2 - 1, max(size // 2 - 3, row + rng.choice((-1, 1))))
             rivers.add(Square(col, row))
-    mountains = {sq: level for sq in upper if sq not in rivers and sq not in keep_clear and rng.chance(1, 12)}
+    spots = rng.shuffled([sq for sq in upper if sq not in rivers and sq not in keep_clear])
+    mountains = dict.fromkeys(spots[: rng.between(2, size // 3)], level)
     rivers -= keep_clear
     return SiegeMap(
         f"generated-{size}x{size}",

@@ -6,13 +6,13 @@ and what is wrong with it; the bots and autocomplete use the same checks.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from engine import standings
 from engine.errors import IllegalOrderError, OrderError, OrderSyntaxError, raise_collected
 from engine.ruleset import Event
-from engine.siege.board import adjacency
+from engine.siege.board import adjacency, numbering
 from engine.siege.orders import COSTS, END, EP_PER_TURN, TOWER_PRICE, WALL_PRICE, Action, parse_line, split_lines
 from engine.siege.state import SiegeState
 from engine.squaregrid import Square
@@ -197,8 +197,7 @@ def perform(state: SiegeState, seat: int, action: Action) -> tuple[SiegeState, s
         return _attack_result(state, seat, action)
     if kind in ("dig", "fill"):
         level = state.mountains.get(target, 0) + (1 if kind == "fill" else -1)
-        mountains = {sq: lvl for sq, lvl in state.mountains.items() if sq != target}
-        return replace(state, mountains={**mountains, target: level} if level else mountains), f"level {level}"
+        return replace(state, mountains=_set(state.mountains, target, level)), f"level {level}"
     if kind == "wall":
         return replace(state, walls={**state.walls, target: state.walls.get(target, 0) + 1}), "built"
     if kind == "tower":
@@ -207,8 +206,22 @@ def perform(state: SiegeState, seat: int, action: Action) -> tuple[SiegeState, s
 
 
 def _occupy(state: SiegeState, seat: int, target: Square, source: Square | None = None) -> SiegeState:
-    tokens = {sq: s for sq, s in state.tokens.items() if sq != source}
-    return replace(state, tokens={**tokens, target: seat}, owners={**state.owners, target: seat})
+    tokens = dict(state.tokens)
+    if source is not None:
+        del tokens[source]
+    tokens[target] = seat
+    return replace(state, tokens=tokens, owners={**state.owners, target: seat})
+
+
+def _set(mapping: Mapping[Square, int], key: Square, value: int) -> dict[Square, int]:
+    """A copy of ``mapping`` with ``key`` set to ``value``, or left out when ``value`` is 0 (a
+    copy keeps the keys' hashes, which matters to the bots' thousands of positions a turn)."""
+    result = dict(mapping)
+    if value:
+        result[key] = value
+    else:
+        result.pop(key, None)
+    return result
 
 
 def _attack_result(state: SiegeState, seat: int, action: Action) -> tuple[SiegeState, str]:
@@ -217,13 +230,11 @@ def _attack_result(state: SiegeState, seat: int, action: Action) -> tuple[SiegeS
         if target in state.towers:
             return replace(state, towers=state.towers - {target}), "tower removed"
         if state.walls.get(target):
-            walls = {sq: n for sq, n in state.walls.items() if sq != target}
-            left = state.walls[target] - 1
-            return replace(state, walls={**walls, target: left} if left else walls), "wall removed"
+            return replace(state, walls=_set(state.walls, target, state.walls[target] - 1)), "wall removed"
     state = replace(
         state,
         towers=state.towers - {target},
-        walls={sq: n for sq, n in state.walls.items() if sq != target},
+        walls=_set(state.walls, target, 0),
     )
     state = _occupy(state, seat, target, action.source)
     if target != state.capitals[1 - seat]:
@@ -303,12 +314,16 @@ def legal_actions(state: SiegeState, seat: int) -> list[Action]:
 def board_full(state: SiegeState) -> bool:
     """No neutral square is left that either player could take now with Expand, Deploy, Cross or
     Climb: none next to a token, and no plain one in a back row."""
-    for sq in adjacency(state.size):
-        if sq in state.owners:
+    size = state.size
+    _, near = numbering(size)
+    owned = {sq.row * size + sq.col for sq in state.owners}
+    tokens = {sq.row * size + sq.col for sq in state.tokens}
+    terrain = {sq.row * size + sq.col for sq in (*state.rivers, *state.mountains)}
+    back = (*state.back_rows(0), *state.back_rows(1))
+    for i in range(size * size):
+        if i in owned:
             continue
-        if any(state.tokens.get(n) is not None for n in neighbours(state, sq)):
-            return False
-        if not is_terrain(state, sq) and (sq.row in state.back_rows(0) or sq.row in state.back_rows(1)):
+        if i // size in back and i not in terrain or any(n in tokens for n in near[i]):
             return False
     return True
 

@@ -12,12 +12,11 @@ square number (:class:`Board`) and the searches work on plain integers.
 
 from __future__ import annotations
 
-import functools
 import heapq
 from dataclasses import dataclass
 
 from engine.errors import IllegalOrderError
-from engine.siege.board import adjacency
+from engine.siege.board import numbering
 from engine.siege.orders import COSTS, EP_PER_TURN, TOWER_PRICE, WALL_PRICE, Action
 from engine.siege.rules import board_full, play
 from engine.siege.state import SiegeState
@@ -26,15 +25,6 @@ from engine.squaregrid import Square
 UNREACHABLE = 99
 WON = 1_000_000
 NOBODY = -1
-
-
-@functools.cache
-def numbering(size: int) -> tuple[tuple[Square, ...], dict[Square, int], tuple[tuple[int, ...], ...]]:
-    """The board's squares row by row (square ``i`` is on row ``i // size``), each square's number,
-    and each number's neighbours."""
-    squares = tuple(sorted(adjacency(size), key=lambda sq: (sq.row, sq.col)))
-    index = {sq: i for i, sq in enumerate(squares)}
-    return squares, index, tuple(tuple(index[n] for n in adjacency(size)[sq]) for sq in squares)
 
 
 def attack_price(state: SiegeState, sq: Square) -> int:
@@ -62,21 +52,21 @@ class Board:
 
     @classmethod
     def read(cls, state: SiegeState) -> Board:
-        squares, index, _ = numbering(state.size)
-        count = len(squares)
+        size = state.size
+        count = size * size
         owner, token, level = [NOBODY] * count, [NOBODY] * count, [0] * count
         river, price = [False] * count, [COSTS["attack"]] * count
         for sq, seat in state.owners.items():
-            owner[index[sq]] = seat
+            owner[sq.row * size + sq.col] = seat
         for sq, seat in state.tokens.items():
-            token[index[sq]] = seat
+            token[sq.row * size + sq.col] = seat
         for sq, height in state.mountains.items():
-            level[index[sq]] = height
+            level[sq.row * size + sq.col] = height
         for sq in state.rivers:
-            river[index[sq]] = True
+            river[sq.row * size + sq.col] = True
         for sq in {*state.walls, *state.towers}:
-            price[index[sq]] = attack_price(state, sq)
-        capitals = (index[state.capitals[0]], index[state.capitals[1]])
+            price[sq.row * size + sq.col] = attack_price(state, sq)
+        capitals = tuple(sq.row * size + sq.col for sq in state.capitals)
         return cls(state, owner, token, level, river, price, capitals)
 
     def entry(self, attacker: int, i: int) -> int:
@@ -94,7 +84,7 @@ class Board:
         square to deploy to; -1 if none within ``bound``), and each square's next step."""
         capital = self.capitals[1 - attacker]
         size = self.state.size
-        _, _, near = numbering(size)
+        _, near = numbering(size)
         rows = self.state.back_rows(attacker)
         start_price = self.price[capital]
         best = {i: start_price for i in near[capital]}
@@ -139,7 +129,7 @@ class Board:
     def exposed(self, seat: int) -> int:
         """``seat``'s squares the enemy could take next turn for 2 EP: plain, unfortified, and next
         to an enemy token."""
-        _, _, near = numbering(self.state.size)
+        _, near = numbering(self.state.size)
         enemy = 1 - seat
         return len(
             {
@@ -161,7 +151,7 @@ def winning_line(state: SiegeState, seat: int) -> list[Action] | None:
     cost, start, links = board.search(seat, EP_PER_TURN)
     if start < 0 or cost > EP_PER_TURN:
         return None
-    squares, _, _ = numbering(state.size)
+    squares, _ = numbering(state.size)
     actions = [] if board.token[start] == seat else [Action("deploy", squares[start])]
     here = start
     while here != board.capitals[1 - seat]:
@@ -193,14 +183,15 @@ def evaluate(state: SiegeState, seat: int, *, threats: bool = True) -> float:
     territory and tokens, and with ``threats`` the squares the enemy could take cheaply and how
     close each capital is to falling."""
     enemy = 1 - seat
-    lead = state.territory(seat) - state.territory(enemy)
+    owners, tokens = list(state.owners.values()), list(state.tokens.values())
+    lead = owners.count(seat) - owners.count(enemy)
     playing = [p.playing for p in state.players]
     if playing[seat] != playing[enemy]:
         return WON if playing[seat] else -WON
     if state.over or state.turn + 1 >= state.turn_limit or board_full(state):  # ends with this turn
         return WON if lead > 0 else -WON if lead < 0 else 0
     score = 10.0 * lead
-    score += 4.0 * sum(1 if owner == seat else -1 for owner in state.tokens.values())
+    score += 4.0 * (2 * tokens.count(seat) - len(tokens))
     if not threats:
         return score
     board = Board.read(state)
