@@ -1,9 +1,10 @@
 """A plain Monte Carlo tree search siege player, the yardstick for the Extreme level.
 
-Plain means: UCT (exploration constant 1.4) over single actions, the player keeping the move until
-he ends his turn or his EP run out; uniformly random rollouts of two turns; a rollout is worth
-+1/-1 for a won or lost game, else the territory lead squashed into (-1, 1). No domain score, no
-move ordering. Its budget counts the same nodes as the bots': every position it steps into, in the
+Plain means: UCT (exploration constant 1.4) over single actions (the bots' candidate actions and
+END), the player keeping the move until he ends his turn or his EP run out; random rollouts of two
+turns (a random token steps onto a random neighbour, if that is legal and affordable, else the
+turn ends); a rollout is worth +1/-1 for a won or lost game, else the territory lead squashed
+into (-1, 1). No domain score, no move ordering. Its budget counts the same nodes as the bots': every position it steps into, in the
 tree or in a rollout.
 """
 
@@ -16,7 +17,7 @@ from engine.budget import Budget
 from engine.rng import Rng, seed_state
 from engine.siege.ai import options
 from engine.siege.orders import END, EP_PER_TURN, Action
-from engine.siege.rules import advance, cost, perform
+from engine.siege.rules import advance, cost, neighbours, perform, why_not
 from engine.siege.state import SiegeState
 
 ROLLOUT_TURNS = 2
@@ -105,6 +106,26 @@ def _uct(parent: Node, child: Node) -> float:
 def _rollout(position: Position, rng: Rng, budget: Budget) -> SiegeState:
     end = position.state.turn + ROLLOUT_TURNS
     while not position.state.over and position.state.turn < end:
-        position = position.play(rng.choice(position.moves()))
+        position = position.play(_random_action(position, rng))
         budget.spend()
     return position.state
+
+
+def _random_action(position: Position, rng: Rng) -> Action:
+    """A random token onto a random neighbour (the action that fits the square), else END."""
+    state, seat = position.state, position.state.to_move
+    tokens = sorted(sq for sq, owner in state.tokens.items() if owner == seat)
+    if not tokens:
+        return END
+    source = rng.choice(tokens)
+    target = rng.choice(neighbours(state, source))
+    if target in state.rivers:
+        action = Action("cross", target, source)
+    elif target in state.mountains:
+        action = Action("climb", target, source)
+    elif state.owners.get(target) == 1 - seat:
+        action = Action("attack", target, source)
+    else:
+        action = Action("expand", target)
+    legal = why_not(state, seat, action) is None and cost(state, action) <= position.left
+    return action if legal else END

@@ -161,9 +161,11 @@ def _square(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame, sq
 
 def _last_turn(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame) -> None:
     cell = frame.cell
+    inset = BAND * cell + 1  # inside the owner's band, which stays visible
     for action in view.state.last:
         x, y = frame.corner(action.target)
-        canvas.rectangle((x + 3, y + 3, x + cell - 3, y + cell - 3), outline=HIGHLIGHT, width=max(4, round(cell / 16)))
+        box = (x + inset, y + inset, x + cell - inset, y + cell - inset)
+        canvas.rectangle(box, outline=HIGHLIGHT, width=max(4, round(cell / 16)))
     for action in view.state.last:
         if action.source is not None:
             (x0, y0), (x1, y1) = frame.center(action.source), frame.center(action.target)

@@ -35,13 +35,14 @@ class Style:
     width: int  # partial turns kept at each step
     replies: int  # best turns answered by the opponent's reply (0: no lookahead)
     reply_looks: int  # candidates the reply weighs at each step
+    secure: bool = False  # also count the squares nobody can ever attack
 
 
 STYLES = {
     "Easy": Style(threats=False, width=1, replies=0, reply_looks=0),
     "Medium": Style(threats=True, width=1, replies=0, reply_looks=0),
     "Hard": Style(threats=True, width=3, replies=3, reply_looks=10),
-    "Extreme": Style(threats=True, width=4, replies=6, reply_looks=30),
+    "Extreme": Style(threats=True, width=4, replies=6, reply_looks=30, secure=True),
 }
 
 
@@ -63,13 +64,13 @@ def choose_actions(state: SiegeState, seat: int, seed: int | str, level: str, bu
     if not style.replies:
         return list(plan_turn(state, seat, rng, budget, style.width, threats=style.threats)[0].actions)
     share = Budget(budget.left // 2)  # the other half answers the best turns
-    plans = plan_turn(state, seat, rng, share, style.width)
+    plans = plan_turn(state, seat, rng, share, style.width, secure=style.secure)
     budget.spend(budget.left // 2 - share.left)
-    best = max(plans[: style.replies], key=lambda plan: _after_reply(plan, seat, rng, budget, style.reply_looks))
+    best = max(plans[: style.replies], key=lambda plan: _after_reply(plan, seat, rng, budget, style))
     return list(best.actions)
 
 
-def _after_reply(plan: Plan, seat: int, rng: Rng, budget: Budget, looks: int) -> float:
+def _after_reply(plan: Plan, seat: int, rng: Rng, budget: Budget, style: Style) -> float:
     """The plan's worth once the opponent has answered it with his best greedy turn."""
     if plan.state.over:
         return plan.score
@@ -77,7 +78,8 @@ def _after_reply(plan: Plan, seat: int, rng: Rng, budget: Budget, looks: int) ->
     line = winning_line(position, 1 - seat)
     if line is not None:
         return -evaluate(_replay(position, 1 - seat, line), 1 - seat)
-    return -plan_turn(position, 1 - seat, rng, budget, 1, looks=looks)[0].score
+    reply = plan_turn(position, 1 - seat, rng, budget, 1, looks=style.reply_looks)[0]
+    return -evaluate(reply.state, 1 - seat, secure=style.secure) if style.secure else -reply.score
 
 
 def _replay(state: SiegeState, seat: int, actions: list[Action]) -> SiegeState:
@@ -133,11 +135,12 @@ def plan_turn(
     width: int,
     *,
     threats: bool = True,
+    secure: bool = False,
     looks: int | None = None,
 ) -> list[Plan]:
     """Whole or partial turns, best first: the ``width`` best partial turns are grown by every
     affordable action (the first ``looks`` of them, if given) until the EP run out."""
-    start = Plan((), state, EP_PER_TURN, evaluate(state, seat, threats=threats))
+    start = Plan((), state, EP_PER_TURN, evaluate(state, seat, threats=threats, secure=secure))
     budget.spend()
     seen = {frozenset(): start}  # by the actions taken, whatever their order
     frontier = [start]
@@ -149,7 +152,7 @@ def plan_turn(
                     break
                 budget.spend()
                 after, _ = perform(plan.state, seat, action)
-                score = evaluate(after, seat, threats=threats)
+                score = evaluate(after, seat, threats=threats, secure=secure)
                 grown.append(Plan((*plan.actions, action), after, plan.left - cost(plan.state, action), score))
         grown.sort(key=lambda p: -p.score)
         for child in grown:

@@ -7,7 +7,9 @@ from engine.siege.orders import COSTS, EP_PER_TURN, split_lines
 from engine.siege.rules import cost, legal_actions, parse, play
 from engine.siege.state import SiegeState
 
-ORDER = {kind: rank for rank, kind in enumerate(("attack", *COSTS))}  # attacks first, end last
+ORDER = {
+    kind: rank for rank, kind in enumerate(sorted(COSTS, key=lambda k: (k != "attack", k == "end")))
+}  # attacks first, end last
 
 
 def suggestions(state: SiegeState, seat: int, text: str) -> list[str]:

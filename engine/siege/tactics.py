@@ -126,6 +126,14 @@ class Board:
         cost, start, _ = self.search(attacker, bound)
         return cost if start >= 0 and cost <= bound else UNREACHABLE
 
+    def secure(self, seat: int) -> int:
+        """``seat``'s squares that can never be attacked: rivers, and mountains with his token on."""
+        return sum(
+            1
+            for i, owner in enumerate(self.owner)
+            if owner == seat and (self.river[i] or self.level[i] and self.token[i] == seat)
+        )
+
     def exposed(self, seat: int) -> int:
         """``seat``'s squares the enemy could take next turn for 2 EP: plain, unfortified, and next
         to an enemy token."""
@@ -178,10 +186,10 @@ def _enter(state: SiegeState, seat: int, here: Square, there: Square) -> list[Ac
     return [Action("expand", there)]
 
 
-def evaluate(state: SiegeState, seat: int, *, threats: bool = True) -> float:
+def evaluate(state: SiegeState, seat: int, *, threats: bool = True, secure: bool = False) -> float:
     """How good the position is for ``seat`` when his turn ends here (the opponent moves next):
     territory and tokens, and with ``threats`` the squares the enemy could take cheaply and how
-    close each capital is to falling."""
+    close each capital is to falling; with ``secure`` the squares nobody can ever attack."""
     enemy = 1 - seat
     owners, tokens = list(state.owners.values()), list(state.tokens.values())
     lead = owners.count(seat) - owners.count(enemy)
@@ -200,4 +208,6 @@ def evaluate(state: SiegeState, seat: int, *, threats: bool = True) -> float:
         return score - WON / 10
     score -= 9.0 * max(0, 2 * EP_PER_TURN + 1 - danger)
     score += 5.0 * max(0, 2 * EP_PER_TURN + 1 - board.capture_cost(seat))
+    if secure:
+        score += 4.0 * (board.secure(seat) - board.secure(enemy))
     return score - 6.0 * board.exposed(seat)

@@ -474,3 +474,19 @@ def test_shipped_maps_load_and_are_offered():
 def test_invalid_maps_are_refused_clearly(data, message):
     with pytest.raises(MapError, match=message):
         RS.setup(2, {"map": data}, seed=1)
+
+
+def test_autocomplete_offers_legal_actions_with_their_price():
+    """README: `/orders give text:` — autocomplete offers legal ones from your position (for siege,
+    each with its EP cost and the EP left after it)."""
+    state = board(["C3"], ["C4"], walls={"C4": 1})
+    lines = RS.suggest_orders(state, 0, "")
+    assert lines[0] == "attack C3>C4 (4 EP, 2 left)" and lines[-1] == "end (0 EP, 6 left)"
+    assert "wall E1 (3 EP, 3 left)" in lines and "tower C3 (5 EP, 1 left)" in lines
+    more = RS.suggest_orders(state, 0, lines[0] + "; ")
+    assert more and all(line.startswith("attack c3>c4; ") for line in more)
+    assert not any("wall" in line or "tower" in line for line in more)  # 3 and 5 EP: more than is left
+    assert all(line.startswith("expand") for line in RS.suggest_orders(state, 0, "exp"))
+    for line in lines + more:
+        RS.parse_orders(state, 0, line)
+    assert RS.suggest_orders(state, 1, "") == [] and RS.suggest_orders(state, 0, "end; ") == []
