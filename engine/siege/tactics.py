@@ -134,6 +134,27 @@ class Board:
             if owner == seat and (self.river[i] or self.level[i] and self.token[i] == seat)
         )
 
+    def closer(self, seat: int) -> int:
+        """Neutral squares nearer (in steps) to ``seat``'s tokens than to the enemy's, minus those
+        nearer to the enemy's: where the land still to be taken is likely to go."""
+        _, near = numbering(self.state.size)
+        distance = [[UNREACHABLE] * len(self.owner) for _ in (0, 1)]
+        for side in (0, 1):
+            frontier = [i for i, token in enumerate(self.token) if token == side]
+            for i in frontier:
+                distance[side][i] = 0
+            steps = 0
+            while frontier:
+                steps += 1
+                frontier = [n for i in frontier for n in near[i] if distance[side][n] > steps]
+                for n in frontier:
+                    distance[side][n] = steps
+        lead = 0
+        for i, owner in enumerate(self.owner):
+            if owner == NOBODY and distance[seat][i] != distance[1 - seat][i]:
+                lead += 1 if distance[seat][i] < distance[1 - seat][i] else -1
+        return lead
+
     def exposed(self, seat: int) -> int:
         """``seat``'s squares the enemy could take next turn for 2 EP: plain, unfortified, and next
         to an enemy token."""
@@ -209,5 +230,5 @@ def evaluate(state: SiegeState, seat: int, *, threats: bool = True, secure: bool
     score -= 9.0 * max(0, 2 * EP_PER_TURN + 1 - danger)
     score += 5.0 * max(0, 2 * EP_PER_TURN + 1 - board.capture_cost(seat))
     if secure:
-        score += 4.0 * (board.secure(seat) - board.secure(enemy))
+        score += 4.0 * (board.secure(seat) - board.secure(enemy)) + 3.0 * board.closer(seat)
     return score - 6.0 * board.exposed(seat)
