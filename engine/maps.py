@@ -13,17 +13,25 @@ from engine.hexgrid import Hex
 from engine.ruleset import Option
 
 M = TypeVar("M")
+C = TypeVar("C")
 
 
-def hex_on_board(label: Any, cells: Collection[Hex], what: str, board: str = "map") -> Hex:
-    """The cell a map file names, or a MapError saying which entry names no cell of the board."""
+def cell_on_board(
+    label: Any, cells: Collection[C], what: str, board: str = "map", parse: Callable[[str], C] = Hex.from_label
+) -> C:
+    """The cell a map file names (read by ``parse``: hexes, or squares), or a MapError saying which
+    entry names no cell of the board."""
     try:
-        cell = Hex.from_label(label) if isinstance(label, str) else None
+        cell = parse(label) if isinstance(label, str) else None
     except ValueError:
         cell = None
     if cell is None or cell not in cells:
         raise MapError(f"{what} {label!r} is not a cell of the {board}")
     return cell
+
+
+def hex_on_board(label: Any, cells: Collection[Hex], what: str, board: str = "map") -> Hex:
+    return cell_on_board(label, cells, what, board)
 
 
 class ShippedMaps(Generic[M]):

@@ -7,8 +7,11 @@ from engine.errors import UnknownRulesetError
 from engine.fortress import FortressRuleset
 from engine.gra import GraRuleset
 from engine.ruleset import Ruleset
+from engine.siege import SiegeRuleset
 
-RULESETS: dict[str, Ruleset] = {rs.name: rs for rs in (ConquestRuleset(), FortressRuleset(), GraRuleset())}
+RULESETS: dict[str, Ruleset] = {
+    rs.name: rs for rs in (ConquestRuleset(), FortressRuleset(), GraRuleset(), SiegeRuleset())
+}
 
 
 def find_ruleset(name: str) -> Ruleset:

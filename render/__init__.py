@@ -16,7 +16,8 @@ from PIL import Image
 from engine.conquest.state import ConquestView
 from engine.fortress.state import FortressView
 from engine.gra.state import GraView
-from render import conquest, fortress, graph, pieces, png, text
+from engine.siege.state import SiegeView
+from render import conquest, fortress, graph, pieces, png, siege, text
 
 Drawer = Callable[[Any, Sequence[str], Sequence[object], str | None], Image.Image]
 """Draws a view: ``(view, names, orders, title) -> image``."""
@@ -55,5 +56,6 @@ def board_png(view: object, *, names: Sequence[str], orders: Sequence[object] = 
 register_drawer(ConquestView, conquest.render)
 register_drawer(GraView, graph.render)
 register_drawer(FortressView, fortress.render)
+register_drawer(SiegeView, siege.render)
 
 __all__ = ["Drawer", "board_png", "clear_caches", "has_drawer", "register_drawer"]

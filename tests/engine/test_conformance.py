@@ -22,6 +22,7 @@ def _play(rs, seed: int):
     players = rs.min_players + rng.below(rs.max_players - rs.min_players + 1)
     options = {"round_limit": 150} if any(o.name == "round_limit" for o in rs.options_schema()) else {}
     initial = state = rs.setup(players, options, seed=seed)
+    weakest = rs.bot_levels[0].name  # the quickest to think: these games check the rules, not the bots
     history = []
     for _ in range(MAX_STEPS):
         acting = rs.acting_players(state)
@@ -36,7 +37,11 @@ def _play(rs, seed: int):
             for seat in sorted(acting):
                 if rng.chance(1, 8):
                     continue  # this seat missed the deadline
-                orders = rs.ai_orders(state, seat, seed) if rng.chance(4, 5) else rs.default_orders(state, seat)
+                orders = (
+                    rs.ai_orders(state, seat, seed, level=weakest)
+                    if rng.chance(4, 5)
+                    else rs.default_orders(state, seat)
+                )
                 texts[seat] = rs.format_orders(orders)
                 assert rs.parse_orders(state, seat, texts[seat]) == orders
             step = ("resolve", texts)

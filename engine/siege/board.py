@@ -1,0 +1,138 @@
+"""Siege boards: the map data format, the shipped maps, and a seeded point-symmetric generator.
+
+A map as data (shipped files in ``maps/`` and ``options["map"]`` alike)::
+
+    {
+      "name": "ford", "size": 10,                 # 10 (columns A-J) or 12 (A-L)
+      "rivers": ["A5", "B5", "I6", "J6"],
+      "mountains": {"C3": 1, "H8": 1}             # square -> level 1..3
+    }
+
+Capitals are not part of the data: they stand where the spec puts them (:func:`capitals`). A map
+is refused unless it is point-symmetric (a river or mountain on a square means the same on the
+mirrored square, at the same level) and each capital and its four neighbours are clear.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import MapError
+from engine.maps import ShippedMaps, cell_on_board
+from engine.rng import Rng, seed_state
+from engine.squaregrid import Square, SquareGrid
+
+SIZES = (10, 12)
+MAX_LEVEL = 3
+
+
+@functools.cache
+def capitals(size: int) -> tuple[Square, Square]:
+    """Player 0 at the centre of row 1 (column E of 10, F of 12); player 1 at the mirrored square."""
+    first = Square(size // 2 - 1, 0)
+    return first, SquareGrid(size, size).mirror(first)
+
+
+@functools.cache
+def adjacency(size: int) -> dict[Square, tuple[Square, ...]]:
+    """Each square's orthogonal neighbours on the board (looked up on every rule check)."""
+    grid = SquareGrid(size, size)
+    return {sq: tuple(n for n in sq.orthogonal() if grid.contains(n)) for sq in grid.squares()}
+
+
+@functools.cache
+def numbering(size: int) -> tuple[tuple[Square, ...], tuple[tuple[int, ...], ...]]:
+    """The squares row by row (square ``row * size + col`` is number ``i``) and each number's
+    neighbours, for the code that works on plain integers."""
+    squares = tuple(sorted(adjacency(size), key=lambda sq: (sq.row, sq.col)))
+    return squares, tuple(tuple(n.row * size + n.col for n in adjacency(size)[sq]) for sq in squares)
+
+
+def clear_zone(size: int) -> frozenset[Square]:
+    """The capitals and their orthogonal neighbours: never river or mountain."""
+    return frozenset(sq for capital in capitals(size) for sq in (capital, *capital.orthogonal()))
+
+
+@dataclass(frozen=True)
+class SiegeMap:
+    name: str
+    size: int
+    rivers: frozenset[Square]
+    mountains: Mapping[Square, int]
+
+    @classmethod
+    def from_dict(cls, data: Any) -> SiegeMap:
+        if not isinstance(data, Mapping):
+            raise MapError("a siege map must be an object with size, rivers and mountains")
+        name = data.get("name", "custom")
+        if not isinstance(name, str) or not name.strip():
+            raise MapError("map name must be a non-empty text")
+        size = data.get("size")
+        if size not in SIZES or isinstance(size, bool):
+            raise MapError(f"map size must be 10 or 12, not {size!r}")
+        grid = SquareGrid(size, size)
+        board = set(grid.squares())
+
+        def square(label: Any, what: str) -> Square:
+            return cell_on_board(label, board, what, f"{size}x{size} board", Square.from_label)
+
+        labels, levels = data.get("rivers", []), data.get("mountains", {})
+        if not isinstance(labels, list):
+            raise MapError('map rivers must be a list of squares like ["C5", "D5"]')
+        if not isinstance(levels, Mapping):
+            raise MapError('map mountains must be an object like {"C3": 2}')
+        rivers = frozenset(square(label, "river") for label in labels)
+        mountains = {}
+        for label, level in levels.items():
+            sq = square(label, "mountain")
+            if isinstance(level, bool) or level not in range(1, MAX_LEVEL + 1):
+                raise MapError(f"mountain {label} must have level 1, 2 or 3, not {level!r}")
+            if sq in rivers:
+                raise MapError(f"{sq.label} is listed as both river and mountain")
+            mountains[sq] = level
+        for sq in sorted(rivers | set(mountains)):
+            if sq in clear_zone(size):
+                raise MapError(f"{sq.label} is a capital or next to one; those squares must be clear")
+            twin = grid.mirror(sq)
+            if (sq in rivers) != (twin in rivers) or mountains.get(sq) != mountains.get(twin):
+                raise MapError(f"the map must be point-symmetric: {sq.label} and {twin.label} differ")
+        return cls(name.strip(), size, rivers, mountains)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "size": self.size,
+            "rivers": [sq.label for sq in sorted(self.rivers)],
+            "mountains": {sq.label: level for sq, level in sorted(self.mountains.items())},
+        }
+
+
+def generate_map(seed: int | str, size: int = 10, level: int = 1) -> SiegeMap:
+    """A river wandering in from each side towards the middle (a ford where the halves meet) and
+    2 to size/3 mountains of ``level`` in each half; the lower half mirrors the upper half."""
+    grid = SquareGrid(size, size)
+    rng = Rng(seed_state(f"siege:{seed}:{size}"))
+    keep_clear = {near for capital in capitals(size) for near in (capital, *capital.surrounding())}
+    upper = [sq for sq in grid.squares() if sq.row < size // 2]
+    rivers: set[Square] = set()
+    row = size // 2 - 1 - rng.below(2)
+    for col in range(size // 2):
+        rivers.add(Square(col, row))
+        if rng.chance(1, 3) and col < size // 2 - 1:
+            row = min(size // 2 - 1, max(size // 2 - 3, row + rng.choice((-1, 1))))
+            rivers.add(Square(col, row))
+    spots = rng.shuffled([sq for sq in upper if sq not in rivers and sq not in keep_clear])
+    mountains = dict.fromkeys(spots[: rng.between(2, size // 3)], level)
+    rivers -= keep_clear
+    return SiegeMap(
+        f"generated-{size}x{size}",
+        size,
+        frozenset(rivers | {grid.mirror(sq) for sq in rivers}),
+        {**mountains, **{grid.mirror(sq): lvl for sq, lvl in mountains.items()}},
+    )
+
+
+SHIPPED = ShippedMaps("engine.siege", SiegeMap.from_dict)
