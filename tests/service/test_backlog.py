@@ -54,4 +54,5 @@ async def test_start_up_returns_before_the_backlog_is_delivered(tmp_path):
         await asyncio.wait_for(service.recovery, timeout=5)
         assert sink.kinds()[:2] == ["game_started", "turn_started"]
     finally:
+        release.set()
         await service.close()
