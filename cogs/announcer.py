@@ -2,6 +2,7 @@
 
 Every post carries the announcement id as its nonce with ``enforce_nonce``: when a delivery is
 retried after a crash or a timeout, Discord returns the first message instead of posting twice.
+Past Discord's nonce window, a retry looks for its earlier post instead (``cogs.redelivery``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import discord
 from cogs.common import COLOUR_EMOJI, plain, png_file, when
 from cogs.embeds import result_lines
 from cogs.lobby import refresh_lobby
+from cogs.redelivery import posted_before
 from service.errors import GameNotFound
 from service.models import RUNNING, Announcement, Game
 from service.outbox import Undeliverable
@@ -86,8 +88,11 @@ class DiscordAnnouncer:
         file: discord.File | None = None,
         pings: bool = False,
     ) -> None:
+        text = text[:2000]
+        if await posted_before(self.client, channel, a, self.service.clock.now(), text):
+            return
         kwargs = {"file": file} if file else {}
-        await channel.send(text[:2000], nonce=f"a{a.id}", allowed_mentions=PING_USERS if pings else NO_PINGS, **kwargs)
+        await channel.send(text, nonce=f"a{a.id}", allowed_mentions=PING_USERS if pings else NO_PINGS, **kwargs)
 
     def _mention(self, game: Game, seat: int) -> str:
         player = game.player_at(seat)
@@ -153,6 +158,8 @@ class DiscordAnnouncer:
             if last_chance[index]:
                 lines.append("⚠️ One more missed turn removes you from the game.")
             text = "\n".join(lines)
+            if await posted_before(self.client, channel, a, self.service.clock.now(), text):
+                continue
             try:
                 await channel.send(text, nonce=f"a{a.id}u{index}")
             except discord.Forbidden:
