@@ -25,6 +25,7 @@ import sys
 from dataclasses import dataclass
 
 from engine import find_ruleset
+from service import GameMaster
 from service.clock import SystemClock
 from service.db import Database
 from service.errors import GameError
@@ -117,8 +118,6 @@ async def play(folder: pathlib.Path, turns: int, kill: Killer) -> None:
 async def new_game(folder: pathlib.Path) -> None:
     db = await Database.open(folder / "games.sqlite3")
     await db.migrate()
-    from service import GameMaster
-
     master = GameMaster(db, SystemClock())
     game = await master.create_game(
         guild_id=1, channel_id=1, actor=PLAYERS[0], ruleset="conquest", options={"size": "small"}, seed=3
