@@ -49,6 +49,7 @@ class GameService:
         self._tasks: set[asyncio.Task] = set()
         self.lock: InstanceLock | None = None
         self.recovery: asyncio.Task | None = None
+        self._closing: asyncio.Task | None = None
 
     @classmethod
     async def open(cls, path: str | pathlib.Path, sink: Sink, **kwargs) -> GameService:
@@ -77,7 +78,13 @@ class GameService:
         self.recovery = self._spawn(guarded("start-up recovery", self.sweep))
 
     async def close(self) -> None:
-        """Let what is running finish (no new posts are started), then release the database."""
+        """Let what is running finish (no new posts are started), then release the database. A second
+        call (a second signal) waits for the first."""
+        if self._closing is None:
+            self._closing = asyncio.get_running_loop().create_task(self._close())
+        await self._closing
+
+    async def _close(self) -> None:
         self.outbox.stopping = True
         await self.scheduler.shutdown()
         while self._tasks:

@@ -88,3 +88,11 @@ async def test_shutdown_with_a_wake_in_flight_logs_no_traceback(caplog, grace):
     await scheduler.shutdown(grace=grace)
     assert finished == ([7] if grace else [])
     assert not [r for r in caplog.records if r.levelname == "ERROR" or r.exc_info], caplog.text
+
+
+async def test_closing_twice_at_once_closes_once(tmp_path):
+    """Two signals in a row: both closes wait for the one shutdown, neither fails."""
+    service = await GameService.open(tmp_path / "g.sqlite3", ListSink(), clock=SystemClock())
+    await service.start()
+    await asyncio.gather(service.close(), service.close())
+    await service.close()
