@@ -94,5 +94,5 @@ async def test_closing_twice_at_once_closes_once(tmp_path):
     """Two signals in a row: both closes wait for the one shutdown, neither fails."""
     service = await GameService.open(tmp_path / "g.sqlite3", ListSink(), clock=SystemClock())
     await service.start()
-    await asyncio.gather(service.close(), service.close())
+    await asyncio.wait_for(asyncio.gather(service.close(), service.close()), timeout=10)
     await service.close()
