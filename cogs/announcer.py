@@ -88,11 +88,10 @@ class DiscordAnnouncer:
         file: discord.File | None = None,
         pings: bool = False,
     ) -> None:
-        text = text[:2000]
-        if await posted_before(self.client, channel, a, self.service.clock.now(), text):
+        if await posted_before(self.client, channel, a, self.service.clock.now(), text[:2000]):
             return
         kwargs = {"file": file} if file else {}
-        await channel.send(text, nonce=f"a{a.id}", allowed_mentions=PING_USERS if pings else NO_PINGS, **kwargs)
+        await channel.send(text[:2000], nonce=f"a{a.id}", allowed_mentions=PING_USERS if pings else NO_PINGS, **kwargs)
 
     def _mention(self, game: Game, seat: int) -> str:
         player = game.player_at(seat)
