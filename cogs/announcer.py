@@ -2,6 +2,7 @@
 
 Every post carries the announcement id as its nonce with ``enforce_nonce``: when a delivery is
 retried after a crash or a timeout, Discord returns the first message instead of posting twice.
+Past Discord's nonce window, a retry looks for its earlier post instead (``cogs.redelivery``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from cogs.buttons import rematch_view
 from cogs.common import COLOUR_EMOJI, counted, plain, png_file, when
 from cogs.embeds import result_lines
 from cogs.lobby import refresh_lobby
+from cogs.redelivery import posted_before
 from service.errors import GameNotFound
 from service.models import RUNNING, Announcement, Game
 from service.outbox import Undeliverable
@@ -84,6 +86,8 @@ class DiscordAnnouncer:
         view: discord.ui.View | None = None,
         pings: bool = False,
     ) -> None:
+        if await posted_before(self.client, channel, a, self.service.clock.now(), text[:2000]):
+            return
         kwargs = {"file": file} if file else {}
         if view is not None:
             kwargs["view"] = view
@@ -153,6 +157,8 @@ class DiscordAnnouncer:
             if last_chance[index]:
                 lines.append("⚠️ One more missed turn removes you from the game.")
             text = "\n".join(lines)
+            if await posted_before(self.client, channel, a, self.service.clock.now(), text):
+                continue
             try:
                 await channel.send(text, nonce=f"a{a.id}u{index}")
             except discord.Forbidden:

@@ -30,7 +30,7 @@ class SchemaTooNewError(StoreError):
 
 
 class Database:
-    def __init__(self, conn: aiosqlite.Connection, path: str | pathlib.Path = ""):
+    def __init__(self, conn: aiosqlite.Connection, path: str | pathlib.Path):
         self.conn, self.path = conn, pathlib.Path(path)
         self.lock = asyncio.Lock()
 

@@ -52,6 +52,7 @@ class GameService:
         self._armed_until: float | None = None  # wake-ups up to this time are in the scheduler
         self.lock: InstanceLock | None = None
         self.recovery: asyncio.Task | None = None
+        self._closing: asyncio.Task | None = None
 
     @classmethod
     async def open(cls, path: str | pathlib.Path, sink: Sink, **kwargs) -> GameService:
@@ -89,7 +90,13 @@ class GameService:
         self._armed_until = until
 
     async def close(self) -> None:
-        """Let what is running finish (no new posts are started), then release the database."""
+        """Let what is running finish (no new posts are started), then release the database. A second
+        call (a second signal) waits for the first."""
+        if self._closing is None:
+            self._closing = asyncio.get_running_loop().create_task(self._close())
+        await self._closing
+
+    async def _close(self) -> None:
         self.outbox.stopping = True
         await self.scheduler.shutdown()
         while self._tasks:

@@ -119,7 +119,7 @@ def start_bot(database: pathlib.Path, api_base: str) -> subprocess.Popen:
     while b"logging in" not in seen:
         assert time.monotonic() < deadline and bot.poll() is None, seen.decode()
         if select.select([bot.stderr], [], [], 0.2)[0]:
-            seen += bot.stderr.readline()
+            seen += os.read(bot.stderr.fileno(), 65536)  # unbuffered: select sees all that is unread
     return bot
 
 

@@ -39,6 +39,26 @@ async def test_a_repeated_delivery_is_posted_once(table):
     assert len([m for m in table.posts() if m.content.startswith("**Round 1.")]) == 1
 
 
+async def test_a_delivery_retried_after_the_nonce_window_is_posted_once(table):
+    """A crash between posting and recording two posts, and a restart long after: Discord has forgotten
+    the nonces, so the retry finds the post that got through and posts only the one that did not."""
+    thread = await table.start_game(**CONQUEST)
+    await table.fake.slash(table.alice, thread, "orders pass")
+    await table.fake.slash(table.bob, thread, "orders pass")
+    ping = await table.post(lambda m: "round 2" in m.content and "/orders give" in m.content)
+    await table.bot.service.outbox.flush()  # the deliveries under way are recorded
+    table.fake.world.delete_message(ping)  # this one never reached Discord
+    async with table.bot.service.db.transaction() as conn:
+        await conn.execute("UPDATE outbox SET delivered_at = NULL WHERE kind IN ('round_resolved', 'turn_started')")
+    table.fake.forget_nonces()
+    table.clock.advance(3600)
+    await table.restart()
+    await table.bot.service.recovery
+    live = [m for m in table.posts() if not m.deleted]
+    assert len([m for m in live if m.content.startswith("**Round 1.")]) == 1
+    assert len([m for m in live if m.content == ping.content]) == 1
+
+
 async def test_gateway_drop_is_resumed_and_commands_keep_working(table):
     thread = await table.start_game(**CONQUEST)
     mark = len(table.fake.gateway_log)

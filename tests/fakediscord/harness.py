@@ -62,7 +62,7 @@ class FakeDiscord:
         self.schema = load_schema(openapi_path or default_spec_path())
         self.server = FakeServer(self.world, self.schema)
         self.gateway = Gateway(self.world)
-        RestApi(self.server, self.world)
+        self.rest = RestApi(self.server, self.world)
         InteractionApi(self.server, self.world)
         self.server.app.router.add_get("/", self.gateway.handle)
         self.users = Simulator(self.world, self.gateway)
@@ -272,6 +272,10 @@ class FakeDiscord:
         if not 500 <= status <= 599:
             raise ValueError("a server error is a 5xx status")
         self.server.faults.append(Fault(str(status), route, method, count, 0.0))
+
+    def forget_nonces(self) -> None:
+        """Let Discord's nonce window (a few minutes) pass: a post repeating an earlier nonce is posted again."""
+        self.rest.forget_nonces()
 
     async def disconnect_gateway(
         self,

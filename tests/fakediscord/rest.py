@@ -56,6 +56,14 @@ def check_message_body(body: dict[str, Any], uploads: int, *, creating: bool) ->
         raise ApiError(400, 50006, "Cannot send an empty message", kind="limit")
 
 
+def as_fetched(message: FakeMessage) -> dict[str, Any]:
+    """A message as reading it back returns it: Discord keeps no nonce, which only the create response
+    and the MESSAGE_CREATE event carry."""
+    data = message.payload()
+    data.pop("nonce", None)
+    return data
+
+
 def attachment_error(err: AttachmentError) -> ApiError:
     return invalid_form([FieldError(("attachments",), str(err))])
 
@@ -218,13 +226,14 @@ class RestApi:
             and (before is None or m.id < before)
             and m.id > after
         ]
-        found.sort(key=lambda m: m.id, reverse=True)
-        return json_response([m.payload() for m in found[:limit]])
+        found.sort(key=lambda m: m.id)  # with ``after`` alone: the messages just after it, newest first
+        page = found[:limit] if after and before is None else found[-limit:]
+        return json_response([as_fetched(m) for m in reversed(page)])
 
     async def get_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         self._require(channel, READ_MESSAGE_HISTORY, "Read Message History")
-        return json_response(self._message(request, channel).payload())
+        return json_response(as_fetched(self._message(request, channel)))
 
     async def post_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
@@ -255,6 +264,10 @@ class RestApi:
         if nonce is not None and data.get("enforce_nonce"):
             self._nonces[(self.world.bot_user.id, str(nonce))] = (loop_time(), message.id)
         return json_response(message.payload())
+
+    def forget_nonces(self) -> None:
+        """The nonce window has passed for every post so far: a repeated nonce posts again."""
+        self._nonces.clear()
 
     def _shares_guild(self, user_id: int) -> bool:
         return any(user_id in g.members for g in self.world.guilds.values())

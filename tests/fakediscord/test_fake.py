@@ -465,6 +465,21 @@ async def test_enforced_nonce_does_not_duplicate(scene):
     assert len(scene.fake.channel_messages(scene.general)) == 1
 
 
+async def test_a_nonce_lasts_only_its_window_and_is_not_read_back(scene):
+    await scene.fake.slash(scene.alice, scene.general, "echo post", text="twice", nonce="turn-8")
+    await eventually(lambda: len(scene.bot.sent) == 2)
+    scene.fake.forget_nonces()
+    await scene.fake.slash(scene.alice, scene.general, "echo post", text="twice", nonce="turn-8")
+    await eventually(lambda: len(scene.bot.sent) == 4)
+    assert [m.content for m in scene.fake.channel_messages(scene.general)] == ["twice", "twice"]
+    channel = scene.general.id
+    status, fetched = await raw(scene.fake, "GET", f"/channels/{channel}/messages")
+    assert status == 200 and all("nonce" not in m for m in fetched)
+    first = min(int(m["id"]) for m in fetched)
+    status, after = await raw(scene.fake, "GET", f"/channels/{channel}/messages?after={first - 1}&limit=1")
+    assert [int(m["id"]) for m in after] == [first]  # the oldest message after the given one
+
+
 async def test_gateway_resume_replays_missed_events(scene):
     fake = scene.fake
     await fake.disconnect_gateway(resume=True)

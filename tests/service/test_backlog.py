@@ -1,0 +1,58 @@
+"""A backlog of announcements drains in one pass, in each game's order, without holding up start-up."""
+
+from __future__ import annotations
+
+import asyncio
+
+from service.clock import ManualClock
+from service.runtime import GameService
+from tests.service.conftest import ALICE, BOB, CAROL, ListSink
+
+
+async def test_a_backlog_is_read_once_and_each_game_keeps_its_order(env, monkeypatch):
+    games = [await env.new_game(ALICE, BOB, seed=seed) for seed in range(3)]
+    for game in games:
+        for _ in range(4):
+            await env.master.pause(game.id, ALICE)
+            await env.master.resume(game.id, ALICE)
+    pending = await env.outbox.pending_count()
+    env.outbox.batch = 5
+    reads = []
+    original = env.outbox._undelivered
+
+    async def counted(after):
+        rows = await original(after)
+        reads.append(len(rows))
+        return rows
+
+    monkeypatch.setattr(env.outbox, "_undelivered", counted)
+    assert await env.outbox.flush() == pending
+    assert sum(reads) == pending and reads[-1] == 0  # every row read once, then one empty read
+    for game in games:
+        posted = [a.id for a in env.sink.posted if a.game_id == game.id]
+        assert posted == sorted(posted)
+
+
+async def test_start_up_returns_before_the_backlog_is_delivered(tmp_path):
+    """The bot connects to Discord right after start(); delivering a long backlog goes on meanwhile."""
+    release = asyncio.Event()
+
+    class SlowSink(ListSink):
+        async def deliver(self, announcement):
+            await release.wait()
+            await super().deliver(announcement)
+
+    sink = SlowSink()
+    service = await GameService.open(tmp_path / "g.sqlite3", sink, clock=ManualClock())
+    game = await service.master.create_game(guild_id=1, channel_id=2, actor=ALICE, ruleset="conquest", seed=1)
+    await service.master.join(game.id, CAROL)
+    await service.master.start_game(game.id, ALICE)
+    try:
+        await asyncio.wait_for(service.start(), timeout=2)
+        assert not service.recovery.done() and sink.posted == []
+        release.set()
+        await asyncio.wait_for(service.recovery, timeout=5)
+        assert sink.kinds()[:2] == ["game_started", "turn_started"]
+    finally:
+        release.set()
+        await service.close()
