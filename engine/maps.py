@@ -11,19 +11,29 @@ from typing import Any, Generic, TypeVar
 from engine.errors import MapError
 from engine.hexgrid import Hex
 from engine.ruleset import Option
+from engine.squaregrid import Square
 
 M = TypeVar("M")
+C = TypeVar("C")
 
 
-def hex_on_board(label: Any, cells: Collection[Hex], what: str, board: str = "map") -> Hex:
+def on_board(parse: Callable[[str], C], label: Any, cells: Collection[C], what: str, board: str = "map") -> C:
     """The cell a map file names, or a MapError saying which entry names no cell of the board."""
     try:
-        cell = Hex.from_label(label) if isinstance(label, str) else None
+        cell = parse(label) if isinstance(label, str) else None
     except ValueError:
         cell = None
     if cell is None or cell not in cells:
         raise MapError(f"{what} {label!r} is not a cell of the {board}")
     return cell
+
+
+def hex_on_board(label: Any, cells: Collection[Hex], what: str, board: str = "map") -> Hex:
+    return on_board(Hex.from_label, label, cells, what, board)
+
+
+def square_on_board(label: Any, cells: Collection[Square], what: str, board: str = "map") -> Square:
+    return on_board(Square.from_label, label, cells, what, board)
 
 
 class ShippedMaps(Generic[M]):

@@ -6,9 +6,10 @@ from engine.conquest import ConquestRuleset
 from engine.errors import UnknownRulesetError
 from engine.fortress import FortressRuleset
 from engine.gra import GraRuleset
+from engine.ranks import RanksRuleset
 from engine.ruleset import Ruleset
 
-RULESETS: dict[str, Ruleset] = {rs.name: rs for rs in (ConquestRuleset(), FortressRuleset(), GraRuleset())}
+RULESETS: dict[str, Ruleset] = {rs.name: rs for rs in (ConquestRuleset(), FortressRuleset(), GraRuleset(), RanksRuleset())}
 
 
 def find_ruleset(name: str) -> Ruleset:

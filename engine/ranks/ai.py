@@ -1,0 +1,208 @@
+"""A ranks player: builds its turn greedily, one action at a time, judging each by the position it
+leaves after the NPCs and the capital check, with every opponent's next captures counted against it.
+
+It weighs a spawn against a run of moves (the move it adds each time is the best of the most
+promising few, ranked first by a cheap look), then spends its exp on the upgrades that help most.
+Every full position it judges is a node of its :class:`Budget`; once the budget is spent it stops
+adding moves and upgrades (it always judges at least a pass and a spawn, so a turn is never empty
+of thought, and always legal).
+"""
+
+from __future__ import annotations
+
+from engine import standings
+from engine.budget import Budget
+from engine.errors import OrderError
+from engine.ranks.board import reading_order
+from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade, split_lines
+from engine.ranks.rules import Turn, act, capital_check, npc_step, parse, targets
+from engine.ranks.state import PAWN, TANK, RanksState, exp_for
+from engine.rng import Rng, seed_state
+from engine.squaregrid import Square
+
+VALUE = {1: 1.0, 2: 1.7, 3: 2.6, 4: 3.4}  # what an army of each rank is worth to its owner
+EXP_VALUE = 0.45  # exp is worth less than a rank it could buy, so the bot spends it
+SHORTLIST = 10  # moves judged in full each time the bot adds one
+MOST_MOVES = 6  # armies moved in one turn
+LOST = -10_000.0
+
+
+def choose_orders(state: RanksState, seat: int, seed: int | str, budget: Budget) -> list[Order]:
+    rng = Rng(seed_state(f"{seed}:{state.rng}:{state.turn}:{seat}"))
+    turns = [_upgraded(state, seat, [], budget), _upgraded(state, seat, [Spawn(_spawn_cells(state, seat))], budget)]
+    moves = _moves(state, seat, budget, rng)
+    if moves:
+        turns.append(_upgraded(state, seat, moves, budget))
+    return max(turns, key=lambda t: t[0])[1]
+
+
+def judge(state: RanksState, seat: int, orders: list[Order], budget: Budget) -> float:
+    """The position after ``orders``, the NPCs and the capital check, as ``seat`` sees it."""
+    budget.spend()
+    turn = act(state, seat, orders)
+    npc_step(turn)
+    players = capital_check(turn, state.players)
+    if not players[seat].playing:
+        return LOST
+    rivals = [s for s in standings.still_in(players) if s != seat]
+    if not rivals:
+        return -LOST
+    threats = {s: _reach(turn, s, turn.exp[s]) for s in rivals}
+    threatened = set().union(*threats.values())
+    capital = state.board.capitals[seat]
+    score = -200.0 * len(rivals) + EXP_VALUE * turn.exp[seat]
+    if capital in threatened:
+        score -= 400.0
+    targets_now = [state.board.capitals[s] for s in rivals]
+    for cell, army in turn.armies.items():
+        value = VALUE[army.rank]
+        if army.seat == seat:
+            score += value - (0.6 * value if cell in threatened else 0.0)
+            score -= 0.04 * min(_distance(cell, t) for t in targets_now)
+        else:
+            score -= value / len(rivals)
+    mine = _reach(turn, seat, turn.exp[seat])
+    score += 3.0 * sum(1 for t in targets_now if t in mine)
+    score += 0.8 * len(turn.controlled())
+    return score
+
+
+def _reach(turn: Turn, seat: int, exp: int) -> set[Square]:
+    """Cells where ``seat``'s armies could capture next turn (moves and blasts)."""
+    cells: set[Square] = set()
+    for at, army in turn.armies.items():
+        if army.seat == seat:
+            cells.update(targets(turn.armies, exp, at, turn.on_board))
+            if army.rank == TANK:
+                cells.update(at.surrounding())
+    return cells
+
+
+def _distance(a: Square, b: Square) -> int:
+    return abs(a.col - b.col) + abs(a.row - b.row)
+
+
+def _spawn_cells(state: RanksState, seat: int) -> tuple[Square, ...]:
+    """Per controlled city, the empty cell nearest an opponent's capital."""
+    turn = Turn(state, seat)
+    rivals = [state.board.capitals[s] for s in standings.still_in(state.players) if s != seat]
+    cells = []
+    for city in turn.controlled():
+        empty = [c for c in city if c not in state.armies]
+        if empty and rivals:
+            cells.append(min(empty, key=lambda c: (min(_distance(c, t) for t in rivals), reading_order(c))))
+    return tuple(cells)
+
+
+def _actions(turn: Turn, seat: int) -> list[Order]:
+    """Every single move or blast still open to ``seat`` in the turn being made."""
+    found: list[Order] = []
+    for at, army in sorted(turn.armies.items(), key=lambda i: reading_order(i[0])):
+        if army.seat != seat or at in turn.moved:
+            continue
+        found += [Move(at, to) for to in targets(turn.armies, turn.exp[seat], at, turn.on_board)]
+        if army.rank == TANK:
+            found.append(Blast(at))
+    return found
+
+
+def _glance(turn: Turn, seat: int, order: Order) -> float:
+    """A cheap first ranking of a move: what it takes, minus leaving the capital empty."""
+    capital = turn.state.board.capitals[seat]
+    if isinstance(order, Blast):
+        return sum(
+            exp_for(turn.armies[c].rank) if c in turn.armies else 1.0
+            for c in order.cell.surrounding()
+            if (c in turn.armies and turn.armies[c].seat != seat) or c in turn.npcs
+        )
+    victim = turn.armies.get(order.target)
+    gain = 0.0
+    if victim is not None:
+        gain = VALUE[victim.rank] * (1.0 if victim.seat != seat else -1.0) + exp_for(victim.rank)
+    elif order.target in turn.npcs:
+        gain = 1.0
+    if order.source == capital:
+        gain -= 50.0
+    return gain
+
+
+def _moves(state: RanksState, seat: int, budget: Budget, rng: Rng) -> list[Order]:
+    chosen: list[Order] = []
+    current = judge(state, seat, [], budget)
+    while len(chosen) < MOST_MOVES and not budget.spent:
+        turn = act(state, seat, chosen)
+        actions = _actions(turn, seat)
+        ties = {a: rng.below(1000) for a in actions}
+        shortlist = sorted(actions, key=lambda a: (-_glance(turn, seat, a), ties[a]))[:SHORTLIST]
+        best, best_score = None, current
+        for action in shortlist:
+            if best is not None and budget.spent:
+                break
+            score = judge(state, seat, [*chosen, action], budget)
+            if score > best_score + 1e-9:
+                best, best_score = action, score
+        if best is None:
+            break
+        chosen.append(best)
+        current = best_score
+    return chosen
+
+
+def _upgraded(state: RanksState, seat: int, orders: list[Order], budget: Budget) -> tuple[float, list[Order]]:
+    """``orders`` followed by the upgrades that raise the judged position most, and its score."""
+    orders = list(orders)
+    current = judge(state, seat, orders, budget)
+    while not budget.spent:
+        turn = act(state, seat, orders)
+        exp = turn.exp[seat]
+        options = [
+            Upgrade(cell, levels)
+            for cell, army in sorted(turn.armies.items(), key=lambda i: reading_order(i[0]))
+            if army.seat == seat
+            for levels in ((1, 3) if army.rank == PAWN else (1,) if army.rank < TANK - 1 else ())
+            if levels <= exp
+        ]
+        best, best_score = None, current
+        for option in options:
+            if budget.spent:
+                break
+            score = judge(state, seat, [*orders, option], budget)
+            if score > best_score + 1e-9:
+                best, best_score = option, score
+        if best is None:
+            break
+        orders.append(best)
+        current = best_score
+    return current, orders
+
+
+def _legal(state: RanksState, seat: int, orders: list[Order]) -> bool:
+    try:
+        act(state, seat, orders)
+    except OrderError:
+        return False
+    return True
+
+
+def suggestions(state: RanksState, seat: int, text: str) -> list[str]:
+    """Legal orders as typed that extend the last line of ``text``: the spawn and every move (those
+    that capture first) while no action is chosen, then further moves, then upgrades."""
+    done = split_lines(text)
+    typed = done.pop() if done and not text.rstrip().endswith((";", ",")) else ""
+    try:
+        orders = parse(state, seat, "; ".join(done))
+    except OrderError:
+        return []
+    turn = act(state, seat, orders)
+    lines: list[str] = []
+    upgrading = any(isinstance(o, Upgrade) for o in orders)
+    if turn.action is None and not upgrading:
+        lines.append(str(Spawn(_spawn_cells(state, seat))))
+    if turn.action != "spawn" and not upgrading:
+        actions = _actions(turn, seat)
+        lines += [str(a) for a in sorted(actions, key=lambda a: -_glance(turn, seat, a))]
+    for cell, army in sorted(turn.armies.items(), key=lambda i: reading_order(i[0])):
+        if army.seat == seat and _legal(state, seat, [*orders, Upgrade(cell)]):
+            lines.append(str(Upgrade(cell)))
+    head = "; ".join(done)
+    return [f"{head}; {line}" if head else line for line in lines if line.startswith(typed)]
