@@ -14,7 +14,8 @@ from PIL import Image
 from engine.conquest.state import ConquestView
 from engine.fortress.state import FortressView
 from engine.gra.state import GraView
-from render import conquest, fortress, graph, png
+from engine.ranks.state import RanksView
+from render import conquest, fortress, graph, png, ranks
 
 Drawer = Callable[[Any, Sequence[str], Sequence[object], str | None], Image.Image]
 """Draws a view: ``(view, names, orders, title) -> image``."""
@@ -42,5 +43,6 @@ def board_png(view: object, *, names: Sequence[str], orders: Sequence[object] = 
 register_drawer(ConquestView, conquest.render)
 register_drawer(GraView, graph.render)
 register_drawer(FortressView, fortress.render)
+register_drawer(RanksView, ranks.draw)
 
 __all__ = ["Drawer", "board_png", "register_drawer"]
