@@ -9,7 +9,9 @@ from engine.gra import GraRuleset
 from engine.ranks import RanksRuleset
 from engine.ruleset import Ruleset
 
-RULESETS: dict[str, Ruleset] = {rs.name: rs for rs in (ConquestRuleset(), FortressRuleset(), GraRuleset(), RanksRuleset())}
+RULESETS: dict[str, Ruleset] = {
+    rs.name: rs for rs in (ConquestRuleset(), FortressRuleset(), GraRuleset(), RanksRuleset())
+}
 
 
 def find_ruleset(name: str) -> Ruleset:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.ranks.state import a
 from engine.ruleset import Event, SeatNamer
 
 
@@ -24,7 +25,7 @@ def describe(event: Event, who: SeatNamer) -> str | None:
             taken = ", ".join(_victim(v, who) for v in data["captured"]) or "nothing"
             return f"{who(data['seat'])}'s tank on {data['cell']} blasted: {taken}."
         case "upgraded":
-            return f"{who(data['seat'])} upgraded the {data['from']} on {data['cell']} to a {data['to']}."
+            return f"{who(data['seat'])} upgraded the {data['from']} on {data['cell']} to {a(data['to'])}."
         case "passed":
             return f"{who(data['seat'])} neither spawned nor moved."
         case "npc_captured":

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine import standings
-from engine.errors import IllegalOrderError, OrderError, raise_collected
+from engine.errors import AmbiguousOrderError, IllegalOrderError, OrderError, raise_collected
 from engine.ranks.board import reading_order
 from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade, read_line, split_lines
-from engine.ranks.state import ARCHER, KNIGHT, PAWN, RANK_NAMES, TANK, Army, RanksState, Trace, exp_for
+from engine.ranks.state import ARCHER, KNIGHT, PAWN, RANK_NAMES, TANK, Army, RanksState, Trace, a, exp_for
 from engine.ruleset import Event
 from engine.squaregrid import Square
 
@@ -119,7 +119,7 @@ class Turn:
         army = self._own_army(order.cell, order)
         if army.rank != TANK:
             raise IllegalOrderError(
-                f"{str(order)!r}: only a tank blasts; the army on {order.cell.label} is a {army.kind}"
+                f"{str(order)!r}: only a tank blasts; the army on {order.cell.label} is {a(army.kind)}"
             )
         captured = []
         for cell in sorted(order.cell.surrounding(), key=reading_order):
@@ -180,12 +180,12 @@ class Turn:
             raise IllegalOrderError(f"{str(order)!r}: needs {order.levels} exp and you have {self.exp[self.seat]}")
         rank = army.rank + order.levels
         if rank > TANK or army.rank == TANK:
-            raise IllegalOrderError(f"{str(order)!r}: a {army.kind} cannot rise {order.levels} more rank(s)")
+            raise IllegalOrderError(f"{str(order)!r}: {a(army.kind)} cannot rise {order.levels} more rank(s)")
         if rank == TANK and self.phase_start[order.cell] != PAWN:
             was = RANK_NAMES[self.phase_start[order.cell]]
             raise IllegalOrderError(
                 f"{str(order)!r}: a tank is made only from a pawn by three upgrades in one phase; "
-                f"this army was a {was} when the phase began"
+                f"this army was {a(was)} when the phase began"
             )
         self.exp[self.seat] -= order.levels
         self.armies[order.cell] = Army(self.seat, rank)
@@ -224,16 +224,20 @@ def parse(state: RanksState, seat: int, text: str) -> list[Order]:
     """Orders read from ``text`` and checked as a whole turn; every bad line is reported at once."""
     if not isinstance(text, str):
         raise IllegalOrderError(f"orders must be text, not {type(text).__name__}")
-    orders, problems = [], []
+    orders, problems, passed = [], [], False
     for line in split_lines(text):
         try:
             order = read_line(line)
         except OrderError as err:
             problems.append(err)
             continue
-        if order is not None:
+        if order is None:
+            passed = True
+        else:
             orders.append(order)
     raise_collected(problems)
+    if passed and any(not isinstance(o, Upgrade) for o in orders):
+        raise AmbiguousOrderError("'pass' means no spawn and no moves; leave it out or drop the other orders")
     act(state, seat, orders)
     return orders
 

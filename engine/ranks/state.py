@@ -18,6 +18,11 @@ RANK_NAMES = {PAWN: "pawn", ARCHER: "archer", KNIGHT: "knight", TANK: "tank"}
 TRACE_KINDS = ("move", "capture", "blast", "spawn", "upgrade", "npc")
 
 
+def a(kind: str) -> str:
+    """The rank's name with its article: "a pawn", "an archer"."""
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
+
 def exp_for(rank: int) -> int:
     """What eliminating an army earns: 1 for a pawn or archer (NPCs are pawns), 2 for a knight or tank."""
     return 2 if rank >= KNIGHT else 1

@@ -15,6 +15,8 @@ GAMES = [
     ("fortress", {"mode": 1}),
     ("fortress", {"mode": 2}),
     ("fortress", {"mode": 3}),
+    ("ranks", {}),
+    ("ranks", {"map": "nine-cities"}),
 ]
 LIMITLESS = 10**9
 
@@ -40,7 +42,8 @@ def test_an_unknown_level_or_a_bad_budget_is_refused(name):
     rs = RULESETS[name]
     state = rs.setup(rs.default_players, {}, seed=1)
     seat = min(rs.acting_players(state))
-    with pytest.raises(OptionError, match="no computer level 'grandmaster'; levels: standard"):
+    levels = ", ".join(level.name for level in rs.bot_levels)
+    with pytest.raises(OptionError, match=f"no computer level 'grandmaster'; levels: {levels}$"):
         rs.ai_orders(state, seat, 1, level="grandmaster")
     for bad in (-1, 2.5, True):
         with pytest.raises(OptionError, match="budget"):
