@@ -67,9 +67,11 @@ def layout(board: RanksMap, players: int) -> Layout:
 
 
 def fill_point(view: RanksView, square: Square) -> tuple[int, int]:
-    """A pixel that always shows the cell's own fill (just inside its top-right corner)."""
-    x0, y0, x1, _ = layout(view.state.board, len(view.state.players)).box(square)
-    return x1 - 3, y0 + 3
+    """A pixel that shows the cell's own fill when no arrow crosses it: top middle, inside the track
+    and capital outlines, above any army or NPC."""
+    frame = layout(view.state.board, len(view.state.players))
+    x0, y0, _, _ = frame.box(square)
+    return round(x0 + frame.cell * 0.5), round(y0 + frame.cell * 0.16)
 
 
 def cell_fill(view: RanksView, square: Square) -> Colour:

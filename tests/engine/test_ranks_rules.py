@@ -423,7 +423,7 @@ def test_the_turn_limit_ranks_by_armies_then_exp():
     """ "a turn limit (default 300 turns in all) ends the game; then the most armies, then the most exp,
     wins; equal is a draw." """
     assert RS.setup(2, {}, seed=1).turn_limit == 300
-    more = guarded({"C3": (1, "pawn")}, turn_limit=1)
+    more = guarded({"C3": (1, "pawn")}, exp=[5, 0], turn_limit=1)  # armies count before exp
     assert RS.outcome(play(more, "pass")[0]).winners == (1,)
     richer = guarded(exp=[3, 2], turn_limit=1)
     result = RS.outcome(play(richer, "pass")[0])
