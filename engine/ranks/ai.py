@@ -10,6 +10,8 @@ of thought, and always legal).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine import standings
 from engine.budget import Budget
 from engine.errors import OrderError
@@ -29,10 +31,12 @@ LOST = -10_000.0
 
 def choose_orders(state: RanksState, seat: int, seed: int | str, budget: Budget) -> list[Order]:
     rng = Rng(seed_state(f"{seed}:{state.rng}:{state.turn}:{seat}"))
-    turns = [_upgraded(state, seat, [], budget), _upgraded(state, seat, [Spawn(_spawn_cells(state, seat))], budget)]
-    moves = _moves(state, seat, budget, rng)
+    still = judge(state, seat, [], budget)
+    spawn = [Spawn(_spawn_cells(state, seat))]
+    turns = [_improve(state, seat, [], still, budget, _upgrades), _improve(state, seat, spawn, None, budget, _upgrades)]
+    moved, moves = _improve(state, seat, [], still, budget, lambda turn: _shortlist(turn, seat, rng), MOST_MOVES)
     if moves:
-        turns.append(_upgraded(state, seat, moves, budget))
+        turns.append(_improve(state, seat, moves, moved, budget, _upgrades))
     return max(turns, key=lambda t: t[0])[1]
 
 
@@ -126,49 +130,46 @@ def _glance(turn: Turn, seat: int, order: Order) -> float:
     return gain
 
 
-def _moves(state: RanksState, seat: int, budget: Budget, rng: Rng) -> list[Order]:
-    chosen: list[Order] = []
-    current = judge(state, seat, [], budget)
-    while len(chosen) < MOST_MOVES and not budget.spent:
-        turn = act(state, seat, chosen)
-        actions = _actions(turn, seat)
-        ties = {a: rng.below(1000) for a in actions}
-        shortlist = sorted(actions, key=lambda a: (-_glance(turn, seat, a), ties[a]))[:SHORTLIST]
+def _shortlist(turn: Turn, seat: int, rng: Rng) -> list[Order]:
+    """The most promising moves and blasts by a first glance (ties broken by the seeded rng)."""
+    actions = _actions(turn, seat)
+    ties = {a: rng.below(1000) for a in actions}
+    return sorted(actions, key=lambda a: (-_glance(turn, seat, a), ties[a]))[:SHORTLIST]
+
+
+def _upgrades(turn: Turn) -> list[Order]:
+    """One rank for a pawn, archer or knight-to-be, or three for a pawn (a tank), as exp allows."""
+    exp = turn.exp[turn.seat]
+    return [
+        Upgrade(cell, levels)
+        for cell, army in sorted(turn.armies.items(), key=lambda i: reading_order(i[0]))
+        if army.seat == turn.seat
+        for levels in ((1, 3) if army.rank == PAWN else (1,) if army.rank < TANK - 1 else ())
+        if levels <= exp
+    ]
+
+
+def _improve(
+    state: RanksState,
+    seat: int,
+    orders: list[Order],
+    score: float | None,
+    budget: Budget,
+    candidates: Callable[[Turn], list[Order]],
+    most: int = 99,
+) -> tuple[float, list[Order]]:
+    """``orders`` (judged ``score``, or judged here when None), then, one at a time and at most
+    ``most`` of them, the candidate that raises the judged position most, while one does."""
+    orders = list(orders)
+    current = judge(state, seat, orders, budget) if score is None else score
+    while len(orders) < most and not budget.spent:
         best, best_score = None, current
-        for action in shortlist:
+        for option in candidates(act(state, seat, orders)):
             if best is not None and budget.spent:
                 break
-            score = judge(state, seat, [*chosen, action], budget)
-            if score > best_score + 1e-9:
-                best, best_score = action, score
-        if best is None:
-            break
-        chosen.append(best)
-        current = best_score
-    return chosen
-
-
-def _upgraded(state: RanksState, seat: int, orders: list[Order], budget: Budget) -> tuple[float, list[Order]]:
-    """``orders`` followed by the upgrades that raise the judged position most, and its score."""
-    orders = list(orders)
-    current = judge(state, seat, orders, budget)
-    while not budget.spent:
-        turn = act(state, seat, orders)
-        exp = turn.exp[seat]
-        options = [
-            Upgrade(cell, levels)
-            for cell, army in sorted(turn.armies.items(), key=lambda i: reading_order(i[0]))
-            if army.seat == seat
-            for levels in ((1, 3) if army.rank == PAWN else (1,) if army.rank < TANK - 1 else ())
-            if levels <= exp
-        ]
-        best, best_score = None, current
-        for option in options:
-            if budget.spent:
-                break
-            score = judge(state, seat, [*orders, option], budget)
-            if score > best_score + 1e-9:
-                best, best_score = option, score
+            judged = judge(state, seat, [*orders, option], budget)
+            if judged > best_score + 1e-9:
+                best, best_score = option, judged
         if best is None:
             break
         orders.append(best)
@@ -204,5 +205,5 @@ def suggestions(state: RanksState, seat: int, text: str) -> list[str]:
     for cell, army in sorted(turn.armies.items(), key=lambda i: reading_order(i[0])):
         if army.seat == seat and _legal(state, seat, [*orders, Upgrade(cell)]):
             lines.append(str(Upgrade(cell)))
-    head = "; ".join(done)
-    return [f"{head}; {line}" if head else line for line in lines if line.startswith(typed)]
+    head = "; ".join(str(order) for order in orders)
+    return [f"{head}; {line}" if head else line for line in lines if line.lower().startswith(typed)]

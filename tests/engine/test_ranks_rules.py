@@ -494,3 +494,26 @@ def test_every_event_reads_as_a_sentence():
         "Ann's tank on F5 blasted: Bo's pawn on F6 (+1 exp).",
         "Ann upgraded the pawn on C4 to an archer.",
     ]
+
+
+def test_the_npc_spawn_pass_and_capital_events_read_as_sentences():
+    state = guarded({"G8": (0, "pawn"), "C5": (1, "pawn")}, cities=["A2"], tracks=["C5", "C6"], npcs=["C6"])
+    names = {0: "Ann", 1: "Bo"}.get
+    lines = [RS.describe_event(e, names) for e in play(state, "spawn")[1]]
+    assert lines == ["Ann spawned pawns on A2.", "An NPC stepped C6→C5 and took Bo's pawn."]
+    lines = [RS.describe_event(e, names) for e in play(state, "G8>H8")[1]]
+    assert lines[-2:] == ["Bo has no army on the capital H8 and is out.", "Game over."]
+    assert RS.describe_event(play(state, "pass")[1][0], names) == "Ann neither spawned nor moved."
+
+
+def test_autocomplete_offers_legal_orders_that_extend_the_text():
+    """Orders are "autocompleted via suggest_orders (e.g. `spawn C4 F7`, `C4>C5; D2>E3; up D2`)"."""
+    state = guarded({"C3": (0, "pawn"), "C4": (1, "pawn")}, cities=["A2"], exp=[1, 0])
+    first = RS.suggest_orders(state, 0, "")
+    assert first[0] == "spawn A2" and first[1] == "C3>C4"  # the capture before other moves
+    assert set(RS.suggest_orders(state, 0, "C3")) == {"C3>C2", "C3>C4", "C3>B3", "C3>D3"}
+    assert "C3>C4; up C4" in RS.suggest_orders(state, 0, "C3>C4; up")
+    assert not [line for line in RS.suggest_orders(state, 0, "spawn; ") if "spawn" in line.split("; ")[-1]]
+    for line in first + RS.suggest_orders(state, 0, "C3>C4; "):
+        RS.parse_orders(state, 0, line)
+    assert RS.suggest_orders(state, 1, "") == [] and RS.suggest_orders(state, 0, "fly; ") == []
