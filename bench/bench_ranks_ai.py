@@ -7,7 +7,10 @@ within a turn or two, which would measure nothing). The computer player sits fir
 half, on the generated board and on every shipped two-player map. A game the computer does not win
 outright (a loss or a draw at the turn limit) counts against it.
 
-Ends with ``RESULT ranks_ai games=<n> wins_vs_random=<share> …``.
+Then the standard level plays the novice level (a fifth as many games, seats alternating), which
+shows what the larger budget buys.
+
+Ends with ``RESULT ranks_ai games=<n> wins_vs_random=<share> … standard_vs_novice=<share>``.
 """
 
 from __future__ import annotations
@@ -52,6 +55,17 @@ def match(seed: int, map_name: str | None, level: str = "standard") -> bool:
     return outcome.winners == (computer,) and not outcome.draw
 
 
+def duel(seed: int, map_name: str | None) -> bool:
+    """Standard against novice; True when standard (first in even seeds) wins outright."""
+    state = RS.setup(2, {"map": map_name}, seed=seed)
+    levels = ("standard", "novice") if seed % 2 == 0 else ("novice", "standard")
+    while RS.outcome(state) is None:
+        seat = state.to_move
+        state = RS.resolve(state, {seat: RS.ai_orders(state, seat, seed, level=levels[seat])}).state
+    outcome = RS.outcome(state)
+    return outcome.winners == (levels.index("standard"),) and not outcome.draw
+
+
 def main(games: int = 100) -> None:
     figures = {}
     for level in [lvl.name for lvl in RS.bot_levels]:
@@ -59,8 +73,15 @@ def main(games: int = 100) -> None:
         wins = sum(match(seed, TWO_PLAYER_MAPS[seed % len(TWO_PLAYER_MAPS)], level) for seed in range(games))
         figures[level] = wins / games
         print(f"{level:9} won {wins} of {games} games against random play ({time.perf_counter() - start:.1f} s)")
+    start = time.perf_counter()
+    duels = games // 5
+    beaten = sum(duel(seed, TWO_PLAYER_MAPS[seed % len(TWO_PLAYER_MAPS)]) for seed in range(duels))
+    print(f"standard  won {beaten} of {duels} games against novice ({time.perf_counter() - start:.1f} s)")
     others = " ".join(f"{level}_wins={share:.2f}" for level, share in figures.items())
-    print(f"RESULT ranks_ai games={games} wins_vs_random={figures['standard']:.2f} {others}")
+    print(
+        f"RESULT ranks_ai games={games} wins_vs_random={figures['standard']:.2f} {others} "
+        f"standard_vs_novice={beaten / duels:.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from render.text import Colour
 
 BOARD_BOX = 1180
 SMALLEST, LARGEST = 44, 104
-CITY: Colour = (236, 150, 140)
+CITY: Colour = (242, 178, 168)
 TRACK: Colour = (200, 40, 40)
 NPC: Colour = (40, 160, 70)
 HIGHLIGHT: Colour = (255, 214, 0)

@@ -65,7 +65,7 @@ class RanksRuleset(Ruleset[RanksState, Order, RanksView]):
     min_players = 2
     max_players = 4
     default_players = 2
-    bot_levels = (BotLevel("novice", 60), BotLevel("standard", 6_000))
+    bot_levels = (BotLevel("novice", 15), BotLevel("standard", 6_000))
 
     def options_schema(self) -> tuple[Option, ...]:
         return (

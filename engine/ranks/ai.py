@@ -10,6 +10,7 @@ of thought, and always legal).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from engine import standings
@@ -18,15 +19,17 @@ from engine.errors import OrderError
 from engine.ranks.board import reading_order
 from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade, split_lines
 from engine.ranks.rules import Turn, act, capital_check, npc_step, parse, targets
-from engine.ranks.state import PAWN, TANK, RanksState, exp_for
+from engine.ranks.state import ARCHER, KNIGHT, PAWN, TANK, RanksState, exp_for
 from engine.rng import Rng, seed_state
-from engine.squaregrid import Square
+from engine.squaregrid import Square, SquareGrid
 
 VALUE = {1: 1.0, 2: 1.7, 3: 2.6, 4: 3.4}  # what an army of each rank is worth to its owner
 EXP_VALUE = 0.45  # exp is worth less than a rank it could buy, so the bot spends it
 SHORTLIST = 10  # moves judged in full each time the bot adds one
 MOST_MOVES = 6  # armies moved in one turn
 LOST = -10_000.0
+DANGER = 30.0  # a rival army two moves from taking our capital
+APPROACH = 2.0  # one of ours two moves from taking a rival capital
 
 
 def choose_orders(state: RanksState, seat: int, seed: int | str, budget: Budget) -> list[Order]:
@@ -58,17 +61,36 @@ def judge(state: RanksState, seat: int, orders: list[Order], budget: Budget) -> 
     if capital in threatened:
         score -= 400.0
     targets_now = [state.board.capitals[s] for s in rivals]
+    grid = state.board.grid
     for cell, army in turn.armies.items():
         value = VALUE[army.rank]
         if army.seat == seat:
             score += value - (0.6 * value if cell in threatened else 0.0)
             score -= 0.04 * min(_distance(cell, t) for t in targets_now)
+            score += APPROACH * sum(1 for t in targets_now if cell in _two_moves(t, army.rank, grid))
         else:
             score -= value / len(rivals)
+            if cell in _two_moves(capital, army.rank, grid):
+                score -= DANGER
     mine = _reach(turn, seat, turn.exp[seat])
     score += 3.0 * sum(1 for t in targets_now if t in mine)
     score += 0.8 * len(turn.controlled())
     return score
+
+
+@functools.cache
+def _two_moves(capital: Square, rank: int, grid: SquareGrid) -> frozenset[Square]:
+    """Cells from which an army of ``rank`` needs two moves to capture on ``capital`` (a tank's
+    second move may be its blast): there is no stopping it but taking it or the cell it goes to."""
+    steps = {
+        PAWN: Square.orthogonal,
+        ARCHER: Square.diagonal,
+        KNIGHT: Square.knight_jumps,
+        TANK: Square.surrounding,
+    }[rank]
+    near = {c for c in steps(capital) if grid.contains(c)}
+    moves = Square.diagonal if rank == ARCHER else Square.knight_jumps if rank == KNIGHT else Square.orthogonal
+    return frozenset(c for cell in near for c in moves(cell) if grid.contains(c)) - near - {capital}
 
 
 def _reach(turn: Turn, seat: int, exp: int) -> set[Square]:
