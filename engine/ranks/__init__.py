@@ -76,7 +76,7 @@ class RanksRuleset(Ruleset[RanksState, Order, RanksView]):
             ),
         )
 
-    def board(self, num_players: int, options: Mapping[str, Any] | None, seed: int | str) -> RanksMap:
+    def _board(self, num_players: int, options: Mapping[str, Any] | None, seed: int | str) -> RanksMap:
         """The map a game with these options is played on; a map for another table is refused."""
         opts = self.normalize_options(options)
         board = SHIPPED.choose(opts["map"], lambda: generate_map(num_players, seed, opts["size"]))
@@ -86,7 +86,7 @@ class RanksRuleset(Ruleset[RanksState, Order, RanksView]):
 
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None, seed: int | str = 0) -> RanksState:
         self.check_num_players(num_players)
-        board = self.board(num_players, options, seed)
+        board = self._board(num_players, options, seed)
         return RanksState(
             board=board,
             armies={capital: Army(seat, PAWN) for seat, capital in enumerate(board.capitals)},

@@ -18,8 +18,8 @@ from engine.budget import Budget
 from engine.errors import OrderError
 from engine.ranks.board import reading_order
 from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade, split_lines
-from engine.ranks.rules import Turn, act, capital_check, npc_step, parse, targets
-from engine.ranks.state import ARCHER, KNIGHT, PAWN, TANK, RanksState, exp_for
+from engine.ranks.rules import STEPS, Turn, act, capital_check, npc_step, parse, targets
+from engine.ranks.state import PAWN, TANK, RanksState, exp_for
 from engine.rng import Rng, seed_state
 from engine.squaregrid import Square, SquareGrid
 
@@ -82,15 +82,8 @@ def judge(state: RanksState, seat: int, orders: list[Order], budget: Budget) -> 
 def _two_moves(capital: Square, rank: int, grid: SquareGrid) -> frozenset[Square]:
     """Cells from which an army of ``rank`` needs two moves to capture on ``capital`` (a tank's
     second move may be its blast): there is no stopping it but taking it or the cell it goes to."""
-    steps = {
-        PAWN: Square.orthogonal,
-        ARCHER: Square.diagonal,
-        KNIGHT: Square.knight_jumps,
-        TANK: Square.surrounding,
-    }[rank]
-    near = {c for c in steps(capital) if grid.contains(c)}
-    moves = Square.diagonal if rank == ARCHER else Square.knight_jumps if rank == KNIGHT else Square.orthogonal
-    return frozenset(c for cell in near for c in moves(cell) if grid.contains(c)) - near - {capital}
+    near = {c for c in (Square.surrounding if rank == TANK else STEPS[rank])(capital) if grid.contains(c)}
+    return frozenset(c for cell in near for c in STEPS[rank](cell) if grid.contains(c)) - near - {capital}
 
 
 def _reach(turn: Turn, seat: int, exp: int) -> set[Square]:
@@ -98,7 +91,7 @@ def _reach(turn: Turn, seat: int, exp: int) -> set[Square]:
     cells: set[Square] = set()
     for at, army in turn.armies.items():
         if army.seat == seat:
-            cells.update(targets(turn.armies, exp, at, turn.on_board))
+            cells.update(targets(army.rank, exp, at, turn.state.board.grid))
             if army.rank == TANK:
                 cells.update(at.surrounding())
     return cells
@@ -126,7 +119,7 @@ def _actions(turn: Turn, seat: int) -> list[Order]:
     for at, army in sorted(turn.armies.items(), key=lambda i: reading_order(i[0])):
         if army.seat != seat or at in turn.moved:
             continue
-        found += [Move(at, to) for to in targets(turn.armies, turn.exp[seat], at, turn.on_board)]
+        found += [Move(at, to) for to in targets(army.rank, turn.exp[seat], at, turn.state.board.grid)]
         if army.rank == TANK:
             found.append(Blast(at))
     return found

@@ -15,21 +15,16 @@ from engine.ranks.board import reading_order
 from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade, read_line, split_lines
 from engine.ranks.state import ARCHER, KNIGHT, PAWN, RANK_NAMES, TANK, Army, RanksState, Trace, a, exp_for
 from engine.ruleset import Event
-from engine.squaregrid import Square
+from engine.squaregrid import Square, SquareGrid
+
+STEPS = {PAWN: Square.orthogonal, ARCHER: Square.diagonal, KNIGHT: Square.knight_jumps, TANK: Square.orthogonal}
 
 
-def targets(state_armies: dict[Square, Army], exp: int, at: Square, on_board) -> list[Square]:
-    """The cells the army on ``at`` may move to (tank moves only while its owner has exp to pay)."""
-    rank = state_armies[at].rank
-    if rank == ARCHER:
-        steps = at.diagonal()
-    elif rank == KNIGHT:
-        steps = at.knight_jumps()
-    elif rank == TANK and exp < 1:
-        steps = ()
-    else:
-        steps = at.orthogonal()
-    return [c for c in steps if on_board(c)]
+def targets(rank: int, exp: int, at: Square, grid: SquareGrid) -> list[Square]:
+    """The cells an army of ``rank`` on ``at`` may move to (a tank only while its owner can pay)."""
+    if rank == TANK and exp < 1:
+        return []
+    return [c for c in STEPS[rank](at) if grid.contains(c)]
 
 
 class Turn:
@@ -47,9 +42,6 @@ class Turn:
         self.phase_start: dict[Square, int] | None = None  # ranks when the upgrade phase began
 
     # --- the action ---------------------------------------------------------------------------
-
-    def on_board(self, square: Square) -> bool:
-        return self.state.board.grid.contains(square)
 
     def controlled(self) -> list[tuple[Square, ...]]:
         """Cities where this player has an army and nobody else has one."""
@@ -83,11 +75,11 @@ class Turn:
     def move(self, order: Move) -> None:
         self._begin_action("move", order)
         army = self._own_army(order.source, order)
-        if not self.on_board(order.target):
+        if not self.state.board.grid.contains(order.target):
             raise IllegalOrderError(f"{str(order)!r}: {order.target.label} is not on the board")
         if army.rank == TANK and self.exp[self.seat] < 1:
             raise IllegalOrderError(f"{str(order)!r}: moving a tank costs 1 exp and you have none")
-        legal = targets(self.armies, self.exp[self.seat], order.source, self.on_board)
+        legal = targets(army.rank, self.exp[self.seat], order.source, self.state.board.grid)
         if order.target not in legal:
             raise IllegalOrderError(
                 f"{str(order)!r}: {_how_it_moves(army.rank)}; from {order.source.label}: "
