@@ -1,5 +1,6 @@
 """A ranks player: builds its turn greedily, one action at a time, judging each by the position it
-leaves after the NPCs and the capital check, with every opponent's next captures counted against it.
+leaves after the NPCs and the capital check, with every opponent's next captures counted against it
+and any rival army two moves from its capital feared (a knight that close cannot always be stopped).
 
 It weighs a spawn against a run of moves (the move it adds each time is the best of the most
 promising few, ranked first by a cheap look), then spends its exp on the upgrades that help most.
@@ -19,11 +20,11 @@ from engine.errors import OrderError
 from engine.ranks.board import reading_order
 from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade, split_lines
 from engine.ranks.rules import STEPS, Turn, act, capital_check, npc_step, parse, targets
-from engine.ranks.state import PAWN, TANK, RanksState, exp_for
+from engine.ranks.state import ARCHER, KNIGHT, PAWN, TANK, RanksState, exp_for
 from engine.rng import Rng, seed_state
 from engine.squaregrid import Square, SquareGrid
 
-VALUE = {1: 1.0, 2: 1.7, 3: 2.6, 4: 3.4}  # what an army of each rank is worth to its owner
+VALUE = {PAWN: 1.0, ARCHER: 1.7, KNIGHT: 2.6, TANK: 3.4}  # what an army of each rank is worth to its owner
 EXP_VALUE = 0.45  # exp is worth less than a rank it could buy, so the bot spends it
 SHORTLIST = 10  # moves judged in full each time the bot adds one
 MOST_MOVES = 6  # armies moved in one turn
@@ -54,8 +55,7 @@ def judge(state: RanksState, seat: int, orders: list[Order], budget: Budget) -> 
     rivals = [s for s in standings.still_in(players) if s != seat]
     if not rivals:
         return -LOST
-    threats = {s: _reach(turn, s, turn.exp[s]) for s in rivals}
-    threatened = set().union(*threats.values())
+    threatened = set().union(*(_reach(turn, s, turn.exp[s]) for s in rivals))
     capital = state.board.capitals[seat]
     score = -200.0 * len(rivals) + EXP_VALUE * turn.exp[seat]
     if capital in threatened:
