@@ -214,6 +214,10 @@ def suggestions(state: RanksState, seat: int, text: str) -> list[str]:
     upgrading = any(isinstance(o, Upgrade) for o in orders)
     if turn.action is None and not upgrading:
         lines.append(str(Spawn(_spawn_cells(state, seat))))
+        if typed.startswith("spawn"):  # one city's cell chosen, the others' first empty cells
+            lines += ["spawn"] + [
+                f"spawn {c.label}" for city in turn.controlled() for c in city if c not in turn.armies
+            ]
     if turn.action != "spawn" and not upgrading:
         actions = _actions(turn, seat)
         lines += [str(a) for a in sorted(actions, key=lambda a: -_glance(turn, seat, a))]
@@ -221,4 +225,4 @@ def suggestions(state: RanksState, seat: int, text: str) -> list[str]:
         if army.seat == seat and _legal(state, seat, [*orders, Upgrade(cell)]):
             lines.append(str(Upgrade(cell)))
     head = "; ".join(str(order) for order in orders)
-    return [f"{head}; {line}" if head else line for line in lines if line.lower().startswith(typed)]
+    return [f"{head}; {line}" if head else line for line in dict.fromkeys(lines) if line.lower().startswith(typed)]

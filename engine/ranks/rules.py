@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine import standings
-from engine.errors import AmbiguousOrderError, IllegalOrderError, OrderError, raise_collected
+from engine.errors import AmbiguousOrderError, IllegalOrderError, OrderError, OrderSyntaxError, raise_collected
 from engine.ranks.board import reading_order
 from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade, read_line, split_lines
 from engine.ranks.state import ARCHER, KNIGHT, PAWN, RANK_NAMES, TANK, Army, RanksState, Trace, a, exp_for
@@ -215,7 +215,7 @@ def _how_it_moves(rank: int) -> str:
 def parse(state: RanksState, seat: int, text: str) -> list[Order]:
     """Orders read from ``text`` and checked as a whole turn; every bad line is reported at once."""
     if not isinstance(text, str):
-        raise IllegalOrderError(f"orders must be text, not {type(text).__name__}")
+        raise OrderSyntaxError(f"orders must be text, not {type(text).__name__}")
     orders, problems, passed = [], [], False
     for line in split_lines(text):
         try:

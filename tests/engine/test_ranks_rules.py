@@ -514,6 +514,8 @@ def test_autocomplete_offers_legal_orders_that_extend_the_text():
     assert set(RS.suggest_orders(state, 0, "C3")) == {"C3>C2", "C3>C4", "C3>B3", "C3>D3"}
     assert "C3>C4; up C4" in RS.suggest_orders(state, 0, "C3>C4; up")
     assert not [line for line in RS.suggest_orders(state, 0, "spawn; ") if "spawn" in line.split("; ")[-1]]
+    assert RS.suggest_orders(state, 0, "spawn a") == ["spawn A2"]
+    assert set(RS.suggest_orders(state, 0, "spawn")) == {"spawn A2", "spawn"}
     for line in first + RS.suggest_orders(state, 0, "C3>C4; "):
         RS.parse_orders(state, 0, line)
     assert RS.suggest_orders(state, 1, "") == [] and RS.suggest_orders(state, 0, "fly; ") == []
