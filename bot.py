@@ -70,6 +70,7 @@ async def run_bot(config: Config) -> int:
     import discord
 
     from cogs.client import GameBot
+    from service.storeerrors import StoreError
 
     logging.getLogger().setLevel(config.log_level)
     bot = GameBot(config)
@@ -78,7 +79,11 @@ async def run_bot(config: Config) -> int:
         loop.add_signal_handler(sig, lambda: loop.create_task(bot.close()))
     try:
         async with bot:
+            await bot.open_service()  # before connecting: a bad database stops the bot at once
             await bot.start(config.token)
+    except StoreError as err:
+        print(f"cannot start: {err}", file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print(
             "Discord rejected DISCORD_TOKEN: check that it is the bot token (Bot tab of the developer "

@@ -9,7 +9,8 @@
    alternate, echo then orders, ROUNDS times, and the pooled samples are compared, so that the two
    see the same machine.
 2. Deadline to image: from the sweep noticing the deadline of all PLAYERS/2 rounds to the first and
-   to the last round image arriving in the games' threads.
+   to the last round image arriving in the games' threads. The floor: one round image drawn in the
+   bench's process, times the games, divided by the cores (no bot can post the images faster).
 
 Usage: python bench/bench_discord.py [--players 200] [--crowd 10000] [--rounds 3]
 Ends with ``RESULT discord players=… crowd=… ack_p99_ms=… echo_p99_ms=… ack_ratio=… over_2_5s=… …``.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import pathlib
 import statistics
 import sys
@@ -33,6 +35,7 @@ from cogs.config import Config  # noqa: E402
 from engine import RULESETS, find_ruleset  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
 from service.models import Actor, TimeSettings  # noqa: E402
+from service.workers import render_job  # noqa: E402
 from tests.fakediscord.echo import echo_group  # noqa: E402
 from tests.fakediscord.harness import FakeDiscord  # noqa: E402
 from tests.fakediscord.models import PUBLIC_THREAD  # noqa: E402
@@ -145,6 +148,20 @@ class BotSide:
         await sweep
         return first, (time.perf_counter() - start) * 1000
 
+    async def render_floor(self) -> float:
+        """The least the round images cost: one round image drawn in this process (the median of a
+        few), times the games, spread over every core."""
+        master = self.bot.service.master
+        games = [g for g in await master.list_games(self.guild.id) if g.row.thread_id]
+        game = games[0]
+        names = self.bot.service.presenter.drawn_names(game)
+        runs = []
+        for _ in range(5):
+            started = time.perf_counter()
+            render_job(RS, game.row.state, viewer=None, orders_text="", names=names, title=None)
+            runs.append((time.perf_counter() - started) * 1000)
+        return statistics.median(runs) * len(games) / (os.cpu_count() or 1)
+
 
 async def main(players: int, crowd: int, rounds: int) -> None:
     folder = pathlib.Path(tempfile.mkdtemp())
@@ -161,6 +178,7 @@ async def main(players: int, crowd: int, rounds: int) -> None:
             echo_samples += await bot.echo_burst()
             bot_samples += await bot.orders_burst()
         first_image, all_images = await bot.deadline_to_images()
+        floor_images = await bot.render_floor()
         await fake.stop_bot(bot.bot)
     acks, answers = [a for a, _ in bot_samples], [d for _, d in bot_samples]
     echo_acks = [a for a, _ in echo_samples]
@@ -173,12 +191,14 @@ async def main(players: int, crowd: int, rounds: int) -> None:
     print(f"  p99 first response {ratio:.2f}x the echo floor; {late} of {len(acks)} over {LATE_MS / 1000:.1f} s")
     print(
         f"deadline -> first round image posted: {first_image:.0f} ms; "
-        f"all {players // 2} games' rounds resolved and posted: {all_images:.0f} ms"
+        f"all {players // 2} games' rounds resolved and posted: {all_images:.0f} ms "
+        f"({all_images / floor_images:.2f}x the floor of {floor_images:.0f} ms: their renders spread over the cores)"
     )
     print(
         f"RESULT discord players={players} crowd={crowd} ack_p50_ms={statistics.median(acks):.0f} "
         f"ack_p99_ms={p99(acks):.0f} echo_p99_ms={p99(echo_acks):.0f} ack_ratio={ratio:.2f} over_2_5s={late} "
-        f"answer_p99_ms={p99(answers):.0f} first_image_ms={first_image:.0f} all_images_ms={all_images:.0f}"
+        f"answer_p99_ms={p99(answers):.0f} first_image_ms={first_image:.0f} all_images_ms={all_images:.0f} "
+        f"images_floor_ms={floor_images:.0f} images_ratio={all_images / floor_images:.2f}"
     )
 
 

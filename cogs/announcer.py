@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.common import COLOUR_EMOJI, plain, png_file, when
+from cogs.common import COLOUR_EMOJI, counted, plain, png_file, when
 from cogs.embeds import result_lines
 from cogs.lobby import refresh_lobby
 from service.errors import GameNotFound
@@ -31,10 +31,6 @@ NO_PINGS = discord.AllowedMentions.none()
 def _unit(a: Announcement) -> str:
     """What the announced turn is called ("round", "move", "creating phase")."""
     return a.payload.get("unit", "turn")
-
-
-def _orders(count: int) -> str:
-    return f"{count} order{'s' if count != 1 else ''}"
 
 
 def _fit(lines: list[str], limit: int = 1900) -> str:
@@ -145,7 +141,7 @@ class DiscordAnnouncer:
             lines = [f"⏰ {self._title(game)}, {_unit(a)} {a.payload['turn']}: the deadline is {deadline}. {where}"]
             if given[index] and not a.payload.get("orders_stand"):
                 lines.append(
-                    f"You gave {_orders(given[index])} but did not pass: **they are thrown away at the deadline** "
+                    f"You gave {counted(given[index], 'order')} but did not pass: **they are thrown away at the deadline** "
                     "unless you `/orders pass`."
                 )
             elif not given[index]:

@@ -15,9 +15,12 @@ from cogs.common import on_app_command_error
 from cogs.config import Config
 from cogs.game import GameCog
 from cogs.lobby import LobbyButton
+from cogs.mygames import MyGamesCog
 from cogs.orders import OrdersCog
+from cogs.ratings import RatingsCog
 from cogs.rules import RulesCog
 from service.runtime import GameService
+from service.storeerrors import StoreError, explain
 
 
 class GameBot(commands.Bot):
@@ -35,10 +38,18 @@ class GameBot(commands.Bot):
         self.config, self.service_options = config, service_options or {}
         self.service: GameService | None = None
 
+    async def open_service(self) -> GameService:
+        """Open the database (once); raises StoreError, saying what to fix, when it cannot be used."""
+        if self.service is None:
+            try:
+                self.config.database.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                raise StoreError(explain(err, self.config.database)) from err
+            self.service = await GameService.open(self.config.database, DiscordAnnouncer(self), **self.service_options)
+        return self.service
+
     async def setup_hook(self) -> None:
-        self.config.database.parent.mkdir(parents=True, exist_ok=True)
-        self.service = await GameService.open(self.config.database, DiscordAnnouncer(self), **self.service_options)
-        await install_commands(self, self.service)
+        await install_commands(self, await self.open_service())
         if self.config.dev_guild:
             guild = discord.Object(self.config.dev_guild)
             self.tree.copy_global_to(guild=guild)
@@ -62,6 +73,8 @@ async def install_commands(bot: commands.Bot, service: GameService) -> None:
         OrdersCog(bot, service),
         AdminCog(bot, service),
         RulesCog(bot, service.presenter),
+        RatingsCog(bot, service),
+        MyGamesCog(bot, service),
     ):
         await bot.add_cog(cog)
     bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton)

@@ -41,6 +41,11 @@ def when(timestamp: float | None) -> str:
     return f"<t:{int(timestamp)}:f> (<t:{int(timestamp)}:R>)"
 
 
+def counted(count: int, word: str) -> str:
+    """ "1 game", "3 games": a number with its noun in the right form."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def plain(name: str) -> str:
     """A user's name as literal text in a message: no markdown, no mentions."""
     return discord.utils.escape_markdown(name).replace("<", "\\<").replace("@", "@\u200b")

@@ -50,7 +50,8 @@ def game_embed(game: Game, presenter: Presenter) -> discord.Embed:
     out_seats = presenter.departed_seats(game)
     embed.add_field(name="Players", value=_player_lines(game, out_seats)[:1024] or "nobody yet", inline=False)
     embed.add_field(name="Clock", value=describe_time(row.time), inline=True)
-    embed.add_field(name="Options", value=presenter.options_text(game)[:1024], inline=True)
+    options = presenter.options_text(game) + ("" if row.rated else "; unrated (not on leaderboards)")
+    embed.add_field(name="Options", value=options[:1024], inline=True)
     if row.result:
         embed.add_field(name="Result", value="\n".join(result_lines(game))[:1024], inline=False)
     embed.set_footer(text=f"Game #{row.id}")

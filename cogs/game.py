@@ -24,8 +24,15 @@ from cogs.create import creation_group
 from cogs.embeds import game_embed
 from cogs.lobby import lobby_view, refresh_lobby
 from service.errors import GameError
-from service.models import LOBBY, RUNNING
+from service.history import PastTurn
+from service.models import LOBBY, RUNNING, Game
 from service.runtime import GameService
+
+Turn = app_commands.Range[int, 1]
+PAST_TURN_OPTIONS = {
+    "turn": "Which turn (default: the last resolved one)",
+    "game": "Game number (default: the game of this thread)",
+}
 
 
 async def computer_levels(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -152,6 +159,34 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
             file=png_file(data, f"game-{target.id}-board.png"),
             ephemeral=True,
         )
+
+    async def _past_turn(
+        self, interaction: discord.Interaction, turn: int | None, game: Game | None
+    ) -> tuple[Game, PastTurn]:
+        target = await game_meant(interaction, game)
+        return target, await self.master.past_turn(target.id, turn)
+
+    @app_commands.command(name="history", description="A past turn: its board and what happened")
+    @app_commands.describe(**PAST_TURN_OPTIONS)
+    async def history(
+        self, interaction: discord.Interaction, turn: Turn | None = None, game: MyGame | None = None
+    ) -> None:
+        target, past = await self._past_turn(interaction, turn, game)
+        data = await self.presenter.board(target, seq=past.seq)
+        await interaction.followup.send(
+            "\n".join(self.presenter.past_turn_lines(target, past, shown=plain))[:2000],
+            file=png_file(data, f"game-{target.id}-{past.unit.replace(' ', '-')}-{past.number}.png"),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="orders", description="Everyone's orders of a resolved turn")
+    @app_commands.describe(**PAST_TURN_OPTIONS)
+    async def orders(
+        self, interaction: discord.Interaction, turn: Turn | None = None, game: MyGame | None = None
+    ) -> None:
+        target, past = await self._past_turn(interaction, turn, game)
+        lines = self.presenter.past_orders_lines(target, past, shown=plain)
+        await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
 
     @app_commands.command(name="surrender", description="Give up: you leave the game now")
     @app_commands.describe(game="Game number (default: the game of this thread)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-_LABEL = re.compile(r"^\s*([A-Za-z]{1,2})\s*(\d{1,3})\s*$")
+_LABEL = re.compile(r"^\s*([A-Za-z]{1,2})\s*([0-9]{1,3})\s*$")  # ASCII digits only: engine/notation.py
 
 
 def column_letters(col: int) -> str:

@@ -4,13 +4,15 @@
 every turn exactly once, and leaves announcements in an outbox for the Discord layer.
 """
 
+from service.history import HistoryOps, PastTurn
 from service.lobby import LobbyOps
 from service.play import MyOrders, PlayOps
+from service.ratings import RatingOps, Standing
 from service.timekeeping import TimeOps
 
 
-class GameMaster(LobbyOps, PlayOps, TimeOps):
+class GameMaster(LobbyOps, PlayOps, TimeOps, HistoryOps, RatingOps):
     """Every operation on games; see the mixins for each group."""
 
 
-__all__ = ["GameMaster", "MyOrders"]
+__all__ = ["GameMaster", "MyOrders", "PastTurn", "Standing"]

@@ -9,49 +9,86 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import pathlib
 import re
+import sqlite3
 from collections.abc import AsyncIterator
 
 import aiosqlite
+
+from service.storeerrors import StoreError, explain, storage_failure
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS = pathlib.Path(__file__).resolve().parents[1] / "migrations"
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
-class SchemaTooNewError(RuntimeError):
+class SchemaTooNewError(StoreError):
     """The database was written by a newer version of the bot."""
 
 
 class Database:
-    def __init__(self, conn: aiosqlite.Connection):
-        self.conn = conn
+    def __init__(self, conn: aiosqlite.Connection, path: str | pathlib.Path = ""):
+        self.conn, self.path = conn, pathlib.Path(path)
         self.lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str | pathlib.Path, busy_timeout_ms: int = 5000) -> Database:
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        return cls(conn)
+        """Open and configure the file; on failure nothing is left open (the connection's thread would
+        keep the process alive) and the error says what to fix."""
+        try:
+            conn = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as err:
+            raise StoreError(explain(err, path)) from err
+        try:
+            conn.row_factory = aiosqlite.Row
+            async with conn.execute("PRAGMA journal_mode=WAL") as cursor:
+                (mode,) = await cursor.fetchone()
+            if mode != "wal":  # SQLite answers with the old mode when it cannot write the file
+                readonly = sqlite3.OperationalError("attempt to write a readonly database")
+                readonly.sqlite_errorname = "SQLITE_READONLY"
+                raise readonly
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+            await conn.execute("PRAGMA synchronous=NORMAL")
+        except BaseException as err:
+            await conn.close()
+            if isinstance(err, sqlite3.Error):
+                raise StoreError(explain(err, path)) from err
+            raise
+        return cls(conn, path)
 
     async def close(self) -> None:
         await self.conn.close()
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception (a crash mid-way leaves nothing)."""
+        """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception (a crash mid-way leaves nothing).
+
+        SQLite rolls back by itself after some errors (a full disk): the error raised is then the
+        real one, never the "no transaction is active" of a second rollback."""
         async with self.lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
             try:
+                await self.conn.execute("BEGIN IMMEDIATE")
                 yield self.conn
-            except BaseException:
-                await self.conn.execute("ROLLBACK")
-                raise
-            await self.conn.execute("COMMIT")
+                await self.conn.execute("COMMIT")
+            except BaseException as err:
+                await self._roll_back()
+                failure = storage_failure(err) if isinstance(err, sqlite3.Error) else None
+                if failure is None:
+                    raise
+                log.error("a write to %s failed and was undone: %s", self.path, explain(err, self.path))
+                raise failure from err
+
+    async def _roll_back(self) -> None:
+        if not self.conn.in_transaction:
+            return
+        try:
+            await self.conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            log.exception("rolling back failed too; the first error follows")
 
     @contextlib.asynccontextmanager
     async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -66,8 +103,13 @@ class Database:
             current = await self._version()
             if current > latest:
                 raise SchemaTooNewError(
-                    f"the database is at schema version {current}, but this bot only knows up to {latest}; "
-                    "run a newer version of the bot or restore a backup"
+                    f"the database {self.path} is at schema version {current}, newer than this bot (which knows "
+                    f"up to {latest}): run a newer version of the bot or restore a backup"
+                )
+            if current == 0 and await self._has_tables():
+                raise StoreError(
+                    f"the database {self.path} has tables but no schema version, so this bot did not make it (or "
+                    "its version was reset): point DATABASE_PATH at a new file, or restore a backup"
                 )
             for number in sorted(n for n in steps if n > current):
                 script = steps[number].read_text(encoding="utf-8")
@@ -76,10 +118,15 @@ class Database:
                         f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
                     )
                 except BaseException:
-                    if self.conn.in_transaction:
-                        await self.conn.execute("ROLLBACK")
+                    await self._roll_back()
                     raise
             return await self._version()
+
+    async def _has_tables(self) -> bool:
+        async with self.conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' LIMIT 1"
+        ) as cursor:
+            return await cursor.fetchone() is not None
 
     async def _version(self) -> int:
         async with self.conn.execute("PRAGMA user_version") as cursor:

@@ -84,6 +84,7 @@ def table_options(rs: Ruleset) -> tuple[Option, ...]:
         ),
         Option("missed_turns", "int", 3, "Missed turns in a row that remove a player", minimum=1, maximum=20),
         Option("orders_stand", "bool", False, "At a deadline, orders given but not passed are played"),
+        Option("rated", "bool", True, "The game counts for ratings and leaderboards"),
     )
 
 
@@ -99,11 +100,13 @@ def creation_options(rs: Ruleset) -> tuple[Option, ...]:
 
 @dataclass(frozen=True)
 class Settings:
-    """What ``settle`` makes of the chosen options: the ruleset's, the clock, and the seat limit."""
+    """What ``settle`` makes of the chosen options: the ruleset's, the clock, the seat limit, and
+    whether the game counts for ratings."""
 
     options: dict[str, Any]
     time: TimeSettings
     max_players: int
+    rated: bool = True
 
 
 def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
@@ -139,4 +142,4 @@ def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
             missed_limit=table["missed_turns"],
             orders_stand=table["orders_stand"],
         )
-    return Settings(options, time, table.get("max_players", rs.max_players))
+    return Settings(options, time, table.get("max_players", rs.max_players), table["rated"])

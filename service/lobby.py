@@ -53,6 +53,7 @@ class LobbyOps(GameMasterCore):
         min_players: int | None = None,
         max_players: int | None = None,
         seed: int | None = None,
+        rated: bool = True,
     ) -> Game:
         """A new lobby, with its creator seated in it."""
         if ruleset not in self.rulesets:
@@ -78,8 +79,8 @@ class LobbyOps(GameMasterCore):
             cursor = await conn.execute(
                 """INSERT INTO games (guild_id, channel_id, creator_id, ruleset, options, min_players, max_players,
                                       seed, time_mode, round_seconds, bank_seconds, increment_seconds,
-                                      reminder_seconds, missed_limit, orders_stand, created_at, updated_at)
-                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+                                      reminder_seconds, missed_limit, orders_stand, rated, created_at, updated_at)
+                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
                 (
                     guild_id,
                     channel_id,
@@ -96,6 +97,7 @@ class LobbyOps(GameMasterCore):
                     time.reminder_seconds,
                     time.missed_limit,
                     int(time.orders_stand),
+                    int(rated),
                     now,
                     now,
                 ),
@@ -132,6 +134,7 @@ class LobbyOps(GameMasterCore):
             time=settings.time,
             min_players=min(seats),
             max_players=high,
+            rated=settings.rated,
         )
         return game, True
 

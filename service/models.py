@@ -74,6 +74,7 @@ class GameRow:
     paused_at: float | None
     result: dict[str, Any] | None
     created_at: float
+    rated: bool = True  # counts for ratings and leaderboards
 
     @cached_property
     def state(self) -> dict[str, Any] | None:
@@ -113,6 +114,7 @@ class GameRow:
             paused_at=row["paused_at"],
             result=_json(row["result"]) if row["result"] else None,
             created_at=row["created_at"],
+            rated=bool(row["rated"]),
         )
 
 
@@ -166,9 +168,11 @@ class Game:
 
 @dataclass(frozen=True)
 class Announcement:
-    """Something to post to Discord. ``id`` is stable across retries, so delivery can be made idempotent."""
+    """Something to post to Discord. ``id`` is stable across retries, so delivery can be made idempotent;
+    ``tried_at`` is when it was first attempted (None the first time)."""
 
     id: int
     game_id: int
     kind: str
     payload: dict[str, Any] = field(default_factory=dict)
+    tried_at: float | None = None

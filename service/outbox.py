@@ -37,47 +37,79 @@ def backoff(attempts: int) -> float:
 
 
 class Outbox:
-    def __init__(self, db: Database, clock: Clock, sink: Sink, *, fault: Fault = _no_fault, batch: int = 200):
+    """``lanes`` games are delivered side by side; each game's posts go one after another, in order."""
+
+    def __init__(
+        self, db: Database, clock: Clock, sink: Sink, *, fault: Fault = _no_fault, batch: int = 200, lanes: int = 8
+    ):
         self.db, self.clock, self.sink, self.fault, self.batch = db, clock, sink, fault, batch
         self._flushing = asyncio.Lock()
+        self._lanes = asyncio.Semaphore(lanes)
+        self.stopping = False
 
     async def flush(self) -> int:
-        """Deliver what is due, each game's oldest first; returns how many were delivered."""
+        """Deliver what is due, each game's oldest first; returns how many were delivered.
+
+        One pass in id order over the undelivered rows, a batch at a time: each row is read once, so
+        a backlog drains in time linear in its size, and each read holds the database only briefly.
+        A game whose post fails or is not due yet is held back for the rest of the pass."""
         async with self._flushing:
-            delivered = 0
-            while heads := await self._due_heads():
-                progress = 0
-                for row in heads:
-                    announcement = Announcement(row["id"], row["game_id"], row["kind"], json.loads(row["payload"]))
-                    try:
-                        await self.sink.deliver(announcement)
-                    except Undeliverable as err:
-                        log.warning("announcement %s (%s) given up: %s", row["id"], row["kind"], err)
-                        await self._settled(row["id"], repr(err))
-                        progress += 1
-                        continue
-                    except Exception as err:  # noqa: BLE001 - any other failure of the sink means: try again later
-                        log.warning("delivery of announcement %s (%s) failed: %r", row["id"], row["kind"], err)
-                        await self._failed(row["id"], row["attempts"] + 1, repr(err))
-                        continue
-                    self.fault("delivered")
-                    await self._settled(row["id"], None)
-                    delivered += 1
-                    progress += 1
-                if not progress:
-                    break
+            delivered, after, held = 0, 0, set()
+            while not self.stopping and (rows := await self._undelivered(after)):
+                after = rows[-1]["id"]
+                games: dict[int, list] = {}
+                for row in rows:
+                    if row["game_id"] not in held:
+                        games.setdefault(row["game_id"], []).append(row)
+                counts = await asyncio.gather(*(self._deliver_in_order(lane, held) for lane in games.values()))
+                delivered += sum(counts)
             return delivered
 
-    async def _due_heads(self):
-        """The oldest undelivered announcement of each game, if it is due: one stuck game holds back only itself."""
+    async def _deliver_in_order(self, rows: list, held: set[int]) -> int:
+        delivered = 0
+        async with self._lanes:
+            for row in rows:
+                outcome = None if self.stopping or row["next_attempt"] > self.clock.now() else await self._deliver(row)
+                if outcome is None:
+                    held.add(row["game_id"])
+                    break
+                delivered += outcome
+        return delivered
+
+    async def _deliver(self, row) -> bool | None:
+        """Post one row: True if posted, False if given up for good, None if it is to be retried later."""
+        if row["tried_at"] is None:
+            await self._trying(row["id"])
+        announcement = Announcement(
+            row["id"], row["game_id"], row["kind"], json.loads(row["payload"]), tried_at=row["tried_at"]
+        )
+        try:
+            await self.sink.deliver(announcement)
+        except Undeliverable as err:
+            log.warning("announcement %s (%s) given up: %s", row["id"], row["kind"], err)
+            await self._settled(row["id"], repr(err))
+            return False
+        except Exception as err:  # noqa: BLE001 - any other failure of the sink means: try again later
+            log.warning("delivery of announcement %s (%s) failed: %r", row["id"], row["kind"], err)
+            await self._failed(row["id"], row["attempts"] + 1, repr(err))
+            return None
+        self.fault("delivered")
+        await self._settled(row["id"], None)
+        return True
+
+    async def _undelivered(self, after: int):
         async with self.db.reading() as conn:
             async with conn.execute(
-                """SELECT * FROM outbox AS o WHERE delivered_at IS NULL AND next_attempt <= ?
-                   AND id = (SELECT MIN(id) FROM outbox WHERE game_id = o.game_id AND delivered_at IS NULL)
-                   ORDER BY id LIMIT ?""",
-                (self.clock.now(), self.batch),
+                """SELECT id, game_id, kind, payload, attempts, next_attempt, tried_at FROM outbox
+                   WHERE delivered_at IS NULL AND id > ? ORDER BY id LIMIT ?""",
+                (after, self.batch),
             ) as cursor:
                 return await cursor.fetchall()
+
+    async def _trying(self, announcement_id: int) -> None:
+        """Record the first attempt before it is made: a retry long after it knows to look for its post."""
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE outbox SET tried_at = ? WHERE id = ?", (self.clock.now(), announcement_id))
 
     async def _settled(self, announcement_id: int, error: str | None) -> None:
         """Delivered, or given up for good (``error`` says why): either way it leaves the queue."""

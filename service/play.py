@@ -94,6 +94,8 @@ class PlayOps(GameMasterCore):
                        updated_at = excluded.updated_at""",
                     (game_id, game.row.turn, seat, normalized, self.clock.now()),
                 )
+                await self._update_game(conn, game.row)  # a transition planned before these orders must not commit
+            self._keep_state((game_id, game.row.version + 1), game.state)  # the position did not change
         return self._mine(game, seat, OrderRow(seat, normalized, False))
 
     def _require_acting(self, game: Game, actor: Actor, expected_turn: int | None = None) -> int:

@@ -14,12 +14,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import BotLevel, Event, Option, Ruleset
+from render.chart import rating_chart
 from render.summary import describe_events, seat_name
 from render.text import font_for
 from service.errors import GameError, WrongPhase
 from service.gameoptions import creation_options, duration
+from service.history import PastTurn
 from service.master import GameMasterCore
 from service.models import FINISHED, RUNNING, Game
+from service.ratings import Standing
 from service.workers import CpuPool, render_job
 
 
@@ -111,6 +114,22 @@ class Presenter:
         ]
         return dropped + describe_events(rs, parsed, names)
 
+    def past_turn_lines(self, game: Game, past: PastTurn, *, shown: Callable[[str], str] = str) -> list[str]:
+        """A past turn as its round post told it: the heading, then what happened."""
+        heading = f"**{self.title(game)}, {past.unit} {past.number}.**"
+        return [heading, *self.event_lines(game, past.events, shown=shown)]
+
+    def past_orders_lines(self, game: Game, past: PastTurn, *, shown: Callable[[str], str] = str) -> list[str]:
+        """Everyone's orders of a past turn, by seat; "no orders" for a seat that gave none."""
+        names = game.names()
+        lines = [f"**{self.title(game)}, orders of {past.unit} {past.number}**"]
+        for seat, text in sorted(past.orders.items()):
+            name = shown(names[seat]) if seat < len(names) else f"seat {seat + 1}"
+            lines.append(f"{name}: `{text}`" if text else f"{name}: no orders")
+        if past.timed_out:
+            lines.append(f"The {past.unit} was resolved at its deadline.")
+        return lines
+
     def suggestions(self, game: Game, seat: int, text: str) -> list[str]:
         """Legal order lines for ``seat`` starting like ``text``, for autocomplete."""
         if game.state is None or seat not in game.acting_seats:
@@ -166,6 +185,18 @@ class Presenter:
             names=self.drawn_names(game),
             title=title,
         )
+
+    async def rating_chart(self, who: str, stats: Mapping[str, tuple[Standing, list[float]]]) -> bytes:
+        """PNG of a player's rating after each rated game, a line per game he plays."""
+        series = {
+            self.rulesets[name].title if name in self.rulesets else name: history
+            for name, (_, history) in stats.items()
+        }
+        return await self.pool.run(rating_chart, f"{_drawable(who) or 'Player'}: rating by game", series)
+
+    def ruleset_title(self, name: str) -> str:
+        rs = self.rulesets.get(name)
+        return rs.title if rs else name
 
 
 def _drawable(name: str) -> str:

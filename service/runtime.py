@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import pathlib
+import sqlite3
 from collections.abc import Mapping
 
 from engine import RULESETS, Ruleset
 from service import GameMaster
 from service.clock import Clock, SystemClock
 from service.db import Database
+from service.instancelock import InstanceLock
 from service.outbox import Outbox, Sink
 from service.presenter import Presenter
-from service.scheduler import WakeScheduler
+from service.scheduler import WakeScheduler, guarded
+from service.storeerrors import StoreError, explain
 from service.workers import CpuPool
 
 log = logging.getLogger(__name__)
@@ -46,18 +50,33 @@ class GameService:
         self.master.on_commit.append(self._after_commit)
         self._tasks: set[asyncio.Task] = set()
         self._armed_until: float | None = None  # wake-ups up to this time are in the scheduler
+        self.lock: InstanceLock | None = None
+        self.recovery: asyncio.Task | None = None
 
     @classmethod
     async def open(cls, path: str | pathlib.Path, sink: Sink, **kwargs) -> GameService:
-        db = await Database.open(path)
-        await db.migrate()
-        return cls(db, sink, **kwargs)
+        """Take the database for this process and bring its schema up to date; raises StoreError (saying
+        what to fix) if it cannot be used, leaving nothing open behind."""
+        async with contextlib.AsyncExitStack() as undo:
+            lock = InstanceLock(path).acquire()
+            undo.callback(lock.release)
+            db = await Database.open(path)
+            undo.push_async_callback(db.close)
+            try:
+                await db.migrate()
+            except sqlite3.Error as err:
+                raise StoreError(explain(err, path)) from err
+            service = cls(db, sink, **kwargs)
+            service.lock = lock
+            undo.pop_all()
+        return service
 
     async def start(self) -> None:
-        """Re-arm the coming wake-ups from the database, catch up on anything overdue, deliver the backlog."""
+        """Re-arm the coming wake-ups from the database; catching up on anything overdue and delivering
+        the backlog go on in the background (``recovery``), so the bot connects and answers meanwhile."""
         await self._arm_ahead()
         self.scheduler.start()
-        await self.sweep()
+        self.recovery = self._spawn(guarded("start-up recovery", self.sweep))
 
     async def _arm_ahead(self) -> None:
         """Arm the games that wake within the next ``ARM_AHEAD_SECONDS`` and were not armed yet.
@@ -70,18 +89,26 @@ class GameService:
         self._armed_until = until
 
     async def close(self) -> None:
-        self.scheduler.shutdown()
-        for task in list(self._tasks):
-            await task
+        """Let what is running finish (no new posts are started), then release the database."""
+        self.outbox.stopping = True
+        await self.scheduler.shutdown()
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.db.close()
+        if self.lock is not None:
+            self.lock.release()
         if self._owns_pool:
             await asyncio.to_thread(self.pool.close)
 
-    def _after_commit(self, game_id: int, wake_at: float | None) -> None:
-        self.scheduler.arm(game_id, wake_at)
-        task = asyncio.get_running_loop().create_task(self.outbox.flush())
+    def _spawn(self, work) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
+
+    def _after_commit(self, game_id: int, wake_at: float | None) -> None:
+        self.scheduler.arm(game_id, wake_at)
+        self._spawn(guarded("delivering announcements", self.outbox.flush))
 
     async def _wake(self, game_id: int) -> None:
         await self.master.wake(game_id)

@@ -7,6 +7,7 @@ them from the database, and the sweep resolves whatever is overdue.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
@@ -17,6 +18,18 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 log = logging.getLogger(__name__)
 
 MISFIRE_GRACE_SECONDS = 7 * 86400
+SHUTDOWN_GRACE_SECONDS = 20.0
+
+
+async def guarded(what: str, work: Callable[[], Awaitable[object]]) -> None:
+    """Run background work that nobody awaits: log its failure once, and end quietly if shutdown
+    interrupts it (everything it did is in the database or undone, and start-up picks it up again)."""
+    try:
+        await work()
+    except asyncio.CancelledError:
+        log.info("%s interrupted by shutdown; it runs again after start-up", what)
+    except Exception:
+        log.exception("%s failed; it is tried again shortly", what)
 
 
 def job_id(game_id: int) -> str:
@@ -37,6 +50,7 @@ class WakeScheduler:
             # APScheduler logs every job added, run and done at INFO: lines per game per turn that
             # would drown a deployment's log. Its warnings (a missed job) still show.
             chatter.setLevel(logging.WARNING)
+        self._running: set[asyncio.Task] = set()
         self.scheduler = AsyncIOScheduler(timezone=dt.UTC)
         self.scheduler.add_job(
             self._run_sweep,
@@ -52,9 +66,16 @@ class WakeScheduler:
     def start(self) -> None:
         self.scheduler.start()
 
-    def shutdown(self) -> None:
-        if self.scheduler.running:
-            self.scheduler.shutdown(wait=False)
+    async def shutdown(self, grace: float = SHUTDOWN_GRACE_SECONDS) -> None:
+        """Start no more jobs, give the running ones ``grace`` seconds to finish, then interrupt the rest."""
+        if not self.scheduler.running:
+            return
+        self.scheduler.pause()
+        if self._running:
+            await asyncio.wait(set(self._running), timeout=grace)
+        self.scheduler.shutdown(wait=False)  # cancels what is still running
+        while self._running:
+            await asyncio.wait(set(self._running))
 
     def arm(self, game_id: int, at: float | None) -> None:
         """Wake the game at ``at`` (Unix seconds), or never if None."""
@@ -81,13 +102,15 @@ class WakeScheduler:
         return job.next_run_time.timestamp() if job and job.next_run_time else None
 
     async def _run_wake(self, game_id: int) -> None:
-        try:
-            await self._wake(game_id)
-        except Exception:
-            log.exception("waking game %s failed; the sweep will try again", game_id)
+        await self._tracked(guarded(f"waking game {game_id}", lambda: self._wake(game_id)))
 
     async def _run_sweep(self) -> None:
+        await self._tracked(guarded("sweep", self._sweep))
+
+    async def _tracked(self, job: Awaitable[None]) -> None:
+        task = asyncio.current_task()
+        self._running.add(task)
         try:
-            await self._sweep()
-        except Exception:
-            log.exception("sweep failed; it runs again shortly")
+            await job
+        finally:
+            self._running.discard(task)

@@ -9,6 +9,7 @@ the whole plan in one transaction.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -17,6 +18,8 @@ from engine import OrderError, Ruleset
 from engine.standings import position_points
 from service.models import FINISHED, RUNNING, GameRow, OrderRow, PlayerRow
 from service.timing import bank_after_pass, reminder_time, turn_deadline
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -153,8 +156,8 @@ class Planner:
             if row is not None and self._counts(row):
                 try:
                     orders = self.rs.parse_orders(self.state, seat, row.text)
-                except OrderError as err:  # the position changed under them (someone left)
-                    events.append({"kind": "orders_dropped", "seat": seat, "reason": str(err)})
+                except Exception as err:  # noqa: BLE001 - stored text that no longer reads never holds up the game
+                    events.append(self._dropped(row, err))
             parsed[seat], texts[str(seat)] = orders, self.rs.format_orders(orders)
         resolution = self.rs.resolve(self.state, parsed)
         self.state = resolution.state
@@ -198,6 +201,20 @@ class Planner:
                 if self.plan.status == FINISHED:
                     return
         self._begin_turn()
+
+    def _dropped(self, row: OrderRow, err: Exception) -> dict[str, Any]:
+        """The event for stored orders that no longer parse: the position changed under them (someone
+        left), or they were saved before the parser grew stricter. The turn resolves without them."""
+        log.warning(
+            "game #%s: seat %s's stored orders %r are dropped: %s",
+            self.game.id,
+            row.seat,
+            row.text,
+            err,
+            exc_info=not isinstance(err, OrderError),
+        )
+        reason = str(err) if isinstance(err, OrderError) else "they could not be read"
+        return {"kind": "orders_dropped", "seat": row.seat, "reason": reason}
 
     def remove(self, seat: int, reason: str, continue_turn: bool = True) -> None:
         """A seat leaves (surrender, kick, missed turns, empty clock); the turn may then be complete, or

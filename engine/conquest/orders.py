@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine import notation
 from engine.errors import (
     AmbiguousOrderError,
     IllegalOrderError,
@@ -25,6 +26,7 @@ from engine.errors import (
     raise_collected,
 )
 from engine.hexgrid import Hex
+from engine.notation import CELL, number, words
 
 if TYPE_CHECKING:
     from engine.conquest.state import ConquestState
@@ -67,40 +69,26 @@ class StopAuto:
 
 Order = Move | Auto | StopAuto
 
-_CELL = r"([a-z]{1,2}\s*\d{1,3})"
+_CELL = f"({CELL})"
 _ARROW = r"\s*(?:->|>|-|\s)\s*"
-_MOVE = re.compile(rf"^{_CELL}{_ARROW}{_CELL}(?:\s+(?:x\s*)?(\d{{1,6}}|all))?$")
+_MOVE = re.compile(rf"^{_CELL}{_ARROW}{_CELL}(?:\s+(?:x\s*)?({number(6)}|all))?$")
 _AUTO = re.compile(rf"^auto\s+{_CELL}{_ARROW}{_CELL}$")
 _STOP = re.compile(rf"^(?:stop\s+{_CELL}|auto\s+{_CELL}\s+off)$")
 
 
-def split_lines(text: str) -> list[str]:
-    return [piece.strip() for piece in re.split(r"[;,\n]", text) if piece.strip()]
-
-
 def parse(state: ConquestState, seat: int, text: str) -> list[Order]:
     """Parse and validate a seat's whole set of orders for this round; all problems reported at once."""
-    if not isinstance(text, str):
-        raise OrderSyntaxError(f"orders must be text, not {type(text).__name__}")
-    orders: list[Order] = []
-    problems: list[OrderError] = []
-    for line in split_lines(text):
-        try:
-            orders.append(_parse_line(state, line))
-        except OrderError as err:
-            problems.append(err)
-    raise_collected(problems)
+    orders: list[Order] = notation.parse_lines(text, lambda line: _parse_line(state, line))
     validate(state, seat, orders)
     return orders
 
 
 def _parse_line(state: ConquestState, line: str) -> Order:
-    lowered = " ".join(line.lower().split())
-    if match := _STOP.match(lowered):
+    if match := _STOP.match(line):
         return StopAuto(_label(state, match.group(1) or match.group(2), line))
-    if match := _AUTO.match(lowered):
+    if match := _AUTO.match(line):
         return Auto(_label(state, match.group(1), line), _label(state, match.group(2), line))
-    if match := _MOVE.match(lowered):
+    if match := _MOVE.match(line):
         source, target = _label(state, match.group(1), line), _label(state, match.group(2), line)
         amount = match.group(3)
         if amount is None or amount == "all":
@@ -116,9 +104,9 @@ def _parse_line(state: ConquestState, line: str) -> Order:
 
 
 def _label(state: ConquestState, text: str, line: str) -> Hex:
-    cell = Hex.from_label(text.replace(" ", ""))
+    cell = notation.cell(text, line)
     if cell not in state.types:
-        raise IllegalOrderError(f"{line!r}: {text.upper().replace(' ', '')} is not a cell of this map")
+        raise IllegalOrderError(f"{line!r}: {cell.label} is not a cell of this map")
     return cell
 
 
@@ -192,7 +180,7 @@ def suggest(state: ConquestState, seat: int, text: str) -> list[str]:
         return []
     *done, last = re.split(r"([;,\n])", text) if text else [""]
     head = "".join(done)
-    typed = " ".join(last.lower().split())
+    typed = words(last)
     options = []
     for source in state.cells_of(seat):
         units = state.cells[source].units

@@ -13,10 +13,11 @@ from dataclasses import replace
 
 from engine.budget import Budget
 from engine.errors import OrderError
-from engine.fortress.orders import Build, Order, Walk, WalkBuild, split_lines
+from engine.fortress.orders import Build, Order, Walk, WalkBuild
 from engine.fortress.rules import apply_turn, buildable, claim, general_actions, may_build, neighbours, parse
 from engine.fortress.state import FortressState
 from engine.hexgrid import Hex
+from engine.notation import split
 from engine.rng import Rng, seed_state
 
 
@@ -137,7 +138,7 @@ def general_reply(state: FortressState, seat: int, budget: Budget) -> int:
 def suggestions(state: FortressState, seat: int, text: str) -> list[str]:
     """Legal actions as typed, best first, that extend the last line of ``text``. While a general
     stands in the city only his ways out are offered, so every suggestion is a legal turn."""
-    done = split_lines(text)
+    done = split(text)
     typed = done.pop() if done and not text.rstrip().endswith((";", ",")) else ""
     try:
         position, _ = apply_turn(state, seat, parse(state, seat, "; ".join(done)))

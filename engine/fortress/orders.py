@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from engine.hexgrid import Hex
+from engine.notation import CELL
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,18 +52,9 @@ class Pass:
 
 Order = Build | Walk | WalkBuild | Pass
 
-CELL = r"[a-z]{1,2}\s*\d{1,3}"
 PATTERNS = {
     "pass": re.compile(r"^pass$"),
     "build": re.compile(rf"^(?:build\s+({CELL})|({CELL})\s+build|({CELL}))$"),
     "walk_build": re.compile(rf"^({CELL})\s*>\s*({CELL})\s*(?:\+|build)$"),
     "walk": re.compile(rf"^({CELL})\s*>\s*({CELL})(?:\s*>\s*({CELL}))?$"),
 }
-
-
-def split_lines(text: str) -> list[str]:
-    return [" ".join(piece.lower().split()) for piece in re.split(r"[;,\n]", text) if piece.strip()]
-
-
-def label(text: str) -> Hex:
-    return Hex.from_label(text.replace(" ", ""))

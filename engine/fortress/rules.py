@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from engine import standings
-from engine.errors import AmbiguousOrderError, IllegalOrderError, OrderError, OrderSyntaxError, raise_collected
+from engine import notation, standings
+from engine.errors import AmbiguousOrderError, IllegalOrderError, OrderSyntaxError
 from engine.fortress.board import LAND, MOUNTAIN, WATER
-from engine.fortress.orders import PATTERNS, Build, Order, Pass, Walk, WalkBuild, label, split_lines
+from engine.fortress.orders import PATTERNS, Build, Order, Pass, Walk, WalkBuild
 from engine.fortress.state import FortressState
 from engine.hexgrid import Hex
 from engine.ruleset import Event
@@ -93,40 +93,27 @@ def has_legal_turn(state: FortressState, seat: int) -> bool:
 
 
 def parse(state: FortressState, seat: int, text: str) -> list[Order]:
-    if not isinstance(text, str):
-        raise OrderSyntaxError(f"orders must be text, not {type(text).__name__}")
-    orders, problems = [], []
-    for line in split_lines(text):
-        try:
-            orders.append(_parse_line(state, seat, line))
-        except OrderError as err:
-            problems.append(err)
-    raise_collected(problems)
+    orders = notation.parse_lines(text, lambda line: _parse_line(state, seat, line))
     apply_turn(state, seat, orders)  # validates the whole turn in order
     return orders
 
 
 def _parse_line(state: FortressState, seat: int, line: str) -> Order:
-    try:
-        if PATTERNS["pass"].match(line):
-            return Pass()
-        if match := PATTERNS["build"].match(line):
-            return Build(_cell(state, next(g for g in match.groups() if g), line))
-        if match := PATTERNS["walk_build"].match(line):
-            return WalkBuild(_cell(state, match.group(1), line), _cell(state, match.group(2), line))
-        if match := PATTERNS["walk"].match(line):
-            cells = [_cell(state, g, line) for g in match.groups() if g]
-            return _walk(state, seat, cells, line)
-    except ValueError as err:
-        if isinstance(err, OrderError):
-            raise
-        raise OrderSyntaxError(f"{line!r}: {err}") from None
+    if PATTERNS["pass"].match(line):
+        return Pass()
+    if match := PATTERNS["build"].match(line):
+        return Build(_cell(state, next(g for g in match.groups() if g), line))
+    if match := PATTERNS["walk_build"].match(line):
+        return WalkBuild(_cell(state, match.group(1), line), _cell(state, match.group(2), line))
+    if match := PATTERNS["walk"].match(line):
+        cells = [_cell(state, g, line) for g in match.groups() if g]
+        return _walk(state, seat, cells, line)
     hint = "build C4 (or just C4)" if state.mode < 3 else "C4>D4, C4>D4>D5, C4>D4 build, or build C4"
     raise OrderSyntaxError(f"{line!r} is not an order; write {hint}, or pass")
 
 
 def _cell(state: FortressState, text: str, line: str) -> Hex:
-    cell = label(text)
+    cell = notation.cell(text, line)
     if cell not in state.terrain:
         raise IllegalOrderError(f"{line!r}: {cell.label} is not on the field")
     return cell

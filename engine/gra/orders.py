@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from engine.errors import AmbiguousOrderError, IllegalOrderError, OrderError, OrderSyntaxError, raise_collected
 from engine.gra.state import GraState, Phase
+from engine.notation import number, parse_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,12 +57,13 @@ class Keep:
 
 Order = Pick | Move | Create | Keep
 
-NUMBERS = r"(\d{1,4}(?:[\s,]+\d{1,4})*)"
+NODE = f"({number(4)})"
+NUMBERS = rf"({number(4)}(?:[\s,]+{number(4)})*)"
 PATTERNS = {
     Phase.NEGOTIATE: re.compile(rf"^(?:pick\s+)?{NUMBERS}$"),
-    Phase.MOVE: re.compile(r"^(\d{1,4})\s*(?:->|>|-)\s*(\d{1,4})(?:\s+(?:x\s*)?(\d{1,5}|all))?$"),
+    Phase.MOVE: re.compile(rf"^{NODE}\s*(?:->|>|-)\s*{NODE}(?:\s+(?:x\s*)?({number(5)}|all))?$"),
     Phase.CREATE: re.compile(rf"^(?:create\s+)?{NUMBERS}$"),
-    Phase.SPLIT: re.compile(r"^(?:keep\s+)?(\d{1,4})$"),
+    Phase.SPLIT: re.compile(rf"^(?:keep\s+)?{NODE}$"),
 }
 EXAMPLES = {
     Phase.NEGOTIATE: "pick 3 17",
@@ -73,17 +75,8 @@ NODE_LISTS = {Phase.NEGOTIATE: Pick, Phase.CREATE: Create}  # phases whose order
 
 
 def parse(state: GraState, seat: int, text: str) -> list[Order]:
-    if not isinstance(text, str):
-        raise OrderSyntaxError(f"orders must be text, not {type(text).__name__}")
-    separators = r"[;\n]" if state.phase in NODE_LISTS else r"[;,\n]"
-    lines = [" ".join(p.lower().split()) for p in re.split(separators, text) if p.strip()]
-    orders, problems = [], []
-    for line in lines:
-        try:
-            orders.append(_parse_line(state, seat, line))
-        except OrderError as err:
-            problems.append(err)
-    raise_collected(problems)
+    separators = ";\n" if state.phase in NODE_LISTS else ";,\n"
+    orders = parse_lines(text, lambda line: _parse_line(state, seat, line), separators)
     validate(state, seat, orders)
     return orders
 

@@ -10,6 +10,7 @@ import pytest
 from bot import Config, run_bot
 from service.models import Announcement
 from tests.e2e.test_conquest_game import CONQUEST
+from tests.service.conftest import fill_disk
 
 
 async def test_rate_limits_and_server_errors_on_round_posts(table):
@@ -57,3 +58,15 @@ async def test_a_rejected_token_stops_the_bot_with_a_clear_message(table, tmp_pa
 @pytest.fixture(autouse=True)
 def quiet_retries(caplog):
     caplog.set_level("ERROR", logger="discord")
+
+
+async def test_a_full_disk_is_told_to_the_player(table):
+    """Rounds fill what room the pages have left; the first write that needs more is refused, saying why."""
+    thread = await table.start_game(**CONQUEST)
+    await fill_disk(table.bot.service.db)
+    answers = []
+    for _ in range(8):
+        for player in (table.alice, table.bob):
+            answers.append(await table.fake.slash(player, thread, "orders pass"))
+    refused = [a for a in answers if "nothing was saved" in a.content]
+    assert refused and refused[0].ephemeral and "the bot's disk is full" in refused[0].content

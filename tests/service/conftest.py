@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from service import GameMaster
@@ -14,6 +16,27 @@ GUILD, CHANNEL = 100, 200
 ALICE, BOB, CAROL = Actor(1, "Alice"), Actor(2, "Bob"), Actor(3, "Carol")
 ADMIN = Actor(99, "Mod", is_admin=True)
 HOUR = 3600
+
+
+async def fill_disk(db: Database) -> None:
+    """SQLite's own full-disk condition: the file may no longer grow, and no page has room left."""
+    async with db.reading() as conn:
+        (pages,) = await (await conn.execute("PRAGMA page_count")).fetchone()
+        await conn.execute(f"PRAGMA max_page_count = {pages + 2}")
+        await conn.execute("CREATE TABLE IF NOT EXISTS filler (x BLOB)")
+        for size in (4000, 1000, 200, 50, 10, 1):
+            try:
+                while True:
+                    await conn.execute("INSERT INTO filler VALUES (randomblob(?))", (size,))
+            except sqlite3.OperationalError:
+                pass
+        (pages,) = await (await conn.execute("PRAGMA page_count")).fetchone()
+        await conn.execute(f"PRAGMA max_page_count = {pages}")
+
+
+async def free_disk(db: Database) -> None:
+    async with db.reading() as conn:
+        await conn.execute("PRAGMA max_page_count = 1000000")
 
 
 class ListSink:

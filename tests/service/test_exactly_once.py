@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from service.outbox import backoff
+from service.outbox import Outbox, backoff
 from tests.service.conftest import ALICE, BOB, CAROL, HOUR
 
 
@@ -116,3 +116,24 @@ async def test_failed_deliveries_are_retried_in_order(env):
     assert await env.outbox.flush() == 2
     assert env.sink.kinds() == ["game_started", "turn_started"]
     assert all(a.game_id == game.id for a in env.sink.posted)
+
+
+async def test_games_posts_go_out_side_by_side_and_each_games_in_order(env):
+    """Delivering one game's image never waits for another game's; one game's posts keep their order."""
+    games = [await env.new_game(ALICE, BOB, seed=s) for s in range(3)]
+    in_flight, most = 0, 0
+    order: dict[int, list[int]] = {}
+
+    class SlowSink:
+        async def deliver(self, announcement) -> None:
+            nonlocal in_flight, most
+            in_flight += 1
+            most = max(most, in_flight)
+            await asyncio.sleep(0.02)  # a post on the wire
+            order.setdefault(announcement.game_id, []).append(announcement.id)
+            in_flight -= 1
+
+    outbox = Outbox(env.db, env.clock, SlowSink())
+    assert await outbox.flush() == 6  # each game: started, first turn
+    assert most == 3
+    assert set(order) == {g.id for g in games} and all(ids == sorted(ids) and len(ids) == 2 for ids in order.values())

@@ -38,7 +38,7 @@ async def test_armed_game_is_woken_and_rearming_replaces_the_job():
         await asyncio.sleep(0.3)
         assert woken == [7]
     finally:
-        scheduler.shutdown()
+        await scheduler.shutdown()
 
 
 async def test_runtime_arms_what_wakes_soon_at_start_and_each_sweep_extends_the_window(tmp_path):
@@ -58,6 +58,7 @@ async def test_runtime_arms_what_wakes_soon_at_start_and_each_sweep_extends_the_
     service = await GameService.open(tmp_path / "g.sqlite3", sink, clock=clock)
     await service.start()
     try:
+        await service.recovery  # the backlog is delivered in the background
         assert wake_at - clock.now() > ARM_AHEAD_SECONDS
         assert service.scheduler.armed_at(game.id) is None  # not yet: the scheduler holds the near future
         assert [a.kind for a in sink.posted] == ["game_started", "turn_started"]  # the backlog was delivered
@@ -66,3 +67,30 @@ async def test_runtime_arms_what_wakes_soon_at_start_and_each_sweep_extends_the_
         assert service.scheduler.armed_at(game.id) == pytest.approx(wake_at, abs=1e-3)
     finally:
         await service.close()
+
+
+def slow_wake(started: asyncio.Event, finished: list[int], seconds: float):
+    async def wake(game_id: int) -> None:
+        started.set()
+        await asyncio.sleep(seconds)
+        finished.append(game_id)
+
+    return wake
+
+
+async def idle() -> None:
+    return None
+
+
+@pytest.mark.parametrize("grace", [5.0, 0.0])
+async def test_shutdown_with_a_wake_in_flight_logs_no_traceback(caplog, grace):
+    """A clean shutdown lets a running wake finish within the grace period, or interrupts it quietly:
+    either way no CancelledError traceback reaches the log."""
+    started, finished = asyncio.Event(), []
+    scheduler = WakeScheduler(slow_wake(started, finished, 0.3), idle, sweep_seconds=3600)
+    scheduler.start()
+    scheduler.arm(7, time.time())
+    await asyncio.wait_for(started.wait(), timeout=5)
+    await scheduler.shutdown(grace=grace)
+    assert finished == ([7] if grace else [])
+    assert not [r for r in caplog.records if r.levelname == "ERROR" or r.exc_info], caplog.text

@@ -1,0 +1,55 @@
+"""/mygames: every open game of the user, in every server, from anywhere (also in DMs): what each
+waits on, its deadline, and a link to its thread — the games waiting for him first."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common import ThinksFirst, when
+from service.models import LOBBY, Game
+from service.runtime import GameService
+
+
+def jump_link(game: Game) -> str:
+    """A link that opens the game's thread (or its channel) from any server or DM."""
+    return f"https://discord.com/channels/{game.row.guild_id}/{game.row.thread_id or game.row.channel_id}"
+
+
+class MyGamesCog(ThinksFirst, commands.Cog):
+    def __init__(self, bot: commands.Bot, service: GameService):
+        self.bot, self.master, self.presenter = bot, service.master, service.presenter
+
+    @app_commands.command(name="mygames", description="All your open games, in every server (only you see it)")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    async def mygames(self, interaction: discord.Interaction) -> None:
+        games = await self.master.games_of(interaction.user.id)
+        if not games:
+            await interaction.followup.send(
+                "You are in no open game. Open one with `/game create` in a server.", ephemeral=True
+            )
+            return
+        waiting = [g for g in games if self._waits_for(g, interaction.user.id)]
+        others = [g for g in games if g not in waiting]
+        waiting.sort(key=lambda g: g.row.deadline_at or float("inf"))
+        lines = [f"**Your games** — {len(waiting)} waiting for you"]
+        lines += [self._line(g, interaction.user.id) for g in waiting + others]
+        await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
+
+    @staticmethod
+    def _waits_for(game: Game, user_id: int) -> bool:
+        player = game.player_of(user_id)
+        return player is not None and player.seat in game.waiting_seats
+
+    def _line(self, game: Game, user_id: int) -> str:
+        title = f"[{self.presenter.title(game)}]({jump_link(game)})"
+        if game.row.status == LOBBY:
+            return f"• {title} — lobby, {len(game.players)}/{game.row.max_players} players"
+        turn = self.presenter.turn_label(game).lower()
+        deadline = "no deadline" if game.row.deadline_at is None else f"deadline {when(game.row.deadline_at)}"
+        if game.row.paused_at is not None:
+            return f"• {title} — {turn}, paused"
+        if self._waits_for(game, user_id):
+            return f"• ⏳ {title} — {turn}: **your turn**, {deadline}"
+        return f"• {title} — {turn}: waiting for others, {deadline}"

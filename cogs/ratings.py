@@ -1,0 +1,69 @@
+"""/leaderboard and /stats: ratings from finished rated games, in this server or in every server."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common import ThinksFirst, counted, plain, png_file
+from cogs.rules import ruleset_names
+from service.ratings import GLOBAL, Standing
+from service.runtime import GameService
+
+
+def _record(standing: Standing) -> str:
+    return (
+        f"rating **{standing.rating:.1f}** · {counted(standing.games, 'game')} · {counted(standing.wins, 'win')}"
+        f" · {counted(standing.points, 'point')}"
+    )
+
+
+class RatingsCog(ThinksFirst, commands.Cog):
+    def __init__(self, bot: commands.Bot, service: GameService):
+        self.bot, self.master, self.presenter = bot, service.master, service.presenter
+
+    @app_commands.command(name="leaderboard", description="The best rated players of a game")
+    @app_commands.describe(ruleset="Which game", scope="This server's games only, or every server's")
+    @app_commands.autocomplete(ruleset=ruleset_names)
+    async def leaderboard(
+        self, interaction: discord.Interaction, ruleset: str, scope: Literal["server", "global"] = "server"
+    ) -> None:
+        name = ruleset.strip().lower()
+        where = GLOBAL if scope == "global" or interaction.guild_id is None else interaction.guild_id
+        board = await self.master.leaderboard(name, where)
+        heading = f"**{self.presenter.ruleset_title(name)} leaderboard — {'every server' if where == GLOBAL else 'this server'}**"
+        if not board:
+            await interaction.followup.send(f"{heading}\nNo rated games finished yet.", ephemeral=True)
+            return
+        lines = [heading]
+        for place, standing in enumerate(board, start=1):
+            who = (
+                f"<@{standing.player.removeprefix('user:')}>" if standing.player.startswith("user:") else standing.name
+            )
+            lines.append(f"{place}. {who} — {_record(standing)}")
+        await interaction.followup.send(
+            "\n".join(lines)[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(name="stats", description="Games, wins, points and rating of a player")
+    @app_commands.describe(player="Whose (default: yours)", scope="This server's games only, or every server's")
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User | None = None,
+        scope: Literal["server", "global"] = "global",
+    ) -> None:
+        who = player or interaction.user
+        where = GLOBAL if scope == "global" or interaction.guild_id is None else interaction.guild_id
+        stats = await self.master.player_stats(who.id, where)
+        if not stats:
+            await interaction.followup.send(f"{plain(who.display_name)} has no rated games yet.", ephemeral=True)
+            return
+        lines = [f"**{plain(who.display_name)}** — {'every server' if where == GLOBAL else 'this server'}"]
+        for name, (standing, _) in stats.items():
+            lines.append(f"{self.presenter.ruleset_title(name)}: {_record(standing)}")
+        chart = await self.presenter.rating_chart(who.display_name, stats)
+        await interaction.followup.send("\n".join(lines)[:2000], file=png_file(chart, "rating.png"), ephemeral=True)

@@ -1,0 +1,66 @@
+"""Past turns, read back from the stored history: what happened, what everyone ordered, the board.
+
+Orders are secret only until their turn resolves; after that, anyone may look them up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from service.errors import GameError
+from service.master import GameMasterCore
+from service.packing import unpack
+
+
+@dataclass(frozen=True)
+class PastTurn:
+    number: int  # as players count turns: 1 is the first one resolved
+    unit: str  # what the turn was called ("round", "move phase")
+    seq: int  # the history entry whose position the turn left (its board)
+    events: tuple[dict[str, Any], ...]
+    orders: dict[int, str]  # by seat, as played: a seat that gave none played its defaults
+    timed_out: bool
+
+
+class HistoryOps(GameMasterCore):
+    async def resolved_turns(self, game_id: int) -> int:
+        async with self.db.reading() as conn:
+            async with conn.execute(
+                "SELECT count(*) FROM history WHERE game_id = ? AND kind = 'resolve'", (game_id,)
+            ) as cursor:
+                (count,) = await cursor.fetchone()
+        return count
+
+    async def past_turn(self, game_id: int, number: int | None = None) -> PastTurn:
+        """Resolved turn ``number`` (default: the last one) of a started or finished game."""
+        game = await self.get_game(game_id)
+        resolved = await self.resolved_turns(game_id)
+        if resolved == 0:
+            raise GameError(f"game #{game_id} has no resolved turn yet")
+        number = resolved if number is None else number
+        if not 1 <= number <= resolved:
+            raise GameError(
+                f"game #{game_id} has {resolved} resolved turn{'s' if resolved != 1 else ''}; choose 1 to {resolved}"
+            )
+        async with self.db.reading() as conn:
+            async with conn.execute(
+                "SELECT seq, payload, events FROM history WHERE game_id = ? AND kind = 'resolve' ORDER BY seq LIMIT 1 OFFSET ?",
+                (game_id, number - 1),
+            ) as cursor:
+                seq, payload, events = await cursor.fetchone()
+            async with conn.execute(
+                "SELECT state_after FROM history WHERE game_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1",
+                (game_id, seq),
+            ) as cursor:
+                (before,) = await cursor.fetchone()
+        rs = self.ruleset(game.row)
+        played = unpack(payload)
+        return PastTurn(
+            number,
+            rs.turn_unit(rs.from_dict(unpack(before))),
+            seq,
+            tuple(unpack(events)),
+            {int(seat): text for seat, text in played["orders"].items()},
+            bool(played.get("timed_out")),
+        )

@@ -1,0 +1,53 @@
+"""Orders written by a second process while a transition is being planned are never lost.
+
+Start-up refuses a second bot on one file, but the store must be safe without that guard too: an
+order write bumps the game's version, so a transition planned from an older snapshot is refused
+instead of rewriting the order rows without the new orders.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from service.clock import ManualClock
+from service.errors import Conflict
+from service.models import Actor
+from tests.service.conftest import ALICE, BOB, CAROL, Env
+from tests.service.test_turns import own_cell
+
+
+def write_from_another_process(env: Env, game_id: int, actor: Actor, text: str) -> None:
+    """Another game master on the same file, with its own connection and event loop, gives orders."""
+
+    async def give() -> None:
+        other = await Env(env.path, env.clock).open()
+        try:
+            await other.master.add_orders(game_id, actor, text)
+        finally:
+            await other.db.close()
+
+    thread = threading.Thread(target=asyncio.run, args=(give(),))
+    thread.start()
+    thread.join()
+
+
+async def test_orders_given_while_a_pass_is_planned_survive(tmp_path):
+    env = await Env(tmp_path / "games.sqlite3", ManualClock()).open()
+    game = await env.new_game(ALICE, BOB, CAROL)
+    source, target = own_cell(game, BOB)
+    bob_orders = f"{source}>{target} 2"
+
+    def meanwhile(point: str) -> None:
+        if point == "planned":
+            write_from_another_process(env, game.id, BOB, bob_orders)
+
+    env.master.fault = meanwhile
+    with pytest.raises(Conflict):
+        await env.master.submit(game.id, ALICE)  # planned before Bob's orders, committed after them
+    env.master.fault = lambda point: None
+    await env.master.submit(game.id, ALICE)  # trying again works
+    assert (await env.master.my_orders(game.id, BOB)).lines == (bob_orders,)
+    await env.db.close()
