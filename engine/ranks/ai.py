@@ -14,11 +14,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from engine import standings
+from engine import notation, standings
 from engine.budget import Budget
 from engine.errors import OrderError
 from engine.ranks.board import reading_order
-from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade, split_lines
+from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade
 from engine.ranks.rules import STEPS, Turn, act, capital_check, npc_step, parse, targets
 from engine.ranks.state import ARCHER, KNIGHT, PAWN, TANK, RanksState, exp_for
 from engine.rng import Rng, seed_state
@@ -203,7 +203,7 @@ def _legal(state: RanksState, seat: int, orders: list[Order]) -> bool:
 def suggestions(state: RanksState, seat: int, text: str) -> list[str]:
     """Legal orders as typed that extend the last line of ``text``: the spawn and every move (those
     that capture first) while no action is chosen, then further moves, then upgrades."""
-    done = split_lines(text)
+    done = notation.split(text)
     typed = done.pop() if done and not text.rstrip().endswith((";", ",")) else ""
     try:
         orders = parse(state, seat, "; ".join(done))

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from engine.errors import OrderSyntaxError
+from engine.notation import CELL, number, square
 from engine.squaregrid import Square
 
 
@@ -58,38 +59,26 @@ class Upgrade:
 
 Order = Spawn | Move | Blast | Upgrade
 
-CELL = r"[a-z]{1,2}\s*\d{1,3}"
 PATTERNS = {
     "spawn": re.compile(rf"^spawn((?:\s+{CELL})*)$"),
     "move": re.compile(rf"^({CELL})\s*>\s*({CELL})$"),
     "blast": re.compile(rf"^blast\s+({CELL})$"),
-    "up": re.compile(rf"^up\s+({CELL})(?:\s+(\d{{1,3}}))?$"),
+    "up": re.compile(rf"^up\s+({CELL})(?:\s+({number(3)}))?$"),
     "pass": re.compile(r"^pass$"),
 }
 HINT = "write `spawn`, `spawn C4 F7`, `C4>C5`, `blast D2`, `up D2`, `up D2 3` or `pass`"
 
 
-def split_lines(text: str) -> list[str]:
-    return [" ".join(piece.lower().split()) for piece in re.split(r"[;,\n]", text) if piece.strip()]
-
-
 def read_line(line: str) -> Order | None:
     """One order line as typed (None for ``pass``); the cells are not checked against a board yet."""
-    try:
-        if match := PATTERNS["spawn"].match(line):
-            return Spawn(tuple(label(cell) for cell in re.findall(CELL, match.group(1))))
-        if match := PATTERNS["move"].match(line):
-            return Move(label(match.group(1)), label(match.group(2)))
-        if match := PATTERNS["blast"].match(line):
-            return Blast(label(match.group(1)))
-        if match := PATTERNS["up"].match(line):
-            return Upgrade(label(match.group(1)), int(match.group(2) or 1))
-    except ValueError as err:
-        raise OrderSyntaxError(f"{line!r}: {err}") from None
+    if match := PATTERNS["spawn"].match(line):
+        return Spawn(tuple(square(cell, line) for cell in re.findall(CELL, match.group(1))))
+    if match := PATTERNS["move"].match(line):
+        return Move(square(match.group(1), line), square(match.group(2), line))
+    if match := PATTERNS["blast"].match(line):
+        return Blast(square(match.group(1), line))
+    if match := PATTERNS["up"].match(line):
+        return Upgrade(square(match.group(1), line), int(match.group(2) or 1))
     if PATTERNS["pass"].match(line):
         return None
     raise OrderSyntaxError(f"{line!r} is not an order; {HINT}")
-
-
-def label(text: str) -> Square:
-    return Square.from_label(text.replace(" ", ""))

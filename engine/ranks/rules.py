@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from engine import standings
-from engine.errors import AmbiguousOrderError, IllegalOrderError, OrderError, OrderSyntaxError, raise_collected
+from engine import notation, standings
+from engine.errors import AmbiguousOrderError, IllegalOrderError
 from engine.ranks.board import reading_order
-from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade, read_line, split_lines
+from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade, read_line
 from engine.ranks.state import ARCHER, KNIGHT, PAWN, RANK_NAMES, TANK, Army, RanksState, Trace, a, exp_for
 from engine.ruleset import Event
 from engine.squaregrid import Square, SquareGrid
@@ -214,21 +214,9 @@ def _how_it_moves(rank: int) -> str:
 
 def parse(state: RanksState, seat: int, text: str) -> list[Order]:
     """Orders read from ``text`` and checked as a whole turn; every bad line is reported at once."""
-    if not isinstance(text, str):
-        raise OrderSyntaxError(f"orders must be text, not {type(text).__name__}")
-    orders, problems, passed = [], [], False
-    for line in split_lines(text):
-        try:
-            order = read_line(line)
-        except OrderError as err:
-            problems.append(err)
-            continue
-        if order is None:
-            passed = True
-        else:
-            orders.append(order)
-    raise_collected(problems)
-    if passed and any(not isinstance(o, Upgrade) for o in orders):
+    lines = notation.parse_lines(text, read_line)
+    orders = [order for order in lines if order is not None]
+    if len(orders) < len(lines) and any(not isinstance(o, Upgrade) for o in orders):
         raise AmbiguousOrderError("'pass' means no spawn and no moves; leave it out or drop the other orders")
     act(state, seat, orders)
     return orders

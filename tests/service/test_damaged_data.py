@@ -37,7 +37,10 @@ async def test_stored_orders_that_no_longer_parse_are_dropped_with_a_notice(env,
     await env.outbox.flush()
     resolved = next(a for a in env.sink.posted if a.kind == "round_resolved")
     lines = Presenter(env.master, CpuPool(workers=0)).event_lines(game, resolved.payload["events"])
-    assert lines[0].startswith("Alice (") and "orders no longer fit and were dropped: 'a0>a1 3': A0 is not a cell" in lines[0]
+    assert (
+        lines[0].startswith("Alice (")
+        and "orders no longer fit and were dropped: 'a0>a1 3': A0 is not a cell" in lines[0]
+    )
 
 
 async def test_orders_the_parser_cannot_read_at_all_never_hold_up_the_game(env, monkeypatch):
