@@ -112,6 +112,9 @@ def result_lines(game: Game) -> list[str]:
     for group in result.get("ranking", []):
         for seat in group:
             points = result.get("points", {}).get(str(seat))
-            lines.append(f"{place}. {names[seat]}" + (f" — {points} points" if points is not None else ""))
+            lines.append(
+                f"{place}. {names[seat]}"
+                + (f" — {points} point{'' if points == 1 else 's'}" if points is not None else "")
+            )
         place += len(group)
     return lines

@@ -69,6 +69,19 @@ def hexagon(center: Hex, radius: int) -> list[Hex]:
     return sorted(cells)
 
 
+def ring(center: Hex, radius: int) -> list[Hex]:
+    """The cells exactly ``radius`` from ``center``, in order around it, starting at the corner in
+    direction 4 (south-west); walking the ring backwards is its mirror image through that corner."""
+    dq, dr = DIRECTIONS[4]
+    cell = Hex(center.q + dq * radius, center.r + dr * radius)
+    cells = []
+    for dq, dr in DIRECTIONS:
+        for _ in range(radius):
+            cells.append(cell)
+            cell = Hex(cell.q + dq, cell.r + dr)
+    return cells
+
+
 def _rotate(q: int, r: int) -> tuple[int, int]:
     """60 degrees about the origin, in axial coordinates."""
     return -r, q + r

@@ -140,22 +140,23 @@ class Flow:
 
 
 def public_flows(view: ConquestView) -> list[Flow]:
-    """Last round's moves and the standing auto-moves; one arrow per edge and direction."""
+    """Last round's moves, one arrow per edge and direction, marked standing where an auto-move ran.
+    Standing orders that did not run are plans, and plans are secret."""
     moved: dict[tuple[Hex, Hex], int] = defaultdict(int)
     movers: dict[tuple[Hex, Hex], int] = {}
+    standing: set[tuple[Hex, Hex]] = set()
     for trace in view.last_moves:
-        moved[trace.source, trace.target] += trace.units
-        movers[trace.source, trace.target] = trace.seat
-    autos = {(c.cell, c.auto): c.owner for c in view.cells if c.auto is not None and c.owner is not None}
-    return [
-        Flow(*edge, autos.get(edge, movers.get(edge, 0)), str(moved[edge]) if edge in moved else None, edge in autos, 1)
-        for edge in sorted(set(moved) | set(autos))
-    ]
+        edge = (trace.source, trace.target)
+        moved[edge] += trace.units
+        movers[edge] = trace.seat
+        if trace.auto:
+            standing.add(edge)
+    return [Flow(*edge, movers[edge], str(moved[edge]), edge in standing, 1) for edge in sorted(moved)]
 
 
 def private_flows(view: ConquestView, orders: Sequence[object]) -> list[Flow]:
-    """The viewer's orders in bold over a faint last round; standing auto-moves stay visible unless
-    an order replaces or stops them."""
+    """The viewer's orders in bold over a faint last round; his standing auto-moves stay visible
+    unless an order replaces or stops them (the view holds no one else's)."""
     seat = view.viewer
     moved: dict[tuple[Hex, Hex], int] = defaultdict(int)
     for order in orders:
@@ -168,10 +169,10 @@ def private_flows(view: ConquestView, orders: Sequence[object]) -> list[Flow]:
     background = [Flow(*edge, seat, None, False, 0) for edge, seat in sorted(movers.items())]
     flows: dict[tuple[Hex, Hex], Flow] = {}
     for cell in view.cells:
-        if cell.auto is None or cell.owner is None:
+        if cell.auto is None or cell.owner != seat:
             continue
         edge = (cell.cell, cell.auto)
-        if cell.owner != seat or cell.cell not in replaced:
+        if cell.cell not in replaced:
             flows[edge] = Flow(*edge, cell.owner, None, True, 1)
         elif cell.cell in stopped:
             flows[edge] = Flow(*edge, cell.owner, "×", True, 2)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engine import Event, Outcome, Ruleset
+from engine.words import count
 
 COLOURS = ("red", "blue", "green", "orange", "purple", "brown")
 
@@ -31,6 +32,6 @@ def describe_outcome(outcome: Outcome, names: Sequence[str]) -> list[str]:
     place = 1
     for group in outcome.ranking:
         for seat in group:
-            lines.append(f"{place}. {seat_name(names, seat)} — {outcome.points[seat]} points")
+            lines.append(f"{place}. {seat_name(names, seat)} — {count(outcome.points[seat], 'point')}")
         place += len(group)
     return lines

@@ -23,7 +23,7 @@ from service.history import PastTurn
 from service.master import GameMasterCore
 from service.models import FINISHED, RUNNING, Game
 from service.ratings import Standing
-from service.workers import CpuPool, render_job
+from service.workers import CpuPool, preview_job, render_job
 
 
 @dataclass(frozen=True)
@@ -185,6 +185,21 @@ class Presenter:
             names=self.drawn_names(game),
             title=title,
         )
+
+    def chosen_map(self, game: Game) -> str | None:
+        """The name of the map chosen for the game (a shipped one, or map data), or None if generated."""
+        rs = self.rulesets.get(game.row.ruleset)
+        for option in rs.options_schema() if rs else ():
+            value = game.row.options.get(option.name)
+            if option.kind == "map" and value is not None:
+                return _readable(option, value)
+        return None
+
+    async def map_preview(self, game: Game) -> bytes:
+        """PNG of the board the game will start on, with as many players as it seats."""
+        title = f"{self.title(game)}: {self.chosen_map(game) or 'map'}"
+        rs = self.master.ruleset(game.row)
+        return await self.pool.run(preview_job, rs, game.row.options, game.row.max_players, game.row.seed, title)
 
     async def rating_chart(self, who: str, stats: Mapping[str, tuple[Standing, list[float]]]) -> bytes:
         """PNG of a player's rating after each rated game, a line per game he plays."""

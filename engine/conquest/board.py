@@ -6,6 +6,7 @@ A map as data (shipped files in ``maps/`` and ``options["map"]`` alike)::
       "name": "duel",
       "layout": ["n n b", "n g n", "b n n"],   # rows top to bottom, one token per column:
                                                #   n normal, b bronze, s silver, g gold, . no cell
+                                               # (at most 26 rows, 26 columns and 400 cells)
       "garrisons": {"B1": 4},                  # neutral units at the start
       "starts": {"2": ["A1", "C3"]}            # start cells for each supported player count
     }
@@ -15,13 +16,13 @@ Rows use the board's odd-r layout: odd rows (2, 4, ... as labelled) are drawn ha
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from engine.errors import MapError
-from engine.hexgrid import DIRECTIONS, Hex, hexagon, orbit
+from engine.hexgrid import DIRECTIONS, Hex, hexagon, orbit, ring
 from engine.maps import ShippedMaps, hex_on_board
 from engine.rng import Rng, seed_state
 
@@ -44,6 +45,9 @@ class CellType(Enum):
 PRODUCTION = {CellType.NORMAL: 1, CellType.BRONZE: 2, CellType.SILVER: 5, CellType.GOLD: 10}
 _BY_TOKEN = {t.token: t for t in CellType}
 SIZES = {"small": 4, "medium": 5, "large": 6}
+# Explicit maps stay within what the board picture, the bot's budget and a post can carry; the
+# largest generated map (five players, large) has 236 cells in 19 rows and 17 columns.
+MAX_SIDE, MAX_CELLS = 26, 400
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,9 @@ class ConquestMap:
 def _parse_layout(layout: Any) -> dict[Hex, CellType]:
     if not isinstance(layout, list) or not layout or not all(isinstance(row, str) for row in layout):
         raise MapError('map layout must be a list of rows of text, like ["n n b", "n g n"]')
+    for count, what in ((len(layout), "rows"), (max(len(row.split()) for row in layout), "columns")):
+        if count > MAX_SIDE:
+            raise MapError(f"map layout has {count} {what}; a conquest map has at most {MAX_SIDE}")
     types: dict[Hex, CellType] = {}
     for row, line in enumerate(layout):
         for col, token in enumerate(line.split()):
@@ -85,6 +92,8 @@ def _parse_layout(layout: Any) -> dict[Hex, CellType]:
             types[Hex.from_offset(col, row)] = _BY_TOKEN[token.lower()]
     if len(types) < 2:
         raise MapError("a map needs at least two cells")
+    if len(types) > MAX_CELLS:
+        raise MapError(f"map layout has {len(types)} cells; a conquest map has at most {MAX_CELLS}")
     return types
 
 
@@ -137,33 +146,84 @@ def _check_connected(types: Mapping[Hex, CellType]) -> None:
 
 # Which corners of the hexagon the players start on, by player count (directions from east,
 # clockwise). Each set is mapped onto itself by rotations/reflections of the board, so every
-# player sees the same position; five players leave one corner empty (no 5-fold symmetry on hexes).
-START_CORNERS = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4), 6: (0, 1, 2, 3, 4, 5)}
+# player sees the same position. Five players have no such set on hexes (see ``_spread``).
+START_CORNERS = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 6: (0, 1, 2, 3, 4, 5)}
+# The one ring round the centre on which five starts can all be the same number of steps from
+# their two neighbours (6); on rings 4 and 6 one pair would be a step nearer or farther, and that
+# pair lost or won far more often in self-play.
+FIVE_RING = 5
 
 
 def generate_map(num_players: int, size: str, seed: int | str) -> ConquestMap:
-    """A hexagon-shaped map whose types and garrisons are invariant under all 12 symmetries."""
-    radius = SIZES[size] + (1 if num_players >= 5 else 0)
+    """A map on which every start has the same surroundings, or as near as hexes allow.
+
+    Cells that look alike from the starts share one rolled type and garrison. With 2, 3, 4 or 6
+    players the map is a hexagon, the starts are corners and "alike" means one orbit under the 12
+    symmetries, so the map is exactly symmetric. Five players have no symmetric layout on hexes
+    (six corners with one left empty gave its two neighbours most wins): their starts are spread
+    evenly round ``FIVE_RING``, the map is the hexagon inside it plus every cell within a few steps
+    of a start (so each start has the same room round it, where a hexagon cuts off a start that
+    faces its corner), and "alike" means the same distances to the centre and to the two nearest
+    starts. What still differs is how each start sits on the grid; the seed turns the ring, so no
+    seat keeps the same spot, and bench/bench_fairness.py measures both seats and spots.
+    """
     rng = Rng(hash_seed(seed, num_players, size))
-    center = Hex(0, radius)
-    cells = hexagon(center, radius)
-    shift = -min(c.col for c in cells)
-    center = Hex(center.q + shift, center.r)
-    cells = hexagon(center, radius)
-    corners = [Hex(center.q + dq * (radius - 1), center.r + dr * (radius - 1)) for dq, dr in DIRECTIONS]
-    starts = tuple(corners[k] for k in START_CORNERS[num_players])
-    near_start = {c for corner in corners for c in (corner, *corner.neighbours())}
+    center = Hex(0, 0)
+    if num_players == 5:
+        reach = SIZES[size] - 2
+        radius = FIVE_RING + reach
+        starts = _spread(ring(center, FIVE_RING), num_players, rng)
+        cells = [
+            c
+            for c in hexagon(center, radius)
+            if c.distance(center) <= FIVE_RING or min(c.distance(start) for start in starts) <= reach
+        ]
+        near_start = {c for start in starts for c in (start, *start.neighbours())}
+
+        def alike(cell: Hex) -> Hashable:
+            return cell.distance(center), *sorted(cell.distance(start) for start in starts)[:2]
+
+    else:
+        radius = SIZES[size] + (1 if num_players == 6 else 0)
+        cells = hexagon(center, radius)
+        corners = [Hex(dq * (radius - 1), dr * (radius - 1)) for dq, dr in DIRECTIONS]
+        starts = tuple(corners[k] for k in START_CORNERS[num_players])
+        near_start = {c for corner in corners for c in (corner, *corner.neighbours())}
+
+        def alike(cell: Hex) -> Hashable:
+            return min(orbit(cell, center))
+
+    rolled: dict[Hashable, tuple[CellType, int]] = {}
     types: dict[Hex, CellType] = {}
     garrisons: dict[Hex, int] = {}
     for cell in cells:
-        if cell in types:
-            continue
-        cell_type, garrison = _roll_cell(rng, cell.distance(center), radius, cell in near_start, cell == center)
-        for twin in orbit(cell, center):
-            types[twin] = cell_type
-            if garrison:
-                garrisons[twin] = garrison
-    return ConquestMap(f"generated-{size}-{num_players}p", types, garrisons, {num_players: starts})
+        key = alike(cell)
+        if key not in rolled:
+            rolled[key] = _roll_cell(rng, cell.distance(center), radius, cell in near_start, cell == center)
+        types[cell], garrison = rolled[key]
+        if garrison:
+            garrisons[cell] = garrison
+    move = _to_labels(cells)
+    return ConquestMap(
+        f"generated-{size}-{num_players}p",
+        {move(c): t for c, t in types.items()},
+        {move(c): n for c, n in garrisons.items()},
+        {num_players: tuple(move(start) for start in starts)},
+    )
+
+
+def _to_labels(cells: list[Hex]) -> Callable[[Hex], Hex]:
+    """The translation that puts ``cells`` in the labelled quarter, touching row 1 and column A."""
+    top = min(c.r for c in cells)
+    left = min(Hex(c.q, c.r - top).col for c in cells)
+    return lambda c: Hex(c.q - left, c.r - top)
+
+
+def _spread(cells: list[Hex], count: int, rng: Rng) -> tuple[Hex, ...]:
+    """``count`` of the ring's ``cells``, evenly spaced round it from a seeded first one: the same
+    distance from the centre, and as near the same distance from each other as the ring allows."""
+    first = rng.below(len(cells))
+    return tuple(cells[(first + round(k * len(cells) / count)) % len(cells)] for k in range(count))
 
 
 def _roll_cell(rng: Rng, distance: int, radius: int, near_start: bool, is_center: bool) -> tuple[CellType, int]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine import notation
+from engine.completion import after, split_last
 from engine.errors import (
     AmbiguousOrderError,
     IllegalOrderError,
@@ -27,6 +28,7 @@ from engine.errors import (
 )
 from engine.hexgrid import Hex
 from engine.notation import CELL, number, words
+from engine.words import count
 
 if TYPE_CHECKING:
     from engine.conquest.state import ConquestState
@@ -114,6 +116,19 @@ def _owner_name(owner: int | None) -> str:
     return "neutral" if owner is None else f"{COLOUR_NAMES[owner]}'s"
 
 
+def _named(cell: Hex) -> str:
+    """A cell's label, or its coordinates when it lies left of or above every label."""
+    return cell.label if cell.row >= 0 and cell.col >= 0 else repr(cell)
+
+
+def _shown(order: Order) -> str:
+    """An order as typed, or as code when one of its cells has no label."""
+    try:
+        return str(order)
+    except ValueError:
+        return repr(order)
+
+
 def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
     """Check a seat's order set against the start-of-round position; raise one error for all problems."""
     if not state.is_playing(seat):
@@ -122,10 +137,10 @@ def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
     moved: dict[Hex, list[Move]] = defaultdict(list)
     standing: dict[Hex, list[Order]] = defaultdict(list)
     for order in orders:
-        text = str(order)
+        text = _shown(order)
         cell = state.cells.get(order.source)
         if cell is None:
-            problems.append(IllegalOrderError(f"{text!r}: {order.source.label} is not a cell of this map"))
+            problems.append(IllegalOrderError(f"{text!r}: {_named(order.source)} is not a cell of this map"))
             continue
         if cell.owner != seat:
             problems.append(
@@ -135,13 +150,15 @@ def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
                 )
             )
             continue
-        if isinstance(order, (Move, Auto)) and order.target not in order.source.neighbours():
+        if isinstance(order, (Move, Auto)) and (
+            order.target not in state.types or order.target not in order.source.neighbours()
+        ):
             near = sorted(c.label for c in order.source.neighbours() if c in state.types)
+            why = (
+                "not a cell of this map" if order.target not in state.types else f"not adjacent to {order.source.label}"
+            )
             problems.append(
-                IllegalOrderError(
-                    f"{text!r}: {order.target.label} is not adjacent to {order.source.label}; "
-                    f"neighbours: {', '.join(near)}"
-                )
+                IllegalOrderError(f"{text!r}: {_named(order.target)} is {why}; neighbours: {', '.join(near)}")
             )
             continue
         if isinstance(order, Move):
@@ -159,7 +176,7 @@ def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
             listed = ", ".join(str(m) for m in moves)
             problems.append(
                 IllegalOrderError(
-                    f"{listed}: {source.label} has {have} units at the start of the round, these orders move {total}"
+                    f"{listed}: {source.label} has {count(have, 'unit')} at the start of the round, these orders move {total}"
                 )
             )
     for source, entries in standing.items():
@@ -174,23 +191,35 @@ def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
 def suggest(state: ConquestState, seat: int, text: str) -> list[str]:
     """Legal single orders for ``seat`` that extend the last line of ``text`` (case-insensitive).
 
-    Earlier lines of ``text`` are kept as typed, so a player can build several orders in one box.
+    Earlier lines of ``text`` are kept as typed, so a player can build several orders in one box;
+    the units they already move are not offered again, nor a second auto-move for a cell.
     """
     if not state.is_playing(seat):
         return []
-    *done, last = re.split(r"([;,\n])", text) if text else [""]
-    head = "".join(done)
+    head, last = split_last(text)
     typed = words(last)
+    committed: dict[Hex, int] = defaultdict(int)
+    standing = set()
+    for line in notation.split(head):
+        try:
+            order = _parse_line(state, line)
+        except OrderError:
+            continue
+        if isinstance(order, Move):
+            committed[order.source] += order.units
+        else:
+            standing.add(order.source)
     options = []
     for source in state.cells_of(seat):
-        units = state.cells[source].units
+        units = state.cells[source].units - committed[source]
         for target in sorted((n for n in source.neighbours() if n in state.cells), key=lambda h: h.label):
-            if units:
+            if units > 0:
                 options.append(str(Move(source, target, units)))
-            options.append(str(Auto(source, target)))
-        if source in state.autos:
+            if source not in standing:
+                options.append(str(Auto(source, target)))
+        if source in state.autos and source not in standing:
             options.append(str(StopAuto(source)))
     matches = [o for o in options if o.lower().startswith(typed)]
     if not matches and typed:  # "C4 5" or "c4>d4" typed: offer the amounts that fit
         matches = [o for o in options if typed.split(" ")[0].replace("-", ">") in o.lower()]
-    return [f"{head} {o}".strip() if head else o for o in matches]
+    return after(head, matches)

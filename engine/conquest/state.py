@@ -154,7 +154,8 @@ class CellView:
 
 @dataclass(frozen=True)
 class ConquestView:
-    """Everything a viewer may see. Conquest has no fog; secrets (programmed orders) never enter the state."""
+    """Everything a viewer may see. Conquest has no fog; programmed orders never enter the state, and
+    standing auto-moves appear on the viewer's own cells only."""
 
     viewer: int | None
     map_name: str
@@ -167,8 +168,9 @@ class ConquestView:
 
 
 def make_view(state: ConquestState, viewer: int | None) -> ConquestView:
+    """Standing auto-moves are orders, so a viewer sees his own only (the public none)."""
     cells = tuple(
-        CellView(h, h.label, state.types[h], c.owner, c.units, state.autos.get(h))
+        CellView(h, h.label, state.types[h], c.owner, c.units, state.autos.get(h) if c.owner == viewer else None)
         for h, c in sorted(state.cells.items())
     )
     return ConquestView(

@@ -7,7 +7,12 @@ field, ``map`` (a shipped map name or map data; see ``board.py``). Order notatio
 Decisions beyond the spec:
 - A pass (typed, or a missed deadline) leaves every general where he stands; a new general then
   does not appear while one stands in the city.
-- A player with no legal action is passed automatically; that move counts toward the limit.
+- A player with no legal action is passed automatically; that move counts toward the limit. In
+  mode 3 "legal" counts whole turns: a general boxed in his city by his own generals has a turn if
+  they can make way (``rules.way_out``; a search too long to finish gives him the benefit of the
+  doubt, and he may pass himself).
+- Cities at least 3 apart (``board.CITY_DISTANCE``): generated fields keep to it on any size, and
+  explicit maps that break it are refused.
 - Cities and their neighbours are always land. Mode 1 refuses maps with water or mountains.
 - Position points: 1 for the winner, 0 otherwise (0 each in a draw).
 """

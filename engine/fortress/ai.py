@@ -9,15 +9,26 @@ looks at no further candidate (the first is always looked at, so it always has a
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.budget import Budget
+from engine.completion import after, split_last
 from engine.errors import OrderError
-from engine.fortress.orders import Build, Order, Walk, WalkBuild
-from engine.fortress.rules import apply_turn, buildable, claim, general_actions, may_build, neighbours, parse
+from engine.fortress.orders import Build, Order, Pass, Walk, WalkBuild
+from engine.fortress.rules import (
+    act,
+    apply_turn,
+    buildable,
+    claim,
+    general_actions,
+    may_build,
+    neighbours,
+    parse_lines,
+    play_actions,
+    site,
+    way_out,
+)
 from engine.fortress.state import FortressState
 from engine.hexgrid import Hex
-from engine.notation import split
+from engine.notation import words
 from engine.rng import Rng, seed_state
 
 
@@ -58,9 +69,15 @@ def _choose_build(state: FortressState, seat: int, rng: Rng, budget: Budget) -> 
 
 def _choose_general_actions(state: FortressState, seat: int, rng: Rng, budget: Budget) -> list[Order]:
     """The city's general first (he must leave); the others only while the budget lasts, since
-    standing still is always legal for them. Nobody walks into the city: the turn would be illegal."""
+    standing still is always legal for them. Nobody walks into the city: the turn would be illegal.
+    A city general boxed in by his own generals leaves by the first way out found."""
     orders: list[Order] = []
     city = state.cities[seat]
+    if (
+        state.generals.get(city) == seat
+        and next(general_actions(state, seat, city, dict(state.generals)), None) is None
+    ):
+        return way_out(state, seat)[0] or []  # boxed in by his own generals: they make way first
     position = state
     mine = sorted((c for c, s in state.generals.items() if s == seat), key=lambda c: (c != city, c))
     for at in mine:
@@ -80,20 +97,9 @@ def _choose_general_actions(state: FortressState, seat: int, rng: Rng, budget: B
         best = max(scores, key=lambda a: (scores[a], rng.below(1000)))
         if at != city and scores[best] <= idle:
             continue  # nothing worth doing; stay put
-        position = _after(position, seat, best)
+        position = act(position, seat, best)
         orders.append(best)
     return orders
-
-
-def _after(state: FortressState, seat: int, action: Order) -> FortressState:
-    """The position after one general action (the turn's city rule is checked when the turn ends)."""
-    generals = {c: s for c, s in state.generals.items() if c != _start(action)}
-    if isinstance(action, (Build, WalkBuild)):
-        cell = _site(action)
-        return replace(
-            state, owners=claim(state, seat, cell)[0], fortresses={**state.fortresses, cell: seat}, generals=generals
-        )
-    return replace(state, generals={**generals, action.path[-1]: seat})
 
 
 def _score(state: FortressState, seat: int, action: Order, idle: float, budget: Budget) -> float:
@@ -102,22 +108,12 @@ def _score(state: FortressState, seat: int, action: Order, idle: float, budget: 
     if isinstance(action, (Build, WalkBuild)):
         walked = 0.5 if isinstance(action, WalkBuild) else 0.0
         budget.spend()
-        reply = general_reply(_after(state, seat, action), 1 - seat, budget)
-        return gain(state, seat, _site(action)) * 2.0 - reply - walked
+        reply = general_reply(act(state, seat, action), 1 - seat, budget)
+        return gain(state, seat, site(action)) * 2.0 - reply - walked
     end = action.path[-1]
     reachable = [c for c in (end, *neighbours(state, end)) if buildable(state, c)]
     budget.spend(len(reachable))
     return max((gain(state, seat, c) for c in reachable), default=0) - 0.1 * len(action.path) + idle
-
-
-def _start(action: Order) -> Hex:
-    return (
-        action.cell if isinstance(action, Build) else action.source if isinstance(action, WalkBuild) else action.path[0]
-    )
-
-
-def _site(action: Order) -> Hex:
-    return action.cell if isinstance(action, Build) else action.target
 
 
 def general_reply(state: FortressState, seat: int, budget: Budget) -> int:
@@ -126,7 +122,7 @@ def general_reply(state: FortressState, seat: int, budget: Budget) -> int:
     city = state.cities[seat]
     standing = [at for at, s in generals.items() if s == seat] + ([city] if city not in generals else [])
     sites = [
-        _site(action)
+        site(action)
         for at in standing
         for action in general_actions(state, seat, at, {c: s for c, s in generals.items() if c != at})
         if isinstance(action, (Build, WalkBuild))
@@ -136,31 +132,50 @@ def general_reply(state: FortressState, seat: int, budget: Budget) -> int:
 
 
 def suggestions(state: FortressState, seat: int, text: str) -> list[str]:
-    """Legal actions as typed, best first, that extend the last line of ``text``. While a general
-    stands in the city only his ways out are offered, so every suggestion is a legal turn."""
-    done = split(text)
-    typed = done.pop() if done and not text.rstrip().endswith((";", ",")) else ""
+    """Legal turns that extend ``text``, best builds first; the earlier lines stay as typed and the
+    last one matches in any case. Every suggestion is a whole legal turn: in mode 3 each general
+    that has not acted yet is offered, and while a general stands in the city, another general's
+    action comes with a way out for him (``D4>E3; C4>D4``)."""
+    head, last = split_last(text)
+    typed = words(last)
     try:
-        position, _ = apply_turn(state, seat, parse(state, seat, "; ".join(done)))
+        done = parse_lines(state, seat, head)
+        if state.mode < 3 or any(isinstance(o, Pass) for o in done):
+            lines = [] if done else _build_lines(state, seat)
+        else:
+            position, _, acted = play_actions(state, seat, done)
+            lines = _general_lines(position, acted, seat)
     except OrderError:
         return []
-    if state.mode < 3:
-        options = sorted(
-            (c for c in state.terrain if may_build(position, seat, c)),
-            key=lambda c: (-gain(position, seat, c), c.label),
-        )
-        lines = [f"build {c.label}" for c in options]
-    else:
-        city = state.cities[seat]
-        movers = (
-            [city]
-            if position.generals.get(city) == seat
-            else [at for at, s in sorted(position.generals.items()) if s == seat]
-        )
-        lines = [str(a) for at in movers for a in general_actions(position, seat, at, dict(position.generals))]
-    head = "; ".join(done)
-    return [
-        f"{head}; {line}" if head else line
-        for line in lines
-        if line.startswith(typed) or line.replace("build ", "").startswith(typed)
-    ]
+    return after(head, (line for line in lines if words(line).startswith(typed) or _site_typed(line, typed)))
+
+
+def _site_typed(line: str, typed: str) -> bool:
+    """``C4`` typed for ``build C4``."""
+    return words(line).removeprefix("build ").startswith(typed)
+
+
+def _build_lines(state: FortressState, seat: int) -> list[str]:
+    sites = sorted(
+        (c for c in state.terrain if may_build(state, seat, c)), key=lambda c: (-gain(state, seat, c), c.label)
+    )
+    return [f"build {c.label}" for c in sites]
+
+
+def _general_lines(position: FortressState, acted: frozenset[Hex], seat: int) -> list[str]:
+    city = position.cities[seat]
+    ready = [at for at, s in sorted(position.generals.items()) if s == seat and at not in acted]
+    boxed = position.generals.get(city) == seat
+    lines = []
+    for at in sorted(ready, key=lambda c: c != city):
+        for action in general_actions(position, seat, at, dict(position.generals)):
+            if isinstance(action, Walk) and action.path[-1] == city:
+                continue  # nobody may be left in the city
+            if not boxed or at == city:
+                lines.append(str(action))
+                continue
+            then = act(position, seat, action)
+            out = next(general_actions(then, seat, city, dict(then.generals)), None)
+            if out is not None:
+                lines.append(f"{action}; {out}")
+    return lines

@@ -25,6 +25,7 @@ from engine.rng import Rng, seed_state
 
 LAND, WATER, MOUNTAIN = "land", "water", "mountain"
 DEFAULT_SIZE = (11, 10)
+CITY_DISTANCE = 3  # cities at least this far apart share no neighbour, so both start with the same land
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,12 @@ class FortressMap:
         if not isinstance(cities, list) or len(cities) != 2:
             raise MapError("map cities must list two cells, player 0's city then player 1's")
         city_cells = tuple(hex_on_board(label, field, "city", "field") for label in cities)
-        if city_cells[0] == city_cells[1] or city_cells[0] in city_cells[1].neighbours():
-            raise MapError("the two cities must be different cells that do not touch")
+        apart = city_cells[0].distance(city_cells[1])
+        if apart < CITY_DISTANCE:
+            raise MapError(
+                f"cities {city_cells[0].label} and {city_cells[1].label} are {apart} apart; they must be at least "
+                f"{CITY_DISTANCE} apart, so that no cell is a neighbour of both"
+            )
         terrain = {cell: LAND for cell in field}
         for kind, key in ((MOUNTAIN, "mountains"), (WATER, "water")):
             labels = data.get(key, [])
@@ -83,7 +88,7 @@ def generate_map(
     """Cities on opposite sides; in modes 2 and 3 about a tenth of the field each of water and mountains.
     Point-symmetric, so neither player has the better side (heights are rounded up to even)."""
     height += height % 2
-    city = Hex.from_offset(max(1, width // 5), height // 2 - 1)
+    city = _city(width, height)
     cities = (city, mirror(city, width, height))
     terrain = {Hex.from_offset(c, r): LAND for r in range(height) for c in range(width)}
     if mode >= 2:
@@ -97,6 +102,15 @@ def generate_map(
             kind = MOUNTAIN if roll < 10 else WATER if roll < 20 else LAND
             terrain[cell] = terrain[twin] = kind
     return FortressMap(f"generated-{width}x{height}-mode{mode}", width, height, cities, terrain)
+
+
+def _city(width: int, height: int) -> Hex:
+    """Player 0's city: a fifth of the way across, just above the middle row; on a field too narrow
+    for that, the nearest cell to it that is far enough from its mirror image (player 1's city)."""
+    wanted = Hex.from_offset(max(1, width // 5), height // 2 - 1)
+    field = [Hex.from_offset(c, r) for r in range(height) for c in range(width)]
+    far_enough = (c for c in field if c.distance(mirror(c, width, height)) >= CITY_DISTANCE)
+    return min(far_enough, key=lambda c: (c.distance(wanted), reading_order(c)))
 
 
 SHIPPED = ShippedMaps("engine.fortress", FortressMap.from_dict)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.ruleset import Event, SeatNamer
+from engine.words import count
 
 
 def describe(event: Event, who: SeatNamer) -> str | None:
@@ -10,7 +11,7 @@ def describe(event: Event, who: SeatNamer) -> str | None:
     match event.kind:
         case "built":
             taken = f", {data['from_opponent']} of them from the opponent" if data["from_opponent"] else ""
-            return f"{who(data['seat'])} built a fortress on {data['cell']}: +{len(data['claimed'])} cells{taken}."
+            return f"{who(data['seat'])} built a fortress on {data['cell']}: +{count(len(data['claimed']), 'cell')}{taken}."
         case "general_moved":
             return f"{who(data['seat'])}'s general walked {' → '.join(data['path'])}."
         case "passed":

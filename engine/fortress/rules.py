@@ -83,18 +83,97 @@ def has_legal_turn(state: FortressState, seat: int) -> bool:
     if state.mode < 3:
         return any(may_build(state, seat, cell) for cell in state.terrain)
     generals = dict(state.generals)
-    city = state.cities[seat]
-    if generals.get(city) == seat:  # he must leave the city; any way out is a legal turn
-        return any(isinstance(a, (Walk, WalkBuild)) for a in general_actions(state, seat, city, generals))
+    if generals.get(state.cities[seat]) == seat:  # he must leave the city, perhaps after others make way
+        orders, complete = way_out(state, seat)
+        return orders is not None or not complete
     return any(next(general_actions(state, seat, at, generals), None) for at, s in generals.items() if s == seat)
+
+
+WAY_OUT_POSITIONS = 1_000  # positions a search for a way out looks at before giving up
+
+
+def way_out(state: FortressState, seat: int) -> tuple[list[Order] | None, bool]:
+    """A turn that takes the general out of ``seat``'s city: he steps out, or other generals of his
+    first make way (``D4>E3; C4>D4``). Returns the orders, or None, and whether the search was
+    complete: after ``WAY_OUT_POSITIONS`` positions it stops, and a player it found no way for is
+    not passed automatically (he can still pass himself)."""
+    city = state.cities[seat]
+    exits = [n for n in neighbours(state, city) if state.generals.get(n, seat) == seat]  # enemy generals stay put
+    helpers = _helpers(state, seat, city, exits)
+    seen: set[tuple[frozenset, frozenset, frozenset]] = set()
+
+    def search(position: FortressState, acted: frozenset[Hex]) -> list[Order] | None:
+        out = next(general_actions(position, seat, city, dict(position.generals)), None)
+        if out is not None:
+            return [out]
+        key = (frozenset(position.generals.items()), frozenset(position.fortresses), acted)
+        if key in seen or len(seen) >= WAY_OUT_POSITIONS:
+            return None
+        seen.add(key)
+        movers = [c for c, s in position.generals.items() if s == seat and c in helpers and c not in acted]
+        for at in sorted(movers, key=lambda c: (c.distance(city), c)):
+            for action in general_actions(position, seat, at, dict(position.generals)):
+                moved = acted | {action.path[-1]} if isinstance(action, Walk) else acted
+                rest = search(act(position, seat, action), moved)
+                if rest is not None:
+                    return [action, *rest]
+        return None
+
+    orders = search(state, frozenset())
+    return orders, len(seen) < WAY_OUT_POSITIONS
+
+
+def _helpers(state: FortressState, seat: int, city: Hex, exits: list[Hex]) -> set[Hex]:
+    """The generals that could help the city's general out, by where they stand. An action touches
+    cells at most 2 from where its general stood (a walk of two, a claim next to the site), so only
+    a general within 2 of the cells that matter (at first the ways out) can matter, and then so do
+    the cells round him."""
+    area = set(exits)
+    helpers: set[Hex] = set()
+    while True:
+        near = {c for c, s in state.generals.items() if s == seat and c != city and c not in helpers}
+        near = {c for c in near if any(c.distance(cell) <= 2 for cell in area)}
+        if not near:
+            return helpers
+        helpers |= near
+        area |= {cell for cell in state.terrain if any(cell.distance(c) <= 2 for c in near)}
+
+
+def act(state: FortressState, seat: int, action: Order) -> FortressState:
+    """The position after one general action, unchecked (the city rule holds for a whole turn)."""
+    generals = {c: s for c, s in state.generals.items() if c != origin(action)}
+    if isinstance(action, (Build, WalkBuild)):
+        cell = site(action)
+        return replace(
+            state, owners=claim(state, seat, cell)[0], fortresses={**state.fortresses, cell: seat}, generals=generals
+        )
+    return replace(state, generals={**generals, action.path[-1]: seat})
+
+
+def origin(action: Order) -> Hex:
+    """Where the general doing ``action`` stands before it."""
+    if isinstance(action, Build):
+        return action.cell
+    return action.source if isinstance(action, WalkBuild) else action.path[0]
+
+
+def site(action: Build | WalkBuild) -> Hex:
+    """Where ``action`` builds."""
+    return action.cell if isinstance(action, Build) else action.target
 
 
 # --- parsing and validation -----------------------------------------------------------------
 
 
 def parse(state: FortressState, seat: int, text: str) -> list[Order]:
-    orders = notation.parse_lines(text, lambda line: _parse_line(state, seat, line))
+    orders = parse_lines(state, seat, text)
     apply_turn(state, seat, orders)  # validates the whole turn in order
+    return orders
+
+
+def parse_lines(state: FortressState, seat: int, text: str) -> list[Order]:
+    """Each line read as an order, not yet checked as a turn; all bad lines reported at once."""
+    orders = notation.parse_lines(text, lambda line: _parse_line(state, seat, line))
     return orders
 
 
@@ -198,10 +277,23 @@ def _build(
 def _apply_general_turn(state: FortressState, seat: int, orders: Sequence[Order]) -> tuple[FortressState, list[Event]]:
     if not orders:
         return state, [Event("passed", {"seat": seat})]
+    state, events, _ = play_actions(state, seat, orders)
+    if state.generals.get(state.cities[seat]) == seat:
+        raise IllegalOrderError(
+            f"a general may not be left in your city {state.cities[seat].label}; move him out this turn"
+        )
+    return state, events
+
+
+def play_actions(
+    state: FortressState, seat: int, orders: Sequence[Order]
+) -> tuple[FortressState, list[Event], frozenset[Hex]]:
+    """Mode 3: generals' actions one after another, each checked; also where the generals that
+    acted now stand. Whether the turn may end like this (the city rule) is the caller's question."""
     events: list[Event] = []
-    acted: set[Hex] = set()  # where generals that already acted now stand
+    acted: set[Hex] = set()
     for order in orders:
-        at = order.cell if isinstance(order, Build) else order.path[0] if isinstance(order, Walk) else order.source
+        at = origin(order)
         if state.generals.get(at) != seat:
             mine = ", ".join(c.label for c, s in sorted(state.generals.items()) if s == seat) or "none"
             raise IllegalOrderError(f"{str(order)!r}: you have no general on {at.label}; your generals: {mine}")
@@ -217,14 +309,9 @@ def _apply_general_turn(state: FortressState, seat: int, orders: Sequence[Order]
             state = replace(state, generals=generals)
             events.append(Event("general_moved", {"seat": seat, "path": [c.label for c in order.path]}))
         else:
-            cell = order.cell if isinstance(order, Build) else order.target
-            state, built = _build(state, seat, cell, generals)
+            state, built = _build(state, seat, site(order), generals)
             events += built
-    if state.generals.get(state.cities[seat]) == seat:
-        raise IllegalOrderError(
-            f"a general may not be left in your city {state.cities[seat].label}; move him out this turn"
-        )
-    return state, events
+    return state, events, frozenset(acted)
 
 
 def _why_not_general(state: FortressState, seat: int, at: Hex, order: Order) -> str:

@@ -9,6 +9,9 @@ Decisions beyond the spec:
 - A player who misses the negotiation gets a seeded spread-out pick; a missed move phase keeps
   every soldier in place; a missed creating phase creates nothing; a missed split keeps the
   largest part (then most soldiers, then lowest node).
+- The turn limit (option ``turn_limit``, default 300) counts move phases, skipped ones included
+  (when every soldier is spawning, the phase still turns them ready). Games saved before it existed
+  count from when they load.
 - Ranking (``engine/standings.py``): living players first, then the dead and departed, later
   departures higher, those out in the same turn sharing a place; position points count the players
   ranked below. A "turn" is one resolved phase (``state.turn``).
@@ -25,7 +28,18 @@ from engine.gra import ai, events
 from engine.gra.board import SHIPPED, SIZES, Graph, generate
 from engine.gra.orders import Keep, Order, Pick, parse
 from engine.gra.rules import acting, default_keep, default_picks, remove, resolve_phase, spacing_for
-from engine.gra.state import ORDER_HINTS, GraState, GraView, Phase, from_dict, make_view, to_dict, upgrade_v1
+from engine.gra.state import (
+    ORDER_HINTS,
+    TURN_LIMIT,
+    GraState,
+    GraView,
+    Phase,
+    from_dict,
+    make_view,
+    to_dict,
+    upgrade_v1,
+    upgrade_v2,
+)
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
@@ -59,13 +73,21 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     max_players = 6
     default_players = 3
     bot_levels = (BotLevel("standard", 1_000),)  # >= 6 neighbours for every node of the largest generated map
-    state_version = 2
+    state_version = 3
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
             SHIPPED.option(),
             Option(
                 "size", "choice", "medium", "Size of a generated map (about 30, 60 or 120 nodes)", choices=tuple(SIZES)
+            ),
+            Option(
+                "turn_limit",
+                "int",
+                TURN_LIMIT,
+                "Move phases before the game ends on nodes, then soldiers",
+                minimum=1,
+                maximum=10_000,
             ),
         )
 
@@ -81,7 +103,8 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
 
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None, seed: int | str = 0) -> GraState:
         self.check_num_players(num_players)
-        graph = self._graph(self.normalize_options(options), seed)
+        opts = self.normalize_options(options)
+        graph = self._graph(opts, seed)
         if len(graph.positions) < 3 * num_players:
             raise MapError(
                 f"map {graph.name!r} has {len(graph.positions)} nodes; {num_players} players need "
@@ -99,6 +122,8 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
             turn=0,
             last=(),
             rng=seed_state(seed),
+            move_phases=0,
+            turn_limit=opts["turn_limit"],
         )
 
     def acting_players(self, state: GraState) -> frozenset[int]:
@@ -145,7 +170,8 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     def outcome(self, state: GraState) -> Outcome | None:
         if not state.over:
             return None
-        return standings.outcome(state.players, self._score(state))
+        limit = f"the turn limit of {state.turn_limit} move phases was reached"
+        return standings.outcome(state.players, self._score(state), limit=limit)
 
     def standing(self, state: GraState) -> tuple[tuple[int, ...], ...]:
         return standings.ranking(state.players, self._score(state))
@@ -162,7 +188,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
         return to_dict(state, self.name, self.state_version)
 
     def from_dict(self, data: Mapping[str, Any]) -> GraState:
-        return from_dict(self.check_envelope(data, {1: upgrade_v1}))
+        return from_dict(self.check_envelope(data, {1: upgrade_v1, 2: upgrade_v2}))
 
     def remove_player(self, state: GraState, seat: int, reason: str) -> Resolution[GraState]:
         if state.over:

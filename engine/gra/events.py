@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.ruleset import Event, SeatNamer
+from engine.words import count
 
 
 def describe(event: Event, who: SeatNamer) -> str | None:
@@ -24,13 +25,13 @@ def describe(event: Event, who: SeatNamer) -> str | None:
             )
             return f"Fight at node {data['node']}: {sides} — {result}."
         case "spawning_killed":
-            return f"{who(data['seat'])} lost {data['soldiers']} spawning soldier(s) at node {data['node']}."
+            return f"{who(data['seat'])} lost {count(data['soldiers'], 'spawning soldier')} at node {data['node']}."
         case "died":
             return f"{who(data['seat'])} has no nodes left and is dead."
         case "created":
-            return f"{who(data['seat'])} is raising {len(data['nodes'])} new soldier(s)."
+            return f"{who(data['seat'])} is raising {count(len(data['nodes']), 'new soldier')}."
         case "part_dropped":
-            return f"{who(data['seat'])} gave up a cut-off part of {len(data['nodes'])} node(s)."
+            return f"{who(data['seat'])} gave up a cut-off part of {count(len(data['nodes']), 'node')}."
         case "player_removed":
             return f"{who(data['seat'])} left the game ({data['reason']}); their nodes turn neutral."
         case "game_over":

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from engine.errors import AmbiguousOrderError, IllegalOrderError, OrderError, OrderSyntaxError, raise_collected
 from engine.gra.state import GraState, Phase
 from engine.notation import number, parse_lines
+from engine.words import count
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +127,7 @@ def _check_picks(state: GraState, seat: int, orders: Sequence[Order]) -> list[Or
             if gap < state.spacing:
                 return [
                     IllegalOrderError(
-                        f"nodes {a} and {b} are {gap} edges apart; picks must be at least {state.spacing} apart"
+                        f"nodes {a} and {b} are {count(gap, 'edge')} apart; picks must be at least {state.spacing} apart"
                     )
                 ]
     return []
@@ -155,7 +156,9 @@ def _check_moves(state: GraState, seat: int, orders: Sequence[Order]) -> list[Or
     for source, total in totals.items():
         have = state.ready[source][1]
         if total > have:
-            problems.append(IllegalOrderError(f"node {source} has {have} ready soldiers; your orders move {total}"))
+            problems.append(
+                IllegalOrderError(f"node {source} has {count(have, 'ready soldier')}; your orders move {total}")
+            )
     return problems
 
 
@@ -168,7 +171,7 @@ def _check_creates(state: GraState, seat: int, orders: Sequence[Order]) -> list[
     if len(nodes) > max(0, room):
         return [
             IllegalOrderError(
-                f"you may create {max(0, room)} soldiers now (cap {state.cap(seat)}, you have "
+                f"you may create {count(max(0, room), 'soldier')} now (cap {state.cap(seat)}, you have "
                 f"{state.soldiers(seat)}); you asked for {len(nodes)}"
             )
         ]
@@ -183,7 +186,7 @@ def _check_keep(state: GraState, seat: int, orders: Sequence[Order]) -> list[Ord
         return [AmbiguousOrderError("choose exactly one part to keep, with one node of it")]
     node = orders[0].node
     if not any(node in part for part in parts):
-        listed = "; ".join(f"{min(p)} ({len(p)} nodes)" for p in parts)
+        listed = "; ".join(f"{min(p)} ({count(len(p), 'node')})" for p in parts)
         return [IllegalOrderError(f"node {node} is not yours; your parts (by their lowest node): {listed}")]
     return []
 

@@ -128,7 +128,9 @@ def _move(state: GraState, orders: Mapping[int, Sequence[Order]], events: list[E
             del spawning[node]
     for node, (seat, count) in spawning.items():  # after this move phase they are ready
         ready[node] = (seat, ready.get(node, (seat, 0))[1] + count)
-    state = replace(state, owners=owners, ready=ready, spawning={}, last=tuple(traces))
+    state = replace(
+        state, owners=owners, ready=ready, spawning={}, last=tuple(traces), move_phases=state.move_phases + 1
+    )
     return _deaths(state, events)
 
 

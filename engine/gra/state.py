@@ -11,8 +11,10 @@ from engine import standings
 from engine.errors import StateError
 from engine.gra.board import Graph
 from engine.standings import Seats
+from engine.stored import whole
 
 DIED = "no nodes left"  # why a dead seat left
+TURN_LIMIT = 300  # move phases, by default (rules/gra.md, End)
 
 
 class Phase(StrEnum):
@@ -69,6 +71,8 @@ class GraState:
     turn: int
     last: tuple[Trace, ...]
     rng: int
+    move_phases: int  # move phases played, against the turn limit
+    turn_limit: int  # move phases after which the game ends on nodes, then soldiers
 
     def __post_init__(self) -> None:
         # a phase given by its stored name (``replace(state, phase="move")``) becomes the Phase itself
@@ -79,7 +83,7 @@ class GraState:
 
     @property
     def over(self) -> bool:
-        return len(self.playing()) <= 1
+        return len(self.playing()) <= 1 or self.move_phases >= self.turn_limit
 
     def territory(self, seat: int) -> list[int]:
         return sorted(n for n, s in self.owners.items() if s == seat)
@@ -110,6 +114,8 @@ def to_dict(state: GraState, name: str, version: int) -> dict[str, Any]:
         "turn": state.turn,
         "last": [[t.kind, t.seat, list(t.nodes), t.soldiers] for t in state.last],
         "rng": state.rng,
+        "move_phases": state.move_phases,
+        "turn_limit": state.turn_limit,
     }
 
 
@@ -156,6 +162,8 @@ def from_dict(data: Mapping[str, Any]) -> GraState:
                 for k, s, ns, c in data["last"]
             ),
             rng=int(data["rng"]),
+            move_phases=whole(data["move_phases"], 0, "gra"),
+            turn_limit=whole(data["turn_limit"], 1, "gra"),
         )
     except StateError:
         raise
@@ -172,6 +180,11 @@ def upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:
     order = {seat: number for number, seat in enumerate(data["departures"])}
     players = [standings.from_word(word, order.get(seat), DIED) for seat, word in enumerate(data["players"])]
     return {**{k: v for k, v in data.items() if k != "departures"}, "players": players}
+
+
+def upgrade_v2(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Version 2 had no turn limit: its games get the default one, counted from when they load."""
+    return {**data, "move_phases": 0, "turn_limit": TURN_LIMIT}
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ import pytest
 
 from engine import AmbiguousOrderError, IllegalOrderError, MapError, OptionError, OrderSyntaxError
 from engine.conquest.board import SHIPPED, CellType, generate_map
-from engine.conquest.orders import Move, StopAuto
-from engine.hexgrid import Hex, symmetries_mapping
+from engine.conquest.orders import Auto, Move, StopAuto
+from engine.hexgrid import DIRECTIONS, Hex, symmetries_mapping
 from tests.engine.conquest_helpers import RS, before_production, cell, play, position
 
 # --- Board ---------------------------------------------------------------------------------
@@ -22,17 +22,47 @@ def test_hex_cells_have_six_neighbours_and_labels():
     assert all(c4.distance(n) == 1 for n in c4.neighbours())
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
 @pytest.mark.parametrize("size", ["small", "medium", "large"])
 def test_generated_maps_are_symmetric(players, size):
     """Maps are point- or mirror-symmetric so that "all players start from a symmetrical point of view".
 
     For every player there is a symmetry of the board taking player 0's start to his start and
-    preserving every cell's type and garrison (five players: one corner is left empty)."""
+    preserving every cell's type and garrison."""
     board = generate_map(players, size, seed=11)
     starts = board.starts[players]
     for start in starts:
         assert any(_preserves(board, move) for move in symmetries_mapping(starts[0], start)), start.label
+
+
+@pytest.mark.parametrize("size", ["small", "medium", "large"])
+def test_five_player_starts_are_balanced(size):
+    """Every start has the same surroundings wherever the hex grid allows a symmetric layout; where it
+    does not (5 players), never 6 corners with one left empty next to two lucky seats — the generator
+    balances the starts.
+
+    Every start is as far from the centre, its two neighbours are 6 steps away and the other two 9
+    or 10, it has every cell within a few steps round it, its own cell and neighbours are plain and
+    empty; and the seed turns the ring, so a seat does not keep the same spot on the grid
+    (bench/bench_fairness.py measures the wins)."""
+    spots = set()
+    reach = {"small": 2, "medium": 3, "large": 4}[size]
+    for seed in range(40):
+        board = generate_map(5, size, seed)
+        starts = board.starts[5]
+        center = next(c for c in board.types if all(c.distance(start) == 5 for start in starts))
+        for start in starts:
+            assert sorted(start.distance(o) for o in starts if o != start)[:2] == [6, 6]
+            assert all(9 <= start.distance(o) <= 10 for o in starts if start.distance(o) > 6)
+            assert sum(1 for c in board.types if c.distance(start) <= reach) == 1 + 3 * reach * (reach + 1)
+            around = (start, *start.neighbours())
+            assert all(board.types[c] is CellType.NORMAL and not board.garrisons.get(c) for c in around)
+        spots.add(starts[0].distance(min(_ring_corners(center), key=starts[0].distance)))
+    assert spots == {0, 1, 2}
+
+
+def _ring_corners(center: Hex) -> list[Hex]:
+    return [Hex(center.q + 5 * dq, center.r + 5 * dr) for dq, dr in DIRECTIONS]
 
 
 def _preserves(board, move) -> bool:
@@ -115,6 +145,9 @@ def test_explicit_map_as_data():
         ({"layout": ["n . n"], "starts": {"2": ["A1", "C1"]}}, "cut off"),
         ({"layout": ["n n"], "garrisons": {"A1": 3}, "starts": {"2": ["A1", "B1"]}}, "cannot hold a neutral garrison"),
         ({"layout": ["n n"], "starts": {"2": ["A1"]}}, "must list 2 cells"),
+        ({"layout": ["n"] * 27, "starts": {"2": ["A1", "A2"]}}, "27 rows; a conquest map has at most 26"),
+        ({"layout": ["n " * 27], "starts": {"2": ["A1", "B1"]}}, "27 columns; a conquest map has at most 26"),
+        ({"layout": ["n " * 20] * 21, "starts": {"2": ["A1", "B1"]}}, "420 cells; a conquest map has at most 400"),
     ],
 )
 def test_bad_explicit_maps_are_refused(bad, message):
@@ -188,6 +221,16 @@ def test_only_adjacent_targets_and_own_cells():
         RS.parse_orders(state, 0, "D3>C3 1")
 
 
+@pytest.mark.parametrize("target", [Hex.from_label("A4"), Hex.from_label("E1"), Hex(-1, 1), Hex(0, -1)])
+def test_resolve_refuses_targets_off_the_map(target):
+    """A player may move a fixed number of units to an adjacent cell — a cell of the map: orders
+    handed to the engine as objects are checked as typed ones are, and the units never vanish."""
+    state = position({"A1": (0, 5), "D3": (1, 4)})
+    for order in (Move(Hex.from_label("A1"), target, 3), Auto(Hex.from_label("A1"), target)):
+        with pytest.raises(IllegalOrderError, match="is not a cell of this map; neighbours: A2, B1"):
+            RS.resolve(state, {0: [order]})
+
+
 def test_auto_move_takes_what_fixed_orders_leave():
     """Auto-move to an adjacent cell: every round, all units remaining after the fixed orders move there."""
     state = position({"B2": (0, 10), "D3": (1, 4)})
@@ -221,6 +264,19 @@ def test_auto_move_ends_when_cell_lost():
     assert cell(result.state, "B2").owner == 1
     assert result.state.autos == {}
     assert any(e.kind == "auto_cancelled" and e.data["cell"] == "B2" for e in result.events)
+
+
+def test_standing_orders_stay_secret_after_they_ran():
+    """Orders (programmed during a round, secret until the round resolves) — a standing auto-move
+    included: once it ran, everybody sees the units that moved, but only its owner sees that it
+    will run again."""
+    state = position({"B2": (0, 4), "D3": (1, 4)})
+    after = play(state, {0: "auto B2>C2"}).state
+    assert [(t.source.label, t.target.label, t.units, t.auto) for t in RS.view(after, None).last_moves] == [
+        ("B2", "C2", 4, True)
+    ]
+    autos = {seat: {c.label: c.auto for c in RS.view(after, seat).cells if c.auto} for seat in (0, 1, None)}
+    assert autos == {0: {"B2": Hex.from_label("C2")}, 1: {}, None: {}}
 
 
 def test_review_replace_cancel_orders_round_trip():

@@ -185,6 +185,31 @@ def test_pass_when_nothing_is_legal():
     assert result.state.to_move == 1
 
 
+def test_a_general_boxed_in_by_his_own_generals_is_not_passed():
+    """A player with no legal action passes — and only then: a general whose city is ringed by his
+    own generals may leave once one of them makes way (``D4>E3; C4>D4`` is a legal turn)."""
+    ring = {n.label: 0 for n in H("C4").neighbours()}
+    state = replace(general_game(C4=0, **ring), turn=1)  # player 1 is to move
+    assert has_legal_turn(state, 0)
+    after = RS.resolve(state, {1: [Pass()]})
+    assert after.state.to_move == 0
+    assert not any(e.data.get("reason") == "no legal action" for e in after.events)
+    assert play(after.state, "D4>E3; C4>D4").state.generals.get(H("D4")) == 0
+    bot_turn = RS.ai_orders(after.state, 0, seed=1)
+    assert RS.parse_orders(after.state, 0, RS.format_orders(bot_turn)) == bot_turn
+    assert H("C4") not in RS.resolve(after.state, {0: bot_turn}).state.generals
+
+
+def test_a_general_boxed_in_by_enemy_generals_is_passed():
+    """A player with no legal action passes (his move still counts toward the limit): enemy generals
+    never move on his turn, so a city ringed by them has no way out."""
+    ring = {n.label: 1 for n in H("C4").neighbours()}
+    state = replace(general_game(C4=0, B2=0, **ring), turn=1)
+    assert not has_legal_turn(state, 0)
+    after = RS.resolve(state, {1: [Pass()]})
+    assert any(e.data.get("reason") == "no legal action" for e in after.events) and after.state.to_move == 1
+
+
 @pytest.mark.parametrize("mode", [1, 2, 3])
 def test_a_pass_order_is_the_empty_turn_in_every_mode(mode):
     """`pass` skips your move: the order object does what the typed word does, and it stands alone."""
@@ -237,6 +262,19 @@ def test_shipped_maps_load_and_are_fair(name):
     field = SHIPPED.load(name)
     assert mirror(field.cities[0], field.width, field.height) == field.cities[1]
     assert all(field.terrain[mirror(c, field.width, field.height)] == t for c, t in field.terrain.items())
+
+
+def test_cities_are_at_least_three_apart():
+    """Cities are at least 3 cells apart, so that no cell is a neighbour of two cities (maps that
+    break this are refused with a message)."""
+    with pytest.raises(MapError, match="cities C4 and E4 are 2 apart; they must be at least 3 apart"):
+        RS.setup(2, {"mode": 1, "map": {**FIELD, "cities": ["C4", "E4"], "mountains": [], "water": []}}, seed=1)
+    for width in range(4, 27):
+        for height in range(4, 27, 3):
+            field = generate_map(1, seed=1, width=width, height=height)
+            assert field.cities[0].distance(field.cities[1]) >= 3, (width, height)
+    state = RS.setup(2, {"mode": 1, "map": {**FIELD, "cities": ["C4", "F4"], "mountains": [], "water": []}}, seed=1)
+    assert len(owned(state, 0)) == len(owned(state, 1)) == 7
 
 
 def test_bad_maps_are_refused():

@@ -69,7 +69,7 @@ def test_negotiation_picks_are_many_and_far_apart():
     assert state.spacing >= 2
     with pytest.raises(IllegalOrderError, match="pick 2 different nodes"):
         RS.parse_orders(state, 0, "pick 1")
-    with pytest.raises(IllegalOrderError, match="nodes 1 and 2 are 1 edges apart"):
+    with pytest.raises(IllegalOrderError, match="nodes 1 and 2 are 1 edge apart"):
         RS.parse_orders(state, 0, "pick 1 2")
     assert RS.parse_orders(state, 0, "pick 1 9") == [Pick((1, 9))]
 
@@ -286,6 +286,43 @@ def test_players_who_die_in_the_same_turn_share_their_place():
     after = play(state, {0: "4>3 1; 4>5 1"}).state
     outcome = RS.outcome(after)
     assert outcome.ranking == ((0,), (1, 2)) and outcome.points == {0: 2, 1: 0, 2: 0}
+
+
+def test_turn_limit_ends_a_game_that_would_loop():
+    """Decision: a turn limit (default 300 move phases, an option) ends the game, so no game can
+    loop forever. (Two-player self-play on seed 3005 ran past 8,000 phases without it.)"""
+    assert {o.name: o.default for o in RS.options_schema()}["turn_limit"] == 300
+    state = RS.setup(2, {}, seed=3005)
+    phases = 0
+    while RS.outcome(state) is None:
+        state = RS.resolve(state, {seat: RS.ai_orders(state, seat, 3005) for seat in RS.acting_players(state)}).state
+        phases += 1
+    assert state.move_phases == 300 and phases < 1000
+    assert RS.outcome(state).reason == "the turn limit of 300 move phases was reached"
+
+
+@pytest.mark.parametrize(
+    "nodes, ready, winners",
+    [
+        ({0: [1, 2, 3], 1: [5, 6, 7, 8]}, {3: (0, 1), 5: (1, 1)}, (1,)),  # the most nodes wins
+        ({0: [1, 2, 3], 1: [5, 6, 7]}, {3: (0, 1), 5: (1, 2)}, (1,)),  # equal nodes: the most soldiers
+        ({0: [1, 2, 3], 1: [5, 6, 7]}, {3: (0, 1), 5: (1, 1)}, (0, 1)),  # equal nodes and soldiers: a draw
+    ],
+)
+def test_at_the_turn_limit_most_nodes_then_soldiers_win(nodes, ready, winners):
+    """Decision: a turn limit (default 300 move phases, an option) ends the game ...; then the most
+    nodes wins, then the most soldiers; equal is a draw. Only move phases count toward it."""
+    owners = {node: seat for seat, owned in nodes.items() for node in owned}
+    state = replace(RS.setup(2, {"map": LINE, "turn_limit": 2}, seed=3), phase=Phase.MOVE, owners=owners, ready=ready)
+    state = play(state, {seat: "" for seat in RS.acting_players(state)}).state
+    assert (state.phase, state.move_phases, RS.outcome(state)) == (Phase.CREATE, 1, None)
+    state = play(state, {seat: "" for seat in RS.acting_players(state)}).state
+    assert (state.phase, state.move_phases, RS.outcome(state)) == (Phase.MOVE, 1, None)
+    state = play(state, {seat: "" for seat in RS.acting_players(state)}).state
+    outcome = RS.outcome(state)
+    assert outcome.winners == winners and outcome.draw == (len(winners) == 2)
+    assert outcome.reason == "the turn limit of 2 move phases was reached"
+    assert RS.acting_players(state) == frozenset()
 
 
 def test_later_departures_rank_above_earlier_ones():

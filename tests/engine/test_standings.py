@@ -117,7 +117,7 @@ def test_games_saved_by_version_one_load_with_the_same_result(name):
     result = rs.outcome(state)
     assert [list(group) for group in result.ranking] == saved["ranking"]
     assert {str(seat): points for seat, points in result.points.items()} == saved["points"]
-    assert rs.to_dict(state)["version"] == rs.state_version == 2
+    assert rs.to_dict(state)["version"] == rs.state_version >= 2
     assert rs.from_dict(rs.to_dict(state)) == state
 
 
