@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from engine import notation, standings
 from engine.budget import Budget
+from engine.completion import after, split_last
 from engine.errors import OrderError
 from engine.ranks.board import reading_order
 from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade
@@ -201,12 +202,13 @@ def _legal(state: RanksState, seat: int, orders: list[Order]) -> bool:
 
 
 def suggestions(state: RanksState, seat: int, text: str) -> list[str]:
-    """Legal orders as typed that extend the last line of ``text``: the spawn and every move (those
-    that capture first) while no action is chosen, then further moves, then upgrades."""
-    done = notation.split(text)
-    typed = done.pop() if done and not text.rstrip().endswith((";", ",")) else ""
+    """Legal orders that extend the last line of ``text`` (in any case; the earlier lines stay as
+    typed): the spawn and every move (those that capture first) while no action is chosen, then
+    further moves, then upgrades."""
+    head, last = split_last(text)
+    typed = notation.words(last)
     try:
-        orders = parse(state, seat, "; ".join(done))
+        orders = parse(state, seat, head)
     except OrderError:
         return []
     turn = act(state, seat, orders)
@@ -224,5 +226,4 @@ def suggestions(state: RanksState, seat: int, text: str) -> list[str]:
     for cell, army in sorted(turn.armies.items(), key=lambda i: reading_order(i[0])):
         if army.seat == seat and _legal(state, seat, [*orders, Upgrade(cell)]):
             lines.append(str(Upgrade(cell)))
-    head = "; ".join(str(order) for order in orders)
-    return [f"{head}; {line}" if head else line for line in dict.fromkeys(lines) if line.lower().startswith(typed)]
+    return after(head, (line for line in lines if notation.words(line).startswith(typed)))

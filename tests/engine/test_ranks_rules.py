@@ -513,6 +513,7 @@ def test_autocomplete_offers_legal_orders_that_extend_the_text():
     assert first[0] == "spawn A2" and first[1] == "C3>C4"  # the capture before other moves
     assert set(RS.suggest_orders(state, 0, "C3")) == {"C3>C2", "C3>C4", "C3>B3", "C3>D3"}
     assert "C3>C4; up C4" in RS.suggest_orders(state, 0, "C3>C4; up")
+    assert RS.suggest_orders(state, 0, "c3>c4;up c") == ["c3>c4; up C4"]  # earlier lines stay as typed
     assert not [line for line in RS.suggest_orders(state, 0, "spawn; ") if "spawn" in line.split("; ")[-1]]
     assert RS.suggest_orders(state, 0, "spawn a") == ["spawn A2"]
     assert set(RS.suggest_orders(state, 0, "spawn")) == {"spawn A2", "spawn"}
