@@ -23,7 +23,7 @@ def after_pass(presenter: Presenter, before: Game, after: Game) -> str:
     return f"You passed. Waiting for {waiting} more player{'s' if waiting != 1 else ''}; {deadline}."
 
 
-class PassButton(discord.ui.DynamicItem[discord.ui.Button], template=r"orders:pass:(?P<game>\d+):(?P<turn>\d+)"):
+class PassButton(discord.ui.DynamicItem[discord.ui.Button], template=r"orders:pass:(?P<game>[0-9]+):(?P<turn>[0-9]+)"):
     def __init__(self, game_id: int, turn: int):
         super().__init__(
             discord.ui.Button(
@@ -61,7 +61,7 @@ def pass_view(game: Game) -> discord.ui.View:
 
 class SurrenderButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"surrender:(?P<choice>yes|no):(?P<game>\d+):(?P<user>\d+)",
+    template=r"surrender:(?P<choice>yes|no):(?P<game>[0-9]+):(?P<user>[0-9]+)",
 ):
     def __init__(self, choice: str, game_id: int, user_id: int):
         label, style = ("Surrender", discord.ButtonStyle.danger) if choice == "yes" else ("Keep playing", None)

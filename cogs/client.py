@@ -18,7 +18,7 @@ from cogs.lobby import LobbyButton
 from cogs.mygames import MyGamesCog
 from cogs.orders import OrdersCog
 from cogs.ratings import RatingsCog
-from cogs.rules import RulesCog
+from cogs.rules import RulesCog, TutorialButton
 from service.runtime import GameService
 from service.storeerrors import StoreError, explain
 
@@ -77,5 +77,5 @@ async def install_commands(bot: commands.Bot, service: GameService) -> None:
         MyGamesCog(bot, service),
     ):
         await bot.add_cog(cog)
-    bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton, RematchButton)
+    bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton, RematchButton, TutorialButton)
     bot.tree.on_error = on_app_command_error

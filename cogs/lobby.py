@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<action>join|leave|start):(?P<game>\d+)"
+    discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<action>join|leave|start):(?P<game>[0-9]+)"
 ):
     STYLES = {
         "join": discord.ButtonStyle.success,

@@ -186,6 +186,30 @@ class Presenter:
             title=title,
         )
 
+    def tutorials(self) -> list[RulesetCard]:
+        """The games that have a tutorial."""
+        return [card for card in self.cards() if self.rulesets[card.name].tutorial()]
+
+    async def tutorial_page(self, name: str, index: int) -> TutorialView:
+        """Page ``index`` (from 0) of a game's tutorial, its position drawn as the bot draws boards."""
+        rs = self.rulesets.get(name)
+        pages = rs.tutorial() if rs else ()
+        if not pages:
+            raise GameError(f"{rs.title if rs else repr(name)} has no tutorial yet; try `/rules {name}`")
+        index = min(max(index, 0), len(pages) - 1)
+        page = pages[index]
+        seats = sum(len(place) for place in rs.standing(page.state))
+        image = await self.pool.run(
+            render_job,
+            rs,
+            rs.to_dict(page.state),
+            viewer=page.seat,
+            orders_text=page.orders,
+            names=[f"Seat {n + 1}" for n in range(seats)],
+            title=f"{rs.title} tutorial {index + 1}/{len(pages)}",
+        )
+        return TutorialView(name, index, len(pages), page.text, image)
+
     def chosen_map(self, game: Game) -> str | None:
         """The name of the map chosen for the game (a shipped one, or map data), or None if generated."""
         rs = self.rulesets.get(game.row.ruleset)
@@ -212,6 +236,15 @@ class Presenter:
     def ruleset_title(self, name: str) -> str:
         rs = self.rulesets.get(name)
         return rs.title if rs else name
+
+
+@dataclass(frozen=True)
+class TutorialView:
+    ruleset: str
+    index: int  # from 0
+    count: int
+    text: str
+    image: bytes
 
 
 def _drawable(name: str) -> str:
