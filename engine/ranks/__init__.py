@@ -153,7 +153,7 @@ class RanksRuleset(Ruleset[RanksState, Order, RanksView]):
         return to_dict(state, self.name, self.state_version)
 
     def from_dict(self, data: Mapping[str, Any]) -> RanksState:
-        return from_dict(self.check_envelope(data))
+        return self.check_playable(from_dict(self.check_envelope(data), self.name, self.state_version))
 
     def remove_player(self, state: RanksState, seat: int, reason: str) -> Resolution[RanksState]:
         if state.over:

@@ -86,8 +86,8 @@ class RanksMap:
         if not isinstance(data, Mapping):
             raise MapError("a ranks map must be an object with width, height, cities, tracks, npcs and capitals")
         name = data.get("name", "custom")
-        if not isinstance(name, str) or not name.strip():
-            raise MapError("map name must be a non-empty text")
+        if not isinstance(name, str) or not name.strip() or len(name) > 60:
+            raise MapError("map name must be a non-empty text of at most 60 characters")
         for what in ("width", "height"):
             value = data.get(what)
             if isinstance(value, bool) or not isinstance(value, int) or not MIN_SIDE <= value <= MAX_SIDE:
@@ -119,13 +119,15 @@ class RanksMap:
 
 def _cells(data: Mapping[str, Any], key: str, what: str, board: set[Square]) -> set[Square]:
     labels = data.get(key, [])
-    if not isinstance(labels, list):
-        raise MapError(f"map {key} must be a list of cells like C4")
-    cells = [square_on_board(label, board, what) for label in labels]
-    if len(set(cells)) != len(cells):
-        twice = next(c for c in cells if cells.count(c) > 1)
-        raise MapError(f"{what} {twice.label} is listed twice in {key}")
-    return set(cells)
+    if not isinstance(labels, list) or len(labels) > len(board):
+        raise MapError(f"map {key} must be a list of cells like C4, at most one per cell")
+    cells: set[Square] = set()
+    for label in labels:
+        cell = square_on_board(label, board, what)
+        if cell in cells:
+            raise MapError(f"{what} {cell.label} is listed twice in {key}")
+        cells.add(cell)
+    return cells
 
 
 # --- generator ------------------------------------------------------------------------------

@@ -6,16 +6,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine import standings
-from engine.errors import MapError, StateError
+from engine import standings, stored
+from engine.errors import MapError
 from engine.ranks.board import RanksMap, reading_order
 from engine.squaregrid import Square
 from engine.standings import Seats
-from engine.stored import text, whole
 
 PAWN, ARCHER, KNIGHT, TANK = 1, 2, 3, 4
 RANK_NAMES = {PAWN: "pawn", ARCHER: "archer", KNIGHT: "knight", TANK: "tank"}
 TRACE_KINDS = ("move", "capture", "blast", "spawn", "upgrade", "npc")
+GAME = "ranks"
 
 
 def a(kind: str) -> str:
@@ -92,50 +92,63 @@ def to_dict(state: RanksState, name: str, version: int) -> dict[str, Any]:
     }
 
 
-def from_dict(data: Mapping[str, Any]) -> RanksState:
-    """Rebuild and validate; anything inconsistent is a StateError."""
+def from_dict(data: Mapping[str, Any], name: str, version: int) -> RanksState:
+    """Rebuild and validate; anything inconsistent, or anything that would not be stored back exactly
+    as it is (a duplicate, a label out of order), is a StateError naming the field."""
+    read = stored.Fields(data, GAME, known=("ruleset", "version"))
     try:
-        board = RanksMap.from_dict(data["map"])
-        cells = set(board.grid.squares())
+        board = RanksMap.from_dict(read["map"])
+    except MapError as err:
+        raise stored.damaged(GAME, "map", str(err)) from None
+    cells = set(board.grid.squares())
+    count = board.players
 
-        def cell(label: Any) -> Square:
-            found = Square.from_label(text(label, "ranks"))
-            if found not in cells:
-                raise StateError(f"ranks state is damaged: {label!r} is off the board")
-            return found
+    def on(label: Any, where: str) -> Square:
+        found = stored.square(label, where, GAME)
+        if found not in cells:
+            raise stored.damaged(GAME, where, f"{label} is off the board")
+        return found
 
-        count = board.players
-        armies = {}
-        for label, (seat, rank) in data["armies"].items():
-            if whole(seat, 0, "ranks") >= count or whole(rank, PAWN, "ranks") > TANK:
-                raise StateError(f"ranks state is damaged: army {[seat, rank]!r} on {label}")
-            armies[cell(label)] = Army(seat, rank)
-        last = []
-        for kind, target, source in data["last"]:
-            if kind not in TRACE_KINDS:
-                raise StateError(f"ranks state is damaged: unknown trace {kind!r}")
-            last.append(Trace(kind, cell(target), None if source is None else cell(source)))
-        state = RanksState(
-            board=board,
-            armies=armies,
-            npcs=frozenset(cell(c) for c in data["npcs"]),
-            exp=tuple(whole(e, 0, "ranks") for e in data["exp"]),
-            players=standings.from_data(data["players"], "ranks"),
-            to_move=whole(data["to_move"], 0, "ranks"),
-            turn=whole(data["turn"], 0, "ranks"),
-            turn_limit=whole(data["turn_limit"], 1, "ranks"),
-            last=tuple(last),
-            rng=whole(data["rng"], 0, "ranks"),
+    armies = {}
+    for label, entry in read.keyed("armies", len(cells)).items():
+        where = f"armies.{label}"
+        seat, rank = stored.listed(entry, 2, 2, where, GAME)
+        armies[on(label, where)] = Army(
+            stored.whole(seat, 0, count - 1, where, GAME), stored.whole(rank, PAWN, TANK, where, GAME)
         )
-    except StateError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, MapError) as err:
-        raise StateError(f"ranks state is damaged: {type(err).__name__}: {err}") from None
-    if len(state.exp) != count or len(state.players) != count or state.to_move >= count:
-        raise StateError("ranks state is damaged: exp, players or the player to move do not match the map")
+    state = RanksState(
+        board=board,
+        armies=armies,
+        npcs=frozenset(on(label, f"npcs[{i}]") for i, label in enumerate(read.listed("npcs", 0, len(cells)))),
+        exp=tuple(
+            stored.whole(e, 0, stored.MOST, f"exp[{i}]", GAME) for i, e in enumerate(read.listed("exp", count, count))
+        ),
+        players=standings.from_data(read.listed("players", count, count), GAME),
+        to_move=read.whole("to_move", 0, count - 1),
+        turn=read.whole("turn", 0, stored.MOST),
+        turn_limit=read.whole("turn_limit", 1, stored.MOST),
+        last=tuple(_trace(entry, f"last[{i}]", on) for i, entry in enumerate(read.listed("last", 0, 8 * len(cells)))),
+        rng=read.whole("rng", 0, stored.RNG_MOST),
+    )
+    read.done()
     if not state.npcs <= board.tracks or state.npcs & set(armies):
-        raise StateError("ranks state is damaged: an NPC off the tracks or on an army")
+        raise stored.damaged(GAME, "npcs", "stand off the tracks or on an army")
+    if any(not state.players[army.seat].playing for army in armies.values()):
+        raise stored.damaged(GAME, "armies", "include armies of a player who is out")
+    if not state.over and not state.players[state.to_move].playing:
+        raise stored.damaged(GAME, "to_move", f"is seat {state.to_move}, who is out")
+    if to_dict(state, name, version) != data:
+        raise stored.damaged(GAME, "the state", "does not read back as stored (a duplicate or an entry out of order)")
     return state
+
+
+def _trace(entry: Any, where: str, on) -> Trace:
+    kind, target, source = stored.listed(entry, 3, 3, where, GAME)
+    kind = stored.one_of(kind, TRACE_KINDS, where, GAME)
+    trace = Trace(kind, on(target, where), None if source is None else on(source, where))
+    if (kind in ("move", "npc")) != (source is not None) or trace.source == trace.target:
+        raise stored.damaged(GAME, where, "is not a move with two cells or a mark on one")
+    return trace
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ def test_shipped_maps_load_and_cover_two_three_and_four_players():
         ({"capitals": ["B2", "C2"]}, "capital C2 shares a city with another capital"),
         ({"tracks": ["D4", "D4"]}, "track cell D4 is listed twice"),
         ({"name": ""}, "name must be a non-empty text"),
+        ({"name": "x" * 61}, "at most 60 characters"),
     ],
 )
 def test_a_bad_map_is_refused_with_what_is_wrong(change, message):
