@@ -11,16 +11,14 @@ from typing import Any, Generic, TypeVar
 from engine.errors import MapError
 from engine.hexgrid import Hex
 from engine.ruleset import Option
+from engine.squaregrid import Square
 
 M = TypeVar("M")
 C = TypeVar("C")
 
 
-def cell_on_board(
-    label: Any, cells: Collection[C], what: str, board: str = "map", parse: Callable[[str], C] = Hex.from_label
-) -> C:
-    """The cell a map file names (read by ``parse``: hexes, or squares), or a MapError saying which
-    entry names no cell of the board."""
+def on_board(parse: Callable[[str], C], label: Any, cells: Collection[C], what: str, board: str = "map") -> C:
+    """The cell a map file names, or a MapError saying which entry names no cell of the board."""
     try:
         cell = parse(label) if isinstance(label, str) else None
     except ValueError:
@@ -31,7 +29,11 @@ def cell_on_board(
 
 
 def hex_on_board(label: Any, cells: Collection[Hex], what: str, board: str = "map") -> Hex:
-    return cell_on_board(label, cells, what, board)
+    return on_board(Hex.from_label, label, cells, what, board)
+
+
+def square_on_board(label: Any, cells: Collection[Square], what: str, board: str = "map") -> Square:
+    return on_board(Square.from_label, label, cells, what, board)
 
 
 class ShippedMaps(Generic[M]):

@@ -16,6 +16,7 @@ from typing import TypeVar
 from engine.errors import OrderError, OrderSyntaxError, raise_collected
 from engine.hexgrid import Hex
 from engine.labels import parse_label
+from engine.squaregrid import Square
 
 T = TypeVar("T")
 
@@ -65,8 +66,17 @@ def _ascii(line: str) -> str:
 
 def cell(text: str, line: str) -> Hex:
     """The cell a label typed in ``line`` names; a label that names none (row 0) is an OrderSyntaxError."""
+    return Hex.from_offset(*_label(text, line))
+
+
+def square(text: str, line: str) -> Square:
+    """The square a label typed in ``line`` names, like :func:`cell` for square boards."""
+    return Square(*_label(text, line))
+
+
+def _label(text: str, line: str) -> tuple[int, int]:
     typed = text.replace(" ", "").upper()
     parsed = parse_label(typed)
     if parsed is None:
         raise OrderSyntaxError(f"{line!r}: {typed} is not a cell; labels are a column letter and a row from 1, like C4")
-    return Hex.from_offset(*parsed)
+    return parsed

@@ -6,11 +6,12 @@ from engine.conquest import ConquestRuleset
 from engine.errors import UnknownRulesetError
 from engine.fortress import FortressRuleset
 from engine.gra import GraRuleset
+from engine.ranks import RanksRuleset
 from engine.ruleset import Ruleset
 from engine.siege import SiegeRuleset
 
 RULESETS: dict[str, Ruleset] = {
-    rs.name: rs for rs in (ConquestRuleset(), FortressRuleset(), GraRuleset(), SiegeRuleset())
+    rs.name: rs for rs in (ConquestRuleset(), FortressRuleset(), GraRuleset(), SiegeRuleset(), RanksRuleset())
 }
 
 

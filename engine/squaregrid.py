@@ -60,3 +60,7 @@ class SquareGrid:
     def mirror(self, square: Square) -> Square:
         """The point-mirrored square (180 degree rotation about the board's centre)."""
         return Square(self.width - 1 - square.col, self.height - 1 - square.row)
+
+    def rotate(self, square: Square) -> Square:
+        """The square a quarter turn clockwise about the centre (a symmetry of square boards only)."""
+        return Square(self.height - 1 - square.row, square.col)

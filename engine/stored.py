@@ -15,6 +15,7 @@ from typing import Any
 from engine.errors import StateError
 from engine.hexgrid import Hex
 from engine.labels import parse_label
+from engine.squaregrid import Square
 
 MOST = 10**9  # above any count a game reaches; sums of such numbers stay small and print short
 RNG_MOST = 2**64 - 1  # the PRNG state is 64 bits (engine/rng.py)
@@ -82,10 +83,19 @@ def number_key(value: Any, low: int, high: int, field: str, game: str) -> int:
 
 def cell(value: Any, field: str, game: str) -> Hex:
     """A cell label such as ``C4`` (checking it lies on the board is the caller's part)."""
+    return Hex.from_offset(*_label(value, field, game))
+
+
+def square(value: Any, field: str, game: str) -> Square:
+    """A square label such as ``C4``, like :func:`cell` for square boards."""
+    return Square(*_label(value, field, game))
+
+
+def _label(value: Any, field: str, game: str) -> tuple[int, int]:
     parsed = parse_label(value) if isinstance(value, str) else None
     if parsed is None or value != value.strip().upper():
         raise damaged(game, field, f"{shown(value)} is not a cell label like C4")
-    return Hex.from_offset(*parsed)
+    return parsed
 
 
 class Fields:

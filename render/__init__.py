@@ -16,8 +16,9 @@ from PIL import Image
 from engine.conquest.state import ConquestView
 from engine.fortress.state import FortressView
 from engine.gra.state import GraView
+from engine.ranks.state import RanksView
 from engine.siege.state import SiegeView
-from render import conquest, fortress, graph, pieces, png, siege, text
+from render import conquest, fortress, graph, pieces, png, ranks, siege, text
 
 Drawer = Callable[[Any, Sequence[str], Sequence[object], str | None], Image.Image]
 """Draws a view: ``(view, names, orders, title) -> image``."""
@@ -57,5 +58,6 @@ register_drawer(ConquestView, conquest.render)
 register_drawer(GraView, graph.render)
 register_drawer(FortressView, fortress.render)
 register_drawer(SiegeView, siege.render)
+register_drawer(RanksView, ranks.draw)
 
 __all__ = ["Drawer", "board_png", "clear_caches", "has_drawer", "register_drawer"]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import MapError
-from engine.maps import ShippedMaps, cell_on_board
+from engine.maps import ShippedMaps, square_on_board
 from engine.rng import Rng, seed_state
 from engine.squaregrid import Square, SquareGrid
 
@@ -77,7 +77,7 @@ class SiegeMap:
         board = set(grid.squares())
 
         def square(label: Any, what: str) -> Square:
-            return cell_on_board(label, board, what, f"{size}x{size} board", Square.from_label)
+            return square_on_board(label, board, what, f"{size}x{size} board")
 
         labels, levels = data.get("rivers", []), data.get("mountains", {})
         if not isinstance(labels, list):

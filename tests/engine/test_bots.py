@@ -15,6 +15,8 @@ GAMES = [
     ("fortress", {"mode": 1}),
     ("fortress", {"mode": 2}),
     ("fortress", {"mode": 3}),
+    ("ranks", {}),
+    ("ranks", {"map": "nine-cities"}),
 ]
 SEARCHES = [*GAMES, ("siege", {})]  # siege's levels are budgets that do cut its search short
 LIMITLESS = 10**9
@@ -42,7 +44,7 @@ def test_an_unknown_level_or_a_bad_budget_is_refused(name):
     state = rs.setup(rs.default_players, {}, seed=1)
     seat = min(rs.acting_players(state))
     levels = ", ".join(level.name for level in rs.bot_levels)
-    with pytest.raises(OptionError, match=f"no computer level 'grandmaster'; levels: {levels}"):
+    with pytest.raises(OptionError, match=f"no computer level 'grandmaster'; levels: {levels}$"):
         rs.ai_orders(state, seat, 1, level="grandmaster")
     for bad in (-1, 2.5, True):
         with pytest.raises(OptionError, match="budget"):

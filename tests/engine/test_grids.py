@@ -43,6 +43,13 @@ def test_square_steps():
     grid = SquareGrid(10, 10)
     assert grid.mirror(Square.from_label("A1")).label == "J10"
     assert not grid.contains(Square(10, 0))
+    assert [grid.rotate(Square.from_label(label)).label for label in ("A1", "J1", "J10", "C4")] == [
+        "J1",
+        "J10",
+        "A10",
+        "G3",
+    ]
+    assert {grid.rotate(s) for s in grid.squares()} == set(grid.squares())
 
 
 def test_rng_is_reproducible_and_uniformish():

@@ -124,6 +124,9 @@ def test_a_digit_of_another_script_is_refused(name, data):
         ("gra", "pick 2߃", "'߃' is not a plain"),
         ("fortress", "build B３", "'３' is not a plain"),
         ("fortress", "build A0", "A0 is not a cell"),
+        ("ranks", "A1>A0", "A0 is not a cell"),
+        ("ranks", "up A1 ٣", "'٣' is not a plain"),
+        ("ranks", "spawn B３", "'３' is not a plain"),
     ],
 )
 def test_bad_labels_and_foreign_digits_are_order_errors(name, text, says):

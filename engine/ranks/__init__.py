@@ -1,0 +1,184 @@
+"""Ranks: 2 to 4 players take turns spawning and moving armies that rank up (spec: rules/ranks.md).
+
+Options: ``map`` (a shipped map name or map data, see ``board.py``; empty for a generated one),
+``size`` of a generated board, ``turn_limit`` (turns of all players together). Order notation:
+``orders.py``.
+
+Decisions beyond the spec:
+- "Three upgrades in a row" means three upgrades of the same army in one upgrade phase: a pawn
+  that starts the phase as a pawn may become a tank (``up D2 3``, or ``up D2`` three times);
+  upgrades name the cell where the army stands after the moves, and come after them.
+- ``pass`` (or a missed deadline) is a turn without spawn or moves; the NPCs and the capital check
+  still follow. Every player always has that turn, so nobody is ever passed automatically.
+- A generated board has a quarter-turn symmetry with a home city in each corner: two players take
+  opposite corners and three leave the fourth corner's city neutral.
+- Position points as in every ruleset (``engine/standings.py``); no bonus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine import standings
+from engine.errors import EngineError, MapError, NotActingError
+from engine.ranks import ai, events
+from engine.ranks.board import SHIPPED, RanksMap, generate_map
+from engine.ranks.orders import Order
+from engine.ranks.rules import parse, play, remove
+from engine.ranks.state import PAWN, Army, RanksState, RanksView, from_dict, make_view, to_dict
+from engine.rng import seed_state
+from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
+
+RULES_TEXT = """\
+**Ranks** — 2 to 4 players take turns on a square board. Red cells are **cities** (a group of \
+touching red cells is one city); outlined cells are **tracks** where green **NPC** pawns patrol. \
+Each player has a **capital** (a crown): if after any turn none of your armies stands on it, you \
+are out. The last player left wins.
+
+**Each turn, one of:**
+• **Spawn** — a pawn in every city you control (you have an army there and nobody else does), on \
+an empty cell: `spawn` uses each city's first empty cell, `spawn C4 F7` picks them.
+• **Move** — any of your armies, each once, in the order written: `C4>C5; D2>E3`. Pawn: one step \
+up/down/left/right. Archer: one step diagonally. Knight: a chess knight's jump (nothing blocks it). \
+Tank: one step up/down/left/right for 1 exp, or `blast D2` instead of moving: every army of other \
+players and every NPC on the 8 cells around it is eliminated.
+Moving onto any army — even your own — or an NPC eliminates it and earns exp: 1 for a pawn, archer \
+or NPC, 2 for a knight or tank.
+
+**Then upgrades** — each exp raises an army one rank: pawn → archer → knight, written after the \
+moves: `up E3` (one rank), `up E3 2`. A **tank** is made only from a pawn by three upgrades in the \
+same turn: `up D2 3`. Your exp is one pool.
+
+**Then the NPCs**, top row first: each steps onto the first neighbouring track cell (up, down, \
+left, right) that holds a player's army and eliminates it. Then every player without an army on \
+his capital is out.
+
+`pass` skips the spawn or move (upgrades may follow); a missed deadline passes. After the turn \
+limit the most armies, then the most exp, wins. You may surrender at any time."""
+
+
+class RanksRuleset(Ruleset[RanksState, Order, RanksView]):
+    name = "ranks"
+    title = "Ranks"
+    rules_text = RULES_TEXT
+    min_players = 2
+    max_players = 4
+    default_players = 2
+    bot_levels = (BotLevel("novice", 15), BotLevel("standard", 6_000))
+
+    def options_schema(self) -> tuple[Option, ...]:
+        return (
+            SHIPPED.option(),
+            Option("size", "int", 11, "Side of a generated board", minimum=7, maximum=16),
+            Option(
+                "turn_limit", "int", 300, "Turns of all players together before the game ends", minimum=10, maximum=2000
+            ),
+        )
+
+    def _board(self, num_players: int, options: Mapping[str, Any] | None, seed: int | str) -> RanksMap:
+        """The map a game with these options is played on; a map for another table is refused."""
+        opts = self.normalize_options(options)
+        board = SHIPPED.choose(opts["map"], lambda: generate_map(num_players, seed, opts["size"]))
+        if board.players != num_players:
+            raise MapError(f"map {board.name!r} is for {board.players} players, not {num_players}")
+        return board
+
+    def setup(self, num_players: int, options: Mapping[str, Any] | None = None, seed: int | str = 0) -> RanksState:
+        self.check_num_players(num_players)
+        board = self._board(num_players, options, seed)
+        return RanksState(
+            board=board,
+            armies={capital: Army(seat, PAWN) for seat, capital in enumerate(board.capitals)},
+            npcs=board.npcs,
+            exp=(0,) * num_players,
+            players=standings.seated(num_players),
+            to_move=0,
+            turn=0,
+            turn_limit=self.normalize_options(options)["turn_limit"],
+            last=(),
+            rng=seed_state(seed),
+        )
+
+    def acting_players(self, state: RanksState) -> frozenset[int]:
+        return frozenset() if state.over else frozenset({state.to_move})
+
+    def seats_in_game(self, state: RanksState) -> frozenset[int]:
+        return frozenset(standings.still_in(state.players))
+
+    def orders_are_secret(self, state: RanksState) -> bool:
+        return False
+
+    def parse_orders(self, state: RanksState, seat: int, text: str) -> list[Order]:
+        self._check_acting(state, seat)
+        return parse(state, seat, text)
+
+    def _check_acting(self, state: RanksState, seat: int) -> None:
+        if state.over:
+            raise NotActingError("the game is over")
+        if seat != state.to_move:
+            raise NotActingError(f"it is not seat {seat}'s turn; seat {state.to_move} is to move")
+
+    def format_order(self, order: Order) -> str:
+        return str(order)
+
+    def default_orders(self, state: RanksState, seat: int) -> list[Order]:
+        return []
+
+    def resolve(self, state: RanksState, orders: Mapping[int, Sequence[Order]]) -> Resolution[RanksState]:
+        if state.over:
+            raise EngineError("the game is over; no more turns")
+        for seat in orders:
+            self._check_acting(state, seat)
+        new, happened = play(state, state.to_move, list(orders.get(state.to_move, [])))
+        if new.over:
+            happened.append(Event("game_over", {"winners": list(self.outcome(new).winners)}))
+        return Resolution(new, tuple(happened))
+
+    def outcome(self, state: RanksState) -> Outcome | None:
+        if not state.over:
+            return None
+        return standings.outcome(state.players, state.score, limit="the turn limit was reached")
+
+    def standing(self, state: RanksState) -> tuple[tuple[int, ...], ...]:
+        return standings.ranking(state.players, state.score)
+
+    def order_hint(self, state: RanksState) -> str:
+        return "`spawn`, or moves like `C4>C5; D2>E3`; then upgrades like `up E3` (or `pass`)"
+
+    def view(self, state: RanksState, seat: int | None) -> RanksView:
+        return make_view(state, seat)
+
+    def to_dict(self, state: RanksState) -> dict[str, Any]:
+        return to_dict(state, self.name, self.state_version)
+
+    def from_dict(self, data: Mapping[str, Any]) -> RanksState:
+        return self.check_playable(from_dict(self.check_envelope(data), self.name, self.state_version))
+
+    def remove_player(self, state: RanksState, seat: int, reason: str) -> Resolution[RanksState]:
+        if state.over:
+            raise EngineError("the game is over; nobody can leave it now")
+        if seat not in self.seats_in_game(state):
+            raise NotActingError(f"seat {seat} is not playing in this game")
+        new = remove(state, seat, reason)
+        happened = [Event("player_removed", {"seat": seat, "reason": reason})]
+        if new.over:
+            happened.append(Event("game_over", {"winners": list(self.outcome(new).winners)}))
+        return Resolution(new, tuple(happened))
+
+    def suggest_orders(self, state: RanksState, seat: int, text: str) -> list[str]:
+        return ai.suggestions(state, seat, text) if not state.over and seat == state.to_move else []
+
+    def ai_orders(
+        self, state: RanksState, seat: int, seed: int | str, *, level: str | None = None, budget: int | None = None
+    ) -> list[Order]:
+        return ai.choose_orders(state, seat, seed, self.search_budget(level, budget))
+
+    def turn_unit(self, state: RanksState) -> str:
+        return "turn"
+
+    def describe_event(self, event: Event, who: SeatNamer) -> str | None:
+        return events.describe(event, who)
+
+
+__all__ = ["RanksRuleset"]

@@ -1,0 +1,229 @@
+"""A ranks player: builds its turn greedily, one action at a time, judging each by the position it
+leaves after the NPCs and the capital check, with every opponent's next captures counted against it
+and any rival army two moves from its capital feared (a knight that close cannot always be stopped).
+
+It weighs a spawn against a run of moves (the move it adds each time is the best of the most
+promising few, ranked first by a cheap look), then spends its exp on the upgrades that help most.
+Every full position it judges is a node of its :class:`Budget`; once the budget is spent it stops
+adding moves and upgrades (it always judges at least a pass and a spawn, so a turn is never empty
+of thought, and always legal).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+from engine import notation, standings
+from engine.budget import Budget
+from engine.completion import after, split_last
+from engine.errors import OrderError
+from engine.ranks.board import reading_order
+from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade
+from engine.ranks.rules import STEPS, Turn, act, capital_check, npc_step, parse, targets
+from engine.ranks.state import ARCHER, KNIGHT, PAWN, TANK, RanksState, exp_for
+from engine.rng import Rng, seed_state
+from engine.squaregrid import Square, SquareGrid
+
+VALUE = {PAWN: 1.0, ARCHER: 1.7, KNIGHT: 2.6, TANK: 3.4}  # what an army of each rank is worth to its owner
+EXP_VALUE = 0.45  # exp is worth less than a rank it could buy, so the bot spends it
+SHORTLIST = 10  # moves judged in full each time the bot adds one
+MOST_MOVES = 6  # armies moved in one turn
+LOST = -10_000.0
+DANGER = 30.0  # a rival army two moves from taking our capital
+APPROACH = 2.0  # one of ours two moves from taking a rival capital
+
+
+def choose_orders(state: RanksState, seat: int, seed: int | str, budget: Budget) -> list[Order]:
+    rng = Rng(seed_state(f"{seed}:{state.rng}:{state.turn}:{seat}"))
+    still = judge(state, seat, [], budget)
+    spawn = [Spawn(_spawn_cells(state, seat))]
+    turns = [_improve(state, seat, [], still, budget, _upgrades), _improve(state, seat, spawn, None, budget, _upgrades)]
+    moved, moves = _improve(state, seat, [], still, budget, lambda turn: _shortlist(turn, seat, rng), MOST_MOVES)
+    if moves:
+        turns.append(_improve(state, seat, moves, moved, budget, _upgrades))
+    return max(turns, key=lambda t: t[0])[1]
+
+
+def judge(state: RanksState, seat: int, orders: list[Order], budget: Budget) -> float:
+    """The position after ``orders``, the NPCs and the capital check, as ``seat`` sees it."""
+    budget.spend()
+    turn = act(state, seat, orders)
+    npc_step(turn)
+    players = capital_check(turn, state.players)
+    if not players[seat].playing:
+        return LOST
+    rivals = [s for s in standings.still_in(players) if s != seat]
+    if not rivals:
+        return -LOST
+    threatened = set().union(*(_reach(turn, s, turn.exp[s]) for s in rivals))
+    capital = state.board.capitals[seat]
+    score = -200.0 * len(rivals) + EXP_VALUE * turn.exp[seat]
+    if capital in threatened:
+        score -= 400.0
+    targets_now = [state.board.capitals[s] for s in rivals]
+    grid = state.board.grid
+    for cell, army in turn.armies.items():
+        value = VALUE[army.rank]
+        if army.seat == seat:
+            score += value - (0.6 * value if cell in threatened else 0.0)
+            score -= 0.04 * min(_distance(cell, t) for t in targets_now)
+            score += APPROACH * sum(1 for t in targets_now if cell in _two_moves(t, army.rank, grid))
+        else:
+            score -= value / len(rivals)
+            if cell in _two_moves(capital, army.rank, grid):
+                score -= DANGER
+    mine = _reach(turn, seat, turn.exp[seat])
+    score += 3.0 * sum(1 for t in targets_now if t in mine)
+    score += 0.8 * len(turn.controlled())
+    return score
+
+
+@functools.cache
+def _two_moves(capital: Square, rank: int, grid: SquareGrid) -> frozenset[Square]:
+    """Cells from which an army of ``rank`` needs two moves to capture on ``capital`` (a tank's
+    second move may be its blast): there is no stopping it but taking it or the cell it goes to."""
+    near = {c for c in (Square.surrounding if rank == TANK else STEPS[rank])(capital) if grid.contains(c)}
+    return frozenset(c for cell in near for c in STEPS[rank](cell) if grid.contains(c)) - near - {capital}
+
+
+def _reach(turn: Turn, seat: int, exp: int) -> set[Square]:
+    """Cells where ``seat``'s armies could capture next turn (moves and blasts)."""
+    cells: set[Square] = set()
+    for at, army in turn.armies.items():
+        if army.seat == seat:
+            cells.update(targets(army.rank, exp, at, turn.state.board.grid))
+            if army.rank == TANK:
+                cells.update(at.surrounding())
+    return cells
+
+
+def _distance(a: Square, b: Square) -> int:
+    return abs(a.col - b.col) + abs(a.row - b.row)
+
+
+def _spawn_cells(state: RanksState, seat: int) -> tuple[Square, ...]:
+    """Per controlled city, the empty cell nearest an opponent's capital."""
+    turn = Turn(state, seat)
+    rivals = [state.board.capitals[s] for s in standings.still_in(state.players) if s != seat]
+    cells = []
+    for city in turn.controlled():
+        empty = [c for c in city if c not in state.armies]
+        if empty and rivals:
+            cells.append(min(empty, key=lambda c: (min(_distance(c, t) for t in rivals), reading_order(c))))
+    return tuple(cells)
+
+
+def _actions(turn: Turn, seat: int) -> list[Order]:
+    """Every single move or blast still open to ``seat`` in the turn being made."""
+    found: list[Order] = []
+    for at, army in sorted(turn.armies.items(), key=lambda i: reading_order(i[0])):
+        if army.seat != seat or at in turn.moved:
+            continue
+        found += [Move(at, to) for to in targets(army.rank, turn.exp[seat], at, turn.state.board.grid)]
+        if army.rank == TANK:
+            found.append(Blast(at))
+    return found
+
+
+def _glance(turn: Turn, seat: int, order: Order) -> float:
+    """A cheap first ranking of a move: what it takes, minus leaving the capital empty."""
+    capital = turn.state.board.capitals[seat]
+    if isinstance(order, Blast):
+        return sum(
+            exp_for(turn.armies[c].rank) if c in turn.armies else 1.0
+            for c in order.cell.surrounding()
+            if (c in turn.armies and turn.armies[c].seat != seat) or c in turn.npcs
+        )
+    victim = turn.armies.get(order.target)
+    gain = 0.0
+    if victim is not None:
+        gain = VALUE[victim.rank] * (1.0 if victim.seat != seat else -1.0) + exp_for(victim.rank)
+    elif order.target in turn.npcs:
+        gain = 1.0
+    if order.source == capital:
+        gain -= 50.0
+    return gain
+
+
+def _shortlist(turn: Turn, seat: int, rng: Rng) -> list[Order]:
+    """The most promising moves and blasts by a first glance (ties broken by the seeded rng)."""
+    actions = _actions(turn, seat)
+    ties = {a: rng.below(1000) for a in actions}
+    return sorted(actions, key=lambda a: (-_glance(turn, seat, a), ties[a]))[:SHORTLIST]
+
+
+def _upgrades(turn: Turn) -> list[Order]:
+    """One rank for a pawn, archer or knight-to-be, or three for a pawn (a tank), as exp allows."""
+    exp = turn.exp[turn.seat]
+    return [
+        Upgrade(cell, levels)
+        for cell, army in sorted(turn.armies.items(), key=lambda i: reading_order(i[0]))
+        if army.seat == turn.seat
+        for levels in ((1, 3) if army.rank == PAWN else (1,) if army.rank < TANK - 1 else ())
+        if levels <= exp
+    ]
+
+
+def _improve(
+    state: RanksState,
+    seat: int,
+    orders: list[Order],
+    score: float | None,
+    budget: Budget,
+    candidates: Callable[[Turn], list[Order]],
+    most: int = 99,
+) -> tuple[float, list[Order]]:
+    """``orders`` (judged ``score``, or judged here when None), then, one at a time and at most
+    ``most`` of them, the candidate that raises the judged position most, while one does."""
+    orders = list(orders)
+    current = judge(state, seat, orders, budget) if score is None else score
+    while len(orders) < most and not budget.spent:
+        best, best_score = None, current
+        for option in candidates(act(state, seat, orders)):
+            if best is not None and budget.spent:
+                break
+            judged = judge(state, seat, [*orders, option], budget)
+            if judged > best_score + 1e-9:
+                best, best_score = option, judged
+        if best is None:
+            break
+        orders.append(best)
+        current = best_score
+    return current, orders
+
+
+def _legal(state: RanksState, seat: int, orders: list[Order]) -> bool:
+    try:
+        act(state, seat, orders)
+    except OrderError:
+        return False
+    return True
+
+
+def suggestions(state: RanksState, seat: int, text: str) -> list[str]:
+    """Legal orders that extend the last line of ``text`` (in any case; the earlier lines stay as
+    typed): the spawn and every move (those that capture first) while no action is chosen, then
+    further moves, then upgrades."""
+    head, last = split_last(text)
+    typed = notation.words(last)
+    try:
+        orders = parse(state, seat, head)
+    except OrderError:
+        return []
+    turn = act(state, seat, orders)
+    lines: list[str] = []
+    upgrading = any(isinstance(o, Upgrade) for o in orders)
+    if turn.action is None and not upgrading:
+        lines.append(str(Spawn(_spawn_cells(state, seat))))
+        if typed.startswith("spawn"):  # one city's cell chosen, the others' first empty cells
+            lines += ["spawn"] + [
+                f"spawn {c.label}" for city in turn.controlled() for c in city if c not in turn.armies
+            ]
+    if turn.action != "spawn" and not upgrading:
+        actions = _actions(turn, seat)
+        lines += [str(a) for a in sorted(actions, key=lambda a: -_glance(turn, seat, a))]
+    for cell, army in sorted(turn.armies.items(), key=lambda i: reading_order(i[0])):
+        if army.seat == seat and _legal(state, seat, [*orders, Upgrade(cell)]):
+            lines.append(str(Upgrade(cell)))
+    return after(head, (line for line in lines if notation.words(line).startswith(typed)))

@@ -1,0 +1,208 @@
+"""Ranks boards: the map data format, shipped maps, and a seeded symmetric generator.
+
+A map as data (shipped files in ``maps/`` and ``options["map"]`` alike)::
+
+    {
+      "name": "duel", "width": 8, "height": 8,
+      "cities": ["B2", "C2", "B3", ...],   # city cells; 4-connected groups of them are the cities
+      "tracks": ["G2", "G3", "G4", ...],   # NPC track cells (never city cells)
+      "npcs": ["G3"],                      # NPC pawns at the start, each on a track cell
+      "capitals": ["B2", "G7"]             # one city cell per seat, each in a different city
+    }
+
+A map is played by exactly as many players as it has capitals (2 to 4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import MapError
+from engine.maps import ShippedMaps, square_on_board
+from engine.rng import Rng, seed_state
+from engine.squaregrid import Square, SquareGrid
+
+MIN_SIDE, MAX_SIDE = 5, 26
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+
+
+def reading_order(square: Square) -> tuple[int, int]:
+    """Top row first, then left to right (the order NPCs act in, and default spawn cells)."""
+    return square.row, square.col
+
+
+def groups(cells: Iterable[Square]) -> tuple[tuple[Square, ...], ...]:
+    """The 4-connected groups of ``cells``, each in reading order, ordered by their first cell."""
+    left = set(cells)
+    found = []
+    while left:
+        start = min(left, key=reading_order)
+        group, frontier = {start}, [start]
+        while frontier:
+            for near in frontier.pop().orthogonal():
+                if near in left and near not in group:
+                    group.add(near)
+                    frontier.append(near)
+        left -= group
+        found.append(tuple(sorted(group, key=reading_order)))
+    return tuple(sorted(found, key=lambda g: reading_order(g[0])))
+
+
+@dataclass(frozen=True)
+class RanksMap:
+    name: str
+    grid: SquareGrid
+    cities: tuple[tuple[Square, ...], ...]  # each city's cells in reading order
+    tracks: frozenset[Square]
+    npcs: frozenset[Square]
+    capitals: tuple[Square, ...]  # seat order
+
+    @property
+    def players(self) -> int:
+        return len(self.capitals)
+
+    def city_of(self, square: Square) -> tuple[Square, ...] | None:
+        return next((city for city in self.cities if square in city), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        def labels(cells: Iterable[Square]) -> list[str]:
+            return [c.label for c in sorted(cells, key=reading_order)]
+
+        return {
+            "name": self.name,
+            "width": self.grid.width,
+            "height": self.grid.height,
+            "cities": labels(c for city in self.cities for c in city),
+            "tracks": labels(self.tracks),
+            "npcs": labels(self.npcs),
+            "capitals": [c.label for c in self.capitals],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> RanksMap:
+        """A validated map; anything wrong is a MapError saying which entry and why."""
+        if not isinstance(data, Mapping):
+            raise MapError("a ranks map must be an object with width, height, cities, tracks, npcs and capitals")
+        name = data.get("name", "custom")
+        if not isinstance(name, str) or not name.strip() or len(name) > 60:
+            raise MapError("map name must be a non-empty text of at most 60 characters")
+        for what in ("width", "height"):
+            value = data.get(what)
+            if isinstance(value, bool) or not isinstance(value, int) or not MIN_SIDE <= value <= MAX_SIDE:
+                raise MapError(f"map {what} must be a whole number from {MIN_SIDE} to {MAX_SIDE}, not {value!r}")
+        grid = SquareGrid(data["width"], data["height"])
+        board = set(grid.squares())
+        cities = _cells(data, "cities", "city cell", board)
+        tracks = _cells(data, "tracks", "track cell", board)
+        npcs = _cells(data, "npcs", "NPC", board)
+        if both := sorted(cities & tracks, key=reading_order):
+            raise MapError(f"{both[0].label} is both a city cell and a track cell; a cell is one or the other")
+        if off := sorted(npcs - tracks, key=reading_order):
+            raise MapError(f"NPC {off[0].label} is not on a track cell; NPCs stand on tracks")
+        labels = data.get("capitals")
+        if not isinstance(labels, list) or not MIN_PLAYERS <= len(labels) <= MAX_PLAYERS:
+            raise MapError(f"map capitals must list one city cell per player, {MIN_PLAYERS} to {MAX_PLAYERS} of them")
+        capitals = tuple(square_on_board(label, board, "capital") for label in labels)
+        city_groups = groups(cities)
+        homes = []
+        for capital in capitals:
+            home = next((city for city in city_groups if capital in city), None)
+            if home is None:
+                raise MapError(f"capital {capital.label} is not a city cell; a capital lies in its player's city")
+            if home in homes:
+                raise MapError(f"capital {capital.label} shares a city with another capital; each needs its own")
+            homes.append(home)
+        return cls(name.strip(), grid, city_groups, frozenset(tracks), frozenset(npcs), capitals)
+
+
+def _cells(data: Mapping[str, Any], key: str, what: str, board: set[Square]) -> set[Square]:
+    labels = data.get(key, [])
+    if not isinstance(labels, list) or len(labels) > len(board):
+        raise MapError(f"map {key} must be a list of cells like C4, at most one per cell")
+    cells: set[Square] = set()
+    for label in labels:
+        cell = square_on_board(label, board, what)
+        if cell in cells:
+            raise MapError(f"{what} {cell.label} is listed twice in {key}")
+        cells.add(cell)
+    return cells
+
+
+# --- generator ------------------------------------------------------------------------------
+
+SEATS_BY_COUNT = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}  # which corners the players take
+
+
+def generate_map(players: int, seed: int | str, side: int = 11) -> RanksMap:
+    """A square board with a quarter-turn symmetry: a home city in every corner (two players take
+    opposite corners, three leave one corner neutral), a city in the middle, and neutral cities and
+    NPC tracks placed at random once and repeated in all four quarters, so no corner is better."""
+    grid = SquareGrid(side, side)
+    rng = Rng(seed_state(f"ranks:{seed}:{side}"))
+    home = [Square(1, 1), Square(2, 1), Square(1, 2), Square(2, 2)]
+    middle = {Square((side - 1) // 2, (side - 1) // 2), Square(side // 2, side // 2)}
+    middle |= {Square((side - 1) // 2, side // 2), Square(side // 2, (side - 1) // 2)}
+    cities: set[Square] = set(middle) | {q for c in home for q in _orbit(grid, c)}
+    blocked = {n for c in cities for n in (c, *c.orthogonal())}
+    tracks: set[Square] = set()
+    npcs: set[Square] = set()
+    for _ in range(60):
+        if len(tracks) >= 8 * side // 5:
+            break
+        step = rng.choice(((1, 0), (0, 1)))
+        start = Square(rng.below(side), rng.below(side))
+        segment = [start.offset(step[0] * i, step[1] * i) for i in range(3 + rng.below(2))]
+        if _place(grid, segment, blocked | tracks, tracks):
+            npcs |= _orbit(grid, rng.choice(segment))
+    blocked |= tracks
+    placed = 0
+    for _ in range(200):
+        if placed >= side // 5:
+            break
+        start = Square(rng.below(side), rng.below(side))
+        shape = [start] + ([rng.choice(start.orthogonal())] if rng.chance(1, 2) else [])
+        if _place(grid, shape, blocked, cities):
+            blocked |= {n for c in cities for n in (c, *c.orthogonal())}
+            placed += 1
+    capitals = tuple(_rotated(grid, Square(1, 1), turns) for turns in SEATS_BY_COUNT[players])
+    return RanksMap.from_dict(
+        {
+            "name": f"generated-{side}x{side}",
+            "width": side,
+            "height": side,
+            "cities": [c.label for c in cities],
+            "tracks": [c.label for c in tracks],
+            "npcs": [c.label for c in npcs],
+            "capitals": [c.label for c in capitals],
+        }
+    )
+
+
+def _rotated(grid: SquareGrid, square: Square, turns: int) -> Square:
+    for _ in range(turns):
+        square = grid.rotate(square)
+    return square
+
+
+def _orbit(grid: SquareGrid, square: Square) -> set[Square]:
+    return {_rotated(grid, square, turns) for turns in range(4)}
+
+
+def _place(grid: SquareGrid, shape: list[Square], blocked: set[Square], into: set[Square]) -> bool:
+    """Add ``shape`` and its three turned copies to ``into`` if they fit on the board, avoid
+    ``blocked`` and keep apart from each other (a copy touching another would merge with it)."""
+    copies = [[_rotated(grid, c, turns) for c in shape] for turns in range(4)]
+    cells = {c for copy in copies for c in copy}
+    if not all(grid.contains(c) for c in cells) or cells & blocked:
+        return False
+    for i, copy in enumerate(copies):
+        others = {c for j, other in enumerate(copies) if j != i for c in other} - set(copy)
+        if any(n in others for c in copy for n in (c, *c.orthogonal())) and set(copy) != cells:
+            return False
+    into |= cells
+    return True
+
+
+SHIPPED = ShippedMaps("engine.ranks", RanksMap.from_dict)
