@@ -31,6 +31,14 @@ PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 NO_PINGS = discord.AllowedMentions.none()
 
 
+DEPARTURES = {
+    "surrender": "surrendered",
+    "missed turns": "was removed after missing turns in a row",
+    "time ran out": "ran out of time",
+    "kicked": "was removed by a manager",
+}
+
+
 def _unit(a: Announcement) -> str:
     """What the announced turn is called ("round", "move", "creating phase")."""
     return a.payload.get("unit", "turn")
@@ -164,19 +172,22 @@ class DiscordAnnouncer:
             except discord.Forbidden:
                 log.info("user %s does not accept DMs; reminder skipped", user_id)
 
+    def _departure(self, game: Game, seat: int, reason: str) -> str:
+        """ "🟥 <@1> ran out of time": a seat leaving, as players read it."""
+        why = DEPARTURES.get(reason, f"left ({reason})")
+        return f"{self._mention(game, seat)} {why}"
+
     async def _removed(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
-        reasons = {
-            "surrender": "surrendered",
-            "missed turns": "was removed after missing turns in a row",
-            "time ran out": "ran out of time",
-            "kicked": "was removed by a manager",
-        }
-        why = reasons.get(a.payload["reason"], f"left ({a.payload['reason']})")
         consequences = self.service.presenter.event_lines(game, a.payload.get("events", []), shown=plain)
-        await self._post(channel, a, _fit([f"{self._mention(game, a.payload['seat'])} {why}.", *consequences]))
+        left = self._departure(game, a.payload["seat"], a.payload["reason"])
+        await self._post(channel, a, _fit([f"{left}.", *consequences]))
 
     async def _over(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
-        reason = a.payload["result"].get("reason")
+        result = a.payload["result"]
+        reason = result.get("reason")
+        if result.get("departure"):  # the game ended because this seat left: say so first
+            left = self._departure(game, result["departure"]["seat"], result["departure"]["reason"])
+            reason = f"{left}, so {reason}" if reason else left
         lines = [f"🏁 **{self._title(game)} is over**" + (f": {reason}." if reason else "."), *result_lines(game)]
         board = await self._board(game, a.payload["seq"], "Final position") if a.payload.get("board", True) else None
         await self._post(channel, a, _fit(lines), file=board, view=rematch_view(game))

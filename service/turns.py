@@ -106,19 +106,20 @@ class Planner:
         """Whether a seat's orders are played: passed, or given when the game lets orders stand."""
         return row.passed or (self.game.time.orders_stand and bool(row.text))
 
-    def _finish_if_over(self) -> bool:
+    def _finish_if_over(self, departure: dict[str, Any] | None = None) -> bool:
+        """End the game if the engine says it is over; ``departure`` (seat and reason) is the leaving
+        that ended it, for the game-over post to name."""
         outcome = self.rs.outcome(self.state)
         if outcome is None:
             return False
-        self._end(
-            {
-                "winners": list(outcome.winners),
-                "draw": outcome.draw,
-                "ranking": [list(group) for group in outcome.ranking],
-                "points": {str(seat): pts for seat, pts in outcome.points.items()},
-                "reason": outcome.reason,
-            }
-        )
+        result = {
+            "winners": list(outcome.winners),
+            "draw": outcome.draw,
+            "ranking": [list(group) for group in outcome.ranking],
+            "points": {str(seat): pts for seat, pts in outcome.points.items()},
+            "reason": outcome.reason,
+        }
+        self._end(result | ({"departure": departure} if departure else {}))
         return True
 
     def _end(self, result: dict[str, Any]) -> None:
@@ -239,7 +240,7 @@ class Planner:
             )
         )
         self.orders.pop(seat, None)
-        if self._finish_if_over():
+        if self._finish_if_over({"seat": seat, "reason": reason}):
             return
         seated = self.seated()
         if not any(not seated[s].is_ai for s in self.rs.seats_in_game(self.state)):
