@@ -205,8 +205,8 @@ class Presenter:
             rs.to_dict(page.state),
             viewer=page.seat,
             orders_text=page.orders,
-            names=[f"Seat {n + 1}" for n in range(seats)],
-            title=f"{rs.title} tutorial {index + 1}/{len(pages)}",
+            names=["You", *(f"Player {n + 1}" for n in range(1, seats))],
+            title=f"Tutorial {index + 1}/{len(pages)}",
         )
         return TutorialView(name, index, len(pages), page.text, image)
 

@@ -22,13 +22,13 @@ from typing import Any
 
 from engine import standings
 from engine.errors import EngineError, MapError, NotActingError
-from engine.ranks import ai, events
+from engine.ranks import ai, events, tutorial
 from engine.ranks.board import SHIPPED, RanksMap, generate_map
 from engine.ranks.orders import Order
 from engine.ranks.rules import parse, play, remove
 from engine.ranks.state import PAWN, Army, RanksState, RanksView, from_dict, make_view, to_dict
 from engine.rng import seed_state
-from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
+from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer, TutorialPage
 
 RULES_TEXT = """\
 **Ranks** — 2 to 4 players take turns on a square board. Red cells are **cities** (a group of \
@@ -165,6 +165,9 @@ class RanksRuleset(Ruleset[RanksState, Order, RanksView]):
         if new.over:
             happened.append(Event("game_over", {"winners": list(self.outcome(new).winners)}))
         return Resolution(new, tuple(happened))
+
+    def tutorial(self) -> tuple[TutorialPage[RanksState], ...]:
+        return tutorial.pages(self)
 
     def suggest_orders(self, state: RanksState, seat: int, text: str) -> list[str]:
         return ai.suggestions(state, seat, text) if not state.over and seat == state.to_move else []
