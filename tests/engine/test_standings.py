@@ -25,6 +25,7 @@ from engine.standings import (
 )
 
 SAVED = pathlib.Path(__file__).parent / "saved"
+UPGRADED = sorted(path.name.removesuffix("-v1.json") for path in SAVED.glob("*-v1.json"))  # games older than v2
 
 
 def test_players_still_in_rank_first_by_their_score():
@@ -106,7 +107,7 @@ def test_damaged_seats_are_refused(name, seat):
         rs.from_dict({**data, "players": [seat, *data["players"][1:]]})
 
 
-@pytest.mark.parametrize("name", sorted(RULESETS))
+@pytest.mark.parametrize("name", UPGRADED)
 def test_games_saved_by_version_one_load_with_the_same_result(name):
     """Finished games saved by the version-1 code, with the outcome that code gave them."""
     rs = RULESETS[name]
@@ -120,7 +121,7 @@ def test_games_saved_by_version_one_load_with_the_same_result(name):
     assert rs.from_dict(rs.to_dict(state)) == state
 
 
-@pytest.mark.parametrize("name", sorted(RULESETS))
+@pytest.mark.parametrize("name", UPGRADED)
 def test_damaged_version_one_games_are_refused(name):
     rs = RULESETS[name]
     data = json.loads((SAVED / f"{name}-v1.json").read_text(encoding="utf-8"))["state"]
