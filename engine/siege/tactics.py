@@ -140,15 +140,18 @@ class Board:
         _, near = numbering(self.state.size)
         distance = [[UNREACHABLE] * len(self.owner) for _ in (0, 1)]
         for side in (0, 1):
+            steps = distance[side]
             frontier = [i for i, token in enumerate(self.token) if token == side]
             for i in frontier:
-                distance[side][i] = 0
-            steps = 0
+                steps[i] = 0
             while frontier:
-                steps += 1
-                frontier = [n for i in frontier for n in near[i] if distance[side][n] > steps]
-                for n in frontier:
-                    distance[side][n] = steps
+                reached = []
+                for i in frontier:
+                    for n in near[i]:
+                        if steps[n] > steps[i] + 1:
+                            steps[n] = steps[i] + 1
+                            reached.append(n)
+                frontier = reached
         lead = 0
         for i, owner in enumerate(self.owner):
             if owner == NOBODY and distance[seat][i] != distance[1 - seat][i]:
