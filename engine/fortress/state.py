@@ -89,7 +89,10 @@ def from_dict(data: Mapping[str, Any]) -> FortressState:
 
     terrain = dict.fromkeys(field, LAND)
     for kind, key in ((WATER, "water"), (MOUNTAIN, "mountains")):
-        for number, cell in enumerate(cells(key)):
+        listed = cells(key)
+        if list(listed) != sorted(listed):
+            raise stored.damaged(GAME, key, "is not in board order, as the game stores it")
+        for number, cell in enumerate(listed):
             if terrain[cell] != LAND:
                 raise stored.damaged(GAME, f"{key}[{number}]", f"{cell.label} is water or mountain already")
             terrain[cell] = kind
