@@ -1,14 +1,30 @@
-"""Render time of the largest conquest map (6 players, 169 cells) next to its floor.
+"""Board render time for every registered ruleset that has a drawing, next to its floor.
 
-The floor is Pillow's PNG encoding of a same-size RGB image with the same content (the drawn board
-itself), saved with the same ``save()`` options: no renderer that outputs this PNG can beat it by
-much. Positions: a real game after 8 rounds, and a busy one where every cell moved three ways last
-round and keeps an auto-move. Prints figures; asserts nothing.
+Board: each ruleset's largest default board (``bench.positions.largest_options``) with its most
+players, in busy positions (``bench.positions.BUSY``) or, for a ruleset without them, the positions
+its computer players reach from turn 12 on.
+
+Measured: CPU time (``time.process_time``) of ``render.board_png`` for the public image, i.e. all
+the work from a view to the bytes the bot uploads (drawing, palette, PNG encoding).
+- ``render``: the median over RUNS positions on one map, drawn once each, in turn, after one
+  other position of that map: each finds in the caches what the positions before it left, as a
+  worker drawing the next turn of a game finds what its earlier turns left.
+- ``cold``: the first position drawn after every cache of the render package was emptied, as in a
+  worker's first image of a map (median of COLD runs).
+
+Floor: Pillow encoding the very pixels the bot sends, in the format it sends them: each sent PNG
+decoded to its palette image and saved again with ``render.png.SAVE_OPTIONS`` (median CPU time over
+the positions). No renderer that sends these PNGs can beat it. Ratio = render / floor.
+
+CPU time still grows when other processes share the machine, hence the load average in the output.
+
+Ends with ``RESULT render <ruleset>_ms=… <ruleset>_ratio=… <ruleset>_cold_ms=… <ruleset>_kb=…``.
 """
 
 from __future__ import annotations
 
 import io
+import os
 import pathlib
 import statistics
 import sys
@@ -16,61 +32,79 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from bench.positions import busy_position  # noqa: E402
-from engine import find_ruleset  # noqa: E402
-from render import board_png, conquest, png  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from bench.positions import BUSY, played  # noqa: E402
+from engine import RULESETS, Ruleset  # noqa: E402
+from render import board_png, clear_caches, has_drawer, png  # noqa: E402
 
 NAMES = ("Алиса", "小明", "Bob", "Zoë Ångström", "李小龙", "Дмитрий")
-RUNS = 15
+RUNS = 20
+COLD = 5
 
 
-def played(rs):
-    state = rs.setup(6, {"size": "large"}, seed=1)
-    for _ in range(8):
-        state = rs.resolve(state, {s: rs.ai_orders(state, s, 1) for s in rs.acting_players(state)}).state
-    return state
+def positions(name: str, rs: Ruleset) -> tuple[str, list]:
+    """One position to warm up with, then RUNS more on the same map."""
+    if name in BUSY:
+        return "busy", [BUSY[name](rs, variant) for variant in range(RUNS + 1)]
+    return "played from turn 12", played(rs, 12, RUNS + 1)
 
 
-def busy(rs):
-    state, orders = busy_position(rs)
-    return rs.resolve(state, orders).state
+def cpu_ms(fn) -> float:
+    start = time.process_time()
+    fn()
+    return (time.process_time() - start) * 1000
 
 
-def median_ms(fn) -> float:
-    times = []
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+def timed(view, names) -> tuple[bytes, float]:
+    start = time.process_time()
+    data = board_png(view, names=names)
+    return data, (time.process_time() - start) * 1000
 
 
-def save(image) -> None:
-    image.save(io.BytesIO(), **png.SAVE_OPTIONS)
+def cold_ms(view, names) -> float:
+    def fresh() -> float:
+        clear_caches()
+        return timed(view, names)[1]
+
+    return statistics.median(fresh() for _ in range(COLD))
 
 
-def report(label: str, view, orders=()) -> None:
-    data = board_png(view, names=NAMES, orders=orders)
-    drawn = conquest.render(view, NAMES, orders, None)
-    total = median_ms(lambda: board_png(view, names=NAMES, orders=orders))
-    draw = median_ms(lambda: conquest.render(view, NAMES, orders, None))
-    encode = median_ms(lambda: png.encode(drawn))
-    floor = median_ms(lambda: save(drawn))
-    print(
-        f"{label}: {drawn.width}x{drawn.height} px, {len(data) / 1000:.0f} KB, {len(view.last_moves)} moves last round"
-    )
-    print(f"  board_png          {total:6.1f} ms  (draw {draw:.1f} + palette and encode {encode:.1f})")
-    print(f"  floor: RGB save()  {floor:6.1f} ms  (same size and content, options {png.SAVE_OPTIONS})")
+def floor_ms(data: bytes) -> float:
+    sent = Image.open(io.BytesIO(data))
+    sent.load()
+    return statistics.median(cpu_ms(lambda: sent.save(io.BytesIO(), **png.SAVE_OPTIONS)) for _ in range(3))
 
 
 def main() -> None:
-    rs = find_ruleset("conquest")
-    board_png(rs.view(rs.setup(2, {}, seed=1), None), names=NAMES[:2])  # load fonts once
-    state = played(rs)
-    print(f"conquest board, largest map, median of {RUNS} runs")
-    report("after 8 rounds, public", rs.view(state, None))
-    report("after 8 rounds, private", rs.view(state, 0), rs.ai_orders(state, 0, 2))
-    report("busy position, public", rs.view(busy(rs), None))
+    figures = {}
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"public board images, CPU ms; PNG options {png.SAVE_OPTIONS}; load average {load} on {os.cpu_count()} CPUs")
+    for name, rs in sorted(RULESETS.items()):
+        kind, states = positions(name, rs)
+        views = [rs.view(state, None) for state in states]
+        if not has_drawer(type(views[0])):
+            print(f"{name:9} no board drawing")
+            continue
+        names = NAMES[: rs.max_players]
+        cold = cold_ms(views[0], names)
+        sent, times = zip(*(timed(view, names) for view in views[1:] or views), strict=True)
+        render = statistics.median(times)
+        floor = statistics.median(floor_ms(data) for data in sent)
+        size = Image.open(io.BytesIO(sent[0])).size
+        kilobytes = max(len(data) for data in sent) / 1000
+        figures |= {
+            f"{name}_ms": render,
+            f"{name}_ratio": render / floor,
+            f"{name}_cold_ms": cold,
+            f"{name}_kb": kilobytes,
+        }
+        print(
+            f"{name:9} {kind}, {rs.max_players} players, {size[0]}x{size[1]} px, up to {kilobytes:.0f} KB: "
+            f"render {render:.1f} ms (median of {len(times)}, slowest {max(times):.1f}), cold {cold:.1f} ms, "
+            f"floor {floor:.1f} ms, ratio {render / floor:.2f}"
+        )
+    print("RESULT render " + " ".join(f"{key}={value:.2f}" for key, value in figures.items()))
 
 
 if __name__ == "__main__":

@@ -19,20 +19,10 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from bench.positions import busy_position  # noqa: E402
+from bench.positions import busy_position, largest_options  # noqa: E402
 from engine import RULESETS, Ruleset, find_ruleset  # noqa: E402
 
 TURNS = 40
-
-
-def largest_options(rs: Ruleset) -> dict:
-    options = {}
-    for option in rs.options_schema():
-        if option.name == "size" and option.kind == "choice":
-            options["size"] = option.choices[-1]
-        elif option.name in ("width", "height") and option.kind == "int":
-            options[option.name] = option.maximum
-    return options
 
 
 def turn_times(rs: Ruleset) -> list[float]:

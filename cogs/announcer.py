@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs.buttons import rematch_view
 from cogs.common import COLOUR_EMOJI, counted, plain, png_file, when
 from cogs.embeds import result_lines
 from cogs.lobby import refresh_lobby
@@ -80,9 +81,12 @@ class DiscordAnnouncer:
         text: str,
         *,
         file: discord.File | None = None,
+        view: discord.ui.View | None = None,
         pings: bool = False,
     ) -> None:
         kwargs = {"file": file} if file else {}
+        if view is not None:
+            kwargs["view"] = view
         await channel.send(text[:2000], nonce=f"a{a.id}", allowed_mentions=PING_USERS if pings else NO_PINGS, **kwargs)
 
     def _mention(self, game: Game, seat: int) -> str:
@@ -169,7 +173,7 @@ class DiscordAnnouncer:
         reason = a.payload["result"].get("reason")
         lines = [f"🏁 **{self._title(game)} is over**" + (f": {reason}." if reason else "."), *result_lines(game)]
         board = await self._board(game, a.payload["seq"], "Final position") if a.payload.get("board", True) else None
-        await self._post(channel, a, _fit(lines), file=board)
+        await self._post(channel, a, _fit(lines), file=board, view=rematch_view(game))
 
     async def _draw(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
         lines = [

@@ -1,5 +1,5 @@
-"""Buttons on private replies: Pass under a player's un-passed orders, and the confirmation a
-surrender asks for. Their custom ids carry the game (and turn or user), so they keep working after
+"""Buttons: Pass under a player's un-passed orders, the confirmation a surrender asks for, and
+Rematch under a finished game. Their custom ids carry the game (and turn or user), so they keep working after
 a restart (``DynamicItem``); a stale Pass (the turn ended meanwhile) is refused, never misapplied."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 import discord
 
 from cogs.common import USER_ERRORS, actor_of, send_error, service_of, when
-from cogs.lobby import refresh_lobby
+from cogs.lobby import post_lobby, refresh_lobby
 from service.models import RUNNING, Game
 from service.presenter import Presenter
 
@@ -23,7 +23,7 @@ def after_pass(presenter: Presenter, before: Game, after: Game) -> str:
     return f"You passed. Waiting for {waiting} more player{'s' if waiting != 1 else ''}; {deadline}."
 
 
-class PassButton(discord.ui.DynamicItem[discord.ui.Button], template=r"orders:pass:(?P<game>\d+):(?P<turn>\d+)"):
+class PassButton(discord.ui.DynamicItem[discord.ui.Button], template=r"orders:pass:(?P<game>[0-9]+):(?P<turn>[0-9]+)"):
     def __init__(self, game_id: int, turn: int):
         super().__init__(
             discord.ui.Button(
@@ -61,7 +61,7 @@ def pass_view(game: Game) -> discord.ui.View:
 
 class SurrenderButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"surrender:(?P<choice>yes|no):(?P<game>\d+):(?P<user>\d+)",
+    template=r"surrender:(?P<choice>yes|no):(?P<game>[0-9]+):(?P<user>[0-9]+)",
 ):
     def __init__(self, choice: str, game_id: int, user_id: int):
         label, style = ("Surrender", discord.ButtonStyle.danger) if choice == "yes" else ("Keep playing", None)
@@ -100,4 +100,46 @@ def surrender_view(game: Game, user_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for choice in ("yes", "no"):
         view.add_item(SurrenderButton(choice, game.id, user_id))
+    return view
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematch:(?P<game>\d+)"):
+    """Under a finished game: a new lobby in the game's channel with the same players and options."""
+
+    def __init__(self, game_id: int):
+        super().__init__(
+            discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary, custom_id=f"rematch:{game_id}")
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            game, new = await service.master.rematch(self.game_id, actor_of(interaction))
+            if new:
+                channel = interaction.client.get_channel(game.row.channel_id) or await interaction.client.fetch_channel(
+                    game.row.channel_id
+                )
+                game, _ = await post_lobby(channel, game, service, actor_of(interaction))
+        except USER_ERRORS as err:
+            await send_error(interaction, str(err))
+            return
+        where = f"<#{game.row.thread_id}>" if game.row.thread_id else "its thread is being opened"
+        opened = "is open" if new else "was opened already"
+        await interaction.followup.send(
+            f"Rematch: game #{game.id} {opened}: {where}. Everyone is seated; the creator presses **Start**.",
+            ephemeral=True,
+        )
+
+
+def rematch_view(game: Game) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(game.id))
     return view

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from cogs.admin import AdminCog
 from cogs.announcer import DiscordAnnouncer
-from cogs.buttons import PassButton, SurrenderButton
+from cogs.buttons import PassButton, RematchButton, SurrenderButton
 from cogs.common import on_app_command_error
 from cogs.config import Config
 from cogs.game import GameCog
@@ -18,7 +18,7 @@ from cogs.lobby import LobbyButton
 from cogs.mygames import MyGamesCog
 from cogs.orders import OrdersCog
 from cogs.ratings import RatingsCog
-from cogs.rules import RulesCog
+from cogs.rules import RulesCog, TutorialButton
 from service.runtime import GameService
 from service.storeerrors import StoreError, explain
 
@@ -77,5 +77,5 @@ async def install_commands(bot: commands.Bot, service: GameService) -> None:
         MyGamesCog(bot, service),
     ):
         await bot.add_cog(cog)
-    bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton)
+    bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton, RematchButton, TutorialButton)
     bot.tree.on_error = on_app_command_error

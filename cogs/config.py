@@ -29,7 +29,7 @@ class Config:
                 "token, and run DISCORD_TOKEN=... make run. (`python bot.py demo` needs no token.)"
             )
         guild = env.get("DEV_GUILD_ID", "").strip()
-        if guild and not guild.isdigit():
+        if guild and not (guild.isascii() and guild.isdigit()):  # isdigit alone takes digits of other scripts
             raise ConfigError(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}")
         level = env.get("LOG_LEVEL", "INFO").strip().upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):

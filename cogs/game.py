@@ -22,8 +22,7 @@ from cogs.common import (
 )
 from cogs.create import creation_group
 from cogs.embeds import game_embed
-from cogs.lobby import lobby_view, refresh_lobby
-from service.errors import GameError
+from cogs.lobby import post_lobby, refresh_lobby
 from service.history import PastTurn
 from service.models import LOBBY, RUNNING, Game
 from service.runtime import GameService
@@ -66,17 +65,14 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
             where = f"<#{game.row.thread_id}>" if game.row.thread_id else "its thread is being opened"
             await interaction.followup.send(f"You opened game #{game.id} a moment ago: {where}.", ephemeral=True)
             return
-        title = self.presenter.title(game)
-        try:
-            message = await interaction.channel.send(embed=game_embed(game, self.presenter), view=lobby_view(game))
-            thread = await message.create_thread(name=title, auto_archive_duration=10080)
-        except discord.HTTPException as err:  # no permission, or a channel without threads: leave nothing behind
-            await self.master.cancel(game.id, actor_of(interaction))
-            raise GameError(
-                "I could not open the game's lobby and thread here (I need Send Messages and Create Public "
-                f"Threads in a text channel): {err.text or err}"
-            ) from None
-        game = await self.master.attach_thread(game.id, thread_id=thread.id, lobby_message_id=message.id)
+        game, thread = await post_lobby(interaction.channel, game, self.service, actor_of(interaction))
+        chosen = self.presenter.chosen_map(game)
+        if chosen is not None:
+            preview = await self.presenter.map_preview(game)
+            await thread.send(
+                f"Map: **{plain(chosen)}** — the board this game starts on.",
+                file=png_file(preview, f"game-{game.id}-map.png"),
+            )
         await interaction.followup.send(
             f"Game #{game.id} is open: {thread.mention}. Others join with the "
             f"**Join** button or `/game join game:{game.id}`.",

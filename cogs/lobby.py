@@ -7,19 +7,24 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import TYPE_CHECKING
 
 import discord
 
 from cogs.common import USER_ERRORS, actor_of, send_error, service_of
 from cogs.embeds import game_embed
-from service.models import LOBBY, Game
+from service.errors import GameError
+from service.models import LOBBY, Actor, Game
 from service.presenter import Presenter
+
+if TYPE_CHECKING:
+    from service.runtime import GameService
 
 log = logging.getLogger(__name__)
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<action>join|leave|start):(?P<game>\d+)"
+    discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<action>join|leave|start):(?P<game>[0-9]+)"
 ):
     STYLES = {
         "join": discord.ButtonStyle.success,
@@ -55,6 +60,24 @@ class LobbyButton(
             await send_error(interaction, str(err))
             return
         await interaction.response.edit_message(embed=game_embed(game, service.presenter), view=lobby_view(game))
+
+
+async def post_lobby(
+    channel: discord.abc.Messageable, game: Game, service: GameService, actor: Actor
+) -> tuple[Game, discord.Thread]:
+    """A new game's lobby card with its buttons in ``channel``, and the game's thread under it. If
+    Discord refuses either, the game is cancelled (nothing half-made is left) and the player told why."""
+    try:
+        message = await channel.send(embed=game_embed(game, service.presenter), view=lobby_view(game))
+        thread = await message.create_thread(name=service.presenter.title(game), auto_archive_duration=10080)
+    except discord.HTTPException as err:  # no permission, or a channel without threads
+        await service.master.cancel(game.id, actor)
+        raise GameError(
+            "I could not open the game's lobby and thread here (I need Send Messages and Create Public "
+            f"Threads in a text channel): {err.text or err}"
+        ) from None
+    game = await service.master.attach_thread(game.id, thread_id=thread.id, lobby_message_id=message.id)
+    return game, thread
 
 
 def lobby_view(game: Game) -> discord.ui.View | None:

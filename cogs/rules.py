@@ -1,13 +1,16 @@
-"""/rules: how each game is played, and the order notation, for players on their phones."""
+"""/rules: how each game is played, and the order notation, for players on their phones; /tutorial:
+a game taught page by page from real positions, with Back / Next buttons."""
 
 from __future__ import annotations
+
+import re
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import service_of
-from service.presenter import Presenter, RulesetCard
+from cogs.common import USER_ERRORS, png_file, send_error, service_of
+from service.presenter import Presenter, RulesetCard, TutorialView
 
 
 def rules_embed(card: RulesetCard) -> discord.Embed:
@@ -15,13 +18,68 @@ def rules_embed(card: RulesetCard) -> discord.Embed:
     return discord.Embed(title=f"{card.title} ({players} players)", description=card.rules_text[:4096], colour=0x3B82F6)
 
 
-async def ruleset_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Every game the bot serves whose name or title holds what was typed."""
+def _choices(cards: list[RulesetCard], current: str) -> list[app_commands.Choice[str]]:
+    """The games among ``cards`` whose name or title holds what was typed."""
+    typed = current.lower()
     return [
         app_commands.Choice(name=card.title, value=card.name)
-        for card in service_of(interaction).presenter.cards()
-        if current.lower() in f"{card.name} {card.title}".lower()
+        for card in cards
+        if typed in f"{card.name} {card.title}".lower()
     ][:25]
+
+
+async def ruleset_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Every game the bot serves, matching what was typed."""
+    return _choices(service_of(interaction).presenter.cards(), current)
+
+
+async def tutorial_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The games that have a tutorial, matching what was typed."""
+    return _choices(service_of(interaction).presenter.tutorials(), current)
+
+
+class TutorialButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"tutorial:(?P<ruleset>[a-z0-9_]+):(?P<page>\d+)"
+):
+    """Back / Next under a tutorial page: the page it leads to is in its id, so it works after a restart."""
+
+    def __init__(self, ruleset: str, page: int, label: str, *, disabled: bool = False):
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"tutorial:{ruleset}:{page}",
+                disabled=disabled,
+            )
+        )
+        self.ruleset, self.page = ruleset, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> TutorialButton:
+        return cls(match["ruleset"], int(match["page"]), item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        try:
+            page = await service_of(interaction).presenter.tutorial_page(self.ruleset, self.page)
+        except USER_ERRORS as err:
+            await send_error(interaction, str(err))
+            return
+        await interaction.edit_original_response(**tutorial_message(page))
+
+
+def tutorial_message(page: TutorialView) -> dict:
+    """A tutorial page as a message: its text, its position, and the way to the pages around it."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TutorialButton(page.ruleset, max(page.index - 1, 0), "◀ Back", disabled=page.index == 0))
+    view.add_item(TutorialButton(page.ruleset, page.index + 1, "Next ▶", disabled=page.index + 1 == page.count))
+    return {
+        "content": f"**Page {page.index + 1} of {page.count}**\n{page.text}"[:2000],
+        "attachments": [png_file(page.image, f"tutorial-{page.ruleset}-{page.index + 1}.png")],
+        "view": view,
+    }
 
 
 class RulesCog(commands.Cog):
@@ -34,3 +92,14 @@ class RulesCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction, ruleset: str) -> None:
         card = self.presenter.card(ruleset.strip().lower())
         await interaction.response.send_message(embed=rules_embed(card), ephemeral=True)
+
+    @app_commands.command(name="tutorial", description="Learn a game page by page, from real positions")
+    @app_commands.describe(ruleset="Which game")
+    @app_commands.autocomplete(ruleset=tutorial_names)
+    async def tutorial(self, interaction: discord.Interaction, ruleset: str) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        page = await self.presenter.tutorial_page(ruleset.strip().lower(), 0)
+        message = tutorial_message(page)
+        await interaction.followup.send(
+            message["content"], file=message["attachments"][0], view=message["view"], ephemeral=True
+        )

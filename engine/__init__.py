@@ -25,6 +25,7 @@ from engine.ruleset import (
     Resolution,
     Ruleset,
     SeatNamer,
+    TutorialPage,
     normalize_options,
 )
 
@@ -47,6 +48,7 @@ __all__ = [
     "Ruleset",
     "SeatNamer",
     "StateError",
+    "TutorialPage",
     "UnknownRulesetError",
     "find_ruleset",
     "normalize_options",

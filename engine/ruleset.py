@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from engine import stored
 from engine.budget import Budget
 from engine.errors import OptionError, StateError
 
@@ -129,6 +130,17 @@ class ClockPreset:
     seconds: int
 
 
+@dataclass(frozen=True)
+class TutorialPage(Generic[S]):
+    """One page of a ruleset's tutorial: what to read (Discord markdown), and the real position it
+    shows, with ``orders`` of ``seat`` drawn on it when the page explains a move."""
+
+    text: str
+    state: S
+    seat: int | None = None
+    orders: str = ""
+
+
 class Ruleset(ABC, Generic[S, OrderT, ViewT]):
     """Base class of every game. Subclasses are stateless; all game data lives in the state."""
 
@@ -226,6 +238,10 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
             raise OptionError(f"a computer player's budget is a whole number of nodes, not {nodes!r}")
         return Budget(nodes)
 
+    def tutorial(self) -> tuple[TutorialPage[S], ...]:
+        """Pages that teach the game from real positions, first to last; none unless a ruleset has them."""
+        return ()
+
     def suggest_orders(self, state: S, seat: int, text: str) -> list[str]:
         """Legal order lines starting like ``text`` (for autocomplete); rulesets override it."""
         return []
@@ -247,6 +263,12 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
             )
             raise OptionError(f"{self.name} is played by {allowed} players, not {num_players}")
 
+    def check_playable(self, state: S) -> S:
+        """``state``, loaded, if it can go on: a game still running with nobody to act would wait forever."""
+        if not self.acting_players(state) and self.outcome(state) is None:
+            raise StateError(f"{self.name} state is damaged: the game is running but nobody can act")
+        return state
+
     def check_envelope(
         self,
         data: Mapping[str, Any],
@@ -258,14 +280,16 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
         if not isinstance(data, Mapping):
             raise StateError(f"{self.name} state must be an object, not {type(data).__name__}")
         if data.get("ruleset") != self.name:
-            raise StateError(f"state is for ruleset {data.get('ruleset')!r}, not {self.name!r}")
-        while (version := data.get("version")) in (upgrades or {}):
+            raise StateError(f"state is for ruleset {stored.shown(data.get('ruleset'))}, not {self.name!r}")
+        while type(version := data.get("version")) is int and version in (upgrades or {}):
             try:
                 data = {**upgrades[version](data), "version": version + 1}
             except (KeyError, TypeError, ValueError, AttributeError) as err:
                 raise StateError(
                     f"{self.name} state version {version} is damaged: {type(err).__name__}: {err}"
                 ) from None
-        if data.get("version") != self.state_version:
-            raise StateError(f"{self.name} state version {data.get('version')!r} is not {self.state_version}")
+        if type(data.get("version")) is not int or data["version"] != self.state_version:
+            raise StateError(
+                f"{self.name} state version {stored.shown(data.get('version'))} is not {self.state_version}"
+            )
         return data

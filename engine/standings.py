@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from engine import stored
 from engine.errors import StateError
 from engine.ruleset import Outcome
-from engine.stored import text, whole
 
 
 class Status(StrEnum):
@@ -124,13 +124,16 @@ def from_word(word: str, left: int | None, died: str = "") -> dict[str, Any]:
 
 
 def from_data(data: Any, game: str) -> Seats:
-    """Seats read back from ``to_data``; a seat that is playing with a departure turn (or gone
-    without one) is damage, not a position."""
+    """Seats read back from ``to_data`` (a list the ruleset has checked); a seat that is playing with a
+    departure turn (or gone without one) is damage, not a position."""
     seats = []
-    for entry in data:
-        status = Status(entry["status"])
-        reason = None if entry["reason"] is None else text(entry["reason"], game)
-        left = None if entry["left"] is None else whole(entry["left"], 0, game)
+    for number, entry in enumerate(data):
+        read = stored.Fields(entry, game, f"players[{number}]")
+        status = Status(read.one_of("status", [s.value for s in Status]))
+        reason, left = read["reason"], read["left"]
+        reason = None if reason is None else read.text("reason")
+        left = None if left is None else read.whole("left", 0, stored.MOST)
+        read.done()
         if (status == Status.PLAYING) != (left is None):
             raise StateError(f"{game} state is damaged: a {status} seat with departure turn {left!r}")
         seats.append(Seat(status, reason, left))

@@ -37,3 +37,6 @@ CREATE TABLE rated_games (
     game_id  INTEGER PRIMARY KEY,
     ended_at REAL    NOT NULL
 );
+
+-- A lobby opened with the Rematch button of a finished game (pressed twice, it opens one lobby).
+ALTER TABLE games ADD COLUMN rematch_of INTEGER;

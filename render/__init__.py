@@ -1,7 +1,9 @@
 """Board images: ``board_png(view, *, names, ...)`` turns what a player may see into PNG bytes.
 
 Pure and synchronous, Pillow only, with bundled fonts so the same view always gives the same
-bytes. Callers that must stay responsive run it off their event loop.
+bytes. Callers that must stay responsive run it off their event loop. Each process keeps bounded
+caches of what boards repeat (text masks, cells, arrows, symbols): they change the time a board
+takes, never its bytes; ``clear_caches`` empties them.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from PIL import Image
 from engine.conquest.state import ConquestView
 from engine.fortress.state import FortressView
 from engine.gra.state import GraView
-from render import conquest, fortress, graph, png
+from render import conquest, fortress, graph, pieces, png, text
 
 Drawer = Callable[[Any, Sequence[str], Sequence[object], str | None], Image.Image]
 """Draws a view: ``(view, names, orders, title) -> image``."""
@@ -25,6 +27,17 @@ _DRAWERS: dict[type, Drawer] = {}
 def register_drawer(view_type: type, drawer: Drawer) -> None:
     """Make ``board_png`` draw views of ``view_type`` (each ruleset's view has its own type)."""
     _DRAWERS[view_type] = drawer
+
+
+def has_drawer(view_type: type) -> bool:
+    """Whether ``board_png`` can draw views of ``view_type``."""
+    return view_type in _DRAWERS
+
+
+def clear_caches() -> None:
+    """Empty every cache of the package, as in a fresh worker process (images do not change)."""
+    text.clear_caches()
+    pieces.clear_cache()
 
 
 def board_png(view: object, *, names: Sequence[str], orders: Sequence[object] = (), title: str | None = None) -> bytes:
@@ -43,4 +56,4 @@ register_drawer(ConquestView, conquest.render)
 register_drawer(GraView, graph.render)
 register_drawer(FortressView, fortress.render)
 
-__all__ = ["Drawer", "board_png", "register_drawer"]
+__all__ = ["Drawer", "board_png", "clear_caches", "has_drawer", "register_drawer"]

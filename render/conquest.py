@@ -7,6 +7,7 @@ The layout depends on the map alone (never on orders), so a test or a caller can
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from engine.conquest.board import CellType
 from engine.conquest.orders import Auto, Move, StopAuto
 from engine.conquest.state import CellView, ConquestView
 from engine.hexgrid import Hex
-from render import hexboard, legend, text
+from render import hexboard, legend, pieces, text
 from render.frame import Frame, canvas_for, count, draw_legend, frame_for, header
 from render.hexboard import HexLayout, Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
@@ -90,9 +91,8 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: CellView) -> None
     the edges, around this column, and rarely hide any of it."""
     size = hexes.size
     fill = NEUTRAL if cell.owner is None else player_colour(cell.owner)
-    _tile(canvas, hexes, cell.cell, fill, cell.type)
-    x, y = hexes.center(cell.cell)
-    text.draw(canvas, (x, y + size * 0.30), cell.label, round(size * 0.27), ink_on(fill), anchor="ms")
+    x, y = center = hexes.center(cell.cell)
+    pieces.draw(canvas, center, math.ceil(size) + 2, _face, size, fill, cell.type, cell.label, snap=False)
     if cell.owner is not None or cell.units:
         digits = str(cell.units)
         big = round(size * 0.52)
@@ -110,9 +110,16 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: CellView) -> None
             stroke=stroke,
             stroke_fill=INK,
         )
-    if cell.type in METAL:
+
+
+def _face(canvas: ImageDraw.ImageDraw, center: Point, size: float, fill: Colour, kind: CellType, label: str) -> None:
+    """All of a cell but its units, which change from turn to turn: kept per look."""
+    x, y = center
+    _tile(canvas, HexLayout(size, center), Hex(0, 0), fill, kind)
+    text.draw(canvas, (x, y + size * 0.30), label, round(size * 0.27), ink_on(fill), anchor="ms")
+    if kind in METAL:
         hexboard.pill(
-            canvas, (x, y + size * 0.56), f"+{cell.type.production}", round(size * 0.26), METAL[cell.type], INK, OUTLINE
+            canvas, (x, y + size * 0.56), f"+{kind.production}", round(size * 0.26), METAL[kind], INK, OUTLINE
         )
 
 
@@ -121,9 +128,10 @@ def _tile(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: Hex, fill: Colour
     size = hexes.size
     hexboard.hexagon(canvas, hexes, cell, fill, OUTLINE, width=max(2, round(size / 22)))
     if kind in METAL:
+        # The ring and its thin dark edges, as nested hexes filled in turn.
         ring = max(3, round(size * 0.11))
-        hexboard.hexagon(canvas, hexes, cell, None, OUTLINE, width=ring + 2, inset=size * 0.05)
-        hexboard.hexagon(canvas, hexes, cell, None, METAL[kind], width=ring, inset=size * 0.05 + 1)
+        hexboard.hexagon(canvas, hexes, cell, METAL[kind], OUTLINE, inset=size * 0.05)
+        hexboard.hexagon(canvas, hexes, cell, fill, OUTLINE, inset=size * 0.05 + 1 + ring)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,17 +149,21 @@ class Flow:
 
 def public_flows(view: ConquestView) -> list[Flow]:
     """Last round's moves, one arrow per edge and direction, marked standing where an auto-move ran.
-    Standing orders that did not run are plans, and plans are secret."""
-    moved: dict[tuple[Hex, Hex], int] = defaultdict(int)
-    movers: dict[tuple[Hex, Hex], int] = {}
-    standing: set[tuple[Hex, Hex]] = set()
+    Standing orders that did not run are plans, and plans are secret. Edges are looked up by their
+    cells' coordinates, which hash far faster than the cells."""
+    ends: dict[tuple[int, int, int, int], tuple[Hex, Hex]] = {}
+    moved: dict[tuple[int, int, int, int], int] = defaultdict(int)
+    movers: dict[tuple[int, int, int, int], int] = {}
+    standing: set[tuple[int, int, int, int]] = set()
     for trace in view.last_moves:
         edge = (trace.source, trace.target)
-        moved[edge] += trace.units
-        movers[edge] = trace.seat
+        key = _edge_order(edge)
+        ends[key] = edge
+        moved[key] += trace.units
+        movers[key] = trace.seat
         if trace.auto:
-            standing.add(edge)
-    return [Flow(*edge, movers[edge], str(moved[edge]), edge in standing, 1) for edge in sorted(moved)]
+            standing.add(key)
+    return [Flow(*ends[key], movers[key], str(moved[key]), key in standing, 1) for key in sorted(ends)]
 
 
 def private_flows(view: ConquestView, orders: Sequence[object]) -> list[Flow]:
@@ -166,7 +178,7 @@ def private_flows(view: ConquestView, orders: Sequence[object]) -> list[Flow]:
     stopped = {o.source for o in orders if isinstance(o, StopAuto)}
     replaced = stopped | {source for source, _ in new_autos}
     movers = {(t.source, t.target): t.seat for t in view.last_moves}
-    background = [Flow(*edge, seat, None, False, 0) for edge, seat in sorted(movers.items())]
+    background = [Flow(*edge, seat, None, False, 0) for edge, seat in sorted(movers.items(), key=_item_order)]
     flows: dict[tuple[Hex, Hex], Flow] = {}
     for cell in view.cells:
         if cell.auto is None or cell.owner != seat:
@@ -177,19 +189,29 @@ def private_flows(view: ConquestView, orders: Sequence[object]) -> list[Flow]:
         elif cell.cell in stopped:
             flows[edge] = Flow(*edge, cell.owner, "×", True, 2)
     own_autos = new_autos | {edge for edge, f in flows.items() if f.seat == seat and f.label is None}
-    for edge in sorted(set(moved) | new_autos):
+    for edge in sorted(set(moved) | new_autos, key=_edge_order):
         label = str(moved[edge]) if edge in moved else None
         flows[edge] = Flow(*edge, seat, label, edge in own_autos, 2)
-    return background + [flows[edge] for edge in sorted(flows)]
+    return background + [flows[edge] for edge in sorted(flows, key=_edge_order)]
+
+
+def _edge_order(edge: tuple[Hex, Hex]) -> tuple[int, int, int, int]:
+    """The cells' coordinates: sorts edges as comparing the cells would, in a fraction of the time."""
+    source, target = edge
+    return source.q, source.r, target.q, target.r
+
+
+def _item_order(item: tuple[tuple[Hex, Hex], int]) -> tuple[int, int, int, int]:
+    return _edge_order(item[0])
 
 
 def _draw_flows(canvas: ImageDraw.ImageDraw, hexes: HexLayout, flows: Sequence[Flow]) -> None:
     """Arrows sit across the shared edge; when both directions of an edge are drawn, each keeps to
     its right so neither hides the other."""
     size = hexes.size
-    edges = {(f.source, f.target) for f in flows}
+    edges = {_edge_order((f.source, f.target)) for f in flows}
     for flow in flows:
-        lane = LANE * size if (flow.target, flow.source) in edges else 0.0
+        lane = LANE * size if _edge_order((flow.target, flow.source)) in edges else 0.0
         direction = hexes.direction(flow.source, flow.target)
         where = hexes.along(flow.source, flow.target, 0.5, lane)
         colour = player_colour(flow.seat)

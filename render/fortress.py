@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from engine.fortress.board import MOUNTAIN, WATER
 from engine.fortress.state import MODES, FortressView
 from engine.hexgrid import Hex
-from render import hexboard, legend, text
+from render import hexboard, legend, pieces, shapes, text
 from render.frame import Frame, canvas_for, count, draw_legend, frame_for, header
 from render.hexboard import HexLayout, Point
 from render.style import INK, NEUTRAL, WHITE, ink_on, mix, player_colour
@@ -95,21 +95,32 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, view: FortressView, cel
     state = view.state
     size = hexes.size
     fill = cell_fill(view, cell)
-    hexboard.hexagon(canvas, hexes, cell, fill, OUTLINE, width=max(2, round(size / 22)))
-    x, y = hexes.center(cell)
+    x, y = center = hexes.center(cell)
+    pieces.draw(canvas, center, math.ceil(size) + 2, _face, size, fill, cell.label, snap=False)
     middle = (x, y - size * 0.08)
     terrain = state.terrain[cell]
     if terrain == WATER:
-        _waves(canvas, middle, size * 0.5, WHITE if cell in state.owners else mix(WATER_COLOUR, INK, 0.5))
+        _symbol(canvas, middle, _waves, size * 0.5, WHITE if cell in state.owners else mix(WATER_COLOUR, INK, 0.5))
     elif terrain == MOUNTAIN:
-        _peak(canvas, middle, size * 0.5)
+        _symbol(canvas, middle, _peak, size * 0.5)
     if cell in state.cities:
-        _city(canvas, middle, size * 0.46)
+        _symbol(canvas, middle, _city, size * 0.46)
     elif cell in state.fortresses:
-        _fortress(canvas, middle, size * 0.5, player_colour(state.fortresses[cell]))
+        _symbol(canvas, middle, _fortress, size * 0.5, player_colour(state.fortresses[cell]))
     if cell in state.generals:
-        _general(canvas, (x, y + size * 0.05), size * 0.3, player_colour(state.generals[cell]))
-    text.draw(canvas, (x, y + size * 0.66), cell.label, round(size * 0.26), ink_on(fill), anchor="ms")
+        _symbol(canvas, (x, y + size * 0.05), _general, size * 0.3, player_colour(state.generals[cell]))
+
+
+def _face(canvas: ImageDraw.ImageDraw, center: Point, size: float, fill: Colour, label: str) -> None:
+    """The tile and its label, kept per look; the symbols on it are kept apart."""
+    x, y = center
+    hexboard.hexagon(canvas, HexLayout(size, center), Hex(0, 0), fill, OUTLINE, width=max(2, round(size / 22)))
+    text.draw(canvas, (x, y + size * 0.66), label, round(size * 0.26), ink_on(fill), anchor="ms")
+
+
+def _symbol(canvas: ImageDraw.ImageDraw, center: Point, paint: pieces.Paint, size: float, *args: object) -> None:
+    """A symbol of ``size`` (it keeps within about that far of its centre), drawn once per look and kept."""
+    pieces.draw(canvas, center, math.ceil(size * 1.25) + 4, paint, size, *args)
 
 
 def _waves(canvas: ImageDraw.ImageDraw, center: Point, size: float, colour: Colour) -> None:
@@ -123,7 +134,8 @@ def _waves(canvas: ImageDraw.ImageDraw, center: Point, size: float, colour: Colo
 
 def _peak(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
     x, y = center
-    canvas.polygon(
+    shapes.polygon(
+        canvas,
         [
             (x - size * 0.8, y + size * 0.5),
             (x - size * 0.15, y - size * 0.6),
@@ -131,9 +143,9 @@ def _peak(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
             (x + size * 0.4, y - size * 0.35),
             (x + size * 0.85, y + size * 0.5),
         ],
-        fill=mix(MOUNTAIN_COLOUR, INK, 0.35),
-        outline=WHITE,
-        width=max(1, round(size / 12)),
+        mix(MOUNTAIN_COLOUR, INK, 0.35),
+        WHITE,
+        max(1, round(size / 12)),
     )
     canvas.polygon(
         [(x - size * 0.33, y - size * 0.32), (x - size * 0.15, y - size * 0.6), (x + size * 0.02, y - size * 0.32)],
@@ -149,7 +161,7 @@ def _city(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
         radius = size if i % 2 == 0 else size * 0.45
         angle = math.radians(-90 + i * 36)
         points.append((x + radius * math.cos(angle), y + radius * math.sin(angle)))
-    canvas.polygon(points, fill=WHITE, outline=INK, width=max(2, round(size / 10)))
+    shapes.polygon(canvas, points, WHITE, INK, max(2, round(size / 10)))
 
 
 def _fortress(canvas: ImageDraw.ImageDraw, center: Point, size: float, builder: Colour) -> None:
@@ -164,7 +176,7 @@ def _fortress(canvas: ImageDraw.ImageDraw, center: Point, size: float, builder: 
         up = top - h * 0.5 if i % 2 == 0 else top
         outline += [(left, up), (left + merlon, up)]
     outline += [(x + w, top - h * 0.5), (x + w, y + h)]
-    canvas.polygon(outline, fill=mix(builder, INK, 0.25), outline=WHITE, width=max(2, round(size / 9)))
+    shapes.polygon(canvas, outline, mix(builder, INK, 0.25), WHITE, max(2, round(size / 9)))
     canvas.rectangle((x - w * 0.22, y + h * 0.15, x + w * 0.22, y + h), fill=INK)
 
 

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 from engine.hexgrid import Hex
 from render import hexboard, legend, text
 from render.hexboard import HexLayout
+from render.pieces import Canvas
 from render.style import BACKGROUND, INK, MUTED, WHITE
 from render.text import Colour
 
@@ -40,8 +41,9 @@ def frame_for(cells: Iterable[Hex], entries: int, keys: Sequence[legend.Key]) ->
 
 
 def canvas_for(frame: Frame) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A blank board and a :class:`~render.pieces.Canvas` to draw on it, which pastes kept pieces."""
     image = Image.new("RGB", (frame.width, frame.height), BACKGROUND)
-    return image, ImageDraw.Draw(image)
+    return image, Canvas(image)
 
 
 def header(

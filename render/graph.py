@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from engine.gra.orders import Create, Keep, Move, Pick
 from engine.gra.state import GraView, Phase
-from render import hexboard, legend, text
+from render import hexboard, legend, pieces, shapes, text
 from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, count, draw_legend, header
 from render.hexboard import Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
@@ -167,7 +167,10 @@ def _last_turn(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame) ->
             )
         elif trace.kind == "edge_fight":
             a, b = trace.nodes
-            _burst(canvas, _between(frame, positions[a - 1], positions[b - 1], 0.5), frame.radius * 0.55)
+            size = frame.radius * 0.55
+            pieces.draw(
+                canvas, _between(frame, positions[a - 1], positions[b - 1], 0.5), math.ceil(size) + 3, _burst, size
+            )
         else:
             x, y = frame.at(positions[trace.nodes[0] - 1])
             r = frame.radius * 1.3
@@ -183,8 +186,18 @@ def _arrow(canvas: ImageDraw.ImageDraw, frame: GraphFrame, a, b, label: str, fil
     (x0, y0), (x1, y1) = frame.at(a), frame.at(b)
     length = math.hypot(x1 - x0, y1 - y0) or 1.0
     direction = ((x1 - x0) / length, (y1 - y0) / length)
+    # Edges point every way and carry any number, so an arrow seldom recurs: not worth keeping.
     hexboard.block_arrow(
-        canvas, _between(frame, a, b, 0.55), direction, label, round(frame.radius * 0.62), fill, ink, INK, WHITE
+        canvas,
+        _between(frame, a, b, 0.55),
+        direction,
+        label,
+        round(frame.radius * 0.62),
+        fill,
+        ink,
+        INK,
+        WHITE,
+        keep=False,
     )
 
 
@@ -198,7 +211,7 @@ def _burst(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
         )
         for i in range(12)
     ]
-    canvas.polygon(points, fill=(220, 30, 30), outline=WHITE, width=2)
+    shapes.polygon(canvas, points, (220, 30, 30), WHITE, 2)
 
 
 def _private(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame, orders: Sequence[object]) -> None:

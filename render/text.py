@@ -5,17 +5,22 @@ comes from Droid Sans Fallback. Each font's character map is read once with font
 string is split into runs that each use one font; characters no bundled font has (emoji, control
 characters) are left out rather than drawn as empty boxes. Pillow's basic layout engine is used so
 the same text gives the same pixels on every machine, with or without libraqm.
+
+A board draws hundreds of strings, most of them drawn the turn before too, so each process keeps
+(bounded) the layout of each string and the mask of each word, and stamps masks on whole pixels.
 """
 
 from __future__ import annotations
 
+import math
+import re
 import threading
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from fontTools.ttLib import TTFont
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 FONTS = Path(__file__).parent / "fonts"
 REGULAR = FONTS / "DejaVuSans.ttf"
@@ -26,6 +31,13 @@ FALLBACK = FONTS / "DroidSansFallbackFull.ttf"
 CAP_HEIGHT = 0.73
 
 Colour = tuple[int, int, int]
+
+WORD = re.compile(r"\S+\s*|\s+")
+
+# Cache bounds, per process. A busy board draws about a thousand strings; the masks of a few
+# boards' worth take a few megabytes.
+LINES = 8192
+GLYPHS = 8192
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +94,31 @@ def runs(text: str, bold: bool = False) -> list[Run]:
     return result
 
 
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A string laid out at one size: its words, each with its font and its offset from the start,
+    and the width."""
+
+    parts: tuple[tuple[float, str, Path], ...]
+    width: float
+
+
+@lru_cache(maxsize=LINES)
+def line(text: str, size: int, bold: bool = False) -> Line:
+    """Laid out word by word, so that a line that changes from turn to turn ("12 cells · 40
+    units") reuses the masks of the words it keeps."""
+    parts = []
+    x = 0.0
+    for run in runs(text, bold):
+        face = font(run.font, size)
+        for word in WORD.findall(run.text):
+            parts.append((x, word, run.font))
+            x += face.getlength(word)
+    return Line(tuple(parts), x)
+
+
 def width(text: str, size: int, bold: bool = False) -> float:
-    return sum(font(run.font, size).getlength(run.text) for run in runs(text, bold))
+    return line(text, size, bold).width
 
 
 def fit(text: str, size: int, max_width: float, bold: bool = False) -> str:
@@ -114,22 +149,51 @@ def draw(
     run's outline never covers its neighbour's letters.
     """
     x, y = xy
+    for dx, dy, (left, top), mask, stroked in stamps(text, size, bold, anchor, stroke):
+        corner = (math.floor(x + dx + 0.5) + left, math.floor(y + dy + 0.5) + top)
+        canvas.bitmap(corner, mask, fill=stroke_fill if stroked else fill)
+
+
+Stamp = tuple[float, float, tuple[int, int], Image.Image, bool]
+"""Where a run's baseline starts from the anchor point, where its mask sits from there (once that
+start is rounded to a whole pixel), the mask, and whether it is a stroke."""
+
+
+@lru_cache(maxsize=LINES)
+def stamps(text: str, size: int, bold: bool, anchor: str, stroke: int) -> tuple[Stamp, ...]:
+    """The masks that draw ``text``, in order. Each run starts on a whole pixel, so the same
+    string in the same font always has the same mask."""
+    laid = line(text, size, bold)
     horizontal, vertical = anchor
-    if horizontal != "l":
-        x -= width(text, size, bold) / (2 if horizontal == "m" else 1)
-    if vertical == "m":
-        y += size * CAP_HEIGHT / 2
-    placed = []
-    for run in runs(text, bold):
-        face = font(run.font, size)
-        placed.append((x, run.text, face, run.font))
-        x += face.getlength(run.text)
+    x = -laid.width / 2 if horizontal == "m" else -laid.width if horizontal == "r" else 0.0
+    y = size * CAP_HEIGHT / 2 if vertical == "m" else 0.0
+    result = []
     if stroke:
-        for left, part, face, _ in placed:
-            canvas.text(
-                (left, y), part, font=face, anchor="ls", fill=stroke_fill, stroke_width=stroke, stroke_fill=stroke_fill
-            )
-    for left, part, face, path in placed:
+        for offset, part, path in laid.parts:
+            mask, corner = glyphs(path, size, part, stroke)
+            result.append((x + offset, y, corner, mask, True))
+    for offset, part, path in laid.parts:
         # The fallback font has no bold face; a thin stroke of the same colour stands in for one.
         embolden = max(1, round(size / 28)) if bold and path == FALLBACK else 0
-        canvas.text((left, y), part, font=face, anchor="ls", fill=fill, stroke_width=embolden, stroke_fill=fill)
+        mask, corner = glyphs(path, size, part, embolden)
+        result.append((x + offset, y, corner, mask, False))
+    return tuple(result)
+
+
+@lru_cache(maxsize=GLYPHS)
+def glyphs(path: Path, size: int, part: str, stroke: int) -> tuple[Image.Image, tuple[int, int]]:
+    """The coverage mask of ``part`` and where it sits from the start of its baseline: what
+    ``text()`` renders on every call, kept because boards draw the same labels and numbers turn
+    after turn."""
+    face = font(path, size)
+    left, top, right, bottom = face.getbbox(part, anchor="ls", stroke_width=stroke)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
+    ImageDraw.Draw(mask).text((-left, -top), part, 255, face, "ls", stroke_width=stroke, stroke_fill=255)
+    return mask, (left, top)
+
+
+def clear_caches() -> None:
+    """Forget laid-out lines and glyph masks (the images stay the same; only the time changes)."""
+    line.cache_clear()
+    stamps.cache_clear()
+    glyphs.cache_clear()

@@ -22,7 +22,7 @@ from service.storeerrors import StoreError, explain, storage_failure
 log = logging.getLogger(__name__)
 
 MIGRATIONS = pathlib.Path(__file__).resolve().parents[1] / "migrations"
-_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+_NAME = re.compile(r"^([0-9]{4})_[a-z0-9_]+\.sql$")
 
 
 class SchemaTooNewError(StoreError):

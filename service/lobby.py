@@ -167,6 +167,43 @@ class LobbyOps(GameMasterCore):
                 await self._update_game(conn, game.row, **columns)
         return await self.get_game(game_id)
 
+    async def rematch(self, game_id: int, actor: Actor) -> tuple[Game, bool]:
+        """A new lobby for a finished game's players (computers at their levels) with its options, opened
+        by one of them. Returns it and whether it is new: pressed again, by anyone, it is the same lobby."""
+        old = await self.get_game(game_id)
+        if old.row.status != FINISHED:
+            raise WrongPhase(f"game #{game_id} is not over yet")
+        if old.player_of(actor.user_id) is None:
+            raise NotAllowed(f"only the players of game #{game_id} can ask for a rematch")
+        async with self._locks[game_id]:
+            async with self.db.reading() as conn:
+                async with conn.execute(
+                    "SELECT id FROM games WHERE rematch_of = ? AND status = ? ORDER BY id LIMIT 1", (game_id, LOBBY)
+                ) as cursor:
+                    row = await cursor.fetchone()
+            if row is not None:
+                return await self.get_game(row[0]), False
+            new = await self.create_game(
+                guild_id=old.row.guild_id,
+                channel_id=old.row.channel_id,
+                actor=actor,
+                ruleset=old.row.ruleset,
+                options=old.row.options,
+                time=old.row.time,
+                min_players=old.row.min_players,
+                max_players=old.row.max_players,
+                rated=old.row.rated,
+            )
+            others = [
+                p for p in sorted(old.players, key=lambda p: (p.seat is None, p.seat)) if p.user_id != actor.user_id
+            ]
+
+            async def seat_the_others(conn: aiosqlite.Connection, game: Game) -> None:
+                for player in others:
+                    await self._insert_player(conn, game.id, player.user_id, player.name, ai_level=player.ai_level)
+
+            return await self._change(new.id, seat_the_others, rematch_of=game_id), True
+
     async def attach_thread(self, game_id: int, *, thread_id: int | None, lobby_message_id: int | None) -> Game:
         """Remember where the game is played and which message carries its lobby buttons."""
 

@@ -113,8 +113,13 @@ class GameMasterCore:
             try:
                 state = self.state_of(game)
                 acting = self.ruleset(game).acting_players(state)
-            except (EngineError, GameError) as err:
-                log.error("game #%s has a damaged state: %s", game_id, err)
+            except Exception as err:  # noqa: BLE001 - one game that cannot load never hides or blocks the others
+                log.error(
+                    "game #%s has a damaged state: %s",
+                    game_id,
+                    err,
+                    exc_info=not isinstance(err, (EngineError, GameError)),
+                )
                 damage = f"game #{game_id} has damaged data and cannot continue ({err}); a server manager can cancel it"
         passed = frozenset(seat for seat, row in orders.items() if row.passed)
         return Game(game, players, passed, acting, damage, state)

@@ -23,7 +23,7 @@ from service.history import PastTurn
 from service.master import GameMasterCore
 from service.models import FINISHED, RUNNING, Game
 from service.ratings import Standing
-from service.workers import CpuPool, render_job
+from service.workers import CpuPool, preview_job, render_job
 
 
 @dataclass(frozen=True)
@@ -186,6 +186,45 @@ class Presenter:
             title=title,
         )
 
+    def tutorials(self) -> list[RulesetCard]:
+        """The games that have a tutorial."""
+        return [card for card in self.cards() if self.rulesets[card.name].tutorial()]
+
+    async def tutorial_page(self, name: str, index: int) -> TutorialView:
+        """Page ``index`` (from 0) of a game's tutorial, its position drawn as the bot draws boards."""
+        rs = self.rulesets.get(name)
+        pages = rs.tutorial() if rs else ()
+        if not pages:
+            raise GameError(f"{rs.title if rs else repr(name)} has no tutorial yet; try `/rules {name}`")
+        index = min(max(index, 0), len(pages) - 1)
+        page = pages[index]
+        seats = sum(len(place) for place in rs.standing(page.state))
+        image = await self.pool.run(
+            render_job,
+            rs,
+            rs.to_dict(page.state),
+            viewer=page.seat,
+            orders_text=page.orders,
+            names=[f"Seat {n + 1}" for n in range(seats)],
+            title=f"{rs.title} tutorial {index + 1}/{len(pages)}",
+        )
+        return TutorialView(name, index, len(pages), page.text, image)
+
+    def chosen_map(self, game: Game) -> str | None:
+        """The name of the map chosen for the game (a shipped one, or map data), or None if generated."""
+        rs = self.rulesets.get(game.row.ruleset)
+        for option in rs.options_schema() if rs else ():
+            value = game.row.options.get(option.name)
+            if option.kind == "map" and value is not None:
+                return _readable(option, value)
+        return None
+
+    async def map_preview(self, game: Game) -> bytes:
+        """PNG of the board the game will start on, with as many players as it seats."""
+        title = f"{self.title(game)}: {self.chosen_map(game) or 'map'}"
+        rs = self.master.ruleset(game.row)
+        return await self.pool.run(preview_job, rs, game.row.options, game.row.max_players, game.row.seed, title)
+
     async def rating_chart(self, who: str, stats: Mapping[str, tuple[Standing, list[float]]]) -> bytes:
         """PNG of a player's rating after each rated game, a line per game he plays."""
         series = {
@@ -197,6 +236,15 @@ class Presenter:
     def ruleset_title(self, name: str) -> str:
         rs = self.rulesets.get(name)
         return rs.title if rs else name
+
+
+@dataclass(frozen=True)
+class TutorialView:
+    ruleset: str
+    index: int  # from 0
+    count: int
+    text: str
+    image: bytes
 
 
 def _drawable(name: str) -> str:

@@ -39,6 +39,12 @@ def render_job(
     return board_png(rs.view(loaded, viewer), names=names, orders=orders, title=title)
 
 
+def preview_job(rs: Ruleset, options: Mapping[str, Any], players: int, seed: int, title: str) -> bytes:
+    """The board a game will start on, as everyone sees it (before anyone has joined it)."""
+    state = rs.setup(players, options, seed)
+    return board_png(rs.view(state, None), names=[f"Seat {n + 1}" for n in range(players)], orders=(), title=title)
+
+
 def bot_job(rs: Ruleset, state: Mapping[str, Any], seat: int, seed: str, level: str | None) -> str:
     """A computer player's orders, as the text a player would have typed."""
     return rs.format_orders(rs.ai_orders(rs.from_dict(state), seat, seed, level=level))

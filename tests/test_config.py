@@ -35,6 +35,7 @@ def test_everything_set():
     [
         ({}, "DISCORD_TOKEN is not set"),
         ({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "my server"}, "DEV_GUILD_ID must be a server id"),
+        ({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "١٢٣"}, "DEV_GUILD_ID must be a server id"),
         ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}, "LOG_LEVEL must be"),
         ({"DISCORD_TOKEN": "t", "DISCORD_API_BASE": "discord.example"}, "must be an http"),
     ],

@@ -148,7 +148,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
         return to_dict(state, self.name, self.state_version)
 
     def from_dict(self, data: Mapping[str, Any]) -> ConquestState:
-        return from_dict(self.check_envelope(data, {1: upgrade_v1}))
+        return self.check_playable(from_dict(self.check_envelope(data, {1: upgrade_v1})))
 
     def remove_player(self, state: ConquestState, seat: int, reason: str) -> Resolution[ConquestState]:
         return rules.remove_player(state, seat, reason)

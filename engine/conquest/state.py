@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine import standings
-from engine.conquest.board import CellType
+from engine import standings, stored
+from engine.conquest.board import MAX_CELLS, MAX_SIDE, CellType
 from engine.errors import StateError
 from engine.hexgrid import Hex
 from engine.standings import Seats
-from engine.stored import text, whole
+
+GAME = "conquest"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,34 +81,52 @@ def to_dict(state: ConquestState, name: str, version: int) -> dict[str, Any]:
 
 
 def from_dict(data: Mapping[str, Any]) -> ConquestState:
-    """Rebuild and validate a state; anything inconsistent is a StateError, never a half-loaded game."""
-    try:
-        types, cells = {}, {}
-        for label, entry in data["cells"].items():
-            cell = Hex.from_label(label)
-            types[cell] = CellType(entry["type"])
-            cells[cell] = Cell(_optional_int(entry["owner"]), whole(entry["units"], 0, "conquest"))
-        players = standings.from_data(data["players"], "conquest")
-        autos = {Hex.from_label(s): Hex.from_label(t) for s, t in data["autos"].items()}
-        traces = tuple(
-            Trace(whole(seat, 0, "conquest"), Hex.from_label(s), Hex.from_label(t), whole(n, 1, "conquest"), bool(auto))
-            for seat, s, t, n, auto in data["last_moves"]
+    """Rebuild and validate a state; anything inconsistent is a StateError naming the field, never a
+    half-loaded game."""
+    read = stored.Fields(data, GAME, known=("ruleset", "version"))
+    players = standings.from_data(read.listed("players", 2, 6), GAME)
+    types, cells = {}, {}
+    for label, entry in read.keyed("cells", MAX_CELLS).items():
+        cell, entry = _on_board(label, f"cells.{label}"), stored.Fields(entry, GAME, f"cells.{label}")
+        types[cell] = CellType(entry.one_of("type", [t.value for t in CellType]))
+        owner = entry["owner"]
+        cells[cell] = Cell(
+            None if owner is None else entry.whole("owner", 0, len(players) - 1), entry.whole("units", 0, stored.MOST)
         )
-        state = ConquestState(
-            map_name=text(data["map_name"], "conquest"),
-            types=types,
-            cells=cells,
-            autos=autos,
-            players=players,
-            round=whole(data["round"], 1, "conquest"),
-            round_limit=whole(data["round_limit"], 0, "conquest"),
-            last_moves=traces,
-            rng=whole(data["rng"], 0, "conquest"),
+        entry.done()
+
+    def on_map(label: Any, where: str) -> Hex:
+        cell = stored.cell(label, where, GAME)
+        if cell not in cells:
+            raise stored.damaged(GAME, where, f"{label} is not a cell of the map")
+        return cell
+
+    autos = {on_map(s, f"autos.{s}"): on_map(t, f"autos.{s}") for s, t in read.keyed("autos", len(cells)).items()}
+    traces = []
+    for number, entry in enumerate(read.listed("last_moves", 0, 6 * len(cells))):
+        where = f"last_moves[{number}]"
+        seat, source, target, units, auto = stored.listed(entry, 5, 5, where, GAME)
+        traces.append(
+            Trace(
+                stored.whole(seat, 0, len(players) - 1, where, GAME),
+                on_map(source, where),
+                on_map(target, where),
+                stored.whole(units, 1, stored.MOST, where, GAME),
+                stored.flag(auto, where, GAME),
+            )
         )
-    except StateError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError) as err:
-        raise StateError(f"conquest state is damaged: {type(err).__name__}: {err}") from None
+    state = ConquestState(
+        map_name=read.text("map_name"),
+        types=types,
+        cells=cells,
+        autos=autos,
+        players=players,
+        round=read.whole("round", 1, stored.MOST),
+        round_limit=read.whole("round_limit", 0, stored.MOST),
+        last_moves=tuple(traces),
+        rng=read.whole("rng", 0, stored.RNG_MOST),
+    )
+    read.done()
     _check_consistent(state)
     return state
 
@@ -121,24 +140,18 @@ def upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:
     return {**{k: v for k, v in data.items() if k != "departures"}, "players": players}
 
 
-def _optional_int(value: Any) -> int | None:
-    return None if value is None else whole(value, 0, "conquest")
+def _on_board(label: Any, where: str) -> Hex:
+    cell = stored.cell(label, where, GAME)
+    if not (0 <= cell.col < MAX_SIDE and cell.row < MAX_SIDE):
+        raise stored.damaged(GAME, where, f"{label} is off a board of {MAX_SIDE} by {MAX_SIDE} cells")
+    return cell
 
 
 def _check_consistent(state: ConquestState) -> None:
-    seats = len(state.players)
-    if not 2 <= seats <= 6:
-        raise StateError(f"conquest state is damaged: {seats} players")
-    for cell, c in state.cells.items():
-        if c.owner is not None and c.owner >= seats:
-            raise StateError(f"conquest state is damaged: {cell.label} owned by seat {c.owner}")
+    if not state.cells:
+        raise StateError("conquest state is damaged: cells is empty")
     for source, target in state.autos.items():
-        if (
-            source not in state.cells
-            or state.cells[source].owner is None
-            or target not in source.neighbours()
-            or target not in state.cells
-        ):
+        if state.cells[source].owner is None or target not in source.neighbours():
             raise StateError(f"conquest state is damaged: auto-move {source.label}>{target.label}")
 
 

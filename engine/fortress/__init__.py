@@ -169,7 +169,7 @@ class FortressRuleset(Ruleset[FortressState, Order, FortressView]):
         return to_dict(state, self.name, self.state_version)
 
     def from_dict(self, data: Mapping[str, Any]) -> FortressState:
-        return from_dict(self.check_envelope(data, {1: upgrade_v1}))
+        return self.check_playable(from_dict(self.check_envelope(data, {1: upgrade_v1})))
 
     def remove_player(self, state: FortressState, seat: int, reason: str) -> Resolution[FortressState]:
         if state.over:

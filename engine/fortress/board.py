@@ -26,6 +26,7 @@ from engine.rng import Rng, seed_state
 LAND, WATER, MOUNTAIN = "land", "water", "mountain"
 DEFAULT_SIZE = (11, 10)
 CITY_DISTANCE = 3  # cities at least this far apart share no neighbour, so both start with the same land
+SIDES = (4, 26)  # the fewest and most columns or rows of a field (stored games are held to it too)
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,8 @@ class FortressMap:
         name = data.get("name", "custom")
         width, height = data.get("width"), data.get("height")
         for what, value in (("width", width), ("height", height)):
-            if isinstance(value, bool) or not isinstance(value, int) or not 4 <= value <= 26:
-                raise MapError(f"map {what} must be a whole number from 4 to 26, not {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or not SIDES[0] <= value <= SIDES[1]:
+                raise MapError(f"map {what} must be a whole number from {SIDES[0]} to {SIDES[1]}, not {value!r}")
         field = {Hex.from_offset(c, r) for r in range(height) for c in range(width)}
         cities = data.get("cities")
         if not isinstance(cities, list) or len(cities) != 2:

@@ -6,13 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine import standings
-from engine.errors import StateError
-from engine.fortress.board import LAND, MOUNTAIN, WATER
+from engine import standings, stored
+from engine.fortress.board import LAND, MOUNTAIN, SIDES, WATER
 from engine.hexgrid import Hex
 from engine.standings import Seats
-from engine.stored import text, whole
 
+GAME = "fortress"
 MODES = {1: "I'm too young to die", 2: "Hey, not too rough!", 3: "Hurt me plenty"}
 
 
@@ -74,51 +73,53 @@ def to_dict(state: FortressState, name: str, version: int) -> dict[str, Any]:
 
 
 def from_dict(data: Mapping[str, Any]) -> FortressState:
-    """Rebuild and validate; anything inconsistent is a StateError."""
-    try:
-        width, height = whole(data["width"], 4, "fortress"), whole(data["height"], 4, "fortress")
-        field = {Hex.from_offset(c, r) for r in range(height) for c in range(width)}
+    """Rebuild and validate; anything inconsistent is a StateError naming the field."""
+    read = stored.Fields(data, GAME, known=("ruleset", "version"))
+    width, height = read.whole("width", *SIDES), read.whole("height", *SIDES)
+    field = {Hex.from_offset(c, r) for r in range(height) for c in range(width)}
 
-        def cell(label: Any) -> Hex:
-            found = Hex.from_label(label)
-            if found not in field:
-                raise StateError(f"fortress state is damaged: {label!r} is off the field")
-            return found
+    def cells(key: str, shortest: int = 0, longest: int = len(field)) -> tuple[Hex, ...]:
+        return tuple(_on(field, label, f"{key}[{i}]") for i, label in enumerate(read.listed(key, shortest, longest)))
 
-        def seats(mapping: Mapping[str, Any]) -> dict[Hex, int]:
-            result = {cell(label): whole(seat, 0, "fortress") for label, seat in mapping.items()}
-            if any(seat > 1 for seat in result.values()):
-                raise StateError("fortress state is damaged: seat out of range")
-            return result
+    def seats(key: str) -> dict[Hex, int]:
+        return {
+            _on(field, label, f"{key}.{label}"): stored.whole(seat, 0, 1, f"{key}.{label}", GAME)
+            for label, seat in read.keyed(key, len(field)).items()
+        }
 
-        terrain = {c: LAND for c in field}
-        for kind, key in ((WATER, "water"), (MOUNTAIN, "mountains")):
-            for label in data[key]:
-                terrain[cell(label)] = kind
-        players = standings.from_data(data["players"], "fortress")
-        state = FortressState(
-            map_name=text(data["map_name"], "fortress"),
-            mode=whole(data["mode"], 1, "fortress"),
-            width=width,
-            height=height,
-            terrain=terrain,
-            cities=tuple(cell(c) for c in data["cities"]),
-            owners=seats(data["owners"]),
-            fortresses=seats(data["fortresses"]),
-            generals=seats(data["generals"]),
-            moves=whole(data["moves"], 1, "fortress"),
-            turn=whole(data["turn"], 0, "fortress"),
-            players=players,
-            last=tuple(cell(c) for c in data["last"]),
-            rng=whole(data["rng"], 0, "fortress"),
-        )
-    except StateError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError) as err:
-        raise StateError(f"fortress state is damaged: {type(err).__name__}: {err}") from None
-    if state.mode not in MODES or len(state.cities) != 2 or len(state.players) != 2:
-        raise StateError("fortress state is damaged: mode, cities or players")
+    terrain = dict.fromkeys(field, LAND)
+    for kind, key in ((WATER, "water"), (MOUNTAIN, "mountains")):
+        for number, cell in enumerate(cells(key)):
+            if terrain[cell] != LAND:
+                raise stored.damaged(GAME, f"{key}[{number}]", f"{cell.label} is water or mountain already")
+            terrain[cell] = kind
+    state = FortressState(
+        map_name=read.text("map_name"),
+        mode=read.one_of("mode", MODES),
+        width=width,
+        height=height,
+        terrain=terrain,
+        cities=cells("cities", 2, 2),
+        owners=seats("owners"),
+        fortresses=seats("fortresses"),
+        generals=seats("generals"),
+        moves=read.whole("moves", 1, stored.MOST),
+        turn=read.whole("turn", 0, stored.MOST),
+        players=standings.from_data(read.listed("players", 2, 2), GAME),
+        last=cells("last"),
+        rng=read.whole("rng", 0, stored.RNG_MOST),
+    )
+    read.done()
+    if state.cities[0] == state.cities[1]:
+        raise stored.damaged(GAME, "cities", "are one cell")
     return state
+
+
+def _on(field: set[Hex], label: Any, where: str) -> Hex:
+    cell = stored.cell(label, where, GAME)
+    if cell not in field:
+        raise stored.damaged(GAME, where, f"{label} is off the field")
+    return cell
 
 
 def upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -188,7 +188,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
         return to_dict(state, self.name, self.state_version)
 
     def from_dict(self, data: Mapping[str, Any]) -> GraState:
-        return from_dict(self.check_envelope(data, {1: upgrade_v1, 2: upgrade_v2}))
+        return self.check_playable(from_dict(self.check_envelope(data, {1: upgrade_v1, 2: upgrade_v2})))
 
     def remove_player(self, state: GraState, seat: int, reason: str) -> Resolution[GraState]:
         if state.over:

@@ -14,7 +14,6 @@ drawing is planar), removes some points and edges for variety, and keeps every n
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from engine.errors import MapError
 from engine.maps import ShippedMaps
 from engine.rng import Rng, seed_state
 
+REACH = 1e6  # the farthest a node may lie from 0 in either direction (so spans stay finite)
 SIZES = {"small": (6, 6), "medium": (9, 8), "large": (12, 11)}  # lattice columns, rows (about 30/60/120 nodes)
 
 
@@ -99,12 +99,12 @@ class Graph:
             if (
                 not isinstance(point, list)
                 or len(point) != 2
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in point)
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= REACH for v in point)
             ):
-                raise MapError(f"node {index} must be a position [x, y], not {point!r}")
+                raise MapError(f"node {index} must be a position [x, y] within {REACH:g} of 0, not {point!r}")
             positions.append((float(point[0]), float(point[1])))
-        if not isinstance(edges, list) or not edges:
-            raise MapError("map edges must be a list of [a, b] node pairs")
+        if not isinstance(edges, list) or not 0 < len(edges) <= len(positions) * (len(positions) - 1) // 2:
+            raise MapError("map edges must be a list of [a, b] node pairs, each pair once")
         pairs = set()
         for edge in edges:
             if (

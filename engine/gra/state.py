@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from engine import standings
-from engine.errors import StateError
+from engine import standings, stored
+from engine.errors import MapError
 from engine.gra.board import Graph
 from engine.standings import Seats
-from engine.stored import whole
 
+GAME = "gra"
 DIED = "no nodes left"  # why a dead seat left
 TURN_LIMIT = 300  # move phases, by default (rules/gra.md, End)
 
@@ -104,7 +104,7 @@ def to_dict(state: GraState, name: str, version: int) -> dict[str, Any]:
         "ruleset": name,
         "version": version,
         "map": state.graph.to_dict(),
-        "phase": state.phase,
+        "phase": state.phase.value,
         "spacing": state.spacing,
         "owners": {str(n): s for n, s in sorted(state.owners.items())},
         "ready": {str(n): list(a) for n, a in sorted(state.ready.items())},
@@ -120,58 +120,80 @@ def to_dict(state: GraState, name: str, version: int) -> dict[str, Any]:
 
 
 def from_dict(data: Mapping[str, Any]) -> GraState:
+    """Rebuild and validate a state; anything inconsistent is a StateError naming the field."""
+    read = stored.Fields(data, GAME, known=("ruleset", "version"))
     try:
-        graph = Graph.from_dict(data["map"])
-        nodes = set(graph.nodes)
-        seats = len(data["players"])
+        graph = Graph.from_dict(read["map"])
+    except MapError as err:
+        raise stored.damaged(GAME, "map", str(err)) from None
+    if graph.to_dict() != read["map"]:  # a stored map is as to_dict wrote it: edges sorted, each once
+        raise stored.damaged(GAME, "map", "is not in the form the game stores it in")
+    size = len(graph.positions)
+    players = standings.from_data(read.listed("players", 2, 6), GAME)
+    last_seat = len(players) - 1
 
-        def node(value: Any) -> int:
-            number = int(value)
-            if number not in nodes:
-                raise StateError(f"gra state is damaged: node {value!r} is not on the map")
-            return number
+    def node(value: Any, where: str) -> int:
+        return stored.whole(value, 1, size, where, GAME)
 
-        def seat(value: Any) -> int:
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
-                raise StateError(f"gra state is damaged: seat {value!r}")
-            return value
+    def by_node(key: str) -> dict[int, Any]:
+        return {
+            stored.number_key(k, 1, size, f"{key}.{k}", GAME): (f"{key}.{k}", v)
+            for k, v in read.keyed(key, size).items()
+        }
 
-        def armies(mapping: Mapping[str, Any]) -> dict[int, Army]:
-            result = {}
-            for key, (owner, count) in mapping.items():
-                if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-                    raise StateError(f"gra state is damaged: {count!r} soldiers")
-                result[node(key)] = (seat(owner), count)
-            return result
+    def armies(key: str) -> dict[int, Army]:
+        result = {}
+        for number, (where, army) in by_node(key).items():
+            owner, count = stored.listed(army, 2, 2, where, GAME)
+            result[number] = (
+                stored.whole(owner, 0, last_seat, where, GAME),
+                stored.whole(count, 1, stored.MOST, where, GAME),
+            )
+        return result
 
-        state = GraState(
-            graph=graph,
-            phase=data["phase"],
-            spacing=int(data["spacing"]),
-            owners={node(k): seat(v) for k, v in data["owners"].items()},
-            ready=armies(data["ready"]),
-            spawning=armies(data["spawning"]),
-            splits={
-                seat(int(k)): tuple(frozenset(node(n) for n in part) for part in parts)
-                for k, parts in data["splits"].items()
-            },
-            players=standings.from_data(data["players"], "gra"),
-            turn=int(data["turn"]),
-            last=tuple(
-                Trace(str(k), None if s is None else seat(s), tuple(node(n) for n in ns), int(c))
-                for k, s, ns, c in data["last"]
-            ),
-            rng=int(data["rng"]),
-            move_phases=whole(data["move_phases"], 0, "gra"),
-            turn_limit=whole(data["turn_limit"], 1, "gra"),
+    splits = {}
+    for key, parts in read.keyed("splits", len(players)).items():
+        where = f"splits.{key}"
+        splits[stored.number_key(key, 0, last_seat, where, GAME)] = tuple(
+            frozenset(node(n, where) for n in stored.listed(part, 1, size, where, GAME))
+            for part in stored.listed(parts, 1, size, where, GAME)
         )
-    except StateError:
-        raise
-    except Exception as err:  # noqa: BLE001 - any malformed input is a damaged state
-        raise StateError(f"gra state is damaged: {type(err).__name__}: {err}") from None
-    if not 2 <= seats <= 6:
-        raise StateError(f"gra state is damaged: {seats} players")
+    state = GraState(
+        graph=graph,
+        phase=Phase(read.one_of("phase", [p.value for p in Phase])),
+        spacing=read.whole("spacing", 1, size),
+        owners={n: stored.whole(v, 0, last_seat, where, GAME) for n, (where, v) in by_node("owners").items()},
+        ready=armies("ready"),
+        spawning=armies("spawning"),
+        splits=splits,
+        players=players,
+        turn=read.whole("turn", 0, stored.MOST),
+        last=tuple(
+            _trace(entry, f"last[{i}]", last_seat, size) for i, entry in enumerate(read.listed("last", 0, 4 * size))
+        ),
+        rng=read.whole("rng", 0, stored.RNG_MOST),
+        move_phases=read.whole("move_phases", 0, stored.MOST),
+        turn_limit=read.whole("turn_limit", 1, stored.MOST),
+    )
+    read.done()
     return state
+
+
+TRACE_NODES = {"move": 2, "edge_fight": 2, "node_fight": 1}  # how many nodes each kind of trace is drawn between
+
+
+def _trace(entry: Any, where: str, last_seat: int, size: int) -> Trace:
+    kind, seat, nodes, soldiers = stored.listed(entry, 4, 4, where, GAME)
+    kind = stored.one_of(kind, TRACE_NODES, where, GAME)
+    if seat is not None or kind == "move":
+        seat = stored.whole(seat, 0, last_seat, where, GAME)
+    nodes = stored.listed(nodes, TRACE_NODES[kind], TRACE_NODES[kind], where, GAME)
+    return Trace(
+        kind,
+        seat,
+        tuple(stored.whole(n, 1, size, where, GAME) for n in nodes),
+        stored.whole(soldiers, 0, stored.MOST, where, GAME),
+    )
 
 
 def upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:

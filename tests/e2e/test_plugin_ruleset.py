@@ -44,6 +44,20 @@ async def test_a_game_only_a_test_knows_is_played_to_the_end(tug_table):
     offered = await fake.autocomplete(table.alice, table.channel, "rules", focused="ruleset", value="tu")
     assert [c["value"] for c in offered] == ["tug"]
 
+    # Its tutorial: real positions drawn by its own renderer, paged with buttons.
+    none = await fake.slash(table.alice, table.channel, "tutorial", ruleset="conquest")
+    assert "Conquest has no tutorial yet" in (await none.settled()).content
+    offered = await fake.autocomplete(table.alice, table.channel, "tutorial", focused="ruleset", value="")
+    assert [c["value"] for c in offered] == ["tug"]
+    first = await (await fake.slash(table.alice, table.channel, "tutorial", ruleset="tug")).settled()
+    assert first.ephemeral and first.content.startswith("**Page 1 of 2**\nEach turn, everyone pulls")
+    decode_png(first.message.attachments[0].data)
+    turned = await fake.click(table.alice, first.message, button(first.message, "Next ▶"))
+    await turned.wait_for(lambda h: "Page 2 of 2" in fake.message(first.message.id).content)
+    page_two = fake.message(first.message.id)
+    assert "first to the goal wins" in page_two.content and len(page_two.attachments) == 1
+    assert [c.get("disabled", False) for c in page_two.iter_components() if c.get("label")] == [False, True]
+
     lobby = await table.open_lobby("tug", goal=8, style="dots", doubled=True, turn_time=HOUR)
     thread = table.thread()
     await fake.click(table.bob, lobby, button(lobby, "Join"))

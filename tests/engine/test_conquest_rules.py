@@ -149,6 +149,9 @@ def test_explicit_map_as_data():
         ({"layout": ["n"] * 27, "starts": {"2": ["A1", "A2"]}}, "27 rows; a conquest map has at most 26"),
         ({"layout": ["n " * 27], "starts": {"2": ["A1", "B1"]}}, "27 columns; a conquest map has at most 26"),
         ({"layout": ["n " * 20] * 21, "starts": {"2": ["A1", "B1"]}}, "420 cells; a conquest map has at most 400"),
+        ({"layout": ["n n"], "starts": {"٢": ["A1", "B1"]}}, "must be a player count"),
+        ({"layout": ["n n"], "starts": {" 2": ["A1", "B1"]}}, "must be a player count"),
+        ({"layout": ["n n"], "starts": {"2": ["A1", "B١"]}}, "is not a cell"),
     ],
 )
 def test_bad_explicit_maps_are_refused(bad, message):

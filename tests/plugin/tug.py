@@ -28,6 +28,7 @@ from engine import (
     Ruleset,
     SeatNamer,
     StateError,
+    TutorialPage,
 )
 from render import register_drawer
 
@@ -72,6 +73,14 @@ class TugRuleset(Ruleset[TugState, Pull, TugState]):
         self.check_num_players(num_players)
         opts = self.normalize_options(options)
         return TugState(opts["goal"], opts["style"], opts["doubled"], (0,) * num_players, (False,) * num_players)
+
+    def tutorial(self) -> tuple[TutorialPage[TugState], ...]:
+        start = self.setup(2)
+        pulled = self.resolve(start, {0: [Pull(3)], 1: [Pull(1)]}).state
+        return (
+            TutorialPage("Each turn, everyone pulls in secret: `pull 1` to `pull 3`.", start, 0, "pull 3"),
+            TutorialPage("Pulls add up; the first to the goal wins.", pulled),
+        )
 
     def seats_in_game(self, state: TugState) -> frozenset[int]:
         return frozenset(seat for seat, out in enumerate(state.out) if not out)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 
 from service.models import TimeSettings
 from service.presenter import Presenter
@@ -61,22 +60,38 @@ async def test_orders_the_parser_cannot_read_at_all_never_hold_up_the_game(env, 
     assert dropped in resolved.payload["events"]
 
 
-async def test_a_game_with_a_damaged_state_is_listed_as_damaged_and_quickly(env):
-    healthy = await env.new_game(ALICE, BOB)
-    damaged = await env.master.create_game(
+async def fortress_game_stored_as(env, damage) -> int:
+    """A running fortress game whose stored state then had ``damage`` written over it."""
+    game = await env.master.create_game(
         guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="fortress", options={}, time=TimeSettings(), seed=5
     )
-    await env.master.join(damaged.id, CAROL)
-    damaged = await env.master.start_game(damaged.id, ALICE)
+    await env.master.join(game.id, CAROL)
+    game = await env.master.start_game(game.id, ALICE)
     async with env.db.transaction() as conn:
         await conn.execute(
             "UPDATE games SET state = ?, version = version + 1 WHERE id = ?",
-            (json.dumps({**damaged.row.state, "height": 10**6}), damaged.id),
+            (json.dumps({**game.row.state, **damage}), game.id),
         )
-    for _ in range(3):  # a listing each time somebody looks
-        started = time.perf_counter()
-        listed = {game.id: game for game in await env.master.list_games(GUILD)}
-        assert time.perf_counter() - started < 2
+    return game.id
+
+
+async def test_a_game_with_a_damaged_state_is_listed_as_damaged_beside_the_others(env):
+    healthy = await env.new_game(ALICE, BOB)
+    damaged = await env.master.get_game(await fortress_game_stored_as(env, {"height": 10**6}))
+    listed = {game.id: game for game in await env.master.list_games(GUILD)}
     assert "damaged data" in listed[damaged.id].damage and "height" in listed[damaged.id].damage
     assert listed[healthy.id].damage is None and listed[healthy.id].state is not None
     assert [g.id for g in await env.master.games_of(ALICE.user_id)] == [healthy.id, damaged.id]
+
+
+async def test_a_state_that_breaks_loading_in_any_way_only_marks_its_own_game(env, monkeypatch):
+    healthy = await env.new_game(ALICE, BOB)
+    broken = await fortress_game_stored_as(env, {})
+
+    def crashing(data):
+        raise RecursionError("a loader bug")
+
+    monkeypatch.setattr(env.master.rulesets["fortress"], "from_dict", crashing)
+    listed = {game.id: game for game in await env.master.list_games(GUILD)}
+    assert "damaged data" in listed[broken].damage
+    assert listed[healthy.id].damage is None
