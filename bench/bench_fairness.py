@@ -14,7 +14,7 @@ one start is at a corner and two each at 1 and 2 steps), tested against those sh
 
 What it does not measure: human play, or the bot against other kinds of players.
 
-Usage: python bench/bench_fairness.py [--games N]
+Usage: python bench/bench_fairness.py [--games N] [--players 2 5 …]
 Ends with ``RESULT fairness games=N p2=… p3=… p4=… p5=… p6=… p5_spot=… favoured=…``.
 """
 
@@ -66,9 +66,11 @@ def spot_p(wins: Counter[int]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per player count (default 200)")
-    games = parser.parse_args().games
+    parser.add_argument("--players", type=int, nargs="*", help="player counts (default: all, 2 to 6)")
+    args = parser.parse_args()
+    games = args.games
     figures: dict[str, float] = {}
-    for players in range(RS.min_players, RS.max_players + 1):
+    for players in args.players or range(RS.min_players, RS.max_players + 1):
         began = time.perf_counter()
         seats: Counter[int] = Counter()
         spots: Counter[int] = Counter()

@@ -10,9 +10,9 @@ Decisions beyond the spec:
   players ranked strictly below (``engine/standings.py``). Players who leave in the same round share
   a place, whether eliminated, surrendered or removed: "earlier" in the spec counts in rounds.
 - Five players (hex grids have no 5-fold symmetry) start evenly spread round a ring, 6 steps from
-  their neighbours, on the hexagon inside the ring plus every cell within 2, 3 or 4 steps (by
-  size) of a start; the seed turns the ring (``board.generate_map``; wins per seat and per spot on
-  the grid are measured by ``bench/bench_fairness.py``).
+  their neighbours, on the hexagon inside the ring plus the cells within 2, 3 or 4 steps (by size)
+  of a start, trimmed so that every start is nearest to as many cells; the seed turns the ring
+  (``board.generate_map``; wins per seat and per spot on the grid: ``bench/bench_fairness.py``).
 - Standing auto-moves are orders, so they stay secret: a player's view shows his own; everybody
   sees the units that moved (``last_moves``, marked when an auto-move moved them).
 - Missed-turn counting belongs to the game master (it knows deadlines); it calls ``remove_player``.

@@ -46,7 +46,7 @@ PRODUCTION = {CellType.NORMAL: 1, CellType.BRONZE: 2, CellType.SILVER: 5, CellTy
 _BY_TOKEN = {t.token: t for t in CellType}
 SIZES = {"small": 4, "medium": 5, "large": 6}
 # Explicit maps stay within what the board picture, the bot's budget and a post can carry; the
-# largest generated map (five players, large) has 236 cells in 19 rows and 17 columns.
+# largest generated map (five players, large) has up to 225 cells in 19 rows and 17 columns.
 MAX_SIDE, MAX_CELLS = 26, 400
 
 
@@ -158,11 +158,12 @@ def generate_map(num_players: int, size: str, seed: int | str) -> ConquestMap:
     players the map is a hexagon, the starts are corners and "alike" means one orbit under the 12
     symmetries, so the map is exactly symmetric. Five players have no symmetric layout on hexes
     (six corners with one left empty gave its two neighbours most wins): their starts are spread
-    evenly round ``FIVE_RING``, the map is the hexagon inside it plus every cell within a few steps
-    of a start (so each start has the same room round it, where a hexagon cuts off a start that
-    faces its corner), and "alike" means the same distances to the centre and to the two nearest
-    starts. What still differs is how each start sits on the grid; the seed turns the ring, so no
-    seat keeps the same spot, and bench/bench_fairness.py measures both seats and spots.
+    evenly round ``FIVE_RING``; the map is the hexagon inside it plus the cells a few steps from a
+    start, less the outermost cells of the starts nearest to more cells than the others (a start
+    on a corner of the ring had more room, and one along a side more contested cells; both showed
+    in the wins); "alike" means the same distances to the centre and to the two nearest starts.
+    What still differs is how each start sits on the grid; the seed turns the ring, so no seat
+    keeps the same spot, and bench/bench_fairness.py measures both seats and spots.
     """
     rng = Rng(hash_seed(seed, num_players, size))
     center = Hex(0, 0)
@@ -175,6 +176,7 @@ def generate_map(num_players: int, size: str, seed: int | str) -> ConquestMap:
             for c in hexagon(center, radius)
             if c.distance(center) <= FIVE_RING or min(c.distance(start) for start in starts) <= reach
         ]
+        cells = _even_regions(cells, starts, center)
         near_start = {c for start in starts for c in (start, *start.neighbours())}
 
         def alike(cell: Hex) -> Hashable:
@@ -207,6 +209,21 @@ def generate_map(num_players: int, size: str, seed: int | str) -> ConquestMap:
         {move(c): n for c, n in garrisons.items()},
         {num_players: tuple(move(start) for start in starts)},
     )
+
+
+def _even_regions(cells: list[Hex], starts: tuple[Hex, ...], center: Hex) -> list[Hex]:
+    """``cells`` less the outermost of each start's own cells (nearer to it than to any other start)
+    beyond what the start with fewest has, so that every start is nearest to as many cells."""
+    own: dict[int, list[Hex]] = {k: [] for k in range(len(starts))}
+    for cell in cells:
+        (near, seat), (second, _) = sorted((cell.distance(start), k) for k, start in enumerate(starts))[:2]
+        if near < second:
+            own[seat].append(cell)
+    fewest = min(len(mine) for mine in own.values())
+    spare = {
+        c for mine in own.values() for c in sorted(mine, key=lambda c: (-c.distance(center), c))[: len(mine) - fewest]
+    }
+    return [c for c in cells if c not in spare]
 
 
 def _to_labels(cells: list[Hex]) -> Callable[[Hex], Hex]:
