@@ -26,8 +26,18 @@ lint: $(VENV)/.installed
 demo: $(VENV)/.installed
 	$(BIN)/python bot.py demo
 
+# Every bench at sizes that fit in about ten minutes together; run a script alone for its full size
+# (bench_fairness and bench_siege_ladder play 200 games per count or pair by default).
 bench: $(VENV)/.installed
-	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
+	$(BIN)/python bench/bench_resolve.py
+	$(BIN)/python bench/bench_render.py
+	$(BIN)/python bench/bench_storage.py
+	$(BIN)/python bench/bench_startup.py
+	$(BIN)/python bench/bench_outbox.py
+	$(BIN)/python bench/bench_discord.py
+	$(BIN)/python bench/bench_ranks_ai.py
+	$(BIN)/python bench/bench_fairness.py --games 40
+	$(BIN)/python bench/bench_siege_ladder.py --games 10
 
 clean:
 	rm -rf $(VENV) demo-output .pytest_cache .hypothesis
