@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import standings
+from engine.alternating import TakesTurns
 from engine.errors import EngineError, NotActingError, OptionError
 from engine.fortress import ai, events
 from engine.fortress.board import LAND, SHIPPED, FortressMap, generate_map
@@ -51,7 +52,7 @@ can only step back onto land. A general who builds is gone.
 automatically."""
 
 
-class FortressRuleset(Ruleset[FortressState, Order, FortressView]):
+class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
     name = "fortress"
     title = "Fortress"
     rules_text = RULES_TEXT
@@ -59,6 +60,7 @@ class FortressRuleset(Ruleset[FortressState, Order, FortressView]):
     max_players = 2
     default_players = 2
     bot_levels = (BotLevel("standard", 20_000),)  # modes 1-2 of the default field need at most 110 + 110 * 110
+    turn_word = "move"  # a player's go, in messages
     state_version = 2
 
     def options_schema(self) -> tuple[Option, ...]:
@@ -112,38 +114,12 @@ class FortressRuleset(Ruleset[FortressState, Order, FortressView]):
             state = replace(state, owners={**claim(state, seat, city)[0], city: seat})
         return begin(state, [])
 
-    def acting_players(self, state: FortressState) -> frozenset[int]:
-        return frozenset() if state.over else frozenset({state.to_move})
-
-    def seats_in_game(self, state: FortressState) -> frozenset[int]:
-        return frozenset(standings.still_in(state.players))
-
-    def orders_are_secret(self, state: FortressState) -> bool:
-        return False
-
-    def parse_orders(self, state: FortressState, seat: int, text: str) -> list[Order]:
-        self._check_acting(state, seat)
+    def parse_turn(self, state: FortressState, seat: int, text: str) -> list[Order]:
         return parse(state, seat, text)
 
-    def _check_acting(self, state: FortressState, seat: int) -> None:
-        if state.over:
-            raise NotActingError("the game is over")
-        if seat != state.to_move:
-            raise NotActingError(f"it is not seat {seat}'s move; seat {state.to_move} is to move")
-
-    def format_order(self, order: Order) -> str:
-        return str(order)
-
-    def default_orders(self, state: FortressState, seat: int) -> list[Order]:
-        return []
-
     def resolve(self, state: FortressState, orders: Mapping[int, Sequence[Order]]) -> Resolution[FortressState]:
-        if state.over:
-            raise EngineError("the game is over; no more moves")
-        for seat in orders:
-            self._check_acting(state, seat)
-        seat = state.to_move
-        new, events = apply_turn(state, seat, list(orders.get(seat, [])))
+        actions = self.movers_orders(state, orders)
+        new, events = apply_turn(state, state.to_move, actions)
         new = advance(new, events)
         if new.over:
             events.append(Event("game_over", {"winners": list(self.outcome(new).winners)}))

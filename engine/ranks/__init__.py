@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine import standings
+from engine.alternating import TakesTurns
 from engine.errors import EngineError, MapError, NotActingError
 from engine.ranks import ai, events, tutorial
 from engine.ranks.board import SHIPPED, RanksMap, generate_map
@@ -58,7 +59,7 @@ his capital is out.
 limit the most armies, then the most exp, wins. You may surrender at any time."""
 
 
-class RanksRuleset(Ruleset[RanksState, Order, RanksView]):
+class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
     name = "ranks"
     title = "Ranks"
     rules_text = RULES_TEXT
@@ -100,37 +101,11 @@ class RanksRuleset(Ruleset[RanksState, Order, RanksView]):
             rng=seed_state(seed),
         )
 
-    def acting_players(self, state: RanksState) -> frozenset[int]:
-        return frozenset() if state.over else frozenset({state.to_move})
-
-    def seats_in_game(self, state: RanksState) -> frozenset[int]:
-        return frozenset(standings.still_in(state.players))
-
-    def orders_are_secret(self, state: RanksState) -> bool:
-        return False
-
-    def parse_orders(self, state: RanksState, seat: int, text: str) -> list[Order]:
-        self._check_acting(state, seat)
+    def parse_turn(self, state: RanksState, seat: int, text: str) -> list[Order]:
         return parse(state, seat, text)
 
-    def _check_acting(self, state: RanksState, seat: int) -> None:
-        if state.over:
-            raise NotActingError("the game is over")
-        if seat != state.to_move:
-            raise NotActingError(f"it is not seat {seat}'s turn; seat {state.to_move} is to move")
-
-    def format_order(self, order: Order) -> str:
-        return str(order)
-
-    def default_orders(self, state: RanksState, seat: int) -> list[Order]:
-        return []
-
     def resolve(self, state: RanksState, orders: Mapping[int, Sequence[Order]]) -> Resolution[RanksState]:
-        if state.over:
-            raise EngineError("the game is over; no more turns")
-        for seat in orders:
-            self._check_acting(state, seat)
-        new, happened = play(state, state.to_move, list(orders.get(state.to_move, [])))
+        new, happened = play(state, state.to_move, self.movers_orders(state, orders))
         if new.over:
             happened.append(Event("game_over", {"winners": list(self.outcome(new).winners)}))
         return Resolution(new, tuple(happened))

@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import standings
+from engine.alternating import TakesTurns
 from engine.errors import EngineError, NotActingError
 from engine.rng import seed_state
 from engine.ruleset import ClockPreset, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
@@ -59,7 +60,7 @@ at the turn limit, the larger territory wins (rivers and mountains count); equal
 A missed deadline ends your turn; you may surrender at any time."""
 
 
-class SiegeRuleset(Ruleset[SiegeState, Action, SiegeView]):
+class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
     name = "siege"
     title = "Siege"
     rules_text = RULES_TEXT
@@ -128,37 +129,11 @@ class SiegeRuleset(Ruleset[SiegeState, Action, SiegeView]):
                 owners[near] = tokens[near] = seat
         return replace(state, owners=owners, tokens=tokens)
 
-    def acting_players(self, state: SiegeState) -> frozenset[int]:
-        return frozenset() if state.over else frozenset({state.to_move})
-
-    def seats_in_game(self, state: SiegeState) -> frozenset[int]:
-        return frozenset(standings.still_in(state.players))
-
-    def orders_are_secret(self, state: SiegeState) -> bool:
-        return False
-
-    def parse_orders(self, state: SiegeState, seat: int, text: str) -> list[Action]:
-        self._check_acting(state, seat)
+    def parse_turn(self, state: SiegeState, seat: int, text: str) -> list[Action]:
         return parse(state, seat, text)
 
-    def _check_acting(self, state: SiegeState, seat: int) -> None:
-        if state.over:
-            raise NotActingError("the game is over")
-        if seat != state.to_move:
-            raise NotActingError(f"it is not seat {seat}'s turn; seat {state.to_move} is to move")
-
-    def format_order(self, order: Action) -> str:
-        return str(order)
-
-    def default_orders(self, state: SiegeState, seat: int) -> list[Action]:
-        return []
-
     def resolve(self, state: SiegeState, orders: Mapping[int, Sequence[Action]]) -> Resolution[SiegeState]:
-        if state.over:
-            raise EngineError("the game is over; no more turns")
-        for seat in orders:
-            self._check_acting(state, seat)
-        actions = list(orders.get(state.to_move, []))
+        actions = self.movers_orders(state, orders)
         new, happened = play(state, state.to_move, actions)
         new = advance(new, actions)
         if new.over:
