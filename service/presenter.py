@@ -68,8 +68,7 @@ class Presenter:
         return [level.name for level in rs.bot_levels] if rs else []
 
     def title(self, game: Game) -> str:
-        rs = self.rulesets.get(game.row.ruleset)
-        return f"{rs.title if rs else game.row.ruleset} #{game.id}"
+        return f"{self.ruleset_title(game.row.ruleset)} #{game.id}"
 
     def turn_label(self, game: Game) -> str:
         """ "Round 4", "Move 7", "Creating phase 12"; "Final position" once the game is over."""
@@ -227,10 +226,7 @@ class Presenter:
 
     async def rating_chart(self, who: str, stats: Mapping[str, tuple[Standing, list[float]]]) -> bytes:
         """PNG of a player's rating after each rated game, a line per game he plays."""
-        series = {
-            self.rulesets[name].title if name in self.rulesets else name: history
-            for name, (_, history) in stats.items()
-        }
+        series = {self.ruleset_title(name): history for name, (_, history) in stats.items()}
         return await self.pool.run(rating_chart, f"{_drawable(who) or 'Player'}: rating by game", series)
 
     def ruleset_title(self, name: str) -> str:

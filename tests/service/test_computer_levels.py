@@ -17,12 +17,12 @@ async def master(env):
     return GameMaster(env.db, env.clock, rulesets={**RULESETS, "tug": TugRuleset()})
 
 
-async def tug_lobby(master):
+async def lobby(master, ruleset: str = "tug"):
     return await master.create_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         actor=ALICE,
-        ruleset="tug",
+        ruleset=ruleset,
         options={},
         time=TimeSettings(round_seconds=HOUR),
         seed=1,
@@ -40,7 +40,7 @@ async def computer_pulls(master, game_id: int) -> str:
     ("level", "name", "pull"), [("weak", "Computer 1 (weak)", "pull 1"), (None, "Computer 1 (strong)", "pull 3")]
 )
 async def test_a_computer_plays_at_its_level(master, level, name, pull):
-    game = await tug_lobby(master)
+    game = await lobby(master)
     game = await master.add_ai(game.id, ALICE, level)
     assert game.players[-1].name == name
     game = await master.start_game(game.id, ALICE)
@@ -48,21 +48,13 @@ async def test_a_computer_plays_at_its_level(master, level, name, pull):
 
 
 async def test_an_unknown_level_is_refused_with_the_known_ones(master):
-    game = await tug_lobby(master)
+    game = await lobby(master)
     with pytest.raises(OptionError, match="levels: weak, strong"):
         await master.add_ai(game.id, ALICE, "grandmaster")
     assert len((await master.get_game(game.id)).players) == 1
 
 
 async def test_a_ruleset_with_one_level_names_computers_plainly(master):
-    game = await master.create_game(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        actor=ALICE,
-        ruleset="conquest",
-        options={},
-        time=TimeSettings(round_seconds=HOUR),
-        seed=1,
-    )
+    game = await lobby(master, "conquest")
     game = await master.add_ai(game.id, ALICE)
     assert game.players[-1].name == "Computer 1" and game.players[-1].ai_level == "standard"
