@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import BotLevel, Event, Option, Ruleset
-from i18n import current, tr
+from i18n import NAME_CONTEXT, current, tr, tr_in
 from render.summary import describe_events, seat_name
 from render.text import font_for
 from service.errors import GameError, WrongPhase
@@ -101,7 +101,7 @@ class Presenter:
             value = game.row.options.get(option.name)
             if value is None or value == option.default:
                 continue
-            shown.append(f"{option.name.replace('_', ' ')}: {_readable(option, value)}")
+            shown.append(f"{tr_in(NAME_CONTEXT, option.name).replace('_', ' ')}: {tr(_readable(option, value))}")
         return ", ".join(shown) or tr("defaults")
 
     def departed_seats(self, game: Game) -> frozenset[int]:

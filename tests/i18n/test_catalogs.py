@@ -10,8 +10,7 @@ import unicodedata
 import pytest
 from babel.messages.pofile import read_po
 
-from cogs.translator import NAME_CONTEXT
-from i18n import ENGLISH, LANGUAGES, catalog_path
+from i18n import ENGLISH, LANGUAGES, NAME_CONTEXT, catalog_path
 from i18n.update import template
 
 TRANSLATED = [language for language in LANGUAGES if language != ENGLISH]
