@@ -19,6 +19,7 @@ from cogs.mygames import MyGamesCog
 from cogs.orders import OrdersCog
 from cogs.ratings import RatingsCog
 from cogs.rules import RulesCog, TutorialButton
+from cogs.settings import SettingsCog
 from service.runtime import GameService
 from service.storeerrors import StoreError, explain
 
@@ -75,6 +76,7 @@ async def install_commands(bot: commands.Bot, service: GameService) -> None:
         RulesCog(bot, service.presenter),
         RatingsCog(bot, service),
         MyGamesCog(bot, service),
+        SettingsCog(bot, service),
     ):
         await bot.add_cog(cog)
     bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton, RematchButton, TutorialButton)

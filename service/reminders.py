@@ -67,7 +67,9 @@ def outside_quiet_hours(at: float, settings: ReminderSettings) -> float:
     raise ValueError(f"no moment outside the quiet hours {settings.quiet_start}-{settings.quiet_end}")
 
 
-def reminder_time(deadline: float | None, lead_seconds: int, turn_started: float, settings: ReminderSettings) -> float | None:
+def reminder_time(
+    deadline: float | None, lead_seconds: int, turn_started: float, settings: ReminderSettings
+) -> float | None:
     """When a player's reminder goes: ``lead_seconds`` before the deadline, or earlier to stay out of
     his quiet hours; None when there is no deadline, no lead, or that moment is not after the turn began
     (the turn's own post told him then)."""

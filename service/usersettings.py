@@ -82,7 +82,9 @@ def quiet_hours(
     if (start is None) != (end is None):
         raise GameError("quiet hours need both quiet_start and quiet_end (e.g. 22 and 7)")
     if start is not None and start == end:
-        raise GameError(f"quiet hours from {start}:00 until {end}:00 would be no hours at all; pick two different hours")
+        raise GameError(
+            f"quiet hours from {start}:00 until {end}:00 would be no hours at all; pick two different hours"
+        )
     return start, end
 
 
