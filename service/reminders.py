@@ -12,9 +12,12 @@ they begin.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from dataclasses import dataclass
 from functools import lru_cache
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+log = logging.getLogger(__name__)
 
 QUIET_MARGIN = 60.0
 DEFAULT_TIME_ZONE = "UTC"
@@ -40,7 +43,13 @@ DEFAULT_SETTINGS = ReminderSettings()
 
 @lru_cache(maxsize=256)
 def zone(name: str) -> ZoneInfo:
-    return ZoneInfo(name)
+    """The time zone of that name; UTC if this machine's tz database no longer has it (names are
+    checked when chosen, so only a newer database can drop one), so a game's turns never fail on it."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        log.warning("time zone %r is unknown here; reminders use UTC for it", name)
+        return ZoneInfo(DEFAULT_TIME_ZONE)
 
 
 def is_quiet(at: float, settings: ReminderSettings) -> bool:

@@ -76,6 +76,11 @@ def test_no_reminder_when_its_time_is_not_after_the_turn_began():
     assert reminder_time(None, HOUR, deadline - DAY, ReminderSettings()) is None
 
 
+def test_a_time_zone_the_tz_database_dropped_reads_as_utc():
+    gone = quiet(22, 7, "Europe/Gone")
+    assert is_quiet(at("UTC", 2026, 6, 1, 23, 0), gone) and not is_quiet(at("UTC", 2026, 6, 1, 21, 0), gone)
+
+
 ZONES = st.sampled_from(
     [
         "UTC",
