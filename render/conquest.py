@@ -148,22 +148,19 @@ class Flow:
 
 
 def public_flows(view: ConquestView) -> list[Flow]:
-    """Last round's moves, one arrow per edge and direction, marked standing where an auto-move ran.
-    Standing orders that did not run are plans, and plans are secret. Edges are looked up by their
-    cells' coordinates, which hash far faster than the cells."""
+    """Last round's moves, one arrow per edge and direction. A move an auto-move made is drawn like
+    any other: that it will go on moving is a plan, and plans are secret. Edges are looked up by
+    their cells' coordinates, which hash far faster than the cells."""
     ends: dict[tuple[int, int, int, int], tuple[Hex, Hex]] = {}
     moved: dict[tuple[int, int, int, int], int] = defaultdict(int)
     movers: dict[tuple[int, int, int, int], int] = {}
-    standing: set[tuple[int, int, int, int]] = set()
     for trace in view.last_moves:
         edge = (trace.source, trace.target)
         key = _edge_order(edge)
         ends[key] = edge
         moved[key] += trace.units
         movers[key] = trace.seat
-        if trace.auto:
-            standing.add(key)
-    return [Flow(*ends[key], movers[key], str(moved[key]), key in standing, 1) for key in sorted(ends)]
+    return [Flow(*ends[key], movers[key], str(moved[key]), False, 1) for key in sorted(ends)]
 
 
 def private_flows(view: ConquestView, orders: Sequence[object]) -> list[Flow]:

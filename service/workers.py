@@ -45,9 +45,9 @@ def preview_job(rs: Ruleset, options: Mapping[str, Any], players: int, seed: int
     return board_png(rs.view(state, None), names=[f"Seat {n + 1}" for n in range(players)], orders=(), title=title)
 
 
-def bot_job(rs: Ruleset, state: Mapping[str, Any], seat: int, seed: str, level: str | None) -> str:
-    """A computer player's orders, as the text a player would have typed."""
-    return rs.format_orders(rs.ai_orders(rs.from_dict(state), seat, seed, level=level))
+def bot_job(rs: Ruleset, state: Mapping[str, Any], seat: int, seed: str, level: str | None, nodes: int) -> str:
+    """A computer player's orders, searching ``nodes``, as the text a player would have typed."""
+    return rs.format_orders(rs.ai_orders(rs.from_dict(state), seat, seed, level=level, budget=nodes))
 
 
 class CpuPool:
