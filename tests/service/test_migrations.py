@@ -54,7 +54,7 @@ def test_migration_files_are_numbered(tmp_path):
 
 
 async def test_players_of_games_already_reminded_this_turn_are_not_reminded_again_after_the_upgrade(tmp_path):
-    """Before 0005 a game had one reminder for everybody: where it went out, its players had theirs."""
+    """Before 0007 a game had one reminder for everybody: where it went out, its players had theirs."""
     folder = tmp_path / "migrations"
     folder.mkdir()
     for step in sorted(MIGRATIONS.glob("000[1-4]_*.sql")):
