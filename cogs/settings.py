@@ -11,12 +11,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import ThinksFirst
+from i18n import mark, tr
 from service.gameoptions import duration
 from service.reminders import ReminderSettings, zone
 from service.runtime import GameService
 from service.usersettings import GAME_LEAD, time_zone_names
 
-CHANGES = (
+CHANGES = mark(
     "Change them with `/settings` and `lead_time` (30m, 2h, 1d or `game`), `dm_reminders`, "
     "`quiet_start` and `quiet_end` (hours 0–23), `quiet_hours_off`, `time_zone`."
 )
@@ -59,7 +60,7 @@ class SettingsCog(ThinksFirst, commands.Cog):
     ) -> None:
         changes = (lead_time, dm_reminders, quiet_start, quiet_end, time_zone)
         if all(value is None for value in changes) and not quiet_hours_off:
-            settings, heading = await self.master.settings_of(interaction.user.id), "**Your reminder settings**"
+            settings, heading = await self.master.settings_of(interaction.user.id), tr("**Your reminder settings**")
         else:
             settings = await self.master.change_settings(
                 interaction.user.id,
@@ -70,27 +71,31 @@ class SettingsCog(ThinksFirst, commands.Cog):
                 quiet_off=quiet_hours_off,
                 time_zone=time_zone,
             )
-            heading = "✅ Saved. **Your reminder settings** now"
-        await interaction.followup.send("\n".join([heading, *self._lines(settings), CHANGES]), ephemeral=True)
+            heading = tr("✅ Saved. **Your reminder settings** now")
+        await interaction.followup.send("\n".join([heading, *self._lines(settings), tr(CHANGES)]), ephemeral=True)
 
     def _lines(self, settings: ReminderSettings) -> list[str]:
         if settings.lead_seconds is None:
-            lead = "each game's own time (most games remind an hour before the deadline)"
+            lead = tr("each game's own time (most games remind an hour before the deadline)")
         else:
-            lead = f"{duration(settings.lead_seconds)} before each deadline"
+            lead = tr("{lead} before each deadline", lead=duration(settings.lead_seconds))
         if settings.dm_reminders:
-            dms = "on"
+            dms = tr("on")
         else:
-            dms = "**off**: no reminder DMs (the post that starts each turn still pings you in the game's thread)"
+            dms = tr("**off**: no reminder DMs (the post that starts each turn still pings you in the game's thread)")
         if settings.has_quiet_hours:
             start, end = f"{settings.quiet_start:02d}:00", f"{settings.quiet_end:02d}:00"
-            quiet = f"{start}–{end}: no reminder DMs then; a reminder due in them comes just before {start}"
+            quiet = tr(
+                "{start}–{end}: no reminder DMs then; a reminder due in them comes just before {start}",
+                start=start,
+                end=end,
+            )
         else:
-            quiet = "none"
+            quiet = tr("none")
         local = dt.datetime.fromtimestamp(self.clock.now(), zone(settings.time_zone)).strftime("%H:%M")
         return [
-            f"⏰ Reminder: {lead}",
-            f"✉️ Reminder DMs: {dms}",
-            f"🌙 Quiet hours: {quiet}",
-            f"🌍 Time zone: {settings.time_zone} (it is {local} there now)",
+            tr("⏰ Reminder: {lead}", lead=lead),
+            tr("✉️ Reminder DMs: {dms}", dms=dms),
+            tr("🌙 Quiet hours: {quiet}", quiet=quiet),
+            tr("🌍 Time zone: {zone} (it is {time} there now)", zone=settings.time_zone, time=local),
         ]

@@ -12,6 +12,7 @@ import zoneinfo
 from dataclasses import replace
 from functools import cache
 
+from i18n import tr
 from service.errors import GameError
 from service.gameoptions import DAY, HOUR, duration
 from service.master import GameMasterCore, NothingToDo
@@ -36,15 +37,23 @@ def parse_lead(text: str) -> int | None:
     match = _LEAD.match(words)
     if not words or match is None or not any(match.groups()):
         raise GameError(
-            f"the reminder lead time looks like 30m, 2h, 1h30m or 1d (or `{GAME_LEAD}` for each game's own), "
-            f"not {text.strip()[:40]!r}"
+            tr(
+                "the reminder lead time looks like 30m, 2h, 1h30m or 1d (or `{game}` for each game's own), "
+                "not {text!r}",
+                game=GAME_LEAD,
+                text=text.strip()[:40],
+            )
         )
     days, hours, minutes = (int(part or 0) for part in match.groups())
     seconds = days * DAY + hours * HOUR + minutes * 60
     if not MIN_LEAD <= seconds <= MAX_LEAD:
         raise GameError(
-            f"the reminder lead time must be between {duration(MIN_LEAD)} and {duration(MAX_LEAD)}, "
-            f"not {duration(seconds)}"
+            tr(
+                "the reminder lead time must be between {low} and {high}, not {lead}",
+                low=duration(MIN_LEAD),
+                high=duration(MAX_LEAD),
+                lead=duration(seconds),
+            )
         )
     return seconds
 
@@ -60,8 +69,11 @@ def time_zone_named(text: str) -> str:
     name = time_zone_names().get(text.strip().lower())
     if name is None:
         raise GameError(
-            f"{text.strip()[:60]!r} is not a time zone I know: give an IANA name such as Europe/Kyiv, "
-            "America/New_York or Asia/Shanghai (the list offers them as you type)"
+            tr(
+                "{name!r} is not a time zone I know: give an IANA name such as Europe/Kyiv, "
+                "America/New_York or Asia/Shanghai (the list offers them as you type)",
+                name=text.strip()[:60],
+            )
         )
     return name
 
@@ -72,18 +84,22 @@ def quiet_hours(
     """The quiet hours after a change: both hours, one of them (the other kept), or none."""
     if off:
         if start is not None or end is not None:
-            raise GameError("either set quiet hours or turn them off, not both at once")
+            raise GameError(tr("either set quiet hours or turn them off, not both at once"))
         return None, None
     for name, hour in (("quiet_start", start), ("quiet_end", end)):
         if hour is not None and not 0 <= hour <= 23:
-            raise GameError(f"{name} is an hour of the day, from 0 to 23, not {hour}")
+            raise GameError(tr("{option} is an hour of the day, from 0 to 23, not {hour}", option=name, hour=hour))
     start = current.quiet_start if start is None else start
     end = current.quiet_end if end is None else end
     if (start is None) != (end is None):
-        raise GameError("quiet hours need both quiet_start and quiet_end (e.g. 22 and 7)")
+        raise GameError(tr("quiet hours need both quiet_start and quiet_end (e.g. 22 and 7)"))
     if start is not None and start == end:
         raise GameError(
-            f"quiet hours from {start}:00 until {end}:00 would be no hours at all; pick two different hours"
+            tr(
+                "quiet hours from {start}:00 until {end}:00 would be no hours at all; pick two different hours",
+                start=start,
+                end=end,
+            )
         )
     return start, end
 

@@ -43,6 +43,12 @@ async def test_settings_are_shown_set_and_bad_values_refused_also_in_a_dm(table)
     assert "Quiet hours: none" in off.content and "Reminder DMs: **off**" in off.content
     assert "Reminder: each game's own time" in off.content
 
+    table.bob.locale = "uk"  # replies in his own language, refusals too
+    his = await fake.slash(table.bob, fake.dm_channel(table.bob), "settings", quiet_start=22, quiet_end=7)
+    assert his.content.startswith("✅ Збережено.") and "🌙 Тихі години: 22:00–07:00" in his.content
+    bad = await fake.slash(table.bob, fake.dm_channel(table.bob), "settings", quiet_start=25)
+    assert "quiet_start — це година доби, від 0 до 23, а не 25" in bad.content
+
 
 async def test_a_player_with_reminder_dms_off_gets_none_and_the_other_gets_his_at_his_own_time(table):
     fake = table.fake
