@@ -75,6 +75,9 @@ async def test_a_chinese_server_gets_chinese_posts_and_boards(table):
     assert "规则：`/rules conquest`" in started.content
     decode_png(started.attachments[0].data)
 
+    table.bob.locale = "uk"  # his own mistakes are explained in his language, whatever the server's
+    bad = await fake.slash(table.bob, table.thread(), "orders give", text="Z99>Z98 2")
+    assert bad.ephemeral and "'z99>z98 2': Z99 — не клітинка цієї карти" in bad.content
     await fake.slash(table.alice, table.thread(), "orders pass")
     await fake.slash(table.bob, table.thread(), "orders pass")
     resolved = await table.post(lambda m: m.content.startswith("**第 1 回合."))
