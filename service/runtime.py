@@ -70,6 +70,7 @@ class GameService:
             except sqlite3.Error as err:
                 raise StoreError(explain(err, path)) from err
             service = cls(db, sink, **kwargs)
+            await service.languages.load()
             service.lock = lock
             undo.pop_all()
         return service
