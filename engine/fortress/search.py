@@ -105,25 +105,27 @@ class Prospects:
 
     def __init__(self, position: Position):
         self.position = position
+        self.site: dict[tuple[int, int], int] = {}
         self.near: dict[tuple[int, int], int] = {}
         self.far: dict[tuple[int, int], float] = {}
 
+    def build(self, seat: int, at: int) -> int:
+        """What a general of ``seat`` would win building on ``at`` (0 where he cannot)."""
+        key = (seat, at)
+        found = self.site.get(key)
+        if found is None:
+            position = self.position
+            found = self.site[key] = (
+                position.gain(seat, at) if position.owner[at] != 1 - seat and position.buildable(at) else 0
+            )
+        return found
+
     def here(self, seat: int, at: int) -> int:
-        """The best build from ``at`` next turn: on it, or a step away (not on enemy land)."""
+        """The best build from ``at`` next turn: on it, or a step away."""
         key = (seat, at)
         found = self.near.get(key)
         if found is None:
-            position = self.position
-            owner, fort, sites = position.owner, position.fort, position.field.land
-            cities = position.field.cities
-            found = self.near[key] = max(
-                (
-                    position.gain(seat, c)
-                    for c in position.field.around[at]
-                    if owner[c] != 1 - seat and sites[c] and not fort[c] and c not in cities
-                ),
-                default=0,
-            )
+            found = self.near[key] = max(self.build(seat, c) for c in self.position.field.around[at])
         return found
 
     def reach(self, seat: int, at: int) -> float:
@@ -177,7 +179,7 @@ def _general_turns(position: Position, width: int, noise: list[int], budget: Bud
         turn = []
         for at in order:
             ranked = _ranked_actions(child, seat, at, noise, worth)
-            budget.spend()
+            budget.spend(1 + len(ranked) // SCAN)
             pick = rank if at == general else 0
             if pick >= len(ranked):
                 break
@@ -204,7 +206,7 @@ def _ranked_actions(position: Position, seat: int, at: int, noise: list[int], wo
         if action[0] == WALK:
             value = 0.0 if last else WAIT * worth.reach(seat, action[-1]) - 0.01 * len(action)
         else:
-            value = float(position.gain(seat, action[-1]))
+            value = float(worth.build(seat, action[-1]))
         scored.append((value, noise[action[-1]], action))
     scored.sort(key=lambda item: (-item[0], item[1]))
     return [action for _, _, action in scored]
