@@ -51,14 +51,17 @@ def test_every_level_gives_a_legal_turn(mode, seed, picks, level):
         assert after.generals.get(state.cities[seat]) != seat
 
 
-def test_a_mode_3_game_where_a_general_was_walked_into_his_own_city_is_played_legally():
-    """Seed 3048 once had seat 1 walk a second general into its city (an illegal turn); every
-    level now plays that game through."""
-    for level in LEVELS:
-        state = RS.setup(2, {"mode": 3, "moves": 6}, seed=3048)
+@pytest.mark.parametrize("seed", [8, 12, 3048])
+def test_no_level_walks_a_general_into_its_own_city(seed):
+    """Mode 3: at the end of a turn no general may stand in his city. The bot used to walk a second
+    general in on these seeds (3048, seat 1: ``I6>I7; build I4; K6>J6>I6``), giving an illegal turn."""
+    for seats in (("Easy", "Extreme"), ("Hard", "Medium")):
+        state = RS.setup(2, {"mode": 3, "moves": 6}, seed=seed)
         while RS.outcome(state) is None:
-            orders = RS.ai_orders(state, state.to_move, 3048, level=level)
-            state = RS.resolve(state, {state.to_move: orders}).state
+            seat = state.to_move
+            orders = RS.ai_orders(state, seat, seed, level=seats[seat])
+            state = RS.resolve(state, {seat: orders}).state
+            assert state.generals.get(state.cities[seat]) != seat
 
 
 @pytest.mark.parametrize("mode", [1, 3])
