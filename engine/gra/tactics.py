@@ -79,16 +79,7 @@ def worth(state: GraState, seat: int, *, laggards: bool = True) -> float:
 
 def front_distance(state: GraState, seat: int) -> dict[int, int]:
     """Edges from each node to the nearest node the seat does not own."""
-    graph = state.graph
-    distance = {n: 0 for n in graph.nodes if state.owners.get(n) != seat}
-    queue = deque(distance)
-    while queue:
-        node = queue.popleft()
-        for near in graph.adjacency[node]:
-            if near not in distance:
-                distance[near] = distance[node] + 1
-                queue.append(near)
-    return distance
+    return state.graph.distances_from(*(n for n in state.graph.nodes if state.owners.get(n) != seat))
 
 
 def best_part(state: GraState, seat: int, parts) -> frozenset[int]:
