@@ -59,9 +59,9 @@ def test_every_level_gives_a_legal_turn_the_same_for_the_same_seed(players, seed
         return
     for level in LEVELS:
         orders = {seat: RS.ai_orders(state, seat, 7, level=level) for seat in RS.acting_players(state)}
-        for seat, given in orders.items():
-            assert RS.parse_orders(state, seat, RS.format_orders(given)) == given
-            assert RS.ai_orders(state, seat, 7, level=level) == given
+        for seat, made in orders.items():
+            assert RS.parse_orders(state, seat, RS.format_orders(made)) == made
+            assert RS.ai_orders(state, seat, 7, level=level) == made
         RS.resolve(state, orders)
 
 
