@@ -10,12 +10,11 @@ from engine import RULESETS, OptionError
 
 GAMES = [
     ("conquest", {}),
-    ("gra", {}),
     ("ranks", {}),
     ("ranks", {"map": "nine-cities"}),
 ]
 FORTRESS = [("fortress", {"mode": 1}), ("fortress", {"mode": 2}), ("fortress", {"mode": 3})]
-SEARCHES = [*GAMES, *FORTRESS, ("siege", {})]  # siege's and fortress's levels are budgets that do cut searches short
+SEARCHES = [*GAMES, *FORTRESS, ("siege", {}), ("gra", {})]  # their levels are budgets that do cut searches short
 LIMITLESS = 10**9
 
 
