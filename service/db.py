@@ -143,6 +143,11 @@ class Database:
                     raise
             return await self._version()
 
+    async def version(self) -> int:
+        """The schema version: the last migration applied."""
+        async with self.lock:
+            return await self._version()
+
     async def _has_tables(self) -> bool:
         async with self.conn.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' LIMIT 1"

@@ -22,7 +22,6 @@ import functools
 import logging
 import pathlib
 import re
-import urllib.parse
 from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Any
 
@@ -30,6 +29,7 @@ import asyncpg
 
 from service.db import MIGRATIONS, SchemaTooNewError, available_migrations
 from service.instancelock import AlreadyRunning
+from service.store import redacted
 from service.storeerrors import StorageFailure, StoreError, unsaved
 
 log = logging.getLogger(__name__)
@@ -51,6 +51,8 @@ _UNWRITABLE = (
     (asyncpg.InsufficientResourcesError, "the database server is out of resources"),
     (asyncpg.ReadOnlySQLTransactionError, "the bot's database is read-only"),
     (asyncpg.CannotConnectNowError, "the database server is starting or stopping"),
+    (asyncpg.AdminShutdownError, "the database server was shut down"),
+    (asyncpg.CrashShutdownError, "the database server was shut down"),
     (asyncpg.PostgresConnectionError, "the bot lost its connection to the database server"),
     (asyncpg.ConnectionDoesNotExistError, "the bot lost its connection to the database server"),
     (OSError, "the bot cannot reach its database server"),
@@ -77,15 +79,6 @@ def postgresql_schema(script: str) -> str:
     for pattern, words in POSTGRESQL_WORDS:
         script = pattern.sub(words, script)
     return script
-
-
-def redacted(url: str) -> str:
-    """The URL without its password, to be logged and shown."""
-    parts = urllib.parse.urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rpartition("@")[2]
-    return urllib.parse.urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
 
 
 class PgCursor:
@@ -230,6 +223,11 @@ class PostgresStore:
                 await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
         except asyncpg.PostgresError as err:
             raise StoreError(f"the migration {path.name} failed on {self.where}: {err}") from err
+
+    async def version(self) -> int:
+        """The schema version: the last migration applied."""
+        async with self.pool.acquire() as conn:
+            return await self._version(conn)
 
     @staticmethod
     async def _version(conn: asyncpg.Connection) -> int:

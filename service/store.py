@@ -13,6 +13,7 @@ gives a cursor (awaited, or used with ``async with``) with ``fetchone``, ``fetch
 from __future__ import annotations
 
 import pathlib
+import urllib.parse
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
@@ -49,7 +50,23 @@ class Store(Protocol):
 
     async def migrate(self) -> int: ...
 
+    async def version(self) -> int: ...
+
     async def close(self) -> None: ...
+
+
+def redacted(url: str) -> str:
+    """The URL without its password, to be logged and shown."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
+
+
+def described(location: Location) -> str:
+    """Where the games are, for the log: the file, or the server's URL without its password."""
+    return redacted(location) if is_postgresql(location) else str(sqlite_path(location))
 
 
 def is_postgresql(location: Location) -> bool:

@@ -67,7 +67,9 @@ class Cluster:
             raise RuntimeError(f"{' '.join(args[:2])} failed: {result.stdout}{result.stderr}")
 
     def start(self) -> Cluster:
-        self._run("initdb", "-D", str(self.data), "-U", self.user, "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C")
+        self._run(
+            "initdb", "-D", str(self.data), "-U", self.user, "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"
+        )
         self._run(
             "pg_ctl", "-D", str(self.data), "-l", str(self.folder / "server.log"), "-w", "-o",
             f"{SERVER_SETTINGS} -k {self.folder}", "start",
