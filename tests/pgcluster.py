@@ -54,7 +54,13 @@ class Cluster:
         self.user = "postgres"
         self._as = {}
         if os.geteuid() == 0:  # initdb and postgres refuse root
-            account = pwd.getpwnam("postgres")
+            try:
+                account = pwd.getpwnam("postgres")
+            except KeyError:
+                raise RuntimeError(
+                    "PostgreSQL's server refuses to run as root and there is no postgres user to run it as: "
+                    "run the tests as another user, or install Debian's postgresql package, which makes one"
+                ) from None
             os.chown(self.folder, account.pw_uid, account.pw_gid)
             self._as = {"user": account.pw_uid, "group": account.pw_gid}
         self._names = itertools.count(1)
