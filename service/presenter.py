@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import BotLevel, Event, Option, Ruleset
-from i18n import current, tr
+from i18n import NAME_CONTEXT, current, tr, tr_in
 from render.summary import describe_events, seat_name
 from render.text import font_for
 from service.errors import GameError, WrongPhase
@@ -101,7 +101,7 @@ class Presenter:
             value = game.row.options.get(option.name)
             if value is None or value == option.default:
                 continue
-            shown.append(f"{option.name.replace('_', ' ')}: {_readable(option, value)}")
+            shown.append(f"{tr_in(NAME_CONTEXT, option.name).replace('_', ' ')}: {tr(_readable(option, value))}")
         return ", ".join(shown) or tr("defaults")
 
     def departed_seats(self, game: Game) -> frozenset[int]:
@@ -155,8 +155,9 @@ class Presenter:
         pass for somebody else."""
         drawn = [_drawable(name) for name in game.names()]
         folded = [name.casefold() for name in drawn]
+        nameless = tr("Player")
         named = [
-            name if name and folded.count(name.casefold()) == 1 else f"{name or tr('Player')} #{seat + 1}"
+            name if name and folded.count(name.casefold()) == 1 else f"{name or nameless} #{seat + 1}"
             for seat, name in enumerate(drawn)
         ]
         return [
@@ -186,7 +187,8 @@ class Presenter:
     ) -> bytes:
         """The board as PNG: after history entry ``seq``, or now; with ``viewer`` and ``orders_text``,
         that player's private view of his own orders."""
-        state = await self.master.state_at(game.id, seq) if seq is not None else game.row.state
+        now = seq is None or seq == game.row.seq  # the position the game is in: no need to read history
+        state = game.row.state_text if now else await self.master.stored_state_at(game.id, seq)
         if state is None:
             raise WrongPhase(tr("game #{number} has not started yet", number=game.id))
         return await self.pool.run(
@@ -237,7 +239,7 @@ class Presenter:
 
     async def map_preview(self, game: Game) -> bytes:
         """PNG of the board the game will start on, with as many players as it seats."""
-        title = f"{self.title(game)}: {self.chosen_map(game) or tr('map')}"
+        title = tr("{game}: {map}", game=self.title(game), map=self.chosen_map(game) or tr("map"))
         rs = self.master.ruleset(game.row)
         return await self.pool.run(
             preview_job, rs, game.row.options, game.row.max_players, game.row.seed, title, current()

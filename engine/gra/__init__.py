@@ -42,9 +42,10 @@ from engine.gra.state import (
 )
 from engine.i18n import mark
 from engine.rng import seed_state
-from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
+from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
-RULES_TEXT = """\
+RULES_TEXT = mark(
+    """\
 **Gra** — 2 to 6 players on a graph of nodes and edges; the last player alive wins. Every turn all \
 players who can act give secret orders at once.
 
@@ -64,6 +65,7 @@ New soldiers spawn for one move phase: they cannot move, have no strength and di
 **Split territory**: if your land falls apart, keep one part (`keep 17`); the rest turns neutral.
 
 Surrender or agree a draw (all living players) at any time."""
+)
 
 
 class GraRuleset(Ruleset[GraState, Order, GraView]):
@@ -73,7 +75,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     min_players = 2
     max_players = 6
     default_players = 3
-    bot_levels = (BotLevel("standard", 1_000),)  # >= 6 neighbours for every node of the largest generated map
+    bot_levels = ai.LEVELS
     state_version = 3
 
     def options_schema(self) -> tuple[Option, ...]:
@@ -209,7 +211,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     def ai_orders(
         self, state: GraState, seat: int, seed: int | str, *, level: str | None = None, budget: int | None = None
     ) -> list[Order]:
-        return ai.choose_orders(state, seat, seed, self.search_budget(level, budget))
+        return ai.choose_orders(state, seat, seed, self.bot_level(level).name, self.search_budget(level, budget))
 
     def turn_unit(self, state: GraState) -> str:
         return state.phase.turn_unit
