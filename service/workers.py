@@ -23,13 +23,14 @@ from engine import RULESETS, Ruleset
 from i18n import ENGLISH, LANGUAGES, tr, translations, using
 from render import board_png, has_drawer, text
 from render.chart import rating_chart
+from service.packing import unpack
 
 T = TypeVar("T")
 
 
 def render_job(
     rs: Ruleset,
-    state: Mapping[str, Any],
+    state: Mapping[str, Any] | bytes | str,
     *,
     viewer: int | None,
     orders_text: str,
@@ -38,8 +39,9 @@ def render_job(
     language: str = ENGLISH,
 ) -> bytes:
     """The board as ``viewer`` may see it; with ``orders_text``, his private view of his orders; its
-    words in ``language`` (a worker process does not share the caller's context)."""
-    loaded = rs.from_dict(state)
+    words in ``language`` (a worker process does not share the caller's context). ``state`` may be
+    as stored (JSON text or packed), so that the worker parses it, not the bot's process."""
+    loaded = rs.from_dict(state if isinstance(state, Mapping) else unpack(state))
     orders = rs.parse_orders(loaded, viewer, orders_text) if viewer is not None and orders_text else ()
     with using(language):
         return board_png(rs.view(loaded, viewer), names=names, orders=orders, title=title)
