@@ -6,10 +6,12 @@ Orders are secret only until their turn resolves; after that, anyone may look th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
+from render.replay import MAX_FRAMES, pick
 from service.errors import GameError
 from service.master import GameMasterCore
+from service.models import FINISHED
 from service.packing import unpack
 
 
@@ -21,6 +23,14 @@ class PastTurn:
     events: tuple[dict[str, Any], ...]
     orders: dict[int, str]  # by seat, as played: a seat that gave none played its defaults
     timed_out: bool
+
+
+class ReplayStep(NamedTuple):
+    """A position a replay shows, as plain data for the worker that draws it."""
+
+    number: int | None  # 0 for the start, else the resolved turn it follows; None: a departure ended the game
+    before: dict[str, Any] | None  # the position the turn was played from (it names the turn)
+    after: dict[str, Any]
 
 
 class HistoryOps(GameMasterCore):
@@ -64,3 +74,29 @@ class HistoryOps(GameMasterCore):
             {int(seat): text for seat, text in played["orders"].items()},
             bool(played.get("timed_out")),
         )
+
+    async def replay_steps(self, game_id: int) -> list[ReplayStep]:
+        """What a replay of the game shows: the start and the position after each resolved turn, and a
+        finished game's last position if a departure after its last turn made it; evenly chosen
+        down to at most MAX_FRAMES."""
+        game = await self.get_game(game_id)
+        if await self.resolved_turns(game_id) == 0:
+            raise GameError(f"game #{game_id} has no resolved turn yet: there is nothing to replay")
+        async with self.db.reading() as conn:
+            async with conn.execute(
+                "SELECT kind, state_after FROM history WHERE game_id = ? ORDER BY seq", (game_id,)
+            ) as cursor:
+                rows = await cursor.fetchall()
+        numbers, resolved = [], 0
+        for index, (kind, _) in enumerate(rows):
+            if kind == "resolve":
+                resolved += 1
+                numbers.append((index, resolved))
+            elif kind == "setup":
+                numbers.append((index, 0))
+        if game.row.status == FINISHED and rows[-1][0] != "resolve":
+            numbers.append((len(rows) - 1, None))
+        return [
+            ReplayStep(number, unpack(rows[index - 1][1]) if number else None, unpack(rows[index][1]))
+            for index, number in (numbers[i] for i in pick(len(numbers), MAX_FRAMES))
+        ]

@@ -15,6 +15,7 @@ from typing import Any
 
 from engine import BotLevel, Event, Option, Ruleset
 from render.chart import rating_chart
+from render.replay import ReplayTooLarge
 from render.summary import describe_events, seat_name
 from render.text import font_for
 from service.errors import GameError, WrongPhase
@@ -23,7 +24,7 @@ from service.history import PastTurn
 from service.master import GameMasterCore
 from service.models import FINISHED, RUNNING, Game
 from service.ratings import Standing
-from service.workers import CpuPool, preview_job, render_job
+from service.workers import CpuPool, preview_job, render_job, replay_job
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,27 @@ class Presenter:
             title=title,
         )
 
+    async def replay(self, game: Game, limit: int) -> ReplayPost:
+        """The game from its start to now, animated, in at most ``limit`` bytes (an upload limit)."""
+        steps = await self.master.replay_steps(game.id)
+        try:
+            replay = await self.pool.run(
+                replay_job,
+                self.master.ruleset(game.row),
+                steps,
+                names=self.drawn_names(game),
+                finished=game.row.status == FINISHED,
+                limit=limit,
+            )
+        except ReplayTooLarge as err:
+            raise GameError(f"the replay of game #{game.id} does not fit in an upload here: {err}") from err
+        so_far = "start to finish" if game.row.status == FINISHED else "so far"
+        return ReplayPost(
+            f"🎞️ **Replay of {self.title(game)}**, {so_far}: {replay.frames} frames.",
+            f"game-{game.id}-replay.{replay.format}",
+            replay.data,
+        )
+
     def tutorials(self) -> list[RulesetCard]:
         """The games that have a tutorial."""
         return [card for card in self.cards() if self.rulesets[card.name].tutorial()]
@@ -232,6 +254,15 @@ class Presenter:
     def ruleset_title(self, name: str) -> str:
         rs = self.rulesets.get(name)
         return rs.title if rs else name
+
+
+@dataclass(frozen=True)
+class ReplayPost:
+    """A replay as a message carries it."""
+
+    text: str
+    filename: str
+    data: bytes
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,14 @@ import multiprocessing
 import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import Ruleset
-from render import board_png
+from render import board_image, board_png
+from render.replay import Replay, Still, animate
+
+if TYPE_CHECKING:
+    from service.history import ReplayStep
 
 T = TypeVar("T")
 
@@ -43,6 +47,22 @@ def preview_job(rs: Ruleset, options: Mapping[str, Any], players: int, seed: int
     """The board a game will start on, as everyone sees it (before anyone has joined it)."""
     state = rs.setup(players, options, seed)
     return board_png(rs.view(state, None), names=[f"Seat {n + 1}" for n in range(players)], orders=(), title=title)
+
+
+def replay_job(rs: Ruleset, steps: Sequence[ReplayStep], *, names: Sequence[str], finished: bool, limit: int) -> Replay:
+    """The game animated, in at most ``limit`` bytes; a finished game's last frame says so."""
+
+    def caption(step: ReplayStep, last: bool) -> str:
+        if step.number is None:
+            return "Final position"
+        label = f"{rs.turn_unit(rs.from_dict(step.before)).capitalize()} {step.number}" if step.number else "Start"
+        return f"{label} · final position" if last and finished else label
+
+    def board(state: Mapping[str, Any]) -> Callable[[], Any]:
+        return lambda: board_image(rs.view(rs.from_dict(state), None), names=names)
+
+    last = len(steps) - 1
+    return animate([Still(board(step.after), caption(step, i == last)) for i, step in enumerate(steps)], limit)
 
 
 def bot_job(rs: Ruleset, state: Mapping[str, Any], seat: int, seed: str, level: str | None) -> str:
