@@ -64,12 +64,13 @@ def pick(total: int, most: int) -> list[int]:
         return list(range(total))
     if most < 2:
         raise ValueError("a replay keeps at least its first and last frames")
-    return sorted({round(i * (total - 1) / (most - 1)) for i in range(most)})
+    return sorted({(2 * i * (total - 1) + most - 1) // (2 * (most - 1)) for i in range(most)})  # rounded half up
 
 
 def durations(frames: int) -> list[int]:
-    """Milliseconds each frame is shown: evenly paced, with the last one held."""
-    step = min(STEP_MS[1], max(STEP_MS[0], ANIMATION_MS // max(1, frames - 1)))
+    """Milliseconds each frame is shown: evenly paced, with the last one held (in tens: GIF counts
+    hundredths of a second)."""
+    step = min(STEP_MS[1], max(STEP_MS[0], ANIMATION_MS // max(1, frames - 1) // 10 * 10))
     return [step] * (frames - 1) + [HOLD_MS]
 
 
