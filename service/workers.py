@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import Ruleset
 from render import board_image, board_png
-from render.replay import Replay, Still, animate
+from render.replay import Replay, Still, animate, final
 
 if TYPE_CHECKING:
     from service.history import ReplayStep
@@ -56,7 +56,7 @@ def replay_job(rs: Ruleset, steps: Sequence[ReplayStep], *, names: Sequence[str]
         if step.number is None:
             return "Final position"
         label = f"{rs.turn_unit(rs.from_dict(step.before)).capitalize()} {step.number}" if step.number else "Start"
-        return f"{label} · final position" if last and finished else label
+        return final(label) if last and finished else label
 
     def board(state: Mapping[str, Any]) -> Callable[[], Any]:
         return lambda: board_image(rs.view(rs.from_dict(state), None), names=names)

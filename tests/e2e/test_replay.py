@@ -14,7 +14,7 @@ from tests.e2e.test_standing import CONQUEST
 def decode_replay(data: bytes, frames: int) -> Image.Image:
     image = Image.open(io.BytesIO(data))
     assert image.format in ("GIF", "WEBP") and image.is_animated and image.n_frames == frames
-    assert 400 <= image.width <= 800 and image.height > 400
+    assert 320 <= image.width <= 640 and image.height > 400
     return image
 
 
