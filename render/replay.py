@@ -54,6 +54,7 @@ class Replay:
     width: int
     height: int
     shown: tuple[int, ...]  # the indexes of the stills it shows, in order
+    captions: tuple[str, ...]  # theirs
 
 
 class ReplayTooLarge(ValueError):
@@ -69,9 +70,15 @@ def pick(total: int, most: int) -> list[int]:
     return sorted({(2 * i * (total - 1) + most - 1) // (2 * (most - 1)) for i in range(most)})  # rounded half up
 
 
+def after_turn(unit: str, number: int) -> str:
+    """The caption of the position a turn left ("After round 12"): the board's own heading names
+    the turn to come."""
+    return f"After {unit} {number}"
+
+
 def final(caption: str) -> str:
     """The caption of a finished game's last frame."""
-    return f"{caption} · final position"
+    return f"{caption} · game over"
 
 
 def durations(frames: int) -> list[int]:
@@ -95,7 +102,8 @@ def animate(stills: Sequence[Still], limit: int) -> Replay:
         data, kind = _smallest(_on_one_palette(_same_size(frames)))
         if len(data) <= limit:
             width, height = frames[0].size
-            return Replay(data, kind, len(frames), width, height, tuple(chosen[k] for k in kept))
+            shown = tuple(chosen[k] for k in kept)
+            return Replay(data, kind, len(frames), width, height, shown, tuple(stills[i].caption for i in shown))
         share = limit / len(data) * SHRINK
         if scale > MIN_SCALE:
             scale = max(MIN_SCALE, scale * math.sqrt(share))

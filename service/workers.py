@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import Ruleset
 from render import board_image, board_png
-from render.replay import Replay, Still, animate, final
+from render.replay import Replay, Still, after_turn, animate, final
 
 if TYPE_CHECKING:
     from service.history import ReplayStep
@@ -55,7 +55,7 @@ def replay_job(rs: Ruleset, steps: Sequence[ReplayStep], *, names: Sequence[str]
     def caption(step: ReplayStep, last: bool) -> str:
         if step.number is None:
             return "Final position"
-        label = f"{rs.turn_unit(rs.from_dict(step.before)).capitalize()} {step.number}" if step.number else "Start"
+        label = after_turn(rs.turn_unit(rs.from_dict(step.before)), step.number) if step.number else "Start"
         return final(label) if last and finished else label
 
     def board(state: Mapping[str, Any]) -> Callable[[], Any]:

@@ -58,6 +58,7 @@ def test_a_frame_per_still_paced_with_the_last_held_and_each_board_shown_as_draw
     assert Image.open(io.BytesIO(made.data)).format.lower() == made.format
     assert (made.frames, made.width, made.height, made.shown) == (6, 480, 360 + caption_height(480), tuple(range(6)))
     assert [duration for _, duration in shown] == [replay.STEP_MS[1]] * 5 + [HOLD_MS]
+    assert made.captions == ("Start", "Round 1", "Round 2", "Round 3", "Round 4", "Round 5")
     top = caption_height(480)
     first, last = (frame.crop((0, top, 480, top + 360)) for frame, _ in (shown[0], shown[-1]))
     assert difference(first, board(0)) < 2 and difference(last, board(5)) < 2

@@ -6,10 +6,13 @@ from __future__ import annotations
 import pytest
 
 import service.history
+from engine import find_ruleset
 from service.errors import GameError
 from service.presenter import Presenter
-from service.workers import CpuPool
+from service.workers import CpuPool, replay_job
 from tests.service.conftest import ALICE, BOB
+
+RS = find_ruleset("conquest")
 
 
 async def test_the_replay_is_queued_once_after_the_game_over_post(env):
@@ -32,6 +35,8 @@ async def test_the_replay_is_queued_once_after_the_game_over_post(env):
     assert [step.number for step in steps] == [0, 1, 2, None]  # None: the position the surrender left
     assert steps[0].before is None and steps[1].before == steps[0].after
     assert steps[-1].after == (await env.master.get_game(game.id)).row.state
+    made = replay_job(RS, steps, names=["Alice", "Bob"], finished=True, limit=10**7)
+    assert made.captions == ("Start", "After round 1", "After round 2", "Final position")
 
 
 async def test_a_replay_shows_the_turns_so_far_evenly_chosen_and_needs_one(env, monkeypatch):
@@ -45,6 +50,9 @@ async def test_a_replay_shows_the_turns_so_far_evenly_chosen_and_needs_one(env, 
     monkeypatch.setattr(service.history, "MAX_FRAMES", 3)
     assert [step.number for step in await env.master.replay_steps(game.id)] == [0, 3, 5]
 
+    steps = await env.master.replay_steps(game.id)
+    made = replay_job(RS, steps, names=["Alice", "Bob"], finished=True, limit=10**7)
+    assert made.captions == ("Start", "After round 3", "After round 5 · game over") and made.frames == 3
     pool = CpuPool(workers=0)
     try:
         post = await Presenter(env.master, pool).replay(await env.master.get_game(game.id), limit=10**7)
