@@ -27,7 +27,7 @@ demo: $(VENV)/.installed
 	$(BIN)/python bot.py demo
 
 # Every bench at sizes that fit in about ten minutes together; run a script alone for its full size
-# (bench_fairness and bench_siege_ladder play 200 games per count or pair by default).
+# (bench_fairness and bench_ladder play 200 games per count or pair by default).
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_resolve.py
 	$(BIN)/python bench/bench_render.py
@@ -37,7 +37,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_discord.py
 	$(BIN)/python bench/bench_ranks_ai.py
 	$(BIN)/python bench/bench_fairness.py --games 40
-	$(BIN)/python bench/bench_siege_ladder.py --games 10
+	$(BIN)/python bench/bench_ladder.py --quick
 
 clean:
 	rm -rf $(VENV) demo-output .pytest_cache .hypothesis

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from engine.i18n import tr
 from render import png, text
 from render.style import BACKGROUND, INK, MUTED, WHITE, mix
 
@@ -70,15 +71,9 @@ def pick(total: int, most: int) -> list[int]:
     return sorted({(2 * i * (total - 1) + most - 1) // (2 * (most - 1)) for i in range(most)})  # rounded half up
 
 
-def after_turn(unit: str, number: int) -> str:
-    """The caption of the position a turn left ("After round 12"): the board's own heading names
-    the turn to come."""
-    return f"After {unit} {number}"
-
-
 def final(caption: str) -> str:
     """The caption of a finished game's last frame."""
-    return f"{caption} · game over"
+    return tr("{turn} · game over", turn=caption)
 
 
 def durations(frames: int) -> list[int]:

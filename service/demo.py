@@ -13,8 +13,8 @@ from PIL import Image
 
 from engine import find_ruleset
 from render import board_png
-from render.replay import UPLOAD_LIMIT, Still, after_turn, animate, final
-from render.summary import describe_events, describe_outcome
+from render.replay import UPLOAD_LIMIT, Still, animate, final
+from render.summary import describe_events, describe_outcome, numbered_turn
 
 DEMO_NAMES = ("Alice", "Борис", "小明", "Dana", "Émile", "Farida")
 
@@ -46,8 +46,8 @@ def run_demo(ruleset: str, players: int | None, seed: int, out: pathlib.Path, ma
         if step == 1:
             private = board_png(rs.view(state, 0), names=names, orders=orders[0])
             images.append(_write(out / "private-orders-seat0-round-001.png", private))
-        heading = f"{rs.turn_unit(state).capitalize()} {step} resolved."
-        captions.append(after_turn(rs.turn_unit(state), step))
+        captions.append(numbered_turn(rs.turn_unit(state), step))
+        heading = f"{captions[-1]} resolved."
         resolution = rs.resolve(state, orders)
         state = resolution.state
         log += ["", heading, *describe_events(rs, resolution.events, names)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from i18n import tr
 from render.replay import MAX_FRAMES, pick
 from service.errors import GameError
 from service.master import GameMasterCore
@@ -81,7 +82,7 @@ class HistoryOps(GameMasterCore):
         down to at most MAX_FRAMES."""
         game = await self.get_game(game_id)
         if await self.resolved_turns(game_id) == 0:
-            raise GameError(f"game #{game_id} has no resolved turn yet: there is nothing to replay")
+            raise GameError(tr("game #{number} has no resolved turn yet: there is nothing to replay", number=game_id))
         async with self.db.reading() as conn:
             async with conn.execute(
                 "SELECT kind, state_after FROM history WHERE game_id = ? ORDER BY seq", (game_id,)

@@ -164,8 +164,8 @@ class GameMasterCore:
         """A planner starting from this snapshot; computer players search in the worker pool."""
         rs = self.ruleset(game.row)
 
-        def bot_orders(state: dict[str, Any], seat: int, seed: str, level: str | None) -> str:
-            return self.pool.call(bot_job, rs, state, seat, seed, level)
+        def bot_orders(state: dict[str, Any], seat: int, seed: str, level: str | None, nodes: int) -> str:
+            return self.pool.call(bot_job, rs, state, seat, seed, level, nodes)
 
         return Planner(rs, game.row, list(game.players), orders, self.clock.now(), game.state, bot_orders)
 

@@ -7,9 +7,12 @@ makes them final, and the last pass resolves the turn.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from engine import OrderError
+from engine import OrderError, Ruleset
+from render.summary import seat_name
 from service.errors import GameError, NotAllowed
 from service.master import GameMasterCore
 from service.models import Actor, Game, OrderRow
@@ -86,7 +89,7 @@ class PlayOps(GameMasterCore):
                     return self._mine(game, seat, current, repeated=True)
                 combined = f"{current.text}; {text}" if keep and current and current.text else text
                 _check_length(combined)
-                orders = rs.parse_orders(game.state, seat, combined)
+                orders = parse_named(rs, game, seat, combined)
                 normalized = rs.format_orders(orders)
                 await conn.execute(
                     """INSERT INTO orders (game_id, turn, seat, text, passed, updated_at) VALUES (?,?,?,?,0,?)
@@ -123,7 +126,7 @@ class PlayOps(GameMasterCore):
             if row is not None and row.passed:
                 raise GameError("you already passed this turn")
             source = text if text is not None else row.text if row else ""
-            orders = planner.rs.parse_orders(planner.state, seat, source)  # a pass needs a complete set
+            orders = parse_named(planner.rs, game, seat, source, planner.state)  # a pass needs a complete set
             planner.orders[seat] = OrderRow(seat, planner.rs.format_orders(orders), True)
             planner.passed(seat)
 
@@ -147,6 +150,15 @@ class PlayOps(GameMasterCore):
             planner.agree_draw(seat)
 
         return await self._transition(game_id, build)
+
+
+def parse_named(rs: Ruleset, game: Game, seat: int, text: str, state: Any = None) -> Sequence[Any]:
+    """``text`` parsed for ``seat``; an error that mentions other seats calls them by the players' names."""
+    try:
+        return rs.parse_orders(game.state if state is None else state, seat, text)
+    except OrderError as err:
+        names = game.names()
+        raise err.named(lambda other: seat_name(names, other)) from None
 
 
 def _check_length(text: str) -> None:

@@ -39,6 +39,20 @@ def bank_after_pass(settings: TimeSettings, bank: float, started_at: float, now:
     return left + settings.increment_seconds if settings.mode == "increment" else left
 
 
+FULL_SEARCH_CLOCK = 600.0  # ten minutes left on a chess clock or more: a computer searches in full
+LEAST_SEARCH_SHARE = 0.05
+
+
+def clocked_nodes(nodes: int, bank_left: float | None) -> int:
+    """A computer player's search on a chess clock: its level's ``nodes`` in proportion to the time
+    left on its clock against ten minutes (with Bullet's one minute, a tenth), never below a
+    twentieth. Counted in nodes, not seconds, so the same position and clock give the same move."""
+    if bank_left is None:
+        return nodes
+    share = min(1.0, max(LEAST_SEARCH_SHARE, bank_left / FULL_SEARCH_CLOCK))
+    return max(1, round(nodes * share))
+
+
 def check_settings(settings: TimeSettings) -> None:
     if settings.mode not in TIME_MODES:
         raise GameError(f"time mode {settings.mode!r} must be one of: round, bank, increment, none")

@@ -17,7 +17,7 @@ from typing import Any
 from engine import OrderError, Ruleset
 from engine.standings import position_points
 from service.models import FINISHED, RUNNING, GameRow, OrderRow, PlayerRow
-from service.timing import bank_after_pass, reminder_time, turn_deadline
+from service.timing import bank_after_pass, clocked_nodes, reminder_time, turn_deadline
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ class HistoryRow:
     state_after: dict[str, Any]
 
 
-BotOrders = Callable[[dict[str, Any], int, str, str | None], str]
+BotOrders = Callable[[dict[str, Any], int, str, str | None, int], str]  # state, seat, seed, level, nodes
 """A computer player's orders as text, from (state as stored, seat, seed, its level)."""
 
 
@@ -422,9 +422,11 @@ class Planner:
         seated = self.seated()
         acting = sorted(self.rs.acting_players(self.state))
         for seat in acting:
-            if seated[seat].is_ai:
+            player = seated[seat]
+            if player.is_ai:
+                nodes = clocked_nodes(self.rs.bot_level(player.ai_level).budget, player.bank_left)
                 text = self.bot_orders(
-                    self.plan.state, seat, f"{self.game.seed}:{self.plan.turn}", seated[seat].ai_level
+                    self.plan.state, seat, f"{self.game.seed}:{self.plan.turn}", player.ai_level, nodes
                 )
                 self.orders[seat] = OrderRow(seat, text, True)
         self._refresh_deadline()

@@ -19,8 +19,11 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import Ruleset
+from i18n import ENGLISH, tr, using
 from render import board_image, board_png
-from render.replay import Replay, Still, after_turn, animate, final
+from render.chart import rating_chart
+from render.replay import Replay, Still, animate, final
+from render.summary import numbered_turn
 
 if TYPE_CHECKING:
     from service.history import ReplayStep
@@ -36,38 +39,61 @@ def render_job(
     orders_text: str,
     names: Sequence[str],
     title: str | None,
+    language: str = ENGLISH,
 ) -> bytes:
-    """The board as ``viewer`` may see it; with ``orders_text``, his private view of his orders."""
+    """The board as ``viewer`` may see it; with ``orders_text``, his private view of his orders; its
+    words in ``language`` (a worker process does not share the caller's context)."""
     loaded = rs.from_dict(state)
     orders = rs.parse_orders(loaded, viewer, orders_text) if viewer is not None and orders_text else ()
-    return board_png(rs.view(loaded, viewer), names=names, orders=orders, title=title)
+    with using(language):
+        return board_png(rs.view(loaded, viewer), names=names, orders=orders, title=title)
 
 
-def preview_job(rs: Ruleset, options: Mapping[str, Any], players: int, seed: int, title: str) -> bytes:
+def preview_job(
+    rs: Ruleset, options: Mapping[str, Any], players: int, seed: int, title: str, language: str = ENGLISH
+) -> bytes:
     """The board a game will start on, as everyone sees it (before anyone has joined it)."""
     state = rs.setup(players, options, seed)
-    return board_png(rs.view(state, None), names=[f"Seat {n + 1}" for n in range(players)], orders=(), title=title)
+    with using(language):
+        names = [tr("Seat {number}", number=n + 1) for n in range(players)]
+        return board_png(rs.view(state, None), names=names, orders=(), title=title)
 
 
-def replay_job(rs: Ruleset, steps: Sequence[ReplayStep], *, names: Sequence[str], finished: bool, limit: int) -> Replay:
-    """The game animated, in at most ``limit`` bytes; a finished game's last frame says so."""
+def chart_job(title: str, series: Mapping[str, Sequence[float]], language: str = ENGLISH) -> bytes:
+    """A player's rating history, its axis words in ``language``."""
+    with using(language):
+        return rating_chart(title, series)
+
+
+def replay_job(
+    rs: Ruleset,
+    steps: Sequence[ReplayStep],
+    *,
+    names: Sequence[str],
+    finished: bool,
+    limit: int,
+    language: str = ENGLISH,
+) -> Replay:
+    """The game animated, in at most ``limit`` bytes, its captions and boards' words in ``language``;
+    a finished game's last frame says so."""
 
     def caption(step: ReplayStep, last: bool) -> str:
         if step.number is None:
-            return "Final position"
-        label = after_turn(rs.turn_unit(rs.from_dict(step.before)), step.number) if step.number else "Start"
+            return tr("Final position")
+        label = numbered_turn(rs.turn_unit(rs.from_dict(step.before)), step.number) if step.number else tr("Start")
         return final(label) if last and finished else label
 
     def board(state: Mapping[str, Any]) -> Callable[[], Any]:
         return lambda: board_image(rs.view(rs.from_dict(state), None), names=names)
 
-    last = len(steps) - 1
-    return animate([Still(board(step.after), caption(step, i == last)) for i, step in enumerate(steps)], limit)
+    with using(language):
+        stills = [Still(board(step.after), caption(step, i == len(steps) - 1)) for i, step in enumerate(steps)]
+        return animate(stills, limit)
 
 
-def bot_job(rs: Ruleset, state: Mapping[str, Any], seat: int, seed: str, level: str | None) -> str:
-    """A computer player's orders, as the text a player would have typed."""
-    return rs.format_orders(rs.ai_orders(rs.from_dict(state), seat, seed, level=level))
+def bot_job(rs: Ruleset, state: Mapping[str, Any], seat: int, seed: str, level: str | None, nodes: int) -> str:
+    """A computer player's orders, searching ``nodes``, as the text a player would have typed."""
+    return rs.format_orders(rs.ai_orders(rs.from_dict(state), seat, seed, level=level, budget=nodes))
 
 
 class CpuPool:

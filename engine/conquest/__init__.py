@@ -29,6 +29,7 @@ from engine.conquest.board import SHIPPED, SIZES, ConquestMap, generate_map
 from engine.conquest.orders import Order, parse, suggest
 from engine.conquest.state import Cell, ConquestState, ConquestView, from_dict, make_view, to_dict, upgrade_v1
 from engine.errors import OptionError
+from engine.i18n import mark
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
@@ -55,7 +56,7 @@ You may surrender or agree a draw at any time."""
 
 class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
     name = "conquest"
-    title = "Conquest"
+    title = mark("Conquest")
     rules_text = RULES_TEXT
     min_players = 2
     max_players = 6
@@ -162,7 +163,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
         return ai.choose_orders(state, seat, seed, self.search_budget(level, budget))
 
     def turn_unit(self, state: ConquestState) -> str:
-        return "round"
+        return mark("round")
 
     def describe_event(self, event: Event, who: SeatNamer) -> str | None:
         return events.describe(event, who)

@@ -112,8 +112,19 @@ def _label(state: ConquestState, text: str, line: str) -> Hex:
     return cell
 
 
-def _owner_name(owner: int | None) -> str:
-    return "neutral" if owner is None else f"{COLOUR_NAMES[owner]}'s"
+def _colour(seat: int | None) -> str:
+    return "neutral" if seat is None else COLOUR_NAMES[seat]
+
+
+def _not_yours(text: str, label: str, owner: int | None, yours: list[Hex]) -> IllegalOrderError:
+    """An order from a cell of someone else: whose it is (by colour here, by name in the bot)."""
+    mine = ", ".join(c.label for c in yours) or "none"
+
+    def naming(who) -> str:
+        whose = "is neutral, not yours" if owner is None else f"belongs to {who(owner)}, not to you"
+        return f"{text!r}: {label} {whose}; your cells: {mine}"
+
+    return IllegalOrderError(naming(_colour), naming=naming)
 
 
 def _named(cell: Hex) -> str:
@@ -143,12 +154,7 @@ def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
             problems.append(IllegalOrderError(f"{text!r}: {_named(order.source)} is not a cell of this map"))
             continue
         if cell.owner != seat:
-            problems.append(
-                IllegalOrderError(
-                    f"{text!r}: {order.source.label} is {_owner_name(cell.owner)}, not yours; "
-                    f"your cells: {', '.join(c.label for c in state.cells_of(seat)) or 'none'}"
-                )
-            )
+            problems.append(_not_yours(text, order.source.label, cell.owner, state.cells_of(seat)))
             continue
         if isinstance(order, (Move, Auto)) and (
             order.target not in state.types or order.target not in order.source.neighbours()

@@ -31,6 +31,7 @@ from engine.fortress.board import LAND, SHIPPED, FortressMap, generate_map
 from engine.fortress.orders import Order
 from engine.fortress.rules import advance, apply_turn, begin, claim, parse, remove
 from engine.fortress.state import MODES, FortressState, FortressView, from_dict, make_view, to_dict, upgrade_v1
+from engine.i18n import mark
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
@@ -54,7 +55,7 @@ automatically."""
 
 class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
     name = "fortress"
-    title = "Fortress"
+    title = mark("Fortress")
     rules_text = RULES_TEXT
     min_players = 2
     max_players = 2
@@ -168,7 +169,7 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
         return ai.choose_orders(state, seat, seed, self.search_budget(level, budget))
 
     def turn_unit(self, state: FortressState) -> str:
-        return "move"
+        return mark("move")
 
     def describe_event(self, event: Event, who: SeatNamer) -> str | None:
         return events.describe(event, who)

@@ -40,6 +40,7 @@ from engine.gra.state import (
     upgrade_v1,
     upgrade_v2,
 )
+from engine.i18n import mark
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
@@ -67,7 +68,7 @@ Surrender or agree a draw (all living players) at any time."""
 
 class GraRuleset(Ruleset[GraState, Order, GraView]):
     name = "gra"
-    title = "Gra"
+    title = mark("Gra")
     rules_text = RULES_TEXT
     min_players = 2
     max_players = 6

@@ -10,6 +10,7 @@ from typing import Any
 from engine import standings, stored
 from engine.errors import MapError
 from engine.gra.board import Graph
+from engine.i18n import mark
 from engine.standings import Seats
 
 GAME = "gra"
@@ -32,10 +33,10 @@ class Phase(StrEnum):
 
 
 TURN_UNITS = {
-    Phase.NEGOTIATE: "start pick",
-    Phase.MOVE: "move phase",
-    Phase.CREATE: "creating phase",
-    Phase.SPLIT: "split choice",
+    Phase.NEGOTIATE: mark("start pick"),
+    Phase.MOVE: mark("move phase"),
+    Phase.CREATE: mark("creating phase"),
+    Phase.SPLIT: mark("split choice"),
 }
 
 ORDER_HINTS = {

@@ -23,6 +23,7 @@ from typing import Any
 from engine import standings
 from engine.alternating import TakesTurns
 from engine.errors import EngineError, MapError, NotActingError
+from engine.i18n import mark
 from engine.ranks import ai, events, tutorial
 from engine.ranks.board import SHIPPED, RanksMap, generate_map
 from engine.ranks.orders import Order
@@ -61,7 +62,7 @@ limit the most armies, then the most exp, wins. You may surrender at any time.""
 
 class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
     name = "ranks"
-    title = "Ranks"
+    title = mark("Ranks")
     rules_text = RULES_TEXT
     min_players = 2
     max_players = 4
@@ -153,7 +154,7 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
         return ai.choose_orders(state, seat, seed, self.search_budget(level, budget))
 
     def turn_unit(self, state: RanksState) -> str:
-        return "turn"
+        return mark("turn")
 
     def describe_event(self, event: Event, who: SeatNamer) -> str | None:
         return events.describe(event, who)

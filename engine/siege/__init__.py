@@ -24,6 +24,7 @@ from typing import Any
 from engine import standings
 from engine.alternating import TakesTurns
 from engine.errors import EngineError, NotActingError
+from engine.i18n import mark
 from engine.rng import seed_state
 from engine.ruleset import ClockPreset, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 from engine.siege import ai, events, hints
@@ -62,7 +63,7 @@ A missed deadline ends your turn; you may surrender at any time."""
 
 class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
     name = "siege"
-    title = "Siege"
+    title = mark("Siege")
     rules_text = RULES_TEXT
     min_players = 2
     max_players = 2
@@ -184,7 +185,7 @@ class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
         return ai.choose_actions(state, seat, seed, self.bot_level(level).name, self.search_budget(level, budget))
 
     def turn_unit(self, state: SiegeState) -> str:
-        return "turn"
+        return mark("turn")
 
     def describe_event(self, event: Event, who: SeatNamer) -> str | None:
         return events.describe(event, who)

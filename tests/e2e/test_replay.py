@@ -34,7 +34,7 @@ async def test_replay_on_demand_and_once_at_the_end(table):
         await fake.slash(table.bob, thread, "orders pass")
         await table.post(lambda m, n=number: m.content.startswith(f"**Round {n}.**"))
     shown = await (await fake.slash(table.carol, thread, "game replay")).settled()  # anyone may watch
-    assert shown.ephemeral and "**Replay of Conquest #1**, so far: 3 frames." in shown.content
+    assert shown.ephemeral and "**Replay of Conquest #1** so far: 3 frames." in shown.content
     so_far = decode_replay(shown.message.attachments[0].data, frames=3)  # the start and two rounds
     elsewhere = await fake.slash(table.carol, table.channel, "game replay")
     assert elsewhere.ephemeral and "you have no open game here" in elsewhere.content

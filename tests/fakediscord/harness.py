@@ -143,9 +143,10 @@ class FakeDiscord:
 
     # -- the world ---------------------------------------------------------------------------------
 
-    def add_user(self, name: str, *, accepts_dms: bool = True) -> FakeUser:
-        """A person; ``accepts_dms=False`` makes the bot's DMs to them fail with 50007, as closed DMs do."""
-        return self.world.add_user(name, accepts_dms=accepts_dms)
+    def add_user(self, name: str, *, accepts_dms: bool = True, locale: str = "en-US") -> FakeUser:
+        """A person; ``accepts_dms=False`` makes the bot's DMs to them fail with 50007, as closed DMs do;
+        ``locale`` is his Discord client's language."""
+        return self.world.add_user(name, accepts_dms=accepts_dms, locale=locale)
 
     def add_guild(
         self,

@@ -36,7 +36,9 @@ async def test_the_replay_is_queued_once_after_the_game_over_post(env):
     assert steps[0].before is None and steps[1].before == steps[0].after
     assert steps[-1].after == (await env.master.get_game(game.id)).row.state
     made = replay_job(RS, steps, names=["Alice", "Bob"], finished=True, limit=10**7)
-    assert made.captions == ("Start", "After round 1", "After round 2", "Final position")
+    assert made.captions == ("Start", "Round 1", "Round 2", "Final position")
+    chinese = replay_job(RS, steps[:2], names=["Alice", "Bob"], finished=False, limit=10**7, language="zh_Hans")
+    assert chinese.captions == ("开始", "第 1 回合")  # a server's language, drawn with the bundled CJK font
 
 
 async def test_a_replay_shows_the_turns_so_far_evenly_chosen_and_needs_one(env, monkeypatch):
@@ -52,11 +54,11 @@ async def test_a_replay_shows_the_turns_so_far_evenly_chosen_and_needs_one(env, 
 
     steps = await env.master.replay_steps(game.id)
     made = replay_job(RS, steps, names=["Alice", "Bob"], finished=True, limit=10**7)
-    assert made.captions == ("Start", "After round 3", "After round 5 · game over") and made.frames == 3
+    assert made.captions == ("Start", "Round 3", "Round 5 · game over") and made.frames == 3
     pool = CpuPool(workers=0)
     try:
         post = await Presenter(env.master, pool).replay(await env.master.get_game(game.id), limit=10**7)
-        assert post.text == "🎞️ **Replay of Conquest #1**, so far: 3 frames." and post.filename[-4:] in (".gif", "webp")
+        assert post.text == "🎞️ **Replay of Conquest #1** so far: 3 frames." and post.filename[-4:] in (".gif", "webp")
         with pytest.raises(GameError, match="does not fit in an upload here"):
             await Presenter(env.master, pool).replay(await env.master.get_game(game.id), limit=1000)
     finally:

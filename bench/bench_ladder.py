@@ -1,0 +1,170 @@
+"""Computer levels measured against each other, for every ruleset: does each level beat the one below?
+
+For each ruleset (all, or those named with ``--ruleset``) and each pair of adjacent levels it plays
+``--games`` seeded two-player games on the ruleset's default board, the stronger level taking seat 0
+in every other game. Then the strongest level against a plain Monte Carlo tree search with the
+same node budget, where the ruleset has one (``bench/<ruleset>_mcts.py`` with
+``choose(state, seat, seed, budget)``): the yardstick a search of that size should beat. For the
+simultaneous games (conquest, gra) also ``--games`` four-player tables, one player of each level,
+the seats rotating, which report each level's share of the wins (a shared win split evenly).
+
+A game's seed decides its board and every player's tie-breaks, so a run is reproducible; games run
+in ``--jobs`` processes. A game still running after ``--max-turns`` turns counts as a draw (the
+number of such games is printed). Each computer move's CPU time is measured in the process that
+makes it; the slowest per level is printed (the goal: under a second on the largest default map).
+
+Ends with ``RESULT ladder games=N <ruleset>_<weaker>_<stronger>=… <ruleset>_<strongest>_mcts=…
+<ruleset>_table_<level>=… weakest=…``, each pair figure the stronger side's share of the games
+(a draw counts half), ``weakest`` the lowest pair figure, and ``<ruleset>_max_move_s`` the slowest
+move of any level.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import os
+import pathlib
+import sys
+import time
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from engine import RULESETS  # noqa: E402
+
+MCTS = "MCTS"
+TABLE_RULESETS = ("conquest", "gra")
+TABLE_SIZE = 4
+
+
+def baseline(name: str):
+    """The ruleset's plain MCTS module, or None when it has none."""
+    module = f"bench.{name}_mcts"
+    return importlib.import_module(module) if importlib.util.find_spec(module) else None
+
+
+def levels(name: str) -> list[str]:
+    return [level.name for level in RULESETS[name].bot_levels]
+
+
+def matches(name: str) -> list[tuple[str, ...]]:
+    """The two-player pairings (weaker, stronger) of a ruleset, the MCTS yardstick first as weaker."""
+    names = levels(name)
+    pairs = list(zip(names, names[1:], strict=False))
+    if baseline(name) is not None:
+        pairs.append((MCTS, names[-1]))
+    return pairs
+
+
+def move(name: str, state, seat: int, level: str, seed: int):
+    rs = RULESETS[name]
+    if level == MCTS:
+        return baseline(name).choose(state, seat, seed, rs.search_budget(None, None))
+    return rs.ai_orders(state, seat, seed, level=level)
+
+
+def play(job: tuple[str, tuple[str, ...], int, int]) -> tuple[dict[str, float], dict[str, float], bool]:
+    """One game: each seat's level's score (1 shared among the winners; a draw or an unfinished game
+    shares it among everyone), the slowest move per level in CPU seconds, and whether it was cut."""
+    name, seats, number, max_turns = job
+    rs = RULESETS[name]
+    state = rs.setup(len(seats), {}, seed=number)
+    slowest: dict[str, float] = defaultdict(float)
+    turns = 0
+    while rs.outcome(state) is None and turns < max_turns:
+        orders = {}
+        for seat in sorted(rs.acting_players(state)):
+            began = time.process_time()
+            orders[seat] = move(name, state, seat, seats[seat], number)
+            slowest[seats[seat]] = max(slowest[seats[seat]], time.process_time() - began)
+        state = rs.resolve(state, orders).state
+        turns += 1
+    outcome = rs.outcome(state)
+    winners = list(range(len(seats))) if outcome is None or outcome.draw else sorted(outcome.winners)
+    scores: dict[str, float] = defaultdict(float)
+    for seat in winners:
+        scores[seats[seat]] += 1 / len(winners)
+    return dict(scores), dict(slowest), outcome is None
+
+
+def jobs_for(name: str, games: int, max_turns: int) -> list[tuple[str, tuple[str, ...], int, int]]:
+    jobs = []
+    for weaker, stronger in matches(name):
+        for number in range(games):
+            seats = (stronger, weaker) if number % 2 == 0 else (weaker, stronger)
+            jobs.append((name, seats, number, max_turns))
+    if name in TABLE_RULESETS and len(levels(name)) == TABLE_SIZE:
+        table = levels(name)
+        for number in range(games):
+            turn = number % TABLE_SIZE
+            jobs.append((name, tuple(table[turn:] + table[:turn]), number, max_turns))
+    return jobs
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ruleset", action="append", choices=sorted(RULESETS), help="only these (repeatable)")
+    parser.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
+    parser.add_argument("--quick", action="store_true", help="10 games per pairing")
+    parser.add_argument("--max-turns", type=int, default=400, help="turns after which a game counts as a draw")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    args = parser.parse_args(argv)
+    games = 10 if args.quick else args.games
+    names = args.ruleset or sorted(RULESETS)
+    jobs = [job for name in names for job in jobs_for(name, games, args.max_turns)]
+    results: dict[tuple[str, tuple[str, ...]], list[dict[str, float]]] = defaultdict(list)
+    slowest: dict[str, float] = defaultdict(float)
+    cut = 0
+    began = time.perf_counter()
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for (name, seats, _, _), (scores, moves, unfinished) in zip(
+            jobs, pool.map(play, jobs, chunksize=1), strict=True
+        ):
+            key = tuple(sorted(seats)) if len(seats) == TABLE_SIZE else _pair(name, seats)
+            results[(name, key)].append(scores)
+            for level, seconds in moves.items():
+                slowest[f"{name}_{level}"] = max(slowest[f"{name}_{level}"], seconds)
+            cut += unfinished
+    print(f"ladder: {games} games per pairing, seats alternating, {time.perf_counter() - began:.0f} s, {cut} cut short")
+    figures: dict[str, float] = {}
+    for name in names:
+        if not jobs_for(name, 1, 1):
+            print(f"\n{name}: one computer level only, nothing to compare")
+            continue
+        print(f"\n{name}: {'stronger':>8} vs {'weaker':<8} {'score':>6}")
+        for weaker, stronger in matches(name):
+            got = results[(name, (weaker, stronger))]
+            share = sum(scores.get(stronger, 0.0) for scores in got) / len(got)
+            key = f"{name}_{stronger}_{weaker}" if weaker == MCTS else f"{name}_{weaker}_{stronger}"
+            figures[key.lower()] = share
+            print(f"{'':>{len(name) + 1}} {stronger:>8} vs {weaker:<8} {share:>6.0%}")
+        table = [(name, key) for (ruleset, key) in results if ruleset == name and len(key) == TABLE_SIZE]
+        for _, key in table:
+            got = results[(name, key)]
+            for level in levels(name):
+                share = sum(scores.get(level, 0.0) for scores in got) / len(got)
+                figures[f"{name}_table_{level}".lower()] = share
+                print(f"{'':>{len(name) + 1}} table of {TABLE_SIZE}: {level} won {share:.0%}")
+        moves = {level: slowest.get(f"{name}_{level}", 0.0) for level in levels(name)}
+        print(f"{'':>{len(name) + 1}} slowest moves: " + ", ".join(f"{lv} {s:.2f}" for lv, s in moves.items()))
+        figures[f"{name}_max_move_s"] = max(moves.values())
+    pairs = [share for key, share in figures.items() if "_table_" not in key and not key.endswith("_max_move_s")]
+    weakest = f" weakest={min(pairs):.2f}" if pairs else ""
+    result = " ".join(f"{key}={value:.2f}" for key, value in figures.items())
+    print(f"RESULT ladder games={games} {result}{weakest}")
+    return 0
+
+
+def _pair(name: str, seats: tuple[str, ...]) -> tuple[str, str]:
+    """The pairing a two-player game belongs to, as (weaker, stronger) in the ruleset's order."""
+    for pair in matches(name):
+        if set(pair) == set(seats):
+            return pair
+    raise ValueError(f"{name}: no pairing of {seats}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
