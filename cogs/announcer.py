@@ -179,6 +179,8 @@ class DiscordAnnouncer:
         given = a.payload.get("orders", [0] * count)
         last_chance = a.payload.get("last_chance", [False] * count)
         for index, user_id in enumerate(a.payload["user_ids"]):
+            if not (await self.service.master.settings_of(user_id)).dm_reminders:
+                continue  # turned off since this reminder was planned
             channel = await self.client.create_dm(discord.Object(user_id))
             deadline = when(a.payload["deadline_at"])
             lines = [

@@ -20,6 +20,7 @@ from cogs.mygames import MyGamesCog
 from cogs.orders import OrdersCog
 from cogs.ratings import RatingsCog
 from cogs.rules import RulesCog, TutorialButton
+from cogs.settings import SettingsCog
 from cogs.translator import CatalogTranslator, LocalisedTree
 from service.runtime import GameService
 from service.storeerrors import StoreError, explain
@@ -80,6 +81,7 @@ async def install_commands(bot: commands.Bot, service: GameService) -> None:
         RatingsCog(bot, service),
         MyGamesCog(bot, service),
         ConfigCog(bot, service),
+        SettingsCog(bot, service),
     ):
         await bot.add_cog(cog)
     bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton, RematchButton, TutorialButton)

@@ -43,6 +43,8 @@ class PlayerRow:
     bank_left: float | None
     draw_agreed: bool
     ai_level: str | None = None  # a computer seat's level name; None plays the ruleset's strongest
+    remind_at: float | None = None  # when his reminder of the current turn is due; None: none pending
+    reminded_turn: int | None = None  # the turn he was last reminded in (once per turn)
 
     @property
     def is_ai(self) -> bool:

@@ -25,14 +25,6 @@ def turn_deadline(settings: TimeSettings, started_at: float, waiting_banks: Iter
     return None
 
 
-def reminder_time(settings: TimeSettings, now: float, deadline: float | None) -> float | None:
-    """A reminder ``reminder_seconds`` before the deadline, if that moment is still ahead."""
-    if deadline is None or settings.reminder_seconds <= 0:
-        return None
-    at = deadline - settings.reminder_seconds
-    return at if at > now else None
-
-
 def bank_after_pass(settings: TimeSettings, bank: float, started_at: float, now: float) -> float:
     """A player's bank once he submits: time used this turn comes off, the increment goes on."""
     left = max(0.0, bank - (now - started_at))
