@@ -83,7 +83,7 @@ class DiscordAnnouncer:
                 await self.handlers[announcement.kind](announcement, game, channel)
         except (discord.NotFound, discord.Forbidden, GameNotFound) as err:
             raise Undeliverable(str(err)) from err
-        if announcement.kind != "reminder":  # the lobby card shows where the game stands now
+        if announcement.kind != "reminder" and not announcement.followed:  # the card shows the game as it is now
             await refresh_lobby(self.client, self.service.presenter, game)
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable:
