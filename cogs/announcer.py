@@ -250,8 +250,9 @@ class DiscordAnnouncer:
             return
         try:
             replay = await self.service.presenter.replay(game, channel.guild.filesize_limit)
-        except GameError as err:
-            raise Undeliverable(str(err)) from err
+        except GameError as err:  # it could never fit: the game's other posts go on without it
+            log.warning("game #%s: no replay posted: %s", game.id, err)
+            return
         await self._post(channel, a, replay.text, file=replay_file(replay))
 
     async def _draw(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
