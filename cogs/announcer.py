@@ -34,6 +34,9 @@ PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 NO_PINGS = discord.AllowedMentions.none()
 
 
+# Why a seat left, as the event lines quote it ("left the game (time ran out)").
+REASONS = (mark("surrender"), mark("missed turns"), mark("time ran out"), mark("kicked"))
+
 DEPARTURES = {
     "surrender": mark("{player} surrendered"),
     "missed turns": mark("{player} was removed after missing turns in a row"),

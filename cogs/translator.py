@@ -7,9 +7,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from i18n import ENGLISH, from_discord, set_language, tr, tr_in, using
+from i18n import ENGLISH, NAME_CONTEXT, from_discord, set_language, tr, tr_in, using
 
-NAME_CONTEXT = "command name"
 NAMES = (
     app_commands.TranslationContextLocation.command_name,
     app_commands.TranslationContextLocation.group_name,

@@ -28,6 +28,7 @@ __all__ = [
     "ENGLISH",
     "LANGUAGES",
     "LOCALES",
+    "NAME_CONTEXT",
     "current",
     "from_discord",
     "language_name",
@@ -46,6 +47,8 @@ DOMAIN = "messages"
 LANGUAGES = {ENGLISH: ("en-US", "en-GB"), "uk": ("uk",), "zh_Hans": ("zh-CN",)}
 
 NAMES = {ENGLISH: "English", "uk": "Українська", "zh_Hans": "简体中文"}
+
+NAME_CONTEXT = "command name"  # the catalog context of command, group and option names
 
 
 def language_name(language: str) -> str:

@@ -17,7 +17,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from i18n import ENGLISH, LANGUAGES, catalog_path
+from i18n import ENGLISH, LANGUAGES, NAME_CONTEXT, catalog_path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "render", "service", "cogs", "i18n")
@@ -42,7 +42,7 @@ async def command_messages() -> set[tuple[str, str | None]]:
 
     from cogs.client import GameBot, install_commands
     from cogs.config import Config
-    from cogs.translator import NAME_CONTEXT, is_name
+    from cogs.translator import is_name
     from service.runtime import GameService
     from service.workers import CpuPool
 

@@ -250,7 +250,8 @@ def _entries(view: ConquestView, names: Sequence[str], private: bool) -> list[le
         name = text.drawable(names[seat]).strip() or tr("Player {number}", number=seat + 1)
         if private and seat == view.viewer:
             name = tr("{player} (you)", player=name)
-        holdings = f"{ntr('{n} cell', '{n} cells', cells[seat])} · {ntr('{n} unit', '{n} units', units[seat])}"
+        held, strength = ntr("{n} cell", "{n} cells", cells[seat]), ntr("{n} unit", "{n} units", units[seat])
+        holdings = f"{held} · {strength}"
         if player.playing:
             detail = tr("{holdings} · +{production} per round", holdings=holdings, production=production[seat])
         else:

@@ -206,7 +206,8 @@ def _entries(view: FortressView, names: Sequence[str]) -> list[legend.Entry]:
     for seat in (0, 1):
         standing = view.state.players[seat]
         cells = ntr("{n} cell", "{n} cells", view.territory[seat])
-        detail = f"{cells} · {ntr('{n} move left', '{n} moves left', view.moves_left[seat])}"
+        moves = ntr("{n} move left", "{n} moves left", view.moves_left[seat])
+        detail = f"{cells} · {moves}"
         if not standing.playing:
             detail = tr("out ({reason}) · {detail}", reason=tr(standing.reason), detail=detail)
         elif view.to_move == seat:

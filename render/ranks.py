@@ -257,7 +257,7 @@ def _entries(view: RanksView, names: Sequence[str]) -> list[legend.Entry]:
     entries = []
     for seat, standing in enumerate(view.state.players):
         armies = view.armies[seat]
-        detail = f"{ntr('{n} army', '{n} armies', armies)} · {tr('{exp} exp', exp=view.state.exp[seat])}"
+        detail = " · ".join((ntr("{n} army", "{n} armies", armies), tr("{exp} exp", exp=view.state.exp[seat])))
         if not standing.playing:
             detail = tr("out ({reason})", reason=tr(standing.reason))
         elif view.to_move == seat:

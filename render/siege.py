@@ -253,7 +253,9 @@ def _entries(view: SiegeView, names: Sequence[str]) -> list[legend.Entry]:
     for seat in (0, 1):
         standing = view.state.players[seat]
         tokens = sum(1 for owner in view.state.tokens.values() if owner == seat)
-        detail = f"{ntr('{n} square', '{n} squares', view.territory[seat])} · {ntr('{n} token', '{n} tokens', tokens)}"
+        detail = " · ".join(
+            (ntr("{n} square", "{n} squares", view.territory[seat]), ntr("{n} token", "{n} tokens", tokens))
+        )
         if not standing.playing:
             detail = tr("out ({reason}) · {detail}", reason=tr(standing.reason), detail=detail)
         elif view.to_move == seat:

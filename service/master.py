@@ -18,6 +18,7 @@ from typing import Any
 import aiosqlite
 
 from engine import RULESETS, EngineError, Ruleset
+from i18n import mark, tr
 from service.clock import Clock
 from service.db import Database
 from service.errors import Conflict, GameError, GameNotFound, NotAllowed, WrongPhase
@@ -91,7 +92,7 @@ class GameMasterCore:
         async with conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
             row = await cursor.fetchone()
         if row is None:
-            raise GameNotFound(f"there is no game #{game_id}")
+            raise GameNotFound(tr("there is no game #{number}", number=game_id))
         game = GameRow.from_row(row)
         async with conn.execute("SELECT * FROM players WHERE game_id = ? ORDER BY joined_at, id", (game_id,)) as cursor:
             players = tuple(
@@ -225,7 +226,7 @@ class GameMasterCore:
                 ),
             )
             if cursor.rowcount != 1:
-                raise Conflict(f"game #{before.id} changed at the same moment; try again")
+                raise Conflict(tr("game #{number} changed at the same moment; try again", number=before.id))
             first_seq = plan.seq - len(plan.history) + 1
             await conn.executemany(
                 "INSERT INTO history (game_id, seq, turn, kind, payload, events, state_after, at) VALUES (?,?,?,?,?,?,?,?)",
@@ -293,7 +294,7 @@ class GameMasterCore:
             (*columns.values(), self.clock.now(), game.id, game.version),
         )
         if cursor.rowcount != 1:
-            raise Conflict(f"game #{game.id} changed at the same moment; try again")
+            raise Conflict(tr("game #{number} changed at the same moment; try again", number=game.id))
 
     # --- shared checks -------------------------------------------------------------------
 
@@ -302,24 +303,24 @@ class GameMasterCore:
         if game.row.status in allowed:
             return
         words = {
-            LOBBY: "has not started yet",
-            RUNNING: "is already running",
-            FINISHED: "is over",
-            CANCELLED: "was cancelled",
+            LOBBY: mark("game #{number} has not started yet"),
+            RUNNING: mark("game #{number} is already running"),
+            FINISHED: mark("game #{number} is over"),
+            CANCELLED: mark("game #{number} was cancelled"),
         }
-        raise WrongPhase(f"game #{game.id} {words[game.row.status]}")
+        raise WrongPhase(tr(words[game.row.status], number=game.id))
 
     @staticmethod
     def require_player(game: Game, actor: Actor) -> PlayerRow:
         player = game.player_of(actor.user_id)
         if player is None:
-            raise NotAllowed(f"you are not playing in game #{game.id}")
+            raise NotAllowed(tr("you are not playing in game #{number}", number=game.id))
         return player
 
     @staticmethod
     def require_manager(game: Game, actor: Actor) -> None:
         if actor.user_id != game.row.creator_id and not actor.is_admin:
-            raise NotAllowed(f"only the creator of game #{game.id} or a server manager can do that")
+            raise NotAllowed(tr("only the creator of game #{number} or a server manager can do that", number=game.id))
 
     def require_seat_in_game(self, game: Game, actor: Actor) -> int:
         """The actor's seat in a running game he is still part of."""
@@ -328,7 +329,7 @@ class GameMasterCore:
             raise GameError(game.damage)
         player = self.require_player(game, actor)
         if player.seat is None or not self._still_playing(game, player.seat):
-            raise NotAllowed(f"you are no longer playing in game #{game.id}")
+            raise NotAllowed(tr("you are no longer playing in game #{number}", number=game.id))
         return player.seat
 
     def _still_playing(self, game: Game, seat: int) -> bool:

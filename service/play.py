@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import OrderError, Ruleset
+from i18n import tr
 from render.summary import seat_name
 from service.errors import GameError, NotAllowed
 from service.master import GameMasterCore
@@ -83,7 +84,7 @@ class PlayOps(GameMasterCore):
                 seat = self._require_acting(game, actor, expected_turn)
                 current = (await self._orders(conn, game.row)).get(seat)
                 if current and current.passed:
-                    raise GameError("you already passed this turn; your orders are final")
+                    raise GameError(tr("you already passed this turn; your orders are final"))
                 rs = self.ruleset(game.row)
                 if keep and current and self._repeated(game, seat, current, text):
                     return self._mine(game, seat, current, repeated=True)
@@ -105,11 +106,15 @@ class PlayOps(GameMasterCore):
         seat = self.require_seat_in_game(game, actor)
         if expected_turn is not None and game.row.turn != expected_turn:
             raise GameError(
-                f"turn {expected_turn + 1} of game #{game.id} has just ended; nothing was changed. "
-                f"Look at the new turn and give your orders again"
+                tr(
+                    "turn {turn} of game #{number} has just ended; nothing was changed. "
+                    "Look at the new turn and give your orders again",
+                    turn=expected_turn + 1,
+                    number=game.id,
+                )
             )
         if seat not in game.acting_seats:
-            raise NotAllowed(f"it is not your turn in game #{game.id}")
+            raise NotAllowed(tr("it is not your turn in game #{number}", number=game.id))
         return seat
 
     async def submit(
@@ -124,7 +129,7 @@ class PlayOps(GameMasterCore):
             seat = self._require_acting(game, actor, expected_turn)
             row = planner.orders.get(seat)
             if row is not None and row.passed:
-                raise GameError("you already passed this turn")
+                raise GameError(tr("you already passed this turn"))
             source = text if text is not None else row.text if row else ""
             orders = parse_named(planner.rs, game, seat, source, planner.state)  # a pass needs a complete set
             planner.orders[seat] = OrderRow(seat, planner.rs.format_orders(orders), True)
@@ -146,7 +151,7 @@ class PlayOps(GameMasterCore):
             seat = self.require_seat_in_game(game, actor)
             player = planner.seated()[seat]
             if player.draw_agreed:
-                raise GameError("you already agreed to a draw; the others have not all agreed yet")
+                raise GameError(tr("you already agreed to a draw; the others have not all agreed yet"))
             planner.agree_draw(seat)
 
         return await self._transition(game_id, build)

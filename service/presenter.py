@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import BotLevel, Event, Option, Ruleset
-from i18n import current, ntr, tr
+from i18n import NAME_CONTEXT, current, ntr, tr, tr_in
 from render.replay import ReplayTooLarge
 from render.summary import describe_events, numbered_turn, seat_name
 from render.text import font_for
@@ -102,7 +102,7 @@ class Presenter:
             value = game.row.options.get(option.name)
             if value is None or value == option.default:
                 continue
-            shown.append(f"{option.name.replace('_', ' ')}: {_readable(option, value)}")
+            shown.append(f"{tr_in(NAME_CONTEXT, option.name).replace('_', ' ')}: {tr(_readable(option, value))}")
         return ", ".join(shown) or tr("defaults")
 
     def departed_seats(self, game: Game) -> frozenset[int]:
@@ -156,8 +156,9 @@ class Presenter:
         pass for somebody else."""
         drawn = [_drawable(name) for name in game.names()]
         folded = [name.casefold() for name in drawn]
+        nameless = tr("Player")
         named = [
-            name if name and folded.count(name.casefold()) == 1 else f"{name or tr('Player')} #{seat + 1}"
+            name if name and folded.count(name.casefold()) == 1 else f"{name or nameless} #{seat + 1}"
             for seat, name in enumerate(drawn)
         ]
         return [
@@ -271,7 +272,7 @@ class Presenter:
 
     async def map_preview(self, game: Game) -> bytes:
         """PNG of the board the game will start on, with as many players as it seats."""
-        title = f"{self.title(game)}: {self.chosen_map(game) or tr('map')}"
+        title = tr("{game}: {map}", game=self.title(game), map=self.chosen_map(game) or tr("map"))
         rs = self.master.ruleset(game.row)
         return await self.pool.run(
             preview_job, rs, game.row.options, game.row.max_players, game.row.seed, title, current()

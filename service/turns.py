@@ -16,6 +16,7 @@ from typing import Any
 
 from engine import OrderError, Ruleset
 from engine.standings import position_points
+from i18n import mark
 from service.models import FINISHED, RUNNING, GameRow, OrderRow, PlayerRow
 from service.reminders import DEFAULT_SETTINGS, ReminderSettings, reminder_time
 from service.timing import bank_after_pass, clocked_nodes, turn_deadline
@@ -198,7 +199,7 @@ class Planner:
             return
         in_game = self.rs.seats_in_game(self.state)
         if in_game and in_game <= set(missed_out):  # removed together, nobody is left to win
-            self._end_together(sorted(in_game), "every player still in missed the deadline too often")
+            self._end_together(sorted(in_game), mark("every player still in missed the deadline too often"))
             return
         for seat in missed_out:
             if seat in self.rs.seats_in_game(self.state):  # not already out by this very round
@@ -248,7 +249,7 @@ class Planner:
             return
         seated = self.seated()
         if not any(not seated[s].is_ai for s in self.rs.seats_in_game(self.state)):
-            self._end_by_standing("no human player is left")  # computers do not play on alone
+            self._end_by_standing(mark("no human player is left"))  # computers do not play on alone
             return
         if not continue_turn:
             return
@@ -393,7 +394,7 @@ class Planner:
                 ("draw_proposed", {"seat": seat, "user_id": seated[seat].user_id, "declined": declined})
             )
             return
-        self._end_together(sorted(in_game), "the players agreed to a draw")
+        self._end_together(sorted(in_game), mark("the players agreed to a draw"))
 
     def _end_by_standing(self, reason: str) -> None:
         """The game ends now, with the places as they stand (position points as at a normal end)."""

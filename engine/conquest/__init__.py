@@ -33,7 +33,8 @@ from engine.i18n import mark
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
-RULES_TEXT = """\
+RULES_TEXT = mark(
+    """\
 **Conquest** — 2 to 6 players on a symmetric hex map. Each round everybody programs secret orders, \
 then passes; the round resolves when all have passed or the deadline fires (un-passed orders are \
 then dropped, standing orders still run; 3 missed rounds in a row remove a player).
@@ -52,6 +53,7 @@ then production. Moving everything out of a cell keeps it yours unless an enemy 
 **End**: a player without cells is out; the last one wins (or the most cells, then units, at the \
 round limit). Points: one per player ranked below you, plus one per round survived. \
 You may surrender or agree a draw at any time."""
+)
 
 
 class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
@@ -137,7 +139,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
         return rules.outcome(state)
 
     def order_hint(self, state: ConquestState) -> str:
-        return "move units to adjacent cells: `C4>C5 3`, all of them `C4>C5`, every round `auto C4>C5`"
+        return mark("move units to adjacent cells: `C4>C5 3`, all of them `C4>C5`, every round `auto C4>C5`")
 
     def standing(self, state: ConquestState) -> tuple[tuple[int, ...], ...]:
         return standings.ranking(state.players, rules.score(state))

@@ -32,7 +32,8 @@ from engine.ranks.state import PAWN, Army, RanksState, RanksView, from_dict, mak
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer, TutorialPage
 
-RULES_TEXT = """\
+RULES_TEXT = mark(
+    """\
 **Ranks** — 2 to 4 players take turns on a square board. Red cells are **cities** (a group of \
 touching red cells is one city); outlined cells are **tracks** where green **NPC** pawns patrol. \
 Each player has a **capital** (a crown): if after any turn none of your armies stands on it, you \
@@ -58,6 +59,7 @@ his capital is out.
 
 `pass` skips the spawn or move (upgrades may follow); a missed deadline passes. After the turn \
 limit the most armies, then the most exp, wins. You may surrender at any time."""
+)
 
 
 class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
@@ -114,13 +116,13 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
     def outcome(self, state: RanksState) -> Outcome | None:
         if not state.over:
             return None
-        return standings.outcome(state.players, state.score, limit="the turn limit was reached")
+        return standings.outcome(state.players, state.score, limit=mark("the turn limit was reached"))
 
     def standing(self, state: RanksState) -> tuple[tuple[int, ...], ...]:
         return standings.ranking(state.players, state.score)
 
     def order_hint(self, state: RanksState) -> str:
-        return "`spawn`, or moves like `C4>C5; D2>E3`; then upgrades like `up E3` (or `pass`)"
+        return mark("`spawn`, or moves like `C4>C5; D2>E3`; then upgrades like `up E3` (or `pass`)")
 
     def view(self, state: RanksState, seat: int | None) -> RanksView:
         return make_view(state, seat)

@@ -75,6 +75,9 @@ async def test_a_chinese_server_gets_chinese_posts_and_boards(table):
     assert "规则：`/rules conquest`" in started.content
     decode_png(started.attachments[0].data)
 
+    table.bob.locale = "uk"  # his own mistakes are explained in his language, whatever the server's
+    bad = await fake.slash(table.bob, table.thread(), "orders give", text="Z99>Z98 2")
+    assert bad.ephemeral and "'z99>z98 2': Z99 — не клітинка цієї карти" in bad.content
     await fake.slash(table.alice, table.thread(), "orders pass")
     await fake.slash(table.bob, table.thread(), "orders pass")
     resolved = await table.post(lambda m: m.content.startswith("**第 1 回合."))
@@ -90,3 +93,19 @@ async def test_a_chinese_server_gets_chinese_posts_and_boards(table):
     assert image.width == decode_png(english).width
     with using("zh_Hans"):
         assert tr("moved last round") == "上一回合的移动"
+
+
+async def test_rules_and_tutorial_speak_the_readers_language(table):
+    fake = table.fake
+    table.bob.locale, table.carol.locale = "uk", "zh-CN"
+    rules = await fake.slash(table.bob, table.channel, "rules", ruleset="conquest")
+    [embed] = rules.embeds
+    assert embed["title"] == "Завоювання (гравців: 2–6)" and "**Накази** (розділяйте `;`)" in embed["description"]
+    assert "`C4>C5 3`" in embed["description"]  # order notation stays as it is written
+    page = await (await fake.slash(table.carol, table.channel, "tutorial", ruleset="ranks")).settled()
+    assert page.content.startswith("**第 1 页，共 5 页**\n**棋盘。**")
+    first = decode_png(page.message.attachments[0].data)
+    turned = await fake.click(table.carol, page.message, button(page.message, "下一页 ▶"))
+    await turned.wait_for(lambda h: "第 2 页" in fake.message(page.message.id).content)
+    shown = fake.message(page.message.id)
+    assert "**生成。**" in shown.content and decode_png(shown.attachments[0].data).width == first.width

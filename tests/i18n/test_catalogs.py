@@ -4,15 +4,15 @@ command names that Discord accepts: a new or changed English text fails here unt
 
 from __future__ import annotations
 
+import ast
 import string
 import unicodedata
 
 import pytest
 from babel.messages.pofile import read_po
 
-from cogs.translator import NAME_CONTEXT
-from i18n import ENGLISH, LANGUAGES, catalog_path
-from i18n.update import template
+from i18n import ENGLISH, LANGUAGES, NAME_CONTEXT, catalog_path
+from i18n.update import KEYWORDS, PACKAGES, ROOT, template
 
 TRANSLATED = [language for language in LANGUAGES if language != ENGLISH]
 
@@ -89,3 +89,21 @@ def test_plural_messages_have_every_form_of_the_language(language):
 def test_translated_command_names_are_names_discord_accepts(language):
     names = [m.string for (_, context), m in catalog(language).items() if context == NAME_CONTEXT]
     assert names and [name for name in names if not valid_command_name(name)] == []
+
+
+def test_no_message_is_hidden_inside_an_f_string():
+    """Babel's extractor reads an f-string as one string token, so ``f"{tr('…')}"`` would never reach the
+    catalogs (and would stay English): messages are made outside f-strings."""
+    hidden = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.JoinedStr):
+                    hidden += [
+                        f"{path.relative_to(ROOT)}:{call.lineno}"
+                        for call in ast.walk(node)
+                        if isinstance(call, ast.Call)
+                        and getattr(call.func, "id", None) in KEYWORDS
+                        and any(isinstance(arg, ast.Constant) for arg in call.args)
+                    ]
+    assert hidden == []
