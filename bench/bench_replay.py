@@ -29,6 +29,7 @@ from engine import RULESETS  # noqa: E402
 from render import has_drawer  # noqa: E402
 from render.replay import UPLOAD_LIMIT  # noqa: E402
 from service.history import ReplayStep  # noqa: E402
+from service.packing import pack  # noqa: E402
 from service.workers import replay_job  # noqa: E402
 
 NAMES = ("Алиса", "小明", "Bob", "Zoë Ångström", "李小龙", "Дмитрий")
@@ -44,8 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         states = played(rs, 0, args.turns + 1)
         if not has_drawer(type(rs.view(states[0], None))):
             continue
-        dicts = [rs.to_dict(state) for state in states]
-        steps = [ReplayStep(n, dicts[n - 1] if n else None, after) for n, after in enumerate(dicts)]
+        stored = [pack(rs.to_dict(state)) for state in states]
+        steps = [ReplayStep(n, stored[n - 1] if n else None, after) for n, after in enumerate(stored)]
         start = time.process_time()
         made = replay_job(rs, steps, names=NAMES[: rs.max_players], finished=False, limit=UPLOAD_LIMIT)
         per_frame = (time.process_time() - start) * 1000 / made.frames

@@ -30,8 +30,8 @@ class ReplayStep(NamedTuple):
     """A position a replay shows, as plain data for the worker that draws it."""
 
     number: int | None  # 0 for the start, else the resolved turn it follows; None: a departure ended the game
-    before: dict[str, Any] | None  # the position the turn was played from (it names the turn)
-    after: dict[str, Any]
+    before: bytes | str | None  # the position the turn was played from (it names the turn), as stored
+    after: bytes | str  # as stored: the worker unpacks it
 
 
 class HistoryOps(GameMasterCore):
@@ -103,6 +103,6 @@ class HistoryOps(GameMasterCore):
         if game.row.status == FINISHED and rows[-1][0] != "resolve":
             numbers.append((len(rows) - 1, None))
         return [
-            ReplayStep(number, unpack(rows[index - 1][1]) if number else None, unpack(rows[index][1]))
+            ReplayStep(number, rows[index - 1][1] if number else None, rows[index][1])
             for index, number in (numbers[i] for i in pick(len(numbers), MAX_FRAMES))
         ]

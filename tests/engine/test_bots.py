@@ -11,14 +11,13 @@ from engine.fortress import ai as fortress_ai
 
 GAMES = [
     ("conquest", {}),
-    ("gra", {}),
     ("fortress", {"mode": 1}),
     ("fortress", {"mode": 2}),
     ("fortress", {"mode": 3}),
     ("ranks", {}),
     ("ranks", {"map": "nine-cities"}),
 ]
-SEARCHES = [*GAMES, ("siege", {})]  # siege's levels are budgets that do cut its search short
+SEARCHES = [*GAMES, ("siege", {}), ("gra", {})]  # siege's and gra's levels are budgets that do cut their search short
 LIMITLESS = 10**9
 
 

@@ -8,6 +8,7 @@ import pytest
 import service.history
 from engine import find_ruleset
 from service.errors import GameError
+from service.packing import unpack
 from service.presenter import Presenter
 from service.workers import CpuPool, replay_job
 from tests.service.conftest import ALICE, BOB
@@ -34,7 +35,7 @@ async def test_the_replay_is_queued_once_after_the_game_over_post(env):
     steps = await env.master.replay_steps(game.id)
     assert [step.number for step in steps] == [0, 1, 2, None]  # None: the position the surrender left
     assert steps[0].before is None and steps[1].before == steps[0].after
-    assert steps[-1].after == (await env.master.get_game(game.id)).row.state
+    assert unpack(steps[-1].after) == (await env.master.get_game(game.id)).row.state
     made = replay_job(RS, steps, names=["Alice", "Bob"], finished=True, limit=10**7)
     assert made.captions == ("Start", "Round 1", "Round 2", "Final position")
     chinese = replay_job(RS, steps[:2], names=["Alice", "Bob"], finished=False, limit=10**7, language="zh_Hans")
