@@ -65,7 +65,9 @@ def _demo(args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"demo: cannot write the game to {args.out}: {err}", file=sys.stderr)
         return 2
-    print(f"{result.rounds} rounds; {len(result.images)} images and {result.summary.name} in {args.out}")
+    print(
+        f"{result.rounds} rounds; {len(result.images)} images, {result.summary.name} and {result.replay.name} in {args.out}"
+    )
     if not result.finished:
         print(f"demo: the game did not finish within {args.max_steps} turns", file=sys.stderr)
         return 1

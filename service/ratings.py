@@ -35,6 +35,10 @@ class Standing:
     points: int
 
 
+UNRATED = """g.status = ? AND g.rated = 1 AND g.result IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id)"""  # finished, rated, not applied yet
+
+
 def player_key(user_id: int | None, ai_level: str | None) -> str:
     return f"user:{user_id}" if user_id is not None else f"computer:{ai_level or 'default'}"
 
@@ -82,15 +86,18 @@ class RatingOps(GameMasterCore):
         return stats
 
     async def catch_up_ratings(self) -> int:
-        """Apply every finished rated game not applied yet, in the order they ended; returns how many."""
+        """Apply every finished rated game not applied yet, in the order they ended; returns how many.
+        When there is none (the usual case), only a read is made: a leaderboard never waits to write."""
+        async with self.db.reading() as conn:
+            async with conn.execute(f"SELECT 1 FROM games g WHERE {UNRATED} LIMIT 1", (FINISHED,)) as cursor:
+                if await cursor.fetchone() is None:
+                    return 0
         async with self._ratings_lock:
             async with self.db.transaction() as conn:
                 async with conn.execute(
-                    """SELECT g.id, g.guild_id, g.ruleset, g.result,
+                    f"""SELECT g.id, g.guild_id, g.ruleset, g.result,
                               (SELECT max(h.at) FROM history h WHERE h.game_id = g.id) AS ended_at
-                       FROM games g WHERE g.status = ? AND g.rated = 1 AND g.result IS NOT NULL
-                       AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id)
-                       ORDER BY ended_at NULLS FIRST, g.id""",
+                       FROM games g WHERE {UNRATED} ORDER BY ended_at NULLS FIRST, g.id""",
                     (FINISHED,),
                 ) as cursor:
                     games = await cursor.fetchall()
