@@ -3,12 +3,14 @@ own standing auto-moves.
 
 - Easy: greedy (``planner.greedy``): takes what is cheap and productive, feeds the front; blind to
   the enemy's stacks.
-- Medium: the careful plan (``planner.plan``): holds its front against adjacent enemy stacks, pools
-  attacks, reinforces threatened cells, feeds the enemy's side first.
-- Hard: one round of lookahead: its candidate order sets meet the careful plans predicted for the
-  others, two more careful rounds follow, and the best share of the board wins (``search.lookahead``).
-- Extreme: decoupled UCT over every seat's candidate order sets, each judged after the round and a
-  short careful playout (``search.decoupled_uct``).
+- Medium: the careful plan (``planner.plan``): attacks pooled from every cell next to the target
+  and sized above its defenders, the rear feeding the enemy's side first.
+- Hard: one round of lookahead: the careful plan and two variants meet the careful plans predicted
+  for the others, and the one leaving it the largest share of the board after the next round is
+  played (``search.lookahead``).
+- Extreme: thinks a step further (``search.anticipate``): it predicts the others both as careful
+  players and as lookahead players, weighs every variant against both, judged two rounds on, and
+  improves the best front cell by front cell while its budget lasts.
 
 Nodes of the :class:`Budget` are order sets generated and rounds simulated.
 """
@@ -18,15 +20,15 @@ from __future__ import annotations
 from engine.budget import Budget
 from engine.conquest import planner, search
 from engine.conquest.orders import Order
-from engine.conquest.sim import Geometry, Position, stops
+from engine.conquest.sim import Geometry, Position, as_orders
 from engine.conquest.state import ConquestState
 from engine.rng import Rng, seed_state
 from engine.ruleset import BotLevel
 
-LEVELS = (BotLevel("Easy", 1), BotLevel("Medium", 1), BotLevel("Hard", 60), BotLevel("Extreme", 600))
-LOOKAHEAD_DEPTH = 2  # careful rounds after the candidate's round (Hard)
-PLAYOUT_DEPTH = 1  # careful rounds after the candidate's round (Extreme)
-RIVAL_VARIANTS = 4  # candidate order sets weighed for each other seat (Extreme)
+LEVELS = (BotLevel("Easy", 1), BotLevel("Medium", 1), BotLevel("Hard", 40), BotLevel("Extreme", 1500))
+HARD_VARIANTS = 3  # the careful plan and its first variants (Hard)
+HARD_DEPTH = 1  # careful rounds after the candidate's round (Hard)
+EXTREME_DEPTH = 2  # careful rounds after the candidate's round (Extreme)
 
 
 def choose_orders(state: ConquestState, seat: int, seed: int | str, level: str, budget: Budget) -> list[Order]:
@@ -40,17 +42,8 @@ def choose_orders(state: ConquestState, seat: int, seed: int | str, level: str, 
         budget.spend()
         steps = planner.plan(geometry, position, seat, planner.CAREFUL, rng)
     elif level == "Hard":
-        steps = search.lookahead(geometry, position, seat, planner.VARIANTS, LOOKAHEAD_DEPTH, rng, budget)
+        variants = planner.VARIANTS[:HARD_VARIANTS]
+        steps = search.lookahead(geometry, position, seat, variants, HARD_DEPTH, rng, budget)
     else:
-        steps = search.decoupled_uct(
-            geometry, position, seat, planner.VARIANTS, RIVAL_VARIANTS, PLAYOUT_DEPTH, rng, budget
-        )
-    return [*stops(state, seat), *(geometry.move(step) for step in _merged(steps))]
-
-
-def _merged(steps):
-    """One move per source and target, in board order."""
-    total: dict[tuple[int, int], int] = {}
-    for source, target, units in steps:
-        total[source, target] = total.get((source, target), 0) + units
-    return sorted((source, target, units) for (source, target), units in total.items())
+        steps = search.anticipate(geometry, position, seat, planner.VARIANTS, EXTREME_DEPTH, rng, budget)
+    return as_orders(state, seat, geometry, steps)

@@ -60,9 +60,10 @@ def scores(geometry: Geometry, position: Position) -> dict[int, float]:
 def greedy(geometry: Geometry, position: Position, seat: int, rng: Rng) -> list[Step]:
     """The plain player: no thought for the enemy's stacks."""
     owner, units, near, production = position.owner, position.units, geometry.near, geometry.production
-    to_front = _distance_to_front(geometry, position, seat, enemy_first=False)
+    survey = Survey.of(geometry, position, seat)
+    to_front = survey.distances(geometry, position, survey.front)
     steps: list[Step] = []
-    for cell in rng.shuffled(position.cells_of(seat)):
+    for cell in rng.shuffled(survey.mine):
         available = units[cell]
         ranked = []
         for target in near[cell]:
@@ -86,12 +87,11 @@ def greedy(geometry: Geometry, position: Position, seat: int, rng: Rng) -> list[
 def plan(geometry: Geometry, position: Position, seat: int, knobs: Knobs, rng: Rng) -> list[Step]:
     """The careful player's orders, shaped by ``knobs``."""
     owner, units, near = position.owner, position.units, geometry.near
-    mine = position.cells_of(seat)
-    threat = {c: sum(units[n] for n in near[c] if owner[n] not in (NEUTRAL, seat)) for c in mine}
-    keep = {c: min(units[c], _guard(threat[c], knobs)) for c in mine}
-    spare = {c: units[c] - keep[c] for c in mine}
+    survey = Survey.of(geometry, position, seat)
+    threat = survey.threat
+    spare = {c: units[c] - min(units[c], _guard(threat[c], knobs)) for c in survey.mine}
     steps: list[Step] = []
-    for need, target in _targets(geometry, position, seat, knobs, rng):
+    for need, target in _targets(geometry, position, survey, knobs, rng):
         sources = sorted((c for c in near[target] if owner[c] == seat and spare[c] > 0), key=lambda c: -spare[c])
         if sum(spare[c] for c in sources) < need:
             continue
@@ -102,27 +102,80 @@ def plan(geometry: Geometry, position: Position, seat: int, knobs: Knobs, rng: R
             need -= sent
             if not need:
                 break
-    if knobs.reinforce:
-        steps += _reinforce(geometry, position, seat, threat, keep, spare, knobs)
-    to_front = _distance_to_front(geometry, position, seat, enemy_first=True)
-    for cell in mine:
+    if knobs.reinforce and knobs.guard:
+        steps += _reinforce(geometry, position, threat, spare, knobs)
+    to_front = survey.distances(geometry, position, survey.front)
+    if survey.enemy_front:  # own regions touching an enemy feed it; the others the nearest foreign cell
+        to_front.update(survey.distances(geometry, position, survey.enemy_front))
+    turn = rng.below(len(units))  # a seeded tie-break between equally good steps
+    for cell in survey.mine:
         if spare[cell] and to_front.get(cell, 0) > 0:
             closer = [n for n in near[cell] if to_front.get(n, -1) == to_front[cell] - 1]
             if closer:
-                best = max(closer, key=lambda n: (threat.get(n, 0) - units[n], rng.below(1000)))
+                best = max(closer, key=lambda n: (threat.get(n, 0) - units[n], (n - turn) % len(units)))
                 steps.append((cell, best, spare[cell]))
     return steps
+
+
+@dataclass(frozen=True)
+class Survey:
+    """A seat's cells as one pass over them finds them: the enemy units next to each, the cells
+    touching a foreign cell (``front``) or an enemy one (``enemy_front``), and the foreign cells
+    next to them."""
+
+    seat: int
+    mine: list[int]
+    threat: dict[int, int]
+    front: list[int]
+    enemy_front: list[int]
+    foreign: list[int]
+
+    @classmethod
+    def of(cls, geometry: Geometry, position: Position, seat: int) -> Survey:
+        owner, units, near = position.owner, position.units, geometry.near
+        mine = [c for c, o in enumerate(owner) if o == seat]
+        threat, front, enemy_front, foreign = {}, [], [], set()
+        for cell in mine:
+            enemies = 0
+            touches = False
+            for n in near[cell]:
+                holder = owner[n]
+                if holder != seat:
+                    touches = True
+                    foreign.add(n)
+                    if holder != NEUTRAL:
+                        enemies += units[n]
+            threat[cell] = enemies
+            if touches:
+                front.append(cell)
+                if enemies:
+                    enemy_front.append(cell)
+        return cls(seat, mine, threat, front, enemy_front, sorted(foreign))
+
+    def distances(self, geometry: Geometry, position: Position, starts: list[int]) -> dict[int, int]:
+        """Steps from each own cell to the nearest of ``starts``, walking through own cells."""
+        owner, near, seat = position.owner, geometry.near, self.seat
+        distance = dict.fromkeys(starts, 0)
+        queue = deque(starts)
+        while queue:
+            cell = queue.popleft()
+            for n in near[cell]:
+                if owner[n] == seat and n not in distance:
+                    distance[n] = distance[cell] + 1
+                    queue.append(n)
+        return distance
 
 
 def _guard(threat: int, knobs: Knobs) -> int:
     return math.ceil(knobs.guard * threat) + 1 if threat and knobs.guard else 0
 
 
-def _targets(geometry: Geometry, position: Position, seat: int, knobs: Knobs, rng: Rng) -> list[tuple[int, int]]:
+def _targets(geometry: Geometry, position: Position, survey: Survey, knobs: Knobs, rng: Rng) -> list[tuple[int, int]]:
     """Foreign cells next to ours with the units it takes to win each, best value per unit first."""
     owner, units, near, production = position.owner, position.units, geometry.near, geometry.production
+    turn = rng.below(len(units))  # a seeded tie-break between equally good targets
     ranked = []
-    for target in {t for c in position.cells_of(seat) for t in near[c] if owner[t] != seat}:
+    for target in survey.foreign:
         holder = owner[target]
         if holder == NEUTRAL:
             need, value = units[target] + 1, float(production[target])
@@ -130,18 +183,12 @@ def _targets(geometry: Geometry, position: Position, seat: int, knobs: Knobs, rn
             support = sum(units[n] for n in near[target] if owner[n] == holder)
             need = units[target] + 1 + math.ceil(knobs.margin * support)
             value = production[target] * knobs.hunt + 1
-        ranked.append((-value / need, rng.below(1 << 20), need, target))
+        ranked.append((-value / need, (target - turn) % len(units), need, target))
     return [(need, target) for _, _, need, target in sorted(ranked)]
 
 
 def _reinforce(
-    geometry: Geometry,
-    position: Position,
-    seat: int,
-    threat: dict[int, int],
-    keep: dict[int, int],
-    spare: dict[int, int],
-    knobs: Knobs,
+    geometry: Geometry, position: Position, threat: dict[int, int], spare: dict[int, int], knobs: Knobs
 ) -> list[Step]:
     """Spare units of quiet cells walk into threatened neighbours that are short of their guard."""
     steps: list[Step] = []
@@ -161,29 +208,3 @@ def _reinforce(
             if not short:
                 break
     return steps
-
-
-def _distance_to_front(geometry: Geometry, position: Position, seat: int, *, enemy_first: bool) -> dict[int, int]:
-    """Steps from each own cell to the nearest foreign cell, walking through own cells; with
-    ``enemy_first``, to the nearest enemy cell where one can be reached."""
-    owner, near = position.owner, geometry.near
-
-    def walk(foreign) -> dict[int, int]:
-        distance: dict[int, int] = {}
-        queue: deque[int] = deque()
-        for cell in position.cells_of(seat):
-            if any(foreign(owner[n]) for n in near[cell]):
-                distance[cell] = 0
-                queue.append(cell)
-        while queue:
-            cell = queue.popleft()
-            for n in near[cell]:
-                if owner[n] == seat and n not in distance:
-                    distance[n] = distance[cell] + 1
-                    queue.append(n)
-        return distance
-
-    nearest = walk(lambda o: o != seat)
-    if enemy_first:  # own regions touching no enemy keep walking to the nearest foreign cell
-        nearest.update(walk(lambda o: o not in (NEUTRAL, seat)))
-    return nearest

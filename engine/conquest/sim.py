@@ -64,12 +64,12 @@ class Position:
 
 def steps_of(geometry: Geometry, orders: Iterable[Order]) -> list[Step]:
     """A seat's fixed moves as steps (standing orders are not steps; see ``stops``)."""
-    return [
-        (geometry.index[o.source], geometry.index[o.target], o.units) for o in orders if isinstance(o, Move)
-    ]
+    return [(geometry.index[o.source], geometry.index[o.target], o.units) for o in orders if isinstance(o, Move)]
 
 
-def play(geometry: Geometry, position: Position, steps: Mapping[int, Iterable[Step]], stopped: Iterable[int] = ()) -> Position:
+def play(
+    geometry: Geometry, position: Position, steps: Mapping[int, Iterable[Step]], stopped: Iterable[int] = ()
+) -> Position:
     """The next position after every seat's ``steps``; the auto-moves of ``stopped`` seats are
     cancelled first (computer players stop their own and plan every round afresh)."""
     units = position.units
@@ -110,10 +110,7 @@ def play(geometry: Geometry, position: Position, steps: Mapping[int, Iterable[St
         after[cell] = most - (ranked[1][1] if len(ranked) > 1 else 0)
         if first != NEUTRAL:
             owner[cell] = first
-    production = geometry.production
-    for cell, seat in enumerate(owner):
-        if seat != NEUTRAL:
-            after[cell] += production[cell]
+    after = [n if seat == NEUTRAL else n + made for n, seat, made in zip(after, owner, geometry.production)]
     kept = {s: t for s, t in autos.items() if owner[s] == position.owner[s]}
     alive = position.alive & set(owner)
     return Position(tuple(owner), tuple(after), frozenset(alive), kept)
@@ -122,3 +119,13 @@ def play(geometry: Geometry, position: Position, steps: Mapping[int, Iterable[St
 def stops(state: ConquestState, seat: int) -> list[Order]:
     """Orders cancelling every standing auto-move of ``seat``."""
     return [StopAuto(cell) for cell, c in sorted(state.cells.items()) if c.owner == seat and cell in state.autos]
+
+
+def as_orders(state: ConquestState, seat: int, geometry: Geometry, steps: Iterable[Step]) -> list[Order]:
+    """A computer's orders for ``steps``: its standing auto-moves stopped (it plans every round
+    afresh), then one move per source and target, in board order."""
+    total: dict[tuple[int, int], int] = {}
+    for source, target, units in steps:
+        total[source, target] = total.get((source, target), 0) + units
+    moves = [geometry.move((source, target, units)) for (source, target), units in sorted(total.items())]
+    return [*stops(state, seat), *moves]

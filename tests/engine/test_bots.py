@@ -10,7 +10,6 @@ from engine import RULESETS, OptionError
 from engine.fortress import ai as fortress_ai
 
 GAMES = [
-    ("conquest", {}),
     ("gra", {}),
     ("fortress", {"mode": 1}),
     ("fortress", {"mode": 2}),
@@ -18,7 +17,7 @@ GAMES = [
     ("ranks", {}),
     ("ranks", {"map": "nine-cities"}),
 ]
-SEARCHES = [*GAMES, ("siege", {})]  # siege's levels are budgets that do cut its search short
+SEARCHES = [*GAMES, ("conquest", {}), ("siege", {})]  # their levels' budgets do cut a search short
 LIMITLESS = 10**9
 
 
