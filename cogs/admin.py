@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from cogs.common import OpenGame, ThinksFirst, actor_of, game_meant, when
 from cogs.lobby import refresh_lobby
+from i18n import tr
 from service.runtime import GameService
 
 
@@ -23,7 +24,7 @@ class AdminCog(
     async def cancel(self, interaction: discord.Interaction, game: OpenGame | None = None) -> None:
         target = await game_meant(interaction, game)
         cancelled = await self.master.cancel(target.id, actor_of(interaction))
-        await interaction.followup.send(f"Game #{target.id} is cancelled.", ephemeral=True)
+        await interaction.followup.send(tr("Game #{number} is cancelled.", number=target.id), ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, cancelled)
 
     @app_commands.command(name="kick", description="Remove a player (or a computer seat) from a game")
@@ -41,8 +42,10 @@ class AdminCog(
     ) -> None:
         target = await game_meant(interaction, game)
         updated = await self.master.kick(target.id, actor_of(interaction), player.id if player else None, seat=seat)
-        who = player.mention if player else f"seat {seat}"
-        await interaction.followup.send(f"Removed {who} from game #{target.id}.", ephemeral=True)
+        who = player.mention if player else tr("seat {number}", number=seat)
+        await interaction.followup.send(
+            tr("Removed {who} from game #{number}.", who=who, number=target.id), ephemeral=True
+        )
         await refresh_lobby(self.bot, self.presenter, updated)
 
     @app_commands.command(name="pause", description="Stop the clock of a game")
@@ -50,7 +53,7 @@ class AdminCog(
     async def pause(self, interaction: discord.Interaction, game: OpenGame | None = None) -> None:
         target = await game_meant(interaction, game)
         await self.master.pause(target.id, actor_of(interaction))
-        await interaction.followup.send(f"Game #{target.id} is paused.", ephemeral=True)
+        await interaction.followup.send(tr("Game #{number} is paused.", number=target.id), ephemeral=True)
 
     @app_commands.command(name="resume", description="Restart the clock of a paused game")
     @app_commands.describe(game="Game number (default: the game of this thread)")
@@ -58,7 +61,8 @@ class AdminCog(
         target = await game_meant(interaction, game)
         resumed = await self.master.resume(target.id, actor_of(interaction))
         await interaction.followup.send(
-            f"Game #{target.id} resumed; deadline {when(resumed.row.deadline_at)}.", ephemeral=True
+            tr("Game #{number} resumed; deadline {when}.", number=target.id, when=when(resumed.row.deadline_at)),
+            ephemeral=True,
         )
 
     @app_commands.command(name="extend", description="Give the current turn more time")
@@ -69,5 +73,6 @@ class AdminCog(
         target = await game_meant(interaction, game)
         extended = await self.master.extend(target.id, actor_of(interaction), hours * 3600)
         await interaction.followup.send(
-            f"Game #{target.id}: deadline moved to {when(extended.row.deadline_at)}.", ephemeral=True
+            tr("Game #{number}: deadline moved to {when}.", number=target.id, when=when(extended.row.deadline_at)),
+            ephemeral=True,
         )

@@ -14,13 +14,16 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs.buttons import rematch_view
-from cogs.common import COLOUR_EMOJI, counted, plain, png_file, when
+from cogs.common import COLOUR_EMOJI, plain, png_file, when
 from cogs.embeds import result_lines
 from cogs.lobby import refresh_lobby
 from cogs.redelivery import posted_before
+from cogs.translator import server_language
+from i18n import mark, ntr, tr, using
 from service.errors import GameNotFound
 from service.models import RUNNING, Announcement, Game
 from service.outbox import Undeliverable
+from service.presenter import numbered_turn
 
 if TYPE_CHECKING:
     from service.runtime import GameService
@@ -31,17 +34,20 @@ PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 NO_PINGS = discord.AllowedMentions.none()
 
 
+# Why a seat left, as the event lines quote it ("left the game (time ran out)").
+REASONS = (mark("surrender"), mark("missed turns"), mark("time ran out"), mark("kicked"))
+
 DEPARTURES = {
-    "surrender": "surrendered",
-    "missed turns": "was removed after missing turns in a row",
-    "time ran out": "ran out of time",
-    "kicked": "was removed by a manager",
+    "surrender": mark("{player} surrendered"),
+    "missed turns": mark("{player} was removed after missing turns in a row"),
+    "time ran out": mark("{player} ran out of time"),
+    "kicked": mark("{player} was removed by a manager"),
 }
 
 
-def _unit(a: Announcement) -> str:
-    """What the announced turn is called ("round", "move", "creating phase")."""
-    return a.payload.get("unit", "turn")
+def _turn(a: Announcement, *, capital: bool = True) -> str:
+    """The announced turn by its ruleset's name ("Round 4", "creating phase 12")."""
+    return numbered_turn(a.payload.get("unit", "turn"), a.payload["turn"], capital=capital)
 
 
 def _fit(lines: list[str], limit: int = 1900) -> str:
@@ -75,10 +81,11 @@ class DiscordAnnouncer:
         try:
             game = await self.service.master.get_game(announcement.game_id)
             channel = await self._channel(game.row.thread_id or game.row.channel_id)
-            await self.handlers[announcement.kind](announcement, game, channel)
+            with using(await server_language(self.client, game.row.guild_id)):
+                await self.handlers[announcement.kind](announcement, game, channel)
         except (discord.NotFound, discord.Forbidden, GameNotFound) as err:
             raise Undeliverable(str(err)) from err
-        if announcement.kind != "reminder":  # the lobby card shows where the game stands now
+        if announcement.kind != "reminder" and not announcement.followed:  # the card shows the game as it is now
             await refresh_lobby(self.client, self.service.presenter, game)
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable:
@@ -104,7 +111,7 @@ class DiscordAnnouncer:
     def _mention(self, game: Game, seat: int) -> str:
         player = game.player_at(seat)
         if player is None:
-            return f"seat {seat}"
+            return tr("seat {number}", number=seat)
         return f"{COLOUR_EMOJI[seat]} " + (f"<@{player.user_id}>" if player.user_id else f"🤖 {player.name}")
 
     def _title(self, game: Game) -> str:
@@ -118,32 +125,54 @@ class DiscordAnnouncer:
         seats = "\n".join(
             self._mention(game, p.seat) for p in sorted(game.players, key=lambda p: p.seat or 0) if p.seat is not None
         )
-        text = f"**{self._title(game)} has started!**\n{seats}\nRules: `/rules {game.row.ruleset}`."
-        await self._post(channel, a, text, file=await self._board(game, a.payload["seq"], "Start"))
+        text = tr(
+            "**{game} has started!**\n{seats}\nRules: `/rules {ruleset}`.",
+            game=self._title(game),
+            seats=seats,
+            ruleset=game.row.ruleset,
+        )
+        await self._post(channel, a, text, file=await self._board(game, a.payload["seq"], tr("Start")))
 
     async def _resolved(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
-        lines = [f"**{_unit(a).capitalize()} {a.payload['turn']}.**"]
+        lines = [f"**{_turn(a)}.**"]
         lines += self.service.presenter.event_lines(game, a.payload["events"], shown=plain)
         limit = a.payload.get("missed_limit")
         for seat, count in a.payload.get("missed", []):
-            lines.append(f"{self._mention(game, seat)} missed this {_unit(a)} ({count} of {limit} in a row).")
+            lines.append(
+                tr(
+                    "{player} missed this {unit} ({count} of {limit} in a row).",
+                    player=self._mention(game, seat),
+                    unit=tr(a.payload.get("unit", "turn")),
+                    count=count,
+                    limit=limit,
+                )
+            )
         await self._post(channel, a, _fit(lines), file=await self._board(game, a.payload["seq"]))
 
     async def _turn(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
         if game.row.status != RUNNING or not a.payload["user_ids"]:
             return
         pings = " ".join(f"<@{user}>" for user in a.payload["user_ids"])
-        deadline = when(a.payload["deadline_at"]) if a.payload["deadline_at"] else "no deadline"
-        turn = f"{_unit(a)} {a.payload['turn']}"
+        deadline = when(a.payload["deadline_at"]) if a.payload["deadline_at"] else tr("no deadline")
+        turn = _turn(a, capital=False)
         if a.payload.get("secret", True):
-            text = (
-                f"{pings} — {turn}: give your orders with `/orders give`, check them with "
-                f"`/orders show`, then `/orders pass`. Deadline: {deadline}."
+            text = tr(
+                "{pings} — {turn}: give your orders with `/orders give`, check them with "
+                "`/orders show`, then `/orders pass`. Deadline: {deadline}.",
+                pings=pings,
+                turn=turn,
+                deadline=deadline,
             )
         else:
-            text = f"{pings} — your turn ({turn}): play it with `/orders send`. Deadline: {deadline}."
-        if a.payload.get("hint"):
-            text += f"\nTo play: {a.payload['hint']}."
+            text = tr(
+                "{pings} — your turn ({turn}): play it with `/orders send`. Deadline: {deadline}.",
+                pings=pings,
+                turn=turn,
+                deadline=deadline,
+            )
+        hint = a.payload.get("hint")
+        if hint:
+            text += "\n" + tr("To play: {hint}.", hint=tr(hint))
         await self._post(channel, a, text, pings=True)
 
     async def _reminder(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
@@ -152,18 +181,33 @@ class DiscordAnnouncer:
         given = a.payload.get("orders", [0] * count)
         last_chance = a.payload.get("last_chance", [False] * count)
         for index, user_id in enumerate(a.payload["user_ids"]):
+            if not (await self.service.master.settings_of(user_id)).dm_reminders:
+                continue  # turned off since this reminder was planned
             channel = await self.client.create_dm(discord.Object(user_id))
             deadline = when(a.payload["deadline_at"])
-            lines = [f"⏰ {self._title(game)}, {_unit(a)} {a.payload['turn']}: the deadline is {deadline}. {where}"]
+            lines = [
+                tr(
+                    "⏰ {game}, {turn}: the deadline is {deadline}. {where}",
+                    game=self._title(game),
+                    turn=_turn(a, capital=False),
+                    deadline=deadline,
+                    where=where,
+                )
+            ]
             if given[index] and not a.payload.get("orders_stand"):
                 lines.append(
-                    f"You gave {counted(given[index], 'order')} but did not pass: **they are thrown away at the deadline** "
-                    "unless you `/orders pass`."
+                    ntr(
+                        "You gave {n} order but did not pass: **it is thrown away at the deadline** "
+                        "unless you `/orders pass`.",
+                        "You gave {n} orders but did not pass: **they are thrown away at the deadline** "
+                        "unless you `/orders pass`.",
+                        given[index],
+                    )
                 )
             elif not given[index]:
-                lines.append("You have given no orders yet.")
+                lines.append(tr("You have given no orders yet."))
             if last_chance[index]:
-                lines.append("⚠️ One more missed turn removes you from the game.")
+                lines.append(tr("⚠️ One more missed turn removes you from the game."))
             text = "\n".join(lines)
             if await posted_before(self.client, channel, a, self.service.clock.now(), text):
                 continue
@@ -174,8 +218,10 @@ class DiscordAnnouncer:
 
     def _departure(self, game: Game, seat: int, reason: str) -> str:
         """ "🟥 <@1> ran out of time": a seat leaving, as players read it."""
-        why = DEPARTURES.get(reason, f"left ({reason})")
-        return f"{self._mention(game, seat)} {why}"
+        who = self._mention(game, seat)
+        if reason in DEPARTURES:
+            return tr(DEPARTURES[reason], player=who)
+        return tr("{player} left ({reason})", player=who, reason=reason)
 
     async def _removed(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
         consequences = self.service.presenter.event_lines(game, a.payload.get("events", []), shown=plain)
@@ -187,25 +233,45 @@ class DiscordAnnouncer:
         reason = result.get("reason")
         if result.get("departure"):  # the game ended because this seat left: say so first
             left = self._departure(game, result["departure"]["seat"], result["departure"]["reason"])
-            reason = f"{left}, so {reason}" if reason else left
-        lines = [f"🏁 **{self._title(game)} is over**" + (f": {reason}." if reason else "."), *result_lines(game)]
-        board = await self._board(game, a.payload["seq"], "Final position") if a.payload.get("board", True) else None
+            reason = tr("{departure}, so {reason}", departure=left, reason=tr(reason)) if reason else left
+        elif reason:
+            reason = tr(reason)
+        over = (
+            tr("🏁 **{game} is over**: {reason}.", game=self._title(game), reason=reason)
+            if reason
+            else tr("🏁 **{game} is over**.", game=self._title(game))
+        )
+        lines = [over, *result_lines(game)]
+        final = tr("Final position")
+        board = await self._board(game, a.payload["seq"], final) if a.payload.get("board", True) else None
         await self._post(channel, a, _fit(lines), file=board, view=rematch_view(game))
 
     async def _draw(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
         lines = [
-            f"{self._mention(game, a.payload['seat'])} proposes a draw. "
-            "Everyone still playing can agree with `/game draw` (an offer lasts until the turn ends)."
+            tr(
+                "{player} proposes a draw. "
+                "Everyone still playing can agree with `/game draw` (an offer lasts until the turn ends).",
+                player=self._mention(game, a.payload["seat"]),
+            )
         ]
-        lines += [f"{self._mention(game, seat)} is ahead and declines." for seat in a.payload.get("declined", [])]
+        lines += [
+            tr("{player} is ahead and declines.", player=self._mention(game, seat))
+            for seat in a.payload.get("declined", [])
+        ]
         await self._post(channel, a, "\n".join(lines))
 
     async def _plain(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
         by = f"<@{a.payload['by']}>"
         texts = {
-            "game_cancelled": f"{self._title(game)} was cancelled by {by}.",
-            "paused": f"⏸️ {by} paused the game; the clock is stopped.",
-            "resumed": f"▶️ {by} resumed the game. Deadline: {when(game.row.deadline_at)}.",
-            "extended": f"{by} gave this turn more time. Deadline: {when(a.payload.get('deadline_at'))}.",
+            "game_cancelled": lambda: tr("{game} was cancelled by {user}.", game=self._title(game), user=by),
+            "paused": lambda: tr("⏸️ {user} paused the game; the clock is stopped.", user=by),
+            "resumed": lambda: tr(
+                "▶️ {user} resumed the game. Deadline: {deadline}.", user=by, deadline=when(game.row.deadline_at)
+            ),
+            "extended": lambda: tr(
+                "{user} gave this turn more time. Deadline: {deadline}.",
+                user=by,
+                deadline=when(a.payload.get("deadline_at")),
+            ),
         }
-        await self._post(channel, a, texts[a.kind])
+        await self._post(channel, a, texts[a.kind]())

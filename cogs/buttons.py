@@ -10,6 +10,8 @@ import discord
 
 from cogs.common import USER_ERRORS, actor_of, send_error, service_of, when
 from cogs.lobby import post_lobby, refresh_lobby
+from cogs.translator import RepliesInUsersLanguage
+from i18n import ntr, tr
 from service.models import RUNNING, Game
 from service.presenter import Presenter
 
@@ -17,17 +19,32 @@ from service.presenter import Presenter
 def after_pass(presenter: Presenter, before: Game, after: Game) -> str:
     """What a player reads once he has passed."""
     if after.row.turn != before.row.turn or after.row.status != RUNNING:
-        return f"Done. {presenter.turn_label(before)} of game #{before.id} is resolved — see the thread."
+        return tr(
+            "Done. {turn} of game #{number} is resolved — see the thread.",
+            turn=presenter.turn_label(before),
+            number=before.id,
+        )
     waiting = len(after.waiting_seats)
-    deadline = "no deadline" if after.row.deadline_at is None else f"deadline {when(after.row.deadline_at)}"
-    return f"You passed. Waiting for {waiting} more player{'s' if waiting != 1 else ''}; {deadline}."
+    deadline = (
+        tr("no deadline") if after.row.deadline_at is None else tr("deadline {when}", when=when(after.row.deadline_at))
+    )
+    return ntr(
+        "You passed. Waiting for {n} more player; {deadline}.",
+        "You passed. Waiting for {n} more players; {deadline}.",
+        waiting,
+        deadline=deadline,
+    )
 
 
-class PassButton(discord.ui.DynamicItem[discord.ui.Button], template=r"orders:pass:(?P<game>[0-9]+):(?P<turn>[0-9]+)"):
+class PassButton(
+    RepliesInUsersLanguage,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"orders:pass:(?P<game>[0-9]+):(?P<turn>[0-9]+)",
+):
     def __init__(self, game_id: int, turn: int):
         super().__init__(
             discord.ui.Button(
-                label="Pass: make my orders final",
+                label=tr("Pass: make my orders final"),
                 style=discord.ButtonStyle.primary,
                 custom_id=f"orders:pass:{game_id}:{turn}",
             )
@@ -60,11 +77,12 @@ def pass_view(game: Game) -> discord.ui.View:
 
 
 class SurrenderButton(
+    RepliesInUsersLanguage,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"surrender:(?P<choice>yes|no):(?P<game>[0-9]+):(?P<user>[0-9]+)",
 ):
     def __init__(self, choice: str, game_id: int, user_id: int):
-        label, style = ("Surrender", discord.ButtonStyle.danger) if choice == "yes" else ("Keep playing", None)
+        label, style = (tr("Surrender"), discord.ButtonStyle.danger) if choice == "yes" else (tr("Keep playing"), None)
         super().__init__(
             discord.ui.Button(
                 label=label,
@@ -82,10 +100,10 @@ class SurrenderButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.user_id:
-            await send_error(interaction, "this question was for someone else")
+            await send_error(interaction, tr("this question was for someone else"))
             return
         if self.choice == "no":
-            await interaction.response.edit_message(content="You keep playing.", view=None)
+            await interaction.response.edit_message(content=tr("You keep playing."), view=None)
             return
         await interaction.response.defer()
         try:
@@ -93,7 +111,9 @@ class SurrenderButton(
         except USER_ERRORS as err:
             await send_error(interaction, str(err))
             return
-        await interaction.edit_original_response(content=f"You surrendered game #{self.game_id}.", view=None)
+        await interaction.edit_original_response(
+            content=tr("You surrendered game #{number}.", number=self.game_id), view=None
+        )
 
 
 def surrender_view(game: Game, user_id: int) -> discord.ui.View:
@@ -103,12 +123,14 @@ def surrender_view(game: Game, user_id: int) -> discord.ui.View:
     return view
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematch:(?P<game>\d+)"):
+class RematchButton(
+    RepliesInUsersLanguage, discord.ui.DynamicItem[discord.ui.Button], template=r"rematch:(?P<game>\d+)"
+):
     """Under a finished game: a new lobby in the game's channel with the same players and options."""
 
     def __init__(self, game_id: int):
         super().__init__(
-            discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary, custom_id=f"rematch:{game_id}")
+            discord.ui.Button(label=tr("Rematch"), style=discord.ButtonStyle.primary, custom_id=f"rematch:{game_id}")
         )
         self.game_id = game_id
 
@@ -131,12 +153,21 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematc
         except USER_ERRORS as err:
             await send_error(interaction, str(err))
             return
-        where = f"<#{game.row.thread_id}>" if game.row.thread_id else "its thread is being opened"
-        opened = "is open" if new else "was opened already"
-        await interaction.followup.send(
-            f"Rematch: game #{game.id} {opened}: {where}. Everyone is seated; the creator presses **Start**.",
-            ephemeral=True,
+        where = f"<#{game.row.thread_id}>" if game.row.thread_id else tr("its thread is being opened")
+        text = (
+            tr(
+                "Rematch: game #{number} is open: {where}. Everyone is seated; the creator presses **Start**.",
+                number=game.id,
+                where=where,
+            )
+            if new
+            else tr(
+                "Rematch: game #{number} was opened already: {where}. Everyone is seated; the creator presses **Start**.",
+                number=game.id,
+                where=where,
+            )
         )
+        await interaction.followup.send(text, ephemeral=True)
 
 
 def rematch_view(game: Game) -> discord.ui.View:

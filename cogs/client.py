@@ -14,11 +14,14 @@ from cogs.buttons import PassButton, RematchButton, SurrenderButton
 from cogs.common import on_app_command_error
 from cogs.config import Config
 from cogs.game import GameCog
+from cogs.language import ConfigCog
 from cogs.lobby import LobbyButton
 from cogs.mygames import MyGamesCog
 from cogs.orders import OrdersCog
 from cogs.ratings import RatingsCog
 from cogs.rules import RulesCog, TutorialButton
+from cogs.settings import SettingsCog
+from cogs.translator import CatalogTranslator, LocalisedTree
 from service.runtime import GameService
 from service.storeerrors import StoreError, explain
 
@@ -31,6 +34,7 @@ class GameBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=LocalisedTree,
             **kwargs,
         )
         if config.api_base:
@@ -50,6 +54,7 @@ class GameBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await install_commands(self, await self.open_service())
+        await self.tree.set_translator(CatalogTranslator())
         if self.config.dev_guild:
             guild = discord.Object(self.config.dev_guild)
             self.tree.copy_global_to(guild=guild)
@@ -75,6 +80,8 @@ async def install_commands(bot: commands.Bot, service: GameService) -> None:
         RulesCog(bot, service.presenter),
         RatingsCog(bot, service),
         MyGamesCog(bot, service),
+        ConfigCog(bot, service),
+        SettingsCog(bot, service),
     ):
         await bot.add_cog(cog)
     bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton, RematchButton, TutorialButton)

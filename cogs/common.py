@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from engine import EngineError
+from i18n import tr
 from service.errors import GameError
 from service.models import Actor, Game
 
@@ -37,13 +38,8 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 def when(timestamp: float | None) -> str:
     """A deadline as Discord renders it for each reader: absolute and relative, in his own time zone."""
     if timestamp is None:
-        return "no deadline"
+        return tr("no deadline")
     return f"<t:{int(timestamp)}:f> (<t:{int(timestamp)}:R>)"
-
-
-def counted(count: int, word: str) -> str:
-    """ "1 game", "3 games": a number with its noun in the right form."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def plain(name: str) -> str:
@@ -128,7 +124,7 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
     if isinstance(original, USER_ERRORS):
         await send_error(interaction, str(original))
     elif isinstance(error, app_commands.CheckFailure):
-        await send_error(interaction, str(error) or "you cannot use this command here")
+        await send_error(interaction, str(error) or tr("you cannot use this command here"))
     else:
         log.error("command failed", exc_info=original)
-        await send_error(interaction, "something went wrong on our side; please try again in a moment")
+        await send_error(interaction, tr("something went wrong on our side; please try again in a moment"))

@@ -23,6 +23,7 @@ from cogs.common import (
 from cogs.create import creation_group
 from cogs.embeds import game_embed
 from cogs.lobby import post_lobby, refresh_lobby
+from i18n import ntr, tr, using
 from service.history import PastTurn
 from service.models import LOBBY, RUNNING, Game
 from service.runtime import GameService
@@ -62,20 +63,25 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
             chosen=chosen,
         )
         if not new:
-            where = f"<#{game.row.thread_id}>" if game.row.thread_id else "its thread is being opened"
-            await interaction.followup.send(f"You opened game #{game.id} a moment ago: {where}.", ephemeral=True)
+            where = f"<#{game.row.thread_id}>" if game.row.thread_id else tr("its thread is being opened")
+            text = tr("You opened game #{number} a moment ago: {where}.", number=game.id, where=where)
+            await interaction.followup.send(text, ephemeral=True)
             return
         game, thread = await post_lobby(interaction.channel, game, self.service, actor_of(interaction))
         chosen = self.presenter.chosen_map(game)
         if chosen is not None:
-            preview = await self.presenter.map_preview(game)
-            await thread.send(
-                f"Map: **{plain(chosen)}** — the board this game starts on.",
-                file=png_file(preview, f"game-{game.id}-map.png"),
-            )
+            with using(await self.service.languages.of(game.row.guild_id)):  # the thread is public
+                preview = await self.presenter.map_preview(game)
+                await thread.send(
+                    tr("Map: **{map}** — the board this game starts on.", map=plain(chosen)),
+                    file=png_file(preview, f"game-{game.id}-map.png"),
+                )
         await interaction.followup.send(
-            f"Game #{game.id} is open: {thread.mention}. Others join with the "
-            f"**Join** button or `/game join game:{game.id}`.",
+            tr(
+                "Game #{number} is open: {thread}. Others join with the **Join** button or `/game join game:{number}`.",
+                number=game.id,
+                thread=thread.mention,
+            ),
             ephemeral=True,
         )
 
@@ -83,7 +89,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
     @app_commands.describe(game="Game number")
     async def join(self, interaction: discord.Interaction, game: OpenGame) -> None:
         joined = await self.master.join(game.id, actor_of(interaction))
-        await interaction.followup.send(f"You joined game #{game.id}.", ephemeral=True)
+        await interaction.followup.send(tr("You joined game #{number}.", number=game.id), ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, joined)
 
     @app_commands.command(name="leave", description="Leave a game that has not started yet")
@@ -91,7 +97,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
     async def leave(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
         left = await self.master.leave(target.id, actor_of(interaction))
-        await interaction.followup.send(f"You left game #{target.id}.", ephemeral=True)
+        await interaction.followup.send(tr("You left game #{number}.", number=target.id), ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, left)
 
     @app_commands.command(name="add-ai", description="Fill a seat with a computer player")
@@ -105,7 +111,8 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
         target = await game_meant(interaction, game)
         updated = await self.master.add_ai(target.id, actor_of(interaction), level)
         seated = updated.players[-1].name
-        await interaction.followup.send(f"{plain(seated)} joined game #{target.id}.", ephemeral=True)
+        text = tr("{player} joined game #{number}.", player=plain(seated), number=target.id)
+        await interaction.followup.send(text, ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, updated)
 
     @app_commands.command(name="remove-ai", description="Take back the computer player added last")
@@ -113,7 +120,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
     async def remove_ai(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
         updated = await self.master.remove_ai(target.id, actor_of(interaction))
-        await interaction.followup.send(f"A computer player left game #{target.id}.", ephemeral=True)
+        await interaction.followup.send(tr("A computer player left game #{number}.", number=target.id), ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, updated)
 
     @app_commands.command(name="start", description="Start your game (creator or server manager)")
@@ -121,22 +128,21 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
     async def start(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
         started = await self.master.start_game(target.id, actor_of(interaction))
-        await interaction.followup.send(f"Game #{target.id} started.", ephemeral=True)
+        await interaction.followup.send(tr("Game #{number} started.", number=target.id), ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, started)
 
     @app_commands.command(name="list", description="Open games in this server")
     async def list(self, interaction: discord.Interaction) -> None:
         games = await self.master.list_games(interaction.guild_id or 0)
         if not games:
-            await interaction.followup.send("No open games here. Start one with `/game create`.", ephemeral=True)
+            await interaction.followup.send(tr("No open games here. Start one with `/game create`."), ephemeral=True)
             return
         lines = []
         for game in games[:25]:
             where = f"<#{game.row.thread_id}>" if game.row.thread_id else f"<#{game.row.channel_id}>"
-            state = "lobby" if game.row.status == LOBBY else self.presenter.turn_label(game).lower()
-            lines.append(
-                f"**#{game.id}** {self.presenter.title(game)} — {state}, {len(game.players)} players — {where}"
-            )
+            state = tr("lobby") if game.row.status == LOBBY else self.presenter.turn_label(game).lower()
+            players = ntr("{n} player", "{n} players", len(game.players))
+            lines.append(f"**#{game.id}** {self.presenter.title(game)} — {state}, {players} — {where}")
         await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
 
     @app_commands.command(name="info", description="Players, clock and state of a game")
@@ -190,7 +196,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
         target = await game_meant(interaction, game)
         self.master.require_seat_in_game(target, actor_of(interaction))
         await interaction.followup.send(
-            f"Surrender {self.presenter.title(target)}? You leave the game for good.",
+            tr("Surrender {game}? You leave the game for good.", game=self.presenter.title(target)),
             view=surrender_view(target, interaction.user.id),
             ephemeral=True,
         )
@@ -201,8 +207,8 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
         target = await game_meant(interaction, game)
         updated = await self.master.propose_draw(target.id, actor_of(interaction))
         text = (
-            "The game ended in a draw."
+            tr("The game ended in a draw.")
             if updated.row.status != RUNNING
-            else "You agreed to a draw; it happens when every player still in the game agrees."
+            else tr("You agreed to a draw; it happens when every player still in the game agrees.")
         )
         await interaction.followup.send(text, ephemeral=True)

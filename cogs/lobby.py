@@ -13,6 +13,8 @@ import discord
 
 from cogs.common import USER_ERRORS, actor_of, send_error, service_of
 from cogs.embeds import game_embed
+from cogs.translator import RepliesInUsersLanguage, server_language
+from i18n import mark, tr, using
 from service.errors import GameError
 from service.models import LOBBY, Actor, Game
 from service.presenter import Presenter
@@ -24,8 +26,11 @@ log = logging.getLogger(__name__)
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<action>join|leave|start):(?P<game>[0-9]+)"
+    RepliesInUsersLanguage,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"lobby:(?P<action>join|leave|start):(?P<game>[0-9]+)",
 ):
+    LABELS = {"join": mark("Join"), "leave": mark("Leave"), "start": mark("Start")}
     STYLES = {
         "join": discord.ButtonStyle.success,
         "leave": discord.ButtonStyle.secondary,
@@ -35,7 +40,7 @@ class LobbyButton(
     def __init__(self, action: str, game_id: int):
         super().__init__(
             discord.ui.Button(
-                label=action.capitalize(), style=self.STYLES[action], custom_id=f"lobby:{action}:{game_id}"
+                label=tr(self.LABELS[action]), style=self.STYLES[action], custom_id=f"lobby:{action}:{game_id}"
             )
         )
         self.action, self.game_id = action, game_id
@@ -59,7 +64,8 @@ class LobbyButton(
         except USER_ERRORS as err:
             await send_error(interaction, str(err))
             return
-        await interaction.response.edit_message(embed=game_embed(game, service.presenter), view=lobby_view(game))
+        with using(await server_language(interaction.client, game.row.guild_id)):  # everyone sees the card
+            await interaction.response.edit_message(embed=game_embed(game, service.presenter), view=lobby_view(game))
 
 
 async def post_lobby(
@@ -68,13 +74,17 @@ async def post_lobby(
     """A new game's lobby card with its buttons in ``channel``, and the game's thread under it. If
     Discord refuses either, the game is cancelled (nothing half-made is left) and the player told why."""
     try:
-        message = await channel.send(embed=game_embed(game, service.presenter), view=lobby_view(game))
-        thread = await message.create_thread(name=service.presenter.title(game), auto_archive_duration=10080)
+        with using(await service.languages.of(game.row.guild_id)):  # the card and thread are public
+            message = await channel.send(embed=game_embed(game, service.presenter), view=lobby_view(game))
+            thread = await message.create_thread(name=service.presenter.title(game), auto_archive_duration=10080)
     except discord.HTTPException as err:  # no permission, or a channel without threads
         await service.master.cancel(game.id, actor)
         raise GameError(
-            "I could not open the game's lobby and thread here (I need Send Messages and Create Public "
-            f"Threads in a text channel): {err.text or err}"
+            tr(
+                "I could not open the game's lobby and thread here (I need Send Messages and Create Public "
+                "Threads in a text channel): {error}",
+                error=err.text or err,
+            )
         ) from None
     game = await service.master.attach_thread(game.id, thread_id=thread.id, lobby_message_id=message.id)
     return game, thread
@@ -97,6 +107,7 @@ async def refresh_lobby(client: discord.Client, presenter: Presenter, game: Game
     try:
         channel = client.get_channel(game.row.channel_id) or await client.fetch_channel(game.row.channel_id)
         message = channel.get_partial_message(game.row.lobby_message_id)
-        await message.edit(embed=game_embed(game, presenter), view=lobby_view(game))
+        with using(await server_language(client, game.row.guild_id)):
+            await message.edit(embed=game_embed(game, presenter), view=lobby_view(game))
     except discord.HTTPException as err:
         log.info("lobby card of game #%s not updated: %s", game.id, err)

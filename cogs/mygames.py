@@ -8,6 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import ThinksFirst, when
+from i18n import ntr, tr
 from service.models import LOBBY, Game
 from service.runtime import GameService
 
@@ -27,13 +28,13 @@ class MyGamesCog(ThinksFirst, commands.Cog):
         games = await self.master.games_of(interaction.user.id)
         if not games:
             await interaction.followup.send(
-                "You are in no open game. Open one with `/game create` in a server.", ephemeral=True
+                tr("You are in no open game. Open one with `/game create` in a server."), ephemeral=True
             )
             return
         waiting = [g for g in games if self._waits_for(g, interaction.user.id)]
         others = [g for g in games if g not in waiting]
         waiting.sort(key=lambda g: g.row.deadline_at or float("inf"))
-        lines = [f"**Your games** — {len(waiting)} waiting for you"]
+        lines = [ntr("**Your games** — {n} waiting for you", "**Your games** — {n} waiting for you", len(waiting))]
         lines += [self._line(g, interaction.user.id) for g in waiting + others]
         await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
 
@@ -45,11 +46,16 @@ class MyGamesCog(ThinksFirst, commands.Cog):
     def _line(self, game: Game, user_id: int) -> str:
         title = f"[{self.presenter.title(game)}]({jump_link(game)})"
         if game.row.status == LOBBY:
-            return f"• {title} — lobby, {len(game.players)}/{game.row.max_players} players"
+            players = tr("{joined}/{most} players", joined=len(game.players), most=game.row.max_players)
+            return tr("• {game} — lobby, {players}", game=title, players=players)
         turn = self.presenter.turn_label(game).lower()
-        deadline = "no deadline" if game.row.deadline_at is None else f"deadline {when(game.row.deadline_at)}"
+        deadline = (
+            tr("no deadline")
+            if game.row.deadline_at is None
+            else tr("deadline {when}", when=when(game.row.deadline_at))
+        )
         if game.row.paused_at is not None:
-            return f"• {title} — {turn}, paused"
+            return tr("• {game} — {turn}, paused", game=title, turn=turn)
         if self._waits_for(game, user_id):
-            return f"• ⏳ {title} — {turn}: **your turn**, {deadline}"
-        return f"• {title} — {turn}: waiting for others, {deadline}"
+            return tr("• ⏳ {game} — {turn}: **your turn**, {deadline}", game=title, turn=turn, deadline=deadline)
+        return tr("• {game} — {turn}: waiting for others, {deadline}", game=title, turn=turn, deadline=deadline)

@@ -13,6 +13,7 @@ from discord.ext import commands
 from cogs.buttons import after_pass, pass_view
 from cogs.common import MyGame, ThinksFirst, actor_of, game_being_typed, game_meant, png_file, service_of, when
 from cogs.lobby import refresh_lobby
+from i18n import ntr, tr
 from service import MyOrders
 from service.models import Game
 from service.runtime import GameService
@@ -24,26 +25,33 @@ def _listing(mine: MyOrders, game: Game, turn: str, room: int = 1600) -> str:
     shown, used = [], 0
     for line in mine.lines:
         if used + len(line) + 3 > room:
-            shown.append(f"… and {len(mine.lines) - len(shown)} more (all are kept)")
+            shown.append(
+                ntr("… and {n} more (all are kept)", "… and {n} more (all are kept)", len(mine.lines) - len(shown))
+            )
             break
         shown.append(f"`{line}`")
         used += len(line) + 3
-    lines = "\n".join(shown) or "no orders (standing orders still run)"
-    again = "You had just given these orders; they are kept once.\n" if mine.repeated else ""
-    return f"{again}Game #{mine.game_id}, {turn.lower()} — your orders:\n{lines}\n{_fate(mine, game)}"
+    lines = "\n".join(shown) or tr("no orders (standing orders still run)")
+    again = tr("You had just given these orders; they are kept once.") + "\n" if mine.repeated else ""
+    heading = tr("Game #{number}, {turn} — your orders:", number=mine.game_id, turn=turn[:1].lower() + turn[1:])
+    return f"{again}{heading}\n{lines}\n{_fate(mine, game)}"
 
 
 def _fate(mine: MyOrders, game: Game) -> str:
     deadline = game.row.deadline_at
     if mine.passed:
-        return "✅ Passed — final for this turn."
+        return tr("✅ Passed — final for this turn.")
     if deadline is None:
-        return "Not passed yet: the turn waits for you. Press **Pass** (or `/orders pass`) when ready."
+        return tr("Not passed yet: the turn waits for you. Press **Pass** (or `/orders pass`) when ready.")
     if game.row.time.orders_stand and mine.lines:
-        return f"Not passed yet: these orders are played at the deadline {when(deadline)} even if you do not pass."
-    return (
-        f"⚠️ **Not passed yet: at the deadline {when(deadline)} these orders are thrown away** and you miss "
-        "the turn. Press **Pass** (or `/orders pass`) when they are final."
+        return tr(
+            "Not passed yet: these orders are played at the deadline {deadline} even if you do not pass.",
+            deadline=when(deadline),
+        )
+    return tr(
+        "⚠️ **Not passed yet: at the deadline {deadline} these orders are thrown away** and you miss "
+        "the turn. Press **Pass** (or `/orders pass`) when they are final.",
+        deadline=when(deadline),
     )
 
 

@@ -8,16 +8,21 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import ThinksFirst, counted, plain, png_file
+from cogs.common import ThinksFirst, plain, png_file
 from cogs.rules import ruleset_names
+from i18n import ntr, tr
 from service.ratings import GLOBAL, Standing
 from service.runtime import GameService
 
 
 def _record(standing: Standing) -> str:
-    return (
-        f"rating **{standing.rating:.1f}** · {counted(standing.games, 'game')} · {counted(standing.wins, 'win')}"
-        f" · {counted(standing.points, 'point')}"
+    return " · ".join(
+        (
+            tr("rating **{rating}**", rating=f"{standing.rating:.1f}"),
+            ntr("{n} game", "{n} games", standing.games),
+            ntr("{n} win", "{n} wins", standing.wins),
+            ntr("{n} point", "{n} points", standing.points),
+        )
     )
 
 
@@ -34,9 +39,10 @@ class RatingsCog(ThinksFirst, commands.Cog):
         name = ruleset.strip().lower()
         where = GLOBAL if scope == "global" or interaction.guild_id is None else interaction.guild_id
         board = await self.master.leaderboard(name, where)
-        heading = f"**{self.presenter.ruleset_title(name)} leaderboard — {'every server' if where == GLOBAL else 'this server'}**"
+        scope_name = tr("every server") if where == GLOBAL else tr("this server")
+        heading = tr("**{game} leaderboard — {scope}**", game=self.presenter.ruleset_title(name), scope=scope_name)
         if not board:
-            await interaction.followup.send(f"{heading}\nNo rated games finished yet.", ephemeral=True)
+            await interaction.followup.send(f"{heading}\n" + tr("No rated games finished yet."), ephemeral=True)
             return
         lines = [heading]
         for place, standing in enumerate(board, start=1):
@@ -60,9 +66,10 @@ class RatingsCog(ThinksFirst, commands.Cog):
         where = GLOBAL if scope == "global" or interaction.guild_id is None else interaction.guild_id
         stats = await self.master.player_stats(who.id, where)
         if not stats:
-            await interaction.followup.send(f"{plain(who.display_name)} has no rated games yet.", ephemeral=True)
+            text = tr("{player} has no rated games yet.", player=plain(who.display_name))
+            await interaction.followup.send(text, ephemeral=True)
             return
-        lines = [f"**{plain(who.display_name)}** — {'every server' if where == GLOBAL else 'this server'}"]
+        lines = [f"**{plain(who.display_name)}** — " + (tr("every server") if where == GLOBAL else tr("this server"))]
         for name, (standing, _) in stats.items():
             lines.append(f"{self.presenter.ruleset_title(name)}: {_record(standing)}")
         chart = await self.presenter.rating_chart(who.display_name, stats)

@@ -10,12 +10,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import USER_ERRORS, png_file, send_error, service_of
+from cogs.translator import RepliesInUsersLanguage
+from i18n import tr
 from service.presenter import Presenter, RulesetCard, TutorialView
 
 
 def rules_embed(card: RulesetCard) -> discord.Embed:
     players = f"{card.min_players}–{card.max_players}" if card.min_players != card.max_players else card.min_players
-    return discord.Embed(title=f"{card.title} ({players} players)", description=card.rules_text[:4096], colour=0x3B82F6)
+    title = tr("{game} ({players} players)", game=card.title, players=players)
+    return discord.Embed(title=title, description=card.rules_text[:4096], colour=0x3B82F6)
 
 
 def _choices(cards: list[RulesetCard], current: str) -> list[app_commands.Choice[str]]:
@@ -39,7 +42,9 @@ async def tutorial_names(interaction: discord.Interaction, current: str) -> list
 
 
 class TutorialButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"tutorial:(?P<ruleset>[a-z0-9_]+):(?P<page>\d+)"
+    RepliesInUsersLanguage,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"tutorial:(?P<ruleset>[a-z0-9_]+):(?P<page>\d+)",
 ):
     """Back / Next under a tutorial page: the page it leads to is in its id, so it works after a restart."""
 
@@ -73,10 +78,11 @@ class TutorialButton(
 def tutorial_message(page: TutorialView) -> dict:
     """A tutorial page as a message: its text, its position, and the way to the pages around it."""
     view = discord.ui.View(timeout=None)
-    view.add_item(TutorialButton(page.ruleset, max(page.index - 1, 0), "◀ Back", disabled=page.index == 0))
-    view.add_item(TutorialButton(page.ruleset, page.index + 1, "Next ▶", disabled=page.index + 1 == page.count))
+    view.add_item(TutorialButton(page.ruleset, max(page.index - 1, 0), tr("◀ Back"), disabled=page.index == 0))
+    view.add_item(TutorialButton(page.ruleset, page.index + 1, tr("Next ▶"), disabled=page.index + 1 == page.count))
+    heading = tr("**Page {page} of {pages}**", page=page.index + 1, pages=page.count)
     return {
-        "content": f"**Page {page.index + 1} of {page.count}**\n{page.text}"[:2000],
+        "content": f"{heading}\n{page.text}"[:2000],
         "attachments": [png_file(page.image, f"tutorial-{page.ruleset}-{page.index + 1}.png")],
         "view": view,
     }

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine import standings
 from engine.errors import EngineError, NotActingError
+from engine.i18n import tr
 
 
 class TakesTurns:
@@ -53,4 +54,11 @@ class TakesTurns:
         if state.over:
             raise NotActingError("the game is over")
         if seat != state.to_move:
-            raise NotActingError(f"it is not seat {seat}'s {self.turn_word}; seat {state.to_move} is to move")
+            raise NotActingError(
+                tr(
+                    "it is not seat {seat}'s {turn}; seat {mover} is to move",
+                    seat=seat,
+                    turn=tr(self.turn_word),
+                    mover=state.to_move,
+                )
+            )

@@ -6,7 +6,9 @@ input and says what would be right, so the bot can show it verbatim.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+Naming = Callable[[Callable[[int | None], str]], str]  # a message given how to call each seat
 
 
 class EngineError(ValueError):
@@ -30,11 +32,22 @@ class StateError(EngineError):
 
 
 class OrderError(EngineError):
-    """Base of order errors. ``problems`` lists every bad line when several are reported together."""
+    """Base of order errors. ``problems`` lists every bad line when several are reported together.
 
-    def __init__(self, message: str, problems: Sequence[OrderError] = ()):
+    The engine knows seats, not players: a message that mentions another seat is also given as
+    ``naming``, so the bot can say whose a cell is by the player's name (:meth:`named`)."""
+
+    def __init__(self, message: str, problems: Sequence[OrderError] = (), *, naming: Naming | None = None):
         super().__init__(message)
         self.problems: tuple[OrderError, ...] = tuple(problems)
+        self.naming = naming
+
+    def named(self, who: Callable[[int | None], str]) -> OrderError:
+        """The same error, the seats it mentions called by ``who``."""
+        if self.problems:
+            problems = [problem.named(who) for problem in self.problems]
+            return type(self)(_listed(problems), problems)
+        return type(self)(self.naming(who), naming=self.naming) if self.naming else self
 
 
 class NotActingError(OrderError):
@@ -61,5 +74,8 @@ def raise_collected(problems: Sequence[OrderError]) -> None:
         raise problems[0]
     kinds = {type(p) for p in problems}
     cls = kinds.pop() if len(kinds) == 1 else OrderError
-    message = f"{len(problems)} problems:\n" + "\n".join(f"- {p}" for p in problems)
-    raise cls(message, problems)
+    raise cls(_listed(problems), problems)
+
+
+def _listed(problems: Sequence[OrderError]) -> str:
+    return f"{len(problems)} problems:\n" + "\n".join(f"- {p}" for p in problems)

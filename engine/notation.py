@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from engine.errors import OrderError, OrderSyntaxError, raise_collected
 from engine.hexgrid import Hex
+from engine.i18n import tr
 from engine.labels import parse_label
 from engine.squaregrid import Square
 
@@ -44,7 +45,7 @@ def split(text: str, separators: str = ";,\n") -> list[str]:
 def parse_lines(text: str, read_line: Callable[[str], T], separators: str = ";,\n") -> list[T]:
     """Every line of ``text`` read by ``read_line``; the problems of all lines are reported together."""
     if not isinstance(text, str):
-        raise OrderSyntaxError(f"orders must be text, not {type(text).__name__}")
+        raise OrderSyntaxError(tr("orders must be text, not {kind}", kind=type(text).__name__))
     orders, problems = [], []
     for line in split(text, separators):
         try:
@@ -59,7 +60,11 @@ def _ascii(line: str) -> str:
     foreign = next((ch for ch in line if not ch.isascii()), None)
     if foreign is not None:
         raise OrderSyntaxError(
-            f"{line!r}: {foreign!r} is not a plain letter, digit or sign; type orders with A-Z and 0-9"
+            tr(
+                "{line!r}: {foreign!r} is not a plain letter, digit or sign; type orders with A-Z and 0-9",
+                line=line,
+                foreign=foreign,
+            )
         )
     return line
 
@@ -78,5 +83,11 @@ def _label(text: str, line: str) -> tuple[int, int]:
     typed = text.replace(" ", "").upper()
     parsed = parse_label(typed)
     if parsed is None:
-        raise OrderSyntaxError(f"{line!r}: {typed} is not a cell; labels are a column letter and a row from 1, like C4")
+        raise OrderSyntaxError(
+            tr(
+                "{line!r}: {typed} is not a cell; labels are a column letter and a row from 1, like C4",
+                line=line,
+                typed=typed,
+            )
+        )
     return parsed

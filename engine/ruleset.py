@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 from engine import stored
 from engine.budget import Budget
 from engine.errors import OptionError, StateError
+from engine.i18n import tr
 
 S = TypeVar("S")
 OrderT = TypeVar("OrderT")
@@ -89,15 +90,30 @@ class Option:
         """The value, validated; raises OptionError saying what would be right."""
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise OptionError(f"option {self.name}={value!r} must be a whole number")
+                raise OptionError(tr("option {name}={value!r} must be a whole number", name=self.name, value=value))
             if self.minimum is not None and value < self.minimum or self.maximum is not None and value > self.maximum:
-                raise OptionError(f"option {self.name}={value} must be between {self.minimum} and {self.maximum}")
+                raise OptionError(
+                    tr(
+                        "option {name}={value} must be between {low} and {high}",
+                        name=self.name,
+                        value=value,
+                        low=self.minimum,
+                        high=self.maximum,
+                    )
+                )
         elif self.kind == "choice":
             if value not in self.choices:
-                raise OptionError(f"option {self.name}={value!r} must be one of: {', '.join(map(str, self.choices))}")
+                raise OptionError(
+                    tr(
+                        "option {name}={value!r} must be one of: {choices}",
+                        name=self.name,
+                        value=value,
+                        choices=", ".join(map(str, self.choices)),
+                    )
+                )
         elif self.kind == "bool":
             if not isinstance(value, bool):
-                raise OptionError(f"option {self.name}={value!r} must be true or false")
+                raise OptionError(tr("option {name}={value!r} must be true or false", name=self.name, value=value))
         return value
 
 
@@ -225,7 +241,9 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
             if known.name == level:
                 return known
         names = ", ".join(known.name for known in self.bot_levels)
-        raise OptionError(f"{self.title} has no computer level {level!r}; levels: {names}")
+        raise OptionError(
+            tr("{game} has no computer level {level!r}; levels: {names}", game=tr(self.title), level=level, names=names)
+        )
 
     def order_hint(self, state: S) -> str:
         """What to write this turn, in a line for the ping that asks for it (Discord markdown)."""

@@ -18,6 +18,7 @@ from typing import Any
 
 from engine import stored
 from engine.errors import StateError
+from engine.i18n import mark
 from engine.ruleset import Outcome
 
 
@@ -26,6 +27,10 @@ class Status(StrEnum):
     ELIMINATED = "eliminated"
     SURRENDERED = "surrendered"
     REMOVED = "removed"
+
+
+# The statuses as boards show them ("eliminated · 3 cells"), marked for translation.
+STATUS_WORDS = (mark("playing"), mark("eliminated"), mark("surrendered"), mark("removed"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +103,7 @@ def outcome(
     score: Callable[[int], Any],
     bonus: Callable[[int], int] = lambda seat: 0,
     *,
-    limit: str = "the game reached its end",
+    limit: str = mark("the game reached its end"),
 ) -> Outcome:
     """The finished game: places by :func:`ranking`, position points plus the ruleset's own
     ``bonus(seat)``; the first place wins, and a shared first place is a draw. It ended because one
@@ -106,7 +111,7 @@ def outcome(
     places = ranking(seats, score)
     points = {seat: position + bonus(seat) for seat, position in position_points(places).items()}
     left = len(still_in(seats))
-    reason = "the last player standing won" if left == 1 else "no player was left" if left == 0 else limit
+    reason = mark("the last player standing won") if left == 1 else mark("no player was left") if left == 0 else limit
     return Outcome(winners=places[0], draw=len(places[0]) > 1, ranking=places, points=points, reason=reason)
 
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
+from engine.i18n import tr
 from render import png, text
 from render.style import BACKGROUND, INK, MUTED, mix, player_colour
 
@@ -22,7 +23,7 @@ def rating_chart(title: str, series: Mapping[str, Sequence[float]]) -> bytes:
     text.draw(canvas, (LEFT, TOP / 2), text.fit(title, TITLE, WIDTH - LEFT - 16, bold=True), TITLE, INK, bold=True)
     values = [v for points in series.values() for v in points]
     if not values:
-        text.draw(canvas, (WIDTH / 2, HEIGHT / 2), "No rated games yet", TITLE, MUTED, anchor="mm")
+        text.draw(canvas, (WIDTH / 2, HEIGHT / 2), tr("No rated games yet"), TITLE, MUTED, anchor="mm")
         return png.encode(image)
     low, high = min(values), max(values)
     if high - low < 1:
@@ -39,8 +40,10 @@ def rating_chart(title: str, series: Mapping[str, Sequence[float]]) -> bytes:
         y = at(0, value)[1]
         canvas.line([(LEFT, y), (LEFT + plot_w, y)], fill=grid, width=1)
         text.draw(canvas, (LEFT - 8, y), f"{value:.1f}", LABEL, MUTED, anchor="rm")
-    text.draw(canvas, (LEFT, HEIGHT - BOTTOM / 2), "game 1", LABEL, MUTED)
-    text.draw(canvas, (LEFT + plot_w, HEIGHT - BOTTOM / 2), f"game {longest}", LABEL, MUTED, anchor="rm")
+    text.draw(canvas, (LEFT, HEIGHT - BOTTOM / 2), tr("game {number}", number=1), LABEL, MUTED)
+    text.draw(
+        canvas, (LEFT + plot_w, HEIGHT - BOTTOM / 2), tr("game {number}", number=longest), LABEL, MUTED, anchor="rm"
+    )
     for n, (name, points) in enumerate(series.items()):
         colour = player_colour(n)
         line = [at(i, v) for i, v in enumerate(points)]

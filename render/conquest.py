@@ -18,8 +18,9 @@ from engine.conquest.board import CellType
 from engine.conquest.orders import Auto, Move, StopAuto
 from engine.conquest.state import CellView, ConquestView
 from engine.hexgrid import Hex
+from engine.i18n import mark, ntr, tr
 from render import hexboard, legend, pieces, text
-from render.frame import Frame, canvas_for, count, draw_legend, frame_for, header
+from render.frame import Frame, canvas_for, draw_legend, frame_for, header
 from render.hexboard import HexLayout, Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
@@ -66,23 +67,23 @@ def render(view: ConquestView, names: Sequence[str], orders: Sequence[object], t
 
 def _header(canvas: ImageDraw.ImageDraw, view: ConquestView, geometry: Frame, title: str | None, private: bool) -> None:
     if view.over:
-        heading = f"Game over after round {view.round - 1}"
+        heading = tr("Game over after round {number}", number=view.round - 1)
     elif view.round_limit:
-        heading = f"Round {view.round} of {view.round_limit}"
+        heading = tr("Round {number} of {limit}", number=view.round, limit=view.round_limit)
     else:
-        heading = f"Round {view.round}"
+        heading = tr("Round {number}", number=view.round)
     if title:
         heading = f"{heading} — {title}"
     if private:
-        header(canvas, geometry, heading, "Your orders — only you can see this", player_colour(view.viewer))
+        header(canvas, geometry, heading, tr("Your orders — only you can see this"), player_colour(view.viewer))
         return
     if view.over:
-        status = "Final position"
+        status = tr("Final position")
     elif view.last_moves:
-        status = "Arrows show last round's moves"
+        status = tr("Arrows show last round's moves")
     else:
-        status = "Starting position" if view.round == 1 else "Nobody moved last round"
-    header(canvas, geometry, heading, f"{status} · map {view.map_name}")
+        status = tr("Starting position") if view.round == 1 else tr("Nobody moved last round")
+    header(canvas, geometry, heading, tr("{status} · map {map}", status=status, map=view.map_name))
 
 
 def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: CellView) -> None:
@@ -148,22 +149,19 @@ class Flow:
 
 
 def public_flows(view: ConquestView) -> list[Flow]:
-    """Last round's moves, one arrow per edge and direction, marked standing where an auto-move ran.
-    Standing orders that did not run are plans, and plans are secret. Edges are looked up by their
-    cells' coordinates, which hash far faster than the cells."""
+    """Last round's moves, one arrow per edge and direction. A move an auto-move made is drawn like
+    any other: that it will go on moving is a plan, and plans are secret. Edges are looked up by
+    their cells' coordinates, which hash far faster than the cells."""
     ends: dict[tuple[int, int, int, int], tuple[Hex, Hex]] = {}
     moved: dict[tuple[int, int, int, int], int] = defaultdict(int)
     movers: dict[tuple[int, int, int, int], int] = {}
-    standing: set[tuple[int, int, int, int]] = set()
     for trace in view.last_moves:
         edge = (trace.source, trace.target)
         key = _edge_order(edge)
         ends[key] = edge
         moved[key] += trace.units
         movers[key] = trace.seat
-        if trace.auto:
-            standing.add(key)
-    return [Flow(*ends[key], movers[key], str(moved[key]), key in standing, 1) for key in sorted(ends)]
+    return [Flow(*ends[key], movers[key], str(moved[key]), False, 1) for key in sorted(ends)]
 
 
 def private_flows(view: ConquestView, orders: Sequence[object]) -> list[Flow]:
@@ -249,13 +247,15 @@ def _entries(view: ConquestView, names: Sequence[str], private: bool) -> list[le
             production[cell.owner] += cell.type.production
     entries = []
     for seat, player in enumerate(view.players):
-        name = text.drawable(names[seat]).strip() or f"Player {seat + 1}"
+        name = text.drawable(names[seat]).strip() or tr("Player {number}", number=seat + 1)
         if private and seat == view.viewer:
-            name += " (you)"
+            name = tr("{player} (you)", player=name)
+        held, strength = ntr("{n} cell", "{n} cells", cells[seat]), ntr("{n} unit", "{n} units", units[seat])
+        holdings = f"{held} · {strength}"
         if player.playing:
-            detail = f"{count(cells[seat], 'cell')} · {count(units[seat], 'unit')} · +{production[seat]} per round"
+            detail = tr("{holdings} · +{production} per round", holdings=holdings, production=production[seat])
         else:
-            detail = f"{player.status} · {count(cells[seat], 'cell')} · {count(units[seat], 'unit')}"
+            detail = f"{tr(player.status)} · {holdings}"
         entries.append(legend.Entry(player_colour(seat), name, detail, player.playing))
     return entries
 
@@ -275,8 +275,16 @@ def _auto_icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
     hexboard.block_arrow(canvas, center, (1.0, 0.0), "", round(size * 0.36), MUTED, WHITE, INK, WHITE, standing=True)
 
 
+CELL_WORDS = {
+    CellType.NORMAL: mark("normal +{production}"),
+    CellType.BRONZE: mark("bronze +{production}"),
+    CellType.SILVER: mark("silver +{production}"),
+    CellType.GOLD: mark("gold +{production}"),
+}
+
+
 KEYS = (
-    *(legend.Key(f"{kind.value} +{kind.production}", _type_icon(kind)) for kind in CellType),
-    legend.Key("moved last round", _move_icon),
-    legend.Key("standing auto-move", _auto_icon),
+    *(legend.Key(CELL_WORDS[kind], _type_icon(kind), (("production", kind.production),)) for kind in CellType),
+    legend.Key(mark("moved last round"), _move_icon),
+    legend.Key(mark("standing auto-move"), _auto_icon),
 )

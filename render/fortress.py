@@ -15,8 +15,9 @@ from PIL import Image, ImageDraw
 from engine.fortress.board import MOUNTAIN, WATER
 from engine.fortress.state import MODES, FortressView
 from engine.hexgrid import Hex
+from engine.i18n import mark, ntr, tr
 from render import hexboard, legend, pieces, shapes, text
-from render.frame import Frame, canvas_for, count, draw_legend, frame_for, header
+from render.frame import Frame, canvas_for, draw_legend, frame_for, header
 from render.hexboard import HexLayout, Point
 from render.style import INK, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
@@ -72,23 +73,35 @@ def _header(
     total = 2 * state.moves
     if view.to_move is None:
         a, b = view.territory
-        heading = "Game over — " + (
-            "a draw" if a == b else f"{_name(names, 0 if a > b else 1)} wins {max(a, b)} to {min(a, b)}"
-        )
+        if a == b:
+            heading = tr("Game over — a draw")
+        else:
+            winner = _name(names, 0 if a > b else 1)
+            heading = tr("Game over — {player} wins {more} to {fewer}", player=winner, more=max(a, b), fewer=min(a, b))
     else:
-        heading = f"Move {state.turn + 1} of {total} — {_name(names, view.to_move)} to play"
+        heading = tr(
+            "Move {number} of {total} — {player} to play",
+            number=state.turn + 1,
+            total=total,
+            player=_name(names, view.to_move),
+        )
     if title:
         heading = f"{heading} — {title}"
     left = view.moves_left
-    subline = (
-        f"Mode {state.mode}: {MODES[state.mode]} · moves left: {_name(names, 0)} {left[0]}, "
-        f"{_name(names, 1)} {left[1]} · highlighted: the last move"
+    subline = tr(
+        "Mode {mode}: {name} · moves left: {first} {first_left}, {second} {second_left} · highlighted: the last move",
+        mode=state.mode,
+        name=tr(MODES[state.mode]),
+        first=_name(names, 0),
+        first_left=left[0],
+        second=_name(names, 1),
+        second_left=left[1],
     )
     header(canvas, geometry, heading, subline)
 
 
 def _name(names: Sequence[str], seat: int) -> str:
-    return text.drawable(names[seat]).strip() or f"Player {seat + 1}"
+    return text.drawable(names[seat]).strip() or tr("Player {number}", number=seat + 1)
 
 
 def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, view: FortressView, cell: Hex) -> None:
@@ -192,11 +205,13 @@ def _entries(view: FortressView, names: Sequence[str]) -> list[legend.Entry]:
     entries = []
     for seat in (0, 1):
         standing = view.state.players[seat]
-        detail = f"{count(view.territory[seat], 'cell')} · {count(view.moves_left[seat], 'move')} left"
+        cells = ntr("{n} cell", "{n} cells", view.territory[seat])
+        moves = ntr("{n} move left", "{n} moves left", view.moves_left[seat])
+        detail = f"{cells} · {moves}"
         if not standing.playing:
-            detail = f"out ({standing.reason}) · {detail}"
+            detail = tr("out ({reason}) · {detail}", reason=tr(standing.reason), detail=detail)
         elif view.to_move == seat:
-            detail = f"to play · {detail}"
+            detail = tr("to play · {detail}", detail=detail)
         entries.append(legend.Entry(player_colour(seat), _name(names, seat), detail, standing.playing))
     return entries
 
@@ -214,10 +229,10 @@ def _last_icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
 
 
 KEYS = (
-    legend.Key("city", _icon(_city)),
-    legend.Key("fortress", _icon(lambda c, p, s: _fortress(c, p, s, (120, 120, 120)))),
-    legend.Key("general", _icon(lambda c, p, s: _general(c, p, s * 0.7, (120, 120, 120)))),
-    legend.Key("water", _icon(lambda c, p, s: _waves(c, p, s, WATER_COLOUR))),
-    legend.Key("mountain", _icon(_peak)),
-    legend.Key("last move", _last_icon),
+    legend.Key(mark("city"), _icon(_city)),
+    legend.Key(mark("fortress"), _icon(lambda c, p, s: _fortress(c, p, s, (120, 120, 120)))),
+    legend.Key(mark("general"), _icon(lambda c, p, s: _general(c, p, s * 0.7, (120, 120, 120)))),
+    legend.Key(mark("water"), _icon(lambda c, p, s: _waves(c, p, s, WATER_COLOUR))),
+    legend.Key(mark("mountain"), _icon(_peak)),
+    legend.Key(mark("last move"), _last_icon),
 )

@@ -67,7 +67,3 @@ def draw_legend(
     canvas: ImageDraw.ImageDraw, frame: Frame, entries: Sequence[legend.Entry], keys: Sequence[legend.Key]
 ) -> None:
     legend.draw(canvas, entries, keys, (MARGIN, frame.legend_top), frame.width - 2 * MARGIN)
-
-
-def count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

@@ -16,8 +16,9 @@ from PIL import Image, ImageDraw
 
 from engine.gra.orders import Create, Keep, Move, Pick
 from engine.gra.state import GraView, Phase
+from engine.i18n import mark, ntr, tr
 from render import hexboard, legend, pieces, shapes, text
-from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, count, draw_legend, header
+from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, draw_legend, header
 from render.hexboard import Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
@@ -25,10 +26,10 @@ from render.text import Colour
 SPAWN: Colour = (255, 214, 0)
 EDGE: Colour = (150, 150, 156)
 PHASE_WORDS = {
-    Phase.NEGOTIATE: "choosing start nodes",
-    Phase.MOVE: "move phase",
-    Phase.CREATE: "creating phase",
-    Phase.SPLIT: "split territory: choose the part to keep",
+    Phase.NEGOTIATE: mark("choosing start nodes"),
+    Phase.MOVE: mark("move phase"),
+    Phase.CREATE: mark("creating phase"),
+    Phase.SPLIT: mark("split territory: choose the part to keep"),
 }
 
 
@@ -102,15 +103,23 @@ def _header(
     private: bool,
 ) -> None:
     state = view.state
-    heading = "Game over" if state.over else f"Turn {state.turn + 1} — {PHASE_WORDS[state.phase]}"
+    heading = (
+        tr("Game over")
+        if state.over
+        else tr("Turn {number} — {phase}", number=state.turn + 1, phase=tr(PHASE_WORDS[state.phase]))
+    )
     if title:
         heading = f"{heading} — {title}"
     if private:
-        header(canvas, frame, heading, "Your orders — only you can see this", player_colour(view.viewer))
+        header(canvas, frame, heading, tr("Your orders — only you can see this"), player_colour(view.viewer))
         return
-    waiting = ", ".join(text.drawable(names[s]).strip() or f"Player {s + 1}" for s in sorted(view.acting))
-    sub = f"Playing now: {waiting}" if waiting and not state.over else "Final position" if state.over else ""
-    header(canvas, frame, heading, f"{sub} · arrows: last move phase · map {state.graph.name}".lstrip(" ·"))
+    waiting = ", ".join(
+        text.drawable(names[s]).strip() or tr("Player {number}", number=s + 1) for s in sorted(view.acting)
+    )
+    sub = tr("Playing now: {players}", players=waiting) if waiting and not state.over else ""
+    sub = tr("Final position") if state.over else sub
+    rest = tr("arrows: last move phase · map {map}", map=state.graph.name)
+    header(canvas, frame, heading, f"{sub} · {rest}" if sub else rest)
 
 
 def _edges(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame) -> None:
@@ -248,18 +257,18 @@ def _entries(view: GraView, names: Sequence[str], private: bool) -> list[legend.
     state = view.state
     entries = []
     for seat, standing in enumerate(state.players):
-        name = text.drawable(names[seat]).strip() or f"Player {seat + 1}"
+        name = text.drawable(names[seat]).strip() or tr("Player {number}", number=seat + 1)
         if private and seat == view.viewer:
-            name += " (you)"
+            name = tr("{player} (you)", player=name)
         ready = state.ready_soldiers(seat)
         waiting = state.soldiers(seat) - ready
-        detail = (
-            f"{count(len(state.territory(seat)), 'node')} · {ready} ready"
-            + (f" + {waiting} spawning" if waiting else "")
-            + f" · cap {state.cap(seat)}"
-        )
+        soldiers = tr("{ready} ready", ready=ready)
+        if waiting:
+            soldiers = tr("{ready} ready + {spawning} spawning", ready=ready, spawning=waiting)
+        nodes = ntr("{n} node", "{n} nodes", len(state.territory(seat)))
+        detail = tr("{nodes} · {soldiers} · cap {cap}", nodes=nodes, soldiers=soldiers, cap=state.cap(seat))
         if not standing.playing:
-            detail = f"out ({standing.reason})"
+            detail = tr("out ({reason})", reason=tr(standing.reason))
         entries.append(legend.Entry(player_colour(seat), name, detail, standing.playing))
     return entries
 
@@ -277,7 +286,7 @@ def _fight_icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None
 
 
 KEYS = (
-    legend.Key("spawning soldiers", _spawn_icon),
-    legend.Key("moved last turn", _move_icon),
-    legend.Key("fight on an edge", _fight_icon),
+    legend.Key(mark("spawning soldiers"), _spawn_icon),
+    legend.Key(mark("moved last turn"), _move_icon),
+    legend.Key(mark("fight on an edge"), _fight_icon),
 )

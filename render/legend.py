@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from PIL import ImageDraw
 
+from engine.i18n import tr
 from render import text
 from render.style import INK, MUTED, mix
 from render.text import Colour
@@ -34,10 +35,16 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class Key:
-    """A symbol on the board and what it means; ``icon`` draws it centred on a point at a size."""
+    """A symbol on the board and what it means (``label`` in English, marked for translation and
+    translated where drawn); ``icon`` draws it centred on a point at a size."""
 
     label: str
     icon: Icon
+    values: tuple[tuple[str, object], ...] = ()  # what fills the label's placeholders
+
+    @property
+    def text(self) -> str:
+        return tr(self.label, **dict(self.values))
 
 
 def height(entries: int, keys: Sequence[Key], width: float) -> int:
@@ -66,7 +73,7 @@ def draw(
         x = left
         for key in row_keys:
             key.icon(canvas, (x + ICON / 2, y + KEY_HEIGHT / 2), ICON)
-            text.draw(canvas, (x + ICON + 14, y + KEY_HEIGHT / 2), key.label, KEY_SIZE, INK)
+            text.draw(canvas, (x + ICON + 14, y + KEY_HEIGHT / 2), key.text, KEY_SIZE, INK)
             x += _key_width(key)
         y += KEY_HEIGHT
 
@@ -94,7 +101,7 @@ def _entry(canvas: ImageDraw.ImageDraw, entry: Entry, origin: tuple[float, float
 
 
 def _key_width(key: Key) -> float:
-    return ICON + 14 + text.width(key.label, KEY_SIZE) + 30
+    return ICON + 14 + text.width(key.text, KEY_SIZE) + 30
 
 
 def _key_rows(keys: Sequence[Key], width: float) -> list[list[Key]]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from engine.i18n import mark, ntr, tr
 from engine.ranks.board import RanksMap
 from engine.ranks.orders import Blast, Move, Spawn, Upgrade
 from engine.ranks.state import ARCHER, KNIGHT, PAWN, TANK, RanksView
@@ -99,7 +100,7 @@ def draw(view: RanksView, names: Sequence[str], orders: Sequence[object], title:
 
 
 def _name(names: Sequence[str], seat: int) -> str:
-    return text.drawable(names[seat]).strip() or f"Player {seat + 1}"
+    return text.drawable(names[seat]).strip() or tr("Player {number}", number=seat + 1)
 
 
 def _header(
@@ -107,16 +108,21 @@ def _header(
 ) -> None:
     state = view.state
     if view.to_move is None:
-        heading = f"Game over after turn {state.turn}"
+        heading = tr("Game over after turn {number}", number=state.turn)
     else:
-        heading = f"Turn {state.turn + 1} of {state.turn_limit} — {_name(names, view.to_move)} to play"
+        heading = tr(
+            "Turn {number} of {limit} — {player} to play",
+            number=state.turn + 1,
+            limit=state.turn_limit,
+            player=_name(names, view.to_move),
+        )
     if title:
         heading = f"{heading} — {title}"
     if private:
-        header(canvas, frame, heading, "Your orders — only you can see this", player_colour(view.viewer))
+        header(canvas, frame, heading, tr("Your orders — only you can see this"), player_colour(view.viewer))
         return
-    status = "Arrows: last turn's moves · red crosses: captures" if state.last else "Starting position"
-    header(canvas, frame, heading, f"{status} · map {state.board.name}")
+    status = tr("Arrows: last turn's moves · red crosses: captures") if state.last else tr("Starting position")
+    header(canvas, frame, heading, tr("{status} · map {map}", status=status, map=state.board.name))
 
 
 def _cell(canvas: ImageDraw.ImageDraw, frame: Layout, view: RanksView, square: Square) -> None:
@@ -251,11 +257,11 @@ def _entries(view: RanksView, names: Sequence[str]) -> list[legend.Entry]:
     entries = []
     for seat, standing in enumerate(view.state.players):
         armies = view.armies[seat]
-        detail = f"{armies} {'army' if armies == 1 else 'armies'} · {view.state.exp[seat]} exp"
+        detail = " · ".join((ntr("{n} army", "{n} armies", armies), tr("{exp} exp", exp=view.state.exp[seat])))
         if not standing.playing:
-            detail = f"out ({standing.reason})"
+            detail = tr("out ({reason})", reason=tr(standing.reason))
         elif view.to_move == seat:
-            detail = f"to play · {detail}"
+            detail = tr("to play · {detail}", detail=detail)
         entries.append(legend.Entry(player_colour(seat), _name(names, seat), detail, standing.playing))
     return entries
 
@@ -272,9 +278,9 @@ def _key_cell(fill: Colour, draw_more=None) -> legend.Icon:
 
 
 KEYS = (
-    legend.Key("city", _key_cell(CITY)),
+    legend.Key(mark("city"), _key_cell(CITY)),
     legend.Key(
-        "track",
+        mark("track"),
         _key_cell(
             NEUTRAL,
             lambda c, p, s: c.rectangle(
@@ -282,16 +288,21 @@ KEYS = (
             ),
         ),
     ),
-    legend.Key("NPC", _key_cell(NEUTRAL, lambda c, p, s: _disk(c, p, s * 0.3, NPC))),
+    legend.Key(mark("NPC"), _key_cell(NEUTRAL, lambda c, p, s: _disk(c, p, s * 0.3, NPC))),
     legend.Key(
-        "capital", _key_cell(CITY, lambda c, p, s: _crown(c, (p[0], p[1] + s * 0.2), s * 0.25, (120, 120, 120)))
+        mark("capital"), _key_cell(CITY, lambda c, p, s: _crown(c, (p[0], p[1] + s * 0.2), s * 0.25, (120, 120, 120)))
     ),
     *(
         legend.Key(name, _key_cell(NEUTRAL, lambda c, p, s, rank=rank: _army(c, p, s * 0.3, rank, (120, 120, 120))))
-        for rank, name in ((PAWN, "pawn"), (ARCHER, "archer"), (KNIGHT, "knight"), (TANK, "tank"))
+        for rank, name in (
+            (PAWN, mark("pawn")),
+            (ARCHER, mark("archer")),
+            (KNIGHT, mark("knight")),
+            (TANK, mark("tank")),
+        )
     ),
     legend.Key(
-        "capture",
+        mark("capture"),
         _key_cell(
             NEUTRAL,
             lambda c, p, s: c.line(

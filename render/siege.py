@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from engine.i18n import mark, ntr, tr
 from engine.labels import column_letters
 from engine.siege.board import adjacency
 from engine.siege.state import ENDINGS, SiegeView
 from engine.squaregrid import Square
 from render import hexboard, legend, text
-from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, count, draw_legend, header
+from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, draw_legend, header
 from render.hexboard import Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
@@ -95,19 +96,25 @@ def render(view: SiegeView, names: Sequence[str], orders: Sequence[object], titl
 
 
 def _name(names: Sequence[str], seat: int) -> str:
-    return text.drawable(names[seat]).strip() or f"Player {seat + 1}"
+    return text.drawable(names[seat]).strip() or tr("Player {number}", number=seat + 1)
 
 
 def _header(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame, names: Sequence[str], title: str | None):
     state = view.state
     if view.to_move is None:
-        heading = f"Game over — {_result(view, names)}"
+        heading = tr("Game over — {result}", result=_result(view, names))
     else:
-        heading = f"Turn {state.turn + 1} of {state.turn_limit} — {_name(names, view.to_move)} to play, 6 EP"
+        heading = tr(
+            "Turn {number} of {limit} — {player} to play, 6 EP",
+            number=state.turn + 1,
+            limit=state.turn_limit,
+            player=_name(names, view.to_move),
+        )
     if title:
         heading = f"{heading} — {title}"
-    rule = "one attack clears all" if state.clear_all else "attacks remove one layer"
-    header(canvas, frame, heading, f"Map {state.map_name} · {rule} · highlighted: the last turn's actions")
+    rule = tr("one attack clears all") if state.clear_all else tr("attacks remove one layer")
+    subline = tr("Map {map} · {rule} · highlighted: the last turn's actions", map=state.map_name, rule=rule)
+    header(canvas, frame, heading, subline)
 
 
 def _result(view: SiegeView, names: Sequence[str]) -> str:
@@ -246,11 +253,13 @@ def _entries(view: SiegeView, names: Sequence[str]) -> list[legend.Entry]:
     for seat in (0, 1):
         standing = view.state.players[seat]
         tokens = sum(1 for owner in view.state.tokens.values() if owner == seat)
-        detail = f"{count(view.territory[seat], 'square')} · {count(tokens, 'token')}"
+        detail = " · ".join(
+            (ntr("{n} square", "{n} squares", view.territory[seat]), ntr("{n} token", "{n} tokens", tokens))
+        )
         if not standing.playing:
-            detail = f"out ({standing.reason}) · {detail}"
+            detail = tr("out ({reason}) · {detail}", reason=tr(standing.reason), detail=detail)
         elif view.to_move == seat:
-            detail = f"to play · {detail}"
+            detail = tr("to play · {detail}", detail=detail)
         entries.append(legend.Entry(player_colour(seat), _name(names, seat), detail, standing.playing))
     return entries
 
@@ -272,11 +281,11 @@ def _last_icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
 
 
 KEYS = (
-    legend.Key("token", _icon(lambda c, p, s: _token(c, p, s * 0.22, (120, 120, 120)))),
-    legend.Key("capital", _icon(lambda c, p, s: _capital(c, p, s * 0.34, (120, 120, 120)))),
-    legend.Key("wall (+2 EP each)", _icon(lambda c, p, s: _walls(c, (p[0], p[1] - s * 0.12), s * 0.22, 2))),
-    legend.Key("tower (+4 EP)", _icon(lambda c, p, s: _tower(c, p, s * 0.3))),
-    legend.Key("river", _icon(lambda c, p, s: _waves(c, p, s * 0.34, WHITE), RIVER)),
-    legend.Key("mountain, level", _icon(lambda c, p, s: _peak(c, p, s * 0.32, 2), MOUNTAIN)),
-    legend.Key("last turn", _last_icon),
+    legend.Key(mark("token"), _icon(lambda c, p, s: _token(c, p, s * 0.22, (120, 120, 120)))),
+    legend.Key(mark("capital"), _icon(lambda c, p, s: _capital(c, p, s * 0.34, (120, 120, 120)))),
+    legend.Key(mark("wall (+2 EP each)"), _icon(lambda c, p, s: _walls(c, (p[0], p[1] - s * 0.12), s * 0.22, 2))),
+    legend.Key(mark("tower (+4 EP)"), _icon(lambda c, p, s: _tower(c, p, s * 0.3))),
+    legend.Key(mark("river"), _icon(lambda c, p, s: _waves(c, p, s * 0.34, WHITE), RIVER)),
+    legend.Key(mark("mountain, level"), _icon(lambda c, p, s: _peak(c, p, s * 0.32, 2), MOUNTAIN)),
+    legend.Key(mark("last turn"), _last_icon),
 )

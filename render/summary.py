@@ -6,15 +6,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engine import Event, Outcome, Ruleset
+from engine.i18n import mark, tr
 from engine.words import count
 
-COLOURS = ("red", "blue", "green", "orange", "purple", "brown")
+COLOURS = (mark("red"), mark("blue"), mark("green"), mark("orange"), mark("purple"), mark("brown"))
 
 
 def seat_name(names: Sequence[str], seat: int | None) -> str:
     if seat is None:
-        return "neutral"
-    return f"{names[seat]} ({COLOURS[seat]})" if seat < len(names) else f"seat {seat}"
+        return tr("neutral")
+    if seat >= len(names):
+        return tr("seat {number}", number=seat)
+    return tr("{player} ({colour})", player=names[seat], colour=tr(COLOURS[seat]))
 
 
 def describe_events(rs: Ruleset, events: Iterable[Event], names: Sequence[str]) -> list[str]:

@@ -9,9 +9,10 @@ from service.lobby import LobbyOps
 from service.play import MyOrders, PlayOps
 from service.ratings import RatingOps, Standing
 from service.timekeeping import TimeOps
+from service.usersettings import SettingsOps
 
 
-class GameMaster(LobbyOps, PlayOps, TimeOps, HistoryOps, RatingOps):
+class GameMaster(LobbyOps, PlayOps, TimeOps, HistoryOps, RatingOps, SettingsOps):
     """Every operation on games; see the mixins for each group."""
 
 

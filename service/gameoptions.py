@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Option, OptionError, Ruleset, normalize_options
+from i18n import ntr, tr
 from service.models import TimeSettings
 
 HOUR, DAY = 3600, 86400
@@ -25,11 +26,20 @@ CLOCKS = {
 def duration(seconds: float, *, short: bool = False) -> str:
     """``90061`` → "1 day 1 hour" (``short``: "1d 1h", for a legend): the largest units, two at most."""
     parts, left = [], int(seconds)
-    for unit, size in (("day", DAY), ("hour", HOUR), ("minute", 60), ("second", 1)):
+    for size, (abbreviated, spelled) in UNITS:
         count, left = divmod(left, size)
         if count:
-            parts.append(f"{count}{unit[0]}" if short else f"{count} {unit}{'s' if count != 1 else ''}")
-    return " ".join(parts[:2]) or ("0s" if short else "0 seconds")
+            parts.append(abbreviated(count) if short else spelled(count))
+    return " ".join(parts[:2]) or (tr("{n}s", n=0) if short else ntr("{n} second", "{n} seconds", 0))
+
+
+UNITS = (
+    (DAY, (lambda n: tr("{n}d", n=n), lambda n: ntr("{n} day", "{n} days", n))),
+    (HOUR, (lambda n: tr("{n}h", n=n), lambda n: ntr("{n} hour", "{n} hours", n))),
+    (60, (lambda n: tr("{n}m", n=n), lambda n: ntr("{n} minute", "{n} minutes", n))),
+    (1, (lambda n: tr("{n}s", n=n), lambda n: ntr("{n} second", "{n} seconds", n))),
+)
+"""Time units, largest first: their size in seconds, and how a count of them reads (short, spelled out)."""
 
 
 def table_options(rs: Ruleset) -> tuple[Option, ...]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from i18n import ntr, tr
 from service.errors import GameError
 from service.master import GameMasterCore
 from service.packing import unpack
@@ -37,11 +38,16 @@ class HistoryOps(GameMasterCore):
         game = await self.get_game(game_id)
         resolved = await self.resolved_turns(game_id)
         if resolved == 0:
-            raise GameError(f"game #{game_id} has no resolved turn yet")
+            raise GameError(tr("game #{number} has no resolved turn yet", number=game_id))
         number = resolved if number is None else number
         if not 1 <= number <= resolved:
             raise GameError(
-                f"game #{game_id} has {resolved} resolved turn{'s' if resolved != 1 else ''}; choose 1 to {resolved}"
+                ntr(
+                    "game #{number} has {n} resolved turn; choose 1 to {n}",
+                    "game #{number} has {n} resolved turns; choose 1 to {n}",
+                    resolved,
+                    number=game_id,
+                )
             )
         async with self.db.reading() as conn:
             async with conn.execute(

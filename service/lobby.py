@@ -12,6 +12,7 @@ import aiosqlite
 
 from engine import EngineError, Ruleset
 from engine.rng import Rng
+from i18n import tr
 from service.errors import GameError, GameNotFound, NotAllowed, WrongPhase
 from service.gameoptions import settle
 from service.master import GameMasterCore
@@ -37,7 +38,9 @@ def _seat_counts(rs: Ruleset, options: dict[str, Any]) -> list[int]:
 
 
 def _counts(counts: list[int]) -> str:
-    return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}" if len(counts) > 1 else str(counts[0])
+    if len(counts) == 1:
+        return str(counts[0])
+    return tr("{some} or {last}", some=", ".join(map(str, counts[:-1])), last=counts[-1])
 
 
 class LobbyOps(GameMasterCore):
@@ -65,7 +68,14 @@ class LobbyOps(GameMasterCore):
         high = rs.max_players if max_players is None else max_players
         if not rs.min_players <= low <= high <= rs.max_players:
             raise GameError(
-                f"{rs.title} takes {rs.min_players} to {rs.max_players} players; {low} to {high} is not possible"
+                tr(
+                    "{game} takes {least} to {most} players; {low} to {high} is not possible",
+                    game=tr(rs.title),
+                    least=rs.min_players,
+                    most=rs.max_players,
+                    low=low,
+                    high=high,
+                )
             )
         now = self.clock.now()
         seed = secrets.randbits(48) if seed is None else seed
@@ -75,7 +85,9 @@ class LobbyOps(GameMasterCore):
             ) as cursor:
                 (open_games,) = await cursor.fetchone()
             if open_games >= MAX_OPEN_GAMES_PER_CHANNEL:
-                raise GameError(f"this channel already has {open_games} open games; finish or cancel some first")
+                raise GameError(
+                    tr("this channel already has {count} open games; finish or cancel some first", count=open_games)
+                )
             cursor = await conn.execute(
                 """INSERT INTO games (guild_id, channel_id, creator_id, ruleset, options, min_players, max_players,
                                       seed, time_mode, round_seconds, bank_seconds, increment_seconds,
@@ -118,10 +130,19 @@ class LobbyOps(GameMasterCore):
         settings = settle(rs, chosen)
         seats = await asyncio.to_thread(_seat_counts, rs, settings.options)
         if not seats:
-            raise GameError(f"{rs.title} cannot be set up with these options for any number of players")
+            raise GameError(
+                tr("{game} cannot be set up with these options for any number of players", game=tr(rs.title))
+            )
         high = settings.max_players if "max_players" in chosen else max(seats)
         if high not in seats:
-            raise GameError(f"{rs.title} with these options is for {_counts(seats)} players, not {high}")
+            raise GameError(
+                tr(
+                    "{game} with these options is for {counts} players, not {high}",
+                    game=tr(rs.title),
+                    counts=_counts(seats),
+                    high=high,
+                )
+            )
         recent = await self._just_opened(actor, channel_id, ruleset, settings.options)
         if recent is not None:
             return recent, False
@@ -172,9 +193,9 @@ class LobbyOps(GameMasterCore):
         by one of them. Returns it and whether it is new: pressed again, by anyone, it is the same lobby."""
         old = await self.get_game(game_id)
         if old.row.status != FINISHED:
-            raise WrongPhase(f"game #{game_id} is not over yet")
+            raise WrongPhase(tr("game #{number} is not over yet", number=game_id))
         if old.player_of(actor.user_id) is None:
-            raise NotAllowed(f"only the players of game #{game_id} can ask for a rematch")
+            raise NotAllowed(tr("only the players of game #{number} can ask for a rematch", number=game_id))
         async with self._locks[game_id]:
             async with self.db.reading() as conn:
                 async with conn.execute(
@@ -216,7 +237,7 @@ class LobbyOps(GameMasterCore):
         async def join(conn: aiosqlite.Connection, game: Game) -> None:
             self.require_status(game, LOBBY)
             if game.player_of(actor.user_id):
-                raise GameError(f"you are already in game #{game_id}")
+                raise GameError(tr("you are already in game #{number}", number=game_id))
             self._require_free_seat(game)
             await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
 
@@ -227,7 +248,9 @@ class LobbyOps(GameMasterCore):
 
         async def leave(conn: aiosqlite.Connection, game: Game) -> None:
             if game.row.status == RUNNING and game.player_of(actor.user_id):
-                raise WrongPhase(f"game #{game_id} has started; to leave it for good, use /game surrender")
+                raise WrongPhase(
+                    tr("game #{number} has started; to leave it for good, use /game surrender", number=game_id)
+                )
             self.require_status(game, LOBBY)
             await conn.execute("DELETE FROM players WHERE id = ?", (self.require_player(game, actor).id,))
 
@@ -258,7 +281,7 @@ class LobbyOps(GameMasterCore):
                 self.require_manager(game, actor)
             computers = [p for p in game.players if p.is_ai]
             if not computers:
-                raise GameError(f"game #{game.id} has no computer player to remove")
+                raise GameError(tr("game #{number} has no computer player to remove", number=game.id))
             await conn.execute("DELETE FROM players WHERE id = ?", (computers[-1].id,))
 
         return await self._change(game_id, remove)
@@ -266,7 +289,7 @@ class LobbyOps(GameMasterCore):
     @staticmethod
     def _require_free_seat(game: Game) -> None:
         if len(game.players) >= game.row.max_players:
-            raise GameError(f"game #{game.id} is full ({game.row.max_players} players)")
+            raise GameError(tr("game #{number} is full ({count} players)", number=game.id, count=game.row.max_players))
 
     async def kick(self, game_id: int, actor: Actor, user_id: int | None, *, seat: int | None = None) -> Game:
         """Managers remove a player (or a computer seat): from the lobby, or from the running game."""
@@ -274,7 +297,7 @@ class LobbyOps(GameMasterCore):
         self.require_manager(game, actor)
         target = game.player_of(user_id) if user_id is not None else game.player_at(seat) if seat is not None else None
         if target is None:
-            raise GameError(f"that player is not in game #{game_id}")
+            raise GameError(tr("that player is not in game #{number}", number=game_id))
         if game.row.status == RUNNING:
             return await self.remove_seat(game_id, target.seat, "kicked")
 
@@ -292,11 +315,15 @@ class LobbyOps(GameMasterCore):
             self.require_manager(game, actor)
             if len(game.players) < game.row.min_players:
                 raise GameError(
-                    f"game #{game.id} needs at least {game.row.min_players} players to start; "
-                    f"it has {len(game.players)}"
+                    tr(
+                        "game #{number} needs at least {least} players to start; it has {count}",
+                        number=game.id,
+                        least=game.row.min_players,
+                        count=len(game.players),
+                    )
                 )
             if all(p.is_ai for p in game.players):
-                raise GameError("a game needs at least one human player")
+                raise GameError(tr("a game needs at least one human player"))
             order = Rng(game.row.seed).shuffled([p.id for p in game.players])
             planner.setup({player_id: seat for seat, player_id in enumerate(order)})
 
@@ -337,7 +364,7 @@ class LobbyOps(GameMasterCore):
         def build(planner: Planner, game: Game) -> None:
             self.require_status(game, RUNNING)
             if seat is None or not self._still_playing(game, seat):
-                raise NotAllowed("that player is no longer in the game")
+                raise NotAllowed(tr("that player is no longer in the game"))
             planner.remove(seat, reason)
 
         return await self._transition(game_id, build)
@@ -355,7 +382,7 @@ class LobbyOps(GameMasterCore):
         if game_id is not None:
             game = await self.get_game(game_id)
             if game.row.guild_id != guild_id:
-                raise GameError(f"game #{game_id} is not in this server")
+                raise GameError(tr("game #{number} is not in this server", number=game_id))
             return game
         if channel_id is not None:
             here = await self.game_in_thread(channel_id)
@@ -365,9 +392,9 @@ class LobbyOps(GameMasterCore):
         if len(mine) == 1:
             return mine[0]
         if not mine:
-            raise GameError("you have no open game here; give the game number, or use /game list")
+            raise GameError(tr("you have no open game here; give the game number, or use /game list"))
         listed = ", ".join(f"#{g.id} ({g.row.ruleset})" for g in mine)
-        raise GameError(f"you are in several games ({listed}); say which with the game option")
+        raise GameError(tr("you are in several games ({games}); say which with the game option", games=listed))
 
     async def state_at(self, game_id: int, seq: int) -> dict[str, Any]:
         """The game state right after history row ``seq`` (what a round's image shows)."""

@@ -18,11 +18,13 @@ from typing import Any
 import aiosqlite
 
 from engine import RULESETS, EngineError, Ruleset
+from i18n import mark, tr
 from service.clock import Clock
 from service.db import Database
 from service.errors import Conflict, GameError, GameNotFound, NotAllowed, WrongPhase
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, GameRow, OrderRow, PlayerRow
 from service.packing import pack
+from service.reminders import DEFAULT_TIME_ZONE, ReminderSettings
 from service.turns import Plan, Planner
 from service.workers import CpuPool, bot_job
 
@@ -90,7 +92,7 @@ class GameMasterCore:
         async with conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
             row = await cursor.fetchone()
         if row is None:
-            raise GameNotFound(f"there is no game #{game_id}")
+            raise GameNotFound(tr("there is no game #{number}", number=game_id))
         game = GameRow.from_row(row)
         async with conn.execute("SELECT * FROM players WHERE game_id = ? ORDER BY joined_at, id", (game_id,)) as cursor:
             players = tuple(
@@ -103,6 +105,8 @@ class GameMasterCore:
                     r["bank_left"],
                     bool(r["draw_agreed"]),
                     r["ai_level"],
+                    r["remind_at"],
+                    r["reminded_turn"],
                 )
                 for r in await cursor.fetchall()
             )
@@ -141,10 +145,11 @@ class GameMasterCore:
             async with self.db.reading() as conn:
                 game = await self._load(conn, game_id)
                 orders = await self._orders(conn, game.row)
+                reminders = await self._reminder_settings(conn, [p.user_id for p in game.players if not p.is_ai])
             if game.damage:
                 raise GameError(game.damage)
             try:
-                plan = await asyncio.to_thread(self._plan, game, orders, build)
+                plan = await asyncio.to_thread(self._plan, game, orders, reminders, build)
             except NothingToDo:
                 return game
             self.fault("planned")
@@ -155,19 +160,48 @@ class GameMasterCore:
             self._notify(game_id, self.wake_time(plan.status, plan.paused_at, plan.deadline_at, plan.reminder_at))
         return await self.get_game(game_id)
 
-    def _plan(self, game: Game, orders: dict[int, OrderRow], build: Callable[[Planner, Game], None]) -> Plan:
-        planner = self.planner(game, orders)
+    def _plan(
+        self,
+        game: Game,
+        orders: dict[int, OrderRow],
+        reminders: Mapping[int, ReminderSettings],
+        build: Callable[[Planner, Game], None],
+    ) -> Plan:
+        planner = self.planner(game, orders, reminders)
         build(planner, game)
         return planner.finish()
 
-    def planner(self, game: Game, orders: dict[int, OrderRow]) -> Planner:
-        """A planner starting from this snapshot; computer players search in the worker pool."""
+    def planner(
+        self, game: Game, orders: dict[int, OrderRow], reminders: Mapping[int, ReminderSettings] | None = None
+    ) -> Planner:
+        """A planner starting from this snapshot (``reminders``: the players' settings by user id);
+        computer players search in the worker pool."""
         rs = self.ruleset(game.row)
 
-        def bot_orders(state: dict[str, Any], seat: int, seed: str, level: str | None) -> str:
-            return self.pool.call(bot_job, rs, state, seat, seed, level)
+        def bot_orders(state: dict[str, Any], seat: int, seed: str, level: str | None, nodes: int) -> str:
+            return self.pool.call(bot_job, rs, state, seat, seed, level, nodes)
 
-        return Planner(rs, game.row, list(game.players), orders, self.clock.now(), game.state, bot_orders)
+        return Planner(
+            rs, game.row, list(game.players), orders, self.clock.now(), game.state, bot_orders, reminders or {}
+        )
+
+    @staticmethod
+    async def _reminder_settings(conn: aiosqlite.Connection, user_ids: list[int]) -> dict[int, ReminderSettings]:
+        """The stored reminder settings of these users (those who never chose any are left out)."""
+        if not user_ids:
+            return {}
+        marks = ",".join("?" * len(user_ids))
+        async with conn.execute(f"SELECT * FROM user_settings WHERE user_id IN ({marks})", user_ids) as cursor:
+            return {
+                r["user_id"]: ReminderSettings(
+                    lead_seconds=r["lead_seconds"],
+                    dm_reminders=bool(r["dm_reminders"]),
+                    quiet_start=r["quiet_start"],
+                    quiet_end=r["quiet_end"],
+                    time_zone=r["time_zone"] or DEFAULT_TIME_ZONE,
+                )
+                for r in await cursor.fetchall()
+            }
 
     async def _commit(self, before: GameRow, plan: Plan) -> None:
         now = self.clock.now()
@@ -192,7 +226,7 @@ class GameMasterCore:
                 ),
             )
             if cursor.rowcount != 1:
-                raise Conflict(f"game #{before.id} changed at the same moment; try again")
+                raise Conflict(tr("game #{number} changed at the same moment; try again", number=before.id))
             first_seq = plan.seq - len(plan.history) + 1
             await conn.executemany(
                 "INSERT INTO history (game_id, seq, turn, kind, payload, events, state_after, at) VALUES (?,?,?,?,?,?,?,?)",
@@ -211,8 +245,12 @@ class GameMasterCore:
                 ],
             )
             await conn.executemany(
-                "UPDATE players SET seat = ?, missed = ?, bank_left = ?, draw_agreed = ? WHERE id = ?",
-                [(p.seat, p.missed, p.bank_left, int(p.draw_agreed), p.id) for p in plan.players.values()],
+                """UPDATE players SET seat = ?, missed = ?, bank_left = ?, draw_agreed = ?, remind_at = ?,
+                          reminded_turn = ? WHERE id = ?""",
+                [
+                    (p.seat, p.missed, p.bank_left, int(p.draw_agreed), p.remind_at, p.reminded_turn, p.id)
+                    for p in plan.players.values()
+                ],
             )
             await conn.execute("DELETE FROM orders WHERE game_id = ?", (before.id,))
             await conn.executemany(
@@ -256,7 +294,7 @@ class GameMasterCore:
             (*columns.values(), self.clock.now(), game.id, game.version),
         )
         if cursor.rowcount != 1:
-            raise Conflict(f"game #{game.id} changed at the same moment; try again")
+            raise Conflict(tr("game #{number} changed at the same moment; try again", number=game.id))
 
     # --- shared checks -------------------------------------------------------------------
 
@@ -265,24 +303,24 @@ class GameMasterCore:
         if game.row.status in allowed:
             return
         words = {
-            LOBBY: "has not started yet",
-            RUNNING: "is already running",
-            FINISHED: "is over",
-            CANCELLED: "was cancelled",
+            LOBBY: mark("game #{number} has not started yet"),
+            RUNNING: mark("game #{number} is already running"),
+            FINISHED: mark("game #{number} is over"),
+            CANCELLED: mark("game #{number} was cancelled"),
         }
-        raise WrongPhase(f"game #{game.id} {words[game.row.status]}")
+        raise WrongPhase(tr(words[game.row.status], number=game.id))
 
     @staticmethod
     def require_player(game: Game, actor: Actor) -> PlayerRow:
         player = game.player_of(actor.user_id)
         if player is None:
-            raise NotAllowed(f"you are not playing in game #{game.id}")
+            raise NotAllowed(tr("you are not playing in game #{number}", number=game.id))
         return player
 
     @staticmethod
     def require_manager(game: Game, actor: Actor) -> None:
         if actor.user_id != game.row.creator_id and not actor.is_admin:
-            raise NotAllowed(f"only the creator of game #{game.id} or a server manager can do that")
+            raise NotAllowed(tr("only the creator of game #{number} or a server manager can do that", number=game.id))
 
     def require_seat_in_game(self, game: Game, actor: Actor) -> int:
         """The actor's seat in a running game he is still part of."""
@@ -291,7 +329,7 @@ class GameMasterCore:
             raise GameError(game.damage)
         player = self.require_player(game, actor)
         if player.seat is None or not self._still_playing(game, player.seat):
-            raise NotAllowed(f"you are no longer playing in game #{game.id}")
+            raise NotAllowed(tr("you are no longer playing in game #{number}", number=game.id))
         return player.seat
 
     def _still_playing(self, game: Game, seat: int) -> bool:

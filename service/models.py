@@ -43,6 +43,8 @@ class PlayerRow:
     bank_left: float | None
     draw_agreed: bool
     ai_level: str | None = None  # a computer seat's level name; None plays the ruleset's strongest
+    remind_at: float | None = None  # when his reminder of the current turn is due; None: none pending
+    reminded_turn: int | None = None  # the turn he was last reminded in (once per turn)
 
     @property
     def is_ai(self) -> bool:
@@ -169,10 +171,12 @@ class Game:
 @dataclass(frozen=True)
 class Announcement:
     """Something to post to Discord. ``id`` is stable across retries, so delivery can be made idempotent;
-    ``tried_at`` is when it was first attempted (None the first time)."""
+    ``tried_at`` is when it was first attempted (None the first time); ``followed``: another of the
+    game's announcements is delivered right after this one (what shows the game's state once can wait)."""
 
     id: int
     game_id: int
     kind: str
     payload: dict[str, Any] = field(default_factory=dict)
     tried_at: float | None = None
+    followed: bool = False

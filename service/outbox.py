@@ -70,20 +70,22 @@ class Outbox:
     async def _deliver_in_order(self, rows: list, held: set[int]) -> int:
         delivered = 0
         async with self._lanes:
-            for row in rows:
-                outcome = None if self.stopping or row["next_attempt"] > self.clock.now() else await self._deliver(row)
+            for index, row in enumerate(rows):
+                due = not self.stopping and row["next_attempt"] <= self.clock.now()
+                outcome = await self._deliver(row, followed=index < len(rows) - 1) if due else None
                 if outcome is None:
                     held.add(row["game_id"])
                     break
                 delivered += outcome
         return delivered
 
-    async def _deliver(self, row) -> bool | None:
+    async def _deliver(self, row, *, followed: bool) -> bool | None:
         """Post one row: True if posted, False if given up for good, None if it is to be retried later."""
         if row["tried_at"] is None:
             await self._trying(row["id"])
+        payload = json.loads(row["payload"])
         announcement = Announcement(
-            row["id"], row["game_id"], row["kind"], json.loads(row["payload"]), tried_at=row["tried_at"]
+            row["id"], row["game_id"], row["kind"], payload, tried_at=row["tried_at"], followed=followed
         )
         try:
             await self.sink.deliver(announcement)

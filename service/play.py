@@ -7,9 +7,13 @@ makes them final, and the last pass resolves the turn.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from engine import OrderError
+from engine import OrderError, Ruleset
+from i18n import tr
+from render.summary import seat_name
 from service.errors import GameError, NotAllowed
 from service.master import GameMasterCore
 from service.models import Actor, Game, OrderRow
@@ -80,13 +84,13 @@ class PlayOps(GameMasterCore):
                 seat = self._require_acting(game, actor, expected_turn)
                 current = (await self._orders(conn, game.row)).get(seat)
                 if current and current.passed:
-                    raise GameError("you already passed this turn; your orders are final")
+                    raise GameError(tr("you already passed this turn; your orders are final"))
                 rs = self.ruleset(game.row)
                 if keep and current and self._repeated(game, seat, current, text):
                     return self._mine(game, seat, current, repeated=True)
                 combined = f"{current.text}; {text}" if keep and current and current.text else text
                 _check_length(combined)
-                orders = rs.parse_orders(game.state, seat, combined)
+                orders = parse_named(rs, game, seat, combined)
                 normalized = rs.format_orders(orders)
                 await conn.execute(
                     """INSERT INTO orders (game_id, turn, seat, text, passed, updated_at) VALUES (?,?,?,?,0,?)
@@ -102,11 +106,15 @@ class PlayOps(GameMasterCore):
         seat = self.require_seat_in_game(game, actor)
         if expected_turn is not None and game.row.turn != expected_turn:
             raise GameError(
-                f"turn {expected_turn + 1} of game #{game.id} has just ended; nothing was changed. "
-                f"Look at the new turn and give your orders again"
+                tr(
+                    "turn {turn} of game #{number} has just ended; nothing was changed. "
+                    "Look at the new turn and give your orders again",
+                    turn=expected_turn + 1,
+                    number=game.id,
+                )
             )
         if seat not in game.acting_seats:
-            raise NotAllowed(f"it is not your turn in game #{game.id}")
+            raise NotAllowed(tr("it is not your turn in game #{number}", number=game.id))
         return seat
 
     async def submit(
@@ -121,9 +129,9 @@ class PlayOps(GameMasterCore):
             seat = self._require_acting(game, actor, expected_turn)
             row = planner.orders.get(seat)
             if row is not None and row.passed:
-                raise GameError("you already passed this turn")
+                raise GameError(tr("you already passed this turn"))
             source = text if text is not None else row.text if row else ""
-            orders = planner.rs.parse_orders(planner.state, seat, source)  # a pass needs a complete set
+            orders = parse_named(planner.rs, game, seat, source, planner.state)  # a pass needs a complete set
             planner.orders[seat] = OrderRow(seat, planner.rs.format_orders(orders), True)
             planner.passed(seat)
 
@@ -143,10 +151,19 @@ class PlayOps(GameMasterCore):
             seat = self.require_seat_in_game(game, actor)
             player = planner.seated()[seat]
             if player.draw_agreed:
-                raise GameError("you already agreed to a draw; the others have not all agreed yet")
+                raise GameError(tr("you already agreed to a draw; the others have not all agreed yet"))
             planner.agree_draw(seat)
 
         return await self._transition(game_id, build)
+
+
+def parse_named(rs: Ruleset, game: Game, seat: int, text: str, state: Any = None) -> Sequence[Any]:
+    """``text`` parsed for ``seat``; an error that mentions other seats calls them by the players' names."""
+    try:
+        return rs.parse_orders(game.state if state is None else state, seat, text)
+    except OrderError as err:
+        names = game.names()
+        raise err.named(lambda other: seat_name(names, other)) from None
 
 
 def _check_length(text: str) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import BotLevel, Event, Option, Ruleset
-from render.chart import rating_chart
+from i18n import NAME_CONTEXT, current, tr, tr_in
 from render.summary import describe_events, seat_name
 from render.text import font_for
 from service.errors import GameError, WrongPhase
@@ -23,7 +23,7 @@ from service.history import PastTurn
 from service.master import GameMasterCore
 from service.models import FINISHED, RUNNING, Game
 from service.ratings import Standing
-from service.workers import CpuPool, preview_job, render_job
+from service.workers import CpuPool, chart_job, preview_job, render_job
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,13 @@ class Presenter:
         """Every ruleset the bot serves, by name."""
         return [
             RulesetCard(
-                rs.name, rs.title, rs.min_players, rs.max_players, rs.rules_text, creation_options(rs), rs.bot_levels
+                rs.name,
+                tr(rs.title),
+                rs.min_players,
+                rs.max_players,
+                tr(rs.rules_text),
+                creation_options(rs),
+                rs.bot_levels,
             )
             for _, rs in sorted(self.rulesets.items())
         ]
@@ -59,7 +65,9 @@ class Presenter:
     def card(self, name: str) -> RulesetCard:
         found = next((card for card in self.cards() if card.name == name), None)
         if found is None:
-            raise GameError(f"unknown game {name!r}; available: {', '.join(sorted(self.rulesets))}")
+            raise GameError(
+                tr("unknown game {name!r}; available: {names}", name=name, names=", ".join(sorted(self.rulesets)))
+            )
         return found
 
     def bot_levels(self, game: Game) -> list[str]:
@@ -68,15 +76,16 @@ class Presenter:
         return [level.name for level in rs.bot_levels] if rs else []
 
     def title(self, game: Game) -> str:
-        return f"{self.ruleset_title(game.row.ruleset)} #{game.id}"
+        return tr("{title} #{number}", title=self.ruleset_title(game.row.ruleset), number=game.id)
 
     def turn_label(self, game: Game) -> str:
         """ "Round 4", "Move 7", "Creating phase 12"; "Final position" once the game is over."""
         if game.row.status == FINISHED:
-            return "Final position"
+            return tr("Final position")
         if game.state is None:
-            return "Lobby" if game.row.status != RUNNING else f"Turn {game.row.turn + 1}"
-        return f"{self.master.ruleset(game.row).turn_unit(game.state).capitalize()} {game.row.turn + 1}"
+            return tr("Lobby") if game.row.status != RUNNING else tr("Turn {number}", number=game.row.turn + 1)
+        unit = self.master.ruleset(game.row).turn_unit(game.state)
+        return numbered_turn(unit, game.row.turn + 1)
 
     def order_hint(self, game: Game) -> str:
         """What to write this turn ("`keep 17` …"), or nothing outside a running game."""
@@ -86,14 +95,14 @@ class Presenter:
         """The game's own options as players chose them ("size: small, mode: 3: Hurt me plenty")."""
         rs = self.rulesets.get(game.row.ruleset)
         if rs is None:
-            return "unknown"
+            return tr("unknown")
         shown = []
         for option in rs.options_schema():
             value = game.row.options.get(option.name)
             if value is None or value == option.default:
                 continue
-            shown.append(f"{option.name.replace('_', ' ')}: {_readable(option, value)}")
-        return ", ".join(shown) or "defaults"
+            shown.append(f"{tr_in(NAME_CONTEXT, option.name).replace('_', ' ')}: {tr(_readable(option, value))}")
+        return ", ".join(shown) or tr("defaults")
 
     def departed_seats(self, game: Game) -> frozenset[int]:
         return self.master.departed_seats(game)
@@ -107,7 +116,11 @@ class Presenter:
         parsed = [Event.from_dict(e) for e in events]
         names = [shown(name) for name in game.names()]
         dropped = [
-            f"{seat_name(names, e.data['seat'])}'s orders no longer fit and were dropped: {e.data['reason']}"
+            tr(
+                "{player}'s orders no longer fit and were dropped: {reason}",
+                player=seat_name(names, e.data["seat"]),
+                reason=e.data["reason"],
+            )
             for e in parsed
             if e.kind == "orders_dropped"
         ]
@@ -115,18 +128,19 @@ class Presenter:
 
     def past_turn_lines(self, game: Game, past: PastTurn, *, shown: Callable[[str], str] = str) -> list[str]:
         """A past turn as its round post told it: the heading, then what happened."""
-        heading = f"**{self.title(game)}, {past.unit} {past.number}.**"
+        heading = f"**{self.title(game)}, {numbered_turn(past.unit, past.number, capital=False)}.**"
         return [heading, *self.event_lines(game, past.events, shown=shown)]
 
     def past_orders_lines(self, game: Game, past: PastTurn, *, shown: Callable[[str], str] = str) -> list[str]:
         """Everyone's orders of a past turn, by seat; "no orders" for a seat that gave none."""
         names = game.names()
-        lines = [f"**{self.title(game)}, orders of {past.unit} {past.number}**"]
+        turn = numbered_turn(past.unit, past.number, capital=False)
+        lines = [tr("**{game}, orders of {turn}**", game=self.title(game), turn=turn)]
         for seat, text in sorted(past.orders.items()):
-            name = shown(names[seat]) if seat < len(names) else f"seat {seat + 1}"
-            lines.append(f"{name}: `{text}`" if text else f"{name}: no orders")
+            name = shown(names[seat]) if seat < len(names) else tr("seat {number}", number=seat + 1)
+            lines.append(f"{name}: `{text}`" if text else tr("{player}: no orders", player=name))
         if past.timed_out:
-            lines.append(f"The {past.unit} was resolved at its deadline.")
+            lines.append(tr("The {unit} was resolved at its deadline.", unit=tr(past.unit)))
         return lines
 
     def suggestions(self, game: Game, seat: int, text: str) -> list[str]:
@@ -141,8 +155,9 @@ class Presenter:
         pass for somebody else."""
         drawn = [_drawable(name) for name in game.names()]
         folded = [name.casefold() for name in drawn]
+        nameless = tr("Player")
         named = [
-            name if name and folded.count(name.casefold()) == 1 else f"{name or 'Player'} #{seat + 1}"
+            name if name and folded.count(name.casefold()) == 1 else f"{name or nameless} #{seat + 1}"
             for seat, name in enumerate(drawn)
         ]
         return [
@@ -156,9 +171,9 @@ class Presenter:
         if player is None or player.is_ai or game.row.status != RUNNING:
             return ""
         if time.mode == "round" and player.missed:
-            return f"missed {player.missed}/{time.missed_limit}"
+            return tr("missed {count}/{limit}", count=player.missed, limit=time.missed_limit)
         if player.bank_left is not None:
-            return f"clock {duration(player.bank_left, short=True)}"
+            return tr("clock {left}", left=duration(player.bank_left, short=True))
         return ""
 
     async def board(
@@ -174,7 +189,7 @@ class Presenter:
         that player's private view of his own orders."""
         state = await self.master.state_at(game.id, seq) if seq is not None else game.row.state
         if state is None:
-            raise WrongPhase(f"game #{game.id} has not started yet")
+            raise WrongPhase(tr("game #{number} has not started yet", number=game.id))
         return await self.pool.run(
             render_job,
             self.master.ruleset(game.row),
@@ -183,6 +198,7 @@ class Presenter:
             orders_text=orders_text,
             names=self.drawn_names(game),
             title=title,
+            language=current(),
         )
 
     def tutorials(self) -> list[RulesetCard]:
@@ -194,7 +210,8 @@ class Presenter:
         rs = self.rulesets.get(name)
         pages = rs.tutorial() if rs else ()
         if not pages:
-            raise GameError(f"{rs.title if rs else repr(name)} has no tutorial yet; try `/rules {name}`")
+            shown = tr(rs.title) if rs else repr(name)
+            raise GameError(tr("{game} has no tutorial yet; try `/rules {name}`", game=shown, name=name))
         index = min(max(index, 0), len(pages) - 1)
         page = pages[index]
         seats = sum(len(place) for place in rs.standing(page.state))
@@ -204,10 +221,11 @@ class Presenter:
             rs.to_dict(page.state),
             viewer=page.seat,
             orders_text=page.orders,
-            names=["You", *(f"Player {n + 1}" for n in range(1, seats))],
-            title=f"Tutorial {index + 1}/{len(pages)}",
+            names=[tr("You"), *(tr("Player {number}", number=n + 1) for n in range(1, seats))],
+            title=tr("Tutorial {page}/{pages}", page=index + 1, pages=len(pages)),
+            language=current(),
         )
-        return TutorialView(name, index, len(pages), page.text, image)
+        return TutorialView(name, index, len(pages), tr(page.text), image)
 
     def chosen_map(self, game: Game) -> str | None:
         """The name of the map chosen for the game (a shipped one, or map data), or None if generated."""
@@ -220,18 +238,21 @@ class Presenter:
 
     async def map_preview(self, game: Game) -> bytes:
         """PNG of the board the game will start on, with as many players as it seats."""
-        title = f"{self.title(game)}: {self.chosen_map(game) or 'map'}"
+        title = tr("{game}: {map}", game=self.title(game), map=self.chosen_map(game) or tr("map"))
         rs = self.master.ruleset(game.row)
-        return await self.pool.run(preview_job, rs, game.row.options, game.row.max_players, game.row.seed, title)
+        return await self.pool.run(
+            preview_job, rs, game.row.options, game.row.max_players, game.row.seed, title, current()
+        )
 
     async def rating_chart(self, who: str, stats: Mapping[str, tuple[Standing, list[float]]]) -> bytes:
         """PNG of a player's rating after each rated game, a line per game he plays."""
         series = {self.ruleset_title(name): history for name, (_, history) in stats.items()}
-        return await self.pool.run(rating_chart, f"{_drawable(who) or 'Player'}: rating by game", series)
+        title = tr("{player}: rating by game", player=_drawable(who) or tr("Player"))
+        return await self.pool.run(chart_job, title, series, current())
 
     def ruleset_title(self, name: str) -> str:
         rs = self.rulesets.get(name)
-        return rs.title if rs else name
+        return tr(rs.title) if rs else name
 
 
 @dataclass(frozen=True)
@@ -241,6 +262,12 @@ class TutorialView:
     count: int
     text: str
     image: bytes
+
+
+def numbered_turn(unit: str, number: int, *, capital: bool = True) -> str:
+    """ "Round 4", "creating phase 12": a turn by its ruleset's name for it, in the current language."""
+    named = tr("{unit} {number}", unit=tr(unit), number=number)
+    return named[:1].upper() + named[1:] if capital else named
 
 
 def _drawable(name: str) -> str:

@@ -14,6 +14,7 @@ from service import GameMaster
 from service.clock import Clock, SystemClock
 from service.db import Database
 from service.instancelock import InstanceLock
+from service.languages import ServerLanguages
 from service.outbox import Outbox, Sink
 from service.presenter import Presenter
 from service.scheduler import WakeScheduler, guarded
@@ -45,6 +46,7 @@ class GameService:
         self._owns_pool = pool is None  # a pool handed in is shared, and closed by whoever made it
         self.master = GameMaster(db, self.clock, rulesets=rulesets, pool=self.pool)
         self.presenter = Presenter(self.master, self.pool)
+        self.languages = ServerLanguages(db, self.clock)
         self.outbox = Outbox(db, self.clock, sink)
         self.scheduler = WakeScheduler(self._wake, self.sweep, sweep_seconds=sweep_seconds)
         self.master.on_commit.append(self._after_commit)

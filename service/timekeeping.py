@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from i18n import tr
 from service.errors import GameError
 from service.master import GameMasterCore, NothingToDo
 from service.models import RUNNING, Actor, Game
@@ -72,7 +73,7 @@ class TimeOps(GameMasterCore):
             self.require_manager(game, actor)
             self.require_status(game, RUNNING)
             if game.row.paused_at is not None:
-                raise GameError(f"game #{game.id} is already paused")
+                raise GameError(tr("game #{number} is already paused", number=game.id))
             planner.pause()
             planner.plan.announcements.append(("paused", {"by": actor.user_id}))
 
@@ -83,7 +84,7 @@ class TimeOps(GameMasterCore):
             self.require_manager(game, actor)
             self.require_status(game, RUNNING)
             if game.row.paused_at is None:
-                raise GameError(f"game #{game.id} is not paused")
+                raise GameError(tr("game #{number} is not paused", number=game.id))
             planner.plan.announcements.append(("resumed", {"by": actor.user_id}))
             planner.resume()
 
@@ -94,9 +95,11 @@ class TimeOps(GameMasterCore):
             self.require_manager(game, actor)
             self.require_status(game, RUNNING)
             if not 60 <= seconds <= MAX_EXTENSION:
-                raise GameError(f"an extension must be between 1 minute and 30 days, not {seconds} seconds")
+                raise GameError(
+                    tr("an extension must be between 1 minute and 30 days, not {seconds} seconds", seconds=seconds)
+                )
             if game.row.time.mode == "none":
-                raise GameError(f"game #{game.id} has no deadline to extend")
+                raise GameError(tr("game #{number} has no deadline to extend", number=game.id))
             planner.extend(seconds)
             planner.plan.announcements.append(
                 ("extended", {"by": actor.user_id, "seconds": seconds, "deadline_at": planner.plan.deadline_at})

@@ -25,18 +25,24 @@ def turn_deadline(settings: TimeSettings, started_at: float, waiting_banks: Iter
     return None
 
 
-def reminder_time(settings: TimeSettings, now: float, deadline: float | None) -> float | None:
-    """A reminder ``reminder_seconds`` before the deadline, if that moment is still ahead."""
-    if deadline is None or settings.reminder_seconds <= 0:
-        return None
-    at = deadline - settings.reminder_seconds
-    return at if at > now else None
-
-
 def bank_after_pass(settings: TimeSettings, bank: float, started_at: float, now: float) -> float:
     """A player's bank once he submits: time used this turn comes off, the increment goes on."""
     left = max(0.0, bank - (now - started_at))
     return left + settings.increment_seconds if settings.mode == "increment" else left
+
+
+FULL_SEARCH_CLOCK = 600.0  # ten minutes left on a chess clock or more: a computer searches in full
+LEAST_SEARCH_SHARE = 0.05
+
+
+def clocked_nodes(nodes: int, bank_left: float | None) -> int:
+    """A computer player's search on a chess clock: its level's ``nodes`` in proportion to the time
+    left on its clock against ten minutes (with Bullet's one minute, a tenth), never below a
+    twentieth. Counted in nodes, not seconds, so the same position and clock give the same move."""
+    if bank_left is None:
+        return nodes
+    share = min(1.0, max(LEAST_SEARCH_SHARE, bank_left / FULL_SEARCH_CLOCK))
+    return max(1, round(nodes * share))
 
 
 def check_settings(settings: TimeSettings) -> None:

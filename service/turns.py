@@ -10,14 +10,16 @@ the whole plan in one transaction.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import OrderError, Ruleset
 from engine.standings import position_points
+from i18n import mark
 from service.models import FINISHED, RUNNING, GameRow, OrderRow, PlayerRow
-from service.timing import bank_after_pass, reminder_time, turn_deadline
+from service.reminders import DEFAULT_SETTINGS, ReminderSettings, reminder_time
+from service.timing import bank_after_pass, clocked_nodes, turn_deadline
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +33,7 @@ class HistoryRow:
     state_after: dict[str, Any]
 
 
-BotOrders = Callable[[dict[str, Any], int, str, str | None], str]
+BotOrders = Callable[[dict[str, Any], int, str, str | None, int], str]  # state, seat, seed, level, nodes
 """A computer player's orders as text, from (state as stored, seat, seed, its level)."""
 
 
@@ -64,9 +66,12 @@ class Planner:
         now: float,
         state: Any,
         bot_orders: BotOrders,
+        reminders: Mapping[int, ReminderSettings] | None = None,
     ):
-        """``state`` is the game's parsed engine state (None before setup)."""
+        """``state`` is the game's parsed engine state (None before setup); ``reminders`` are the human
+        players' reminder settings by user id (the defaults for those missing)."""
         self.rs, self.game, self.now, self.state, self.bot_orders = rs, game, now, state, bot_orders
+        self.reminders = reminders or {}
         self.players = {p.id: p for p in players}
         self.orders = dict(orders)
         self.plan = Plan(
@@ -78,7 +83,6 @@ class Planner:
             paused_at=game.paused_at,
         )
         self.seq = game.seq if game.state is not None else -1  # the setup row is seq 0
-        self.turn_begun = False
 
     # --- helpers -------------------------------------------------------------------------
 
@@ -194,7 +198,7 @@ class Planner:
             return
         in_game = self.rs.seats_in_game(self.state)
         if in_game and in_game <= set(missed_out):  # removed together, nobody is left to win
-            self._end_together(sorted(in_game), "every player still in missed the deadline too often")
+            self._end_together(sorted(in_game), mark("every player still in missed the deadline too often"))
             return
         for seat in missed_out:
             if seat in self.rs.seats_in_game(self.state):  # not already out by this very round
@@ -244,7 +248,7 @@ class Planner:
             return
         seated = self.seated()
         if not any(not seated[s].is_ai for s in self.rs.seats_in_game(self.state)):
-            self._end_by_standing("no human player is left")  # computers do not play on alone
+            self._end_by_standing(mark("no human player is left"))  # computers do not play on alone
             return
         if not continue_turn:
             return
@@ -267,21 +271,27 @@ class Planner:
         return False
 
     def remind(self) -> None:
-        """Tell the players the game still waits for that the deadline is near (once per turn)."""
+        """Tell the waiting players whose reminder time has come that the deadline is near: each one
+        once per turn, at the time his own settings give (replanned first, in case they changed)."""
+        self._plan_reminders()
+        due = sorted(s for s, p in self.seated().items() if p.remind_at is not None and p.remind_at <= self.now)
+        for seat in due:
+            self._update_player(self.seated()[seat], reminded_turn=self.plan.turn)
+        self._plan_reminders()
+        if not due:
+            return
         seated = self.seated()
-        waiting = sorted(self._waiting_humans())
-        self.plan.reminder_at = None
         self.plan.announcements.append(
             (
                 "reminder",
                 {
                     "turn": self.plan.turn + 1,
                     "unit": self.rs.turn_unit(self.state),
-                    "user_ids": [seated[s].user_id for s in waiting],
-                    "orders": [self._given(s) for s in waiting],  # programmed, not passed
+                    "user_ids": [seated[s].user_id for s in due],
+                    "orders": [self._given(s) for s in due],  # programmed, not passed
                     "last_chance": [  # one more miss removes him
                         self.game.time.mode == "round" and seated[s].missed + 1 >= self.game.time.missed_limit
-                        for s in waiting
+                        for s in due
                     ],
                     "orders_stand": self.game.time.orders_stand,
                     "deadline_at": self.plan.deadline_at,
@@ -300,12 +310,14 @@ class Planner:
         """Shift the turn's times by the pause, so nobody's clock ran while paused."""
         delta = self.now - (self.plan.paused_at or self.now)
         self.plan.paused_at = None
-        for name in ("turn_started_at", "deadline_at", "reminder_at"):
+        for name in ("turn_started_at", "deadline_at"):
             value = getattr(self.plan, name)
             if value is not None:
                 setattr(self.plan, name, value + delta)
         if self._ready():
             self.resolve(timed_out=False)
+        else:
+            self._plan_reminders()  # moved with the deadline, and out of quiet hours again
 
     def extend(self, seconds: int) -> None:
         """More time for this turn: banks of the waiting players grow, or the turn's clock starts later."""
@@ -315,7 +327,8 @@ class Planner:
                 self._update_player(player, bank_left=(player.bank_left or 0.0) + seconds)
         elif self.plan.turn_started_at is not None:
             self.plan.turn_started_at += seconds
-        self.turn_begun = True  # a fresh reminder for the new deadline
+        for seat in self._waiting_humans():  # a fresh reminder for the new deadline
+            self._update_player(self.seated()[seat], reminded_turn=None)
         self._refresh_deadline()
 
     def timeout(self) -> bool:
@@ -380,7 +393,7 @@ class Planner:
                 ("draw_proposed", {"seat": seat, "user_id": seated[seat].user_id, "declined": declined})
             )
             return
-        self._end_together(sorted(in_game), "the players agreed to a draw")
+        self._end_together(sorted(in_game), mark("the players agreed to a draw"))
 
     def _end_by_standing(self, reason: str) -> None:
         """The game ends now, with the places as they stand (position points as at a normal end)."""
@@ -414,16 +427,17 @@ class Planner:
         }
 
     def _begin_turn(self) -> None:
-        self.turn_begun = True
         # A turn that begins during a pause starts, as far as clocks go, when the pause ends.
         self.plan.turn_started_at = self.plan.paused_at if self.plan.paused_at is not None else self.now
         self.orders = {}
         seated = self.seated()
         acting = sorted(self.rs.acting_players(self.state))
         for seat in acting:
-            if seated[seat].is_ai:
+            player = seated[seat]
+            if player.is_ai:
+                nodes = clocked_nodes(self.rs.bot_level(player.ai_level).budget, player.bank_left)
                 text = self.bot_orders(
-                    self.plan.state, seat, f"{self.game.seed}:{self.plan.turn}", seated[seat].ai_level
+                    self.plan.state, seat, f"{self.game.seed}:{self.plan.turn}", player.ai_level, nodes
                 )
                 self.orders[seat] = OrderRow(seat, text, True)
         self._refresh_deadline()
@@ -445,11 +459,36 @@ class Planner:
 
     def _refresh_deadline(self) -> None:
         if self._ready():
-            self.plan.deadline_at, self.plan.reminder_at = self.now, None  # only computer players left to act
-            return
-        started = self.plan.turn_started_at or self.now
-        banks = [self.seated()[s].bank_left or 0.0 for s in self._waiting_humans()]
-        deadline = turn_deadline(self.game.time, started, banks)
-        self.plan.deadline_at = deadline
-        reminder_pending = self.turn_begun or self.game.reminder_at is not None
-        self.plan.reminder_at = reminder_time(self.game.time, self.now, deadline) if reminder_pending else None
+            self.plan.deadline_at = self.now  # only computer players left to act
+        else:
+            started = self.plan.turn_started_at or self.now
+            banks = [self.seated()[s].bank_left or 0.0 for s in self._waiting_humans()]
+            self.plan.deadline_at = turn_deadline(self.game.time, started, banks)
+        self._plan_reminders()
+
+    def replan_reminders(self) -> bool:
+        """Plan the reminders again (a player changed his settings); returns whether any time changed."""
+        before = self.plan.reminder_at
+        self._plan_reminders()
+        return bool(self.plan.players) or self.plan.reminder_at != before
+
+    def _plan_reminders(self) -> None:
+        """Each waiting human's reminder time for this turn, by his own settings, until he has had it;
+        the game wakes at the earliest of them."""
+        waiting = self._waiting_humans()
+        pending = []
+        for seat, player in self.seated().items():
+            at = self._reminder_time(player) if seat in waiting and player.reminded_turn != self.plan.turn else None
+            if at != player.remind_at:
+                self._update_player(player, remind_at=at)
+            if at is not None:
+                pending.append(at)
+        self.plan.reminder_at = min(pending, default=None)
+
+    def _reminder_time(self, player: PlayerRow) -> float | None:
+        """A game without reminders (a chess clock) sends none; otherwise his lead time, else the game's."""
+        settings = self.reminders.get(player.user_id, DEFAULT_SETTINGS)
+        if not settings.dm_reminders or self.game.time.reminder_seconds <= 0:
+            return None
+        lead = settings.lead_seconds or self.game.time.reminder_seconds
+        return reminder_time(self.plan.deadline_at, lead, self.plan.turn_started_at or self.now, settings)

@@ -19,7 +19,9 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from engine import Ruleset
+from i18n import ENGLISH, tr, using
 from render import board_png
+from render.chart import rating_chart
 
 T = TypeVar("T")
 
@@ -32,22 +34,35 @@ def render_job(
     orders_text: str,
     names: Sequence[str],
     title: str | None,
+    language: str = ENGLISH,
 ) -> bytes:
-    """The board as ``viewer`` may see it; with ``orders_text``, his private view of his orders."""
+    """The board as ``viewer`` may see it; with ``orders_text``, his private view of his orders; its
+    words in ``language`` (a worker process does not share the caller's context)."""
     loaded = rs.from_dict(state)
     orders = rs.parse_orders(loaded, viewer, orders_text) if viewer is not None and orders_text else ()
-    return board_png(rs.view(loaded, viewer), names=names, orders=orders, title=title)
+    with using(language):
+        return board_png(rs.view(loaded, viewer), names=names, orders=orders, title=title)
 
 
-def preview_job(rs: Ruleset, options: Mapping[str, Any], players: int, seed: int, title: str) -> bytes:
+def preview_job(
+    rs: Ruleset, options: Mapping[str, Any], players: int, seed: int, title: str, language: str = ENGLISH
+) -> bytes:
     """The board a game will start on, as everyone sees it (before anyone has joined it)."""
     state = rs.setup(players, options, seed)
-    return board_png(rs.view(state, None), names=[f"Seat {n + 1}" for n in range(players)], orders=(), title=title)
+    with using(language):
+        names = [tr("Seat {number}", number=n + 1) for n in range(players)]
+        return board_png(rs.view(state, None), names=names, orders=(), title=title)
 
 
-def bot_job(rs: Ruleset, state: Mapping[str, Any], seat: int, seed: str, level: str | None) -> str:
-    """A computer player's orders, as the text a player would have typed."""
-    return rs.format_orders(rs.ai_orders(rs.from_dict(state), seat, seed, level=level))
+def chart_job(title: str, series: Mapping[str, Sequence[float]], language: str = ENGLISH) -> bytes:
+    """A player's rating history, its axis words in ``language``."""
+    with using(language):
+        return rating_chart(title, series)
+
+
+def bot_job(rs: Ruleset, state: Mapping[str, Any], seat: int, seed: str, level: str | None, nodes: int) -> str:
+    """A computer player's orders, searching ``nodes``, as the text a player would have typed."""
+    return rs.format_orders(rs.ai_orders(rs.from_dict(state), seat, seed, level=level, budget=nodes))
 
 
 class CpuPool:

@@ -29,10 +29,12 @@ from engine.conquest.board import SHIPPED, SIZES, ConquestMap, generate_map
 from engine.conquest.orders import Order, parse, suggest
 from engine.conquest.state import Cell, ConquestState, ConquestView, from_dict, make_view, to_dict, upgrade_v1
 from engine.errors import OptionError
+from engine.i18n import mark
 from engine.rng import seed_state
 from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
-RULES_TEXT = """\
+RULES_TEXT = mark(
+    """\
 **Conquest** — 2 to 6 players on a symmetric hex map. Each round everybody programs secret orders, \
 then passes; the round resolves when all have passed or the deadline fires (un-passed orders are \
 then dropped, standing orders still run; 3 missed rounds in a row remove a player).
@@ -51,11 +53,12 @@ then production. Moving everything out of a cell keeps it yours unless an enemy 
 **End**: a player without cells is out; the last one wins (or the most cells, then units, at the \
 round limit). Points: one per player ranked below you, plus one per round survived. \
 You may surrender or agree a draw at any time."""
+)
 
 
 class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
     name = "conquest"
-    title = "Conquest"
+    title = mark("Conquest")
     rules_text = RULES_TEXT
     min_players = 2
     max_players = 6
@@ -136,7 +139,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
         return rules.outcome(state)
 
     def order_hint(self, state: ConquestState) -> str:
-        return "move units to adjacent cells: `C4>C5 3`, all of them `C4>C5`, every round `auto C4>C5`"
+        return mark("move units to adjacent cells: `C4>C5 3`, all of them `C4>C5`, every round `auto C4>C5`")
 
     def standing(self, state: ConquestState) -> tuple[tuple[int, ...], ...]:
         return standings.ranking(state.players, rules.score(state))
@@ -162,7 +165,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
         return ai.choose_orders(state, seat, seed, self.bot_level(level).name, self.search_budget(level, budget))
 
     def turn_unit(self, state: ConquestState) -> str:
-        return "round"
+        return mark("round")
 
     def describe_event(self, event: Event, who: SeatNamer) -> str | None:
         return events.describe(event, who)

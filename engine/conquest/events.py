@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.i18n import tr
 from engine.ruleset import Event, SeatNamer
 
 
@@ -9,22 +10,33 @@ def describe(event: Event, who: SeatNamer) -> str | None:
     data = event.data
     match event.kind:
         case "battle":
-            sides = " vs ".join(f"{who(party)} {units}" for party, units in data["parties"])
+            sides = tr(" vs ").join(f"{who(party)} {units}" for party, units in data["parties"])
             result = (
-                "tie: all lost, cell neutral"
+                tr("tie: all lost, cell neutral")
                 if data["tie"]
-                else f"{who(data['winner'])} wins with {data['units_left']}"
+                else tr("{player} wins with {units}", player=who(data["winner"]), units=data["units_left"])
             )
-            return f"Battle at {data['cell']}: {sides} — {result}."
+            return tr("Battle at {cell}: {sides} — {result}.", cell=data["cell"], sides=sides, result=result)
         case "captured":
-            taken = "" if data["from"] is None else f" from {who(data['from'])}"
-            return f"{who(data['seat'])} captured {data['cell']}{taken}."
+            if data["from"] is None:
+                return tr("{player} captured {cell}.", player=who(data["seat"]), cell=data["cell"])
+            return tr(
+                "{player} captured {cell} from {owner}.",
+                player=who(data["seat"]),
+                cell=data["cell"],
+                owner=who(data["from"]),
+            )
         case "neutralized":
-            return f"{data['cell']} fell neutral."
+            return tr("{cell} fell neutral.", cell=data["cell"])
         case "eliminated":
-            return f"{who(data['seat'])} was eliminated."
+            return tr("{player} was eliminated.", player=who(data["seat"]))
         case "player_removed":
-            return f"{who(data['seat'])} left the game ({data['reason']}); their cells turn neutral."
+            reason = data["reason"]
+            return tr(
+                "{player} left the game ({reason}); their cells turn neutral.",
+                player=who(data["seat"]),
+                reason=tr(reason),
+            )
         case "game_over":
-            return "Game over."
+            return tr("Game over.")
     return None

@@ -27,8 +27,8 @@ from engine.errors import (
     raise_collected,
 )
 from engine.hexgrid import Hex
+from engine.i18n import ntr, tr
 from engine.notation import CELL, number, words
-from engine.words import count
 
 if TYPE_CHECKING:
     from engine.conquest.state import ConquestState
@@ -96,24 +96,45 @@ def _parse_line(state: ConquestState, line: str) -> Order:
         if amount is None or amount == "all":
             units = state.cells[source].units
             if units == 0:
-                raise IllegalOrderError(f"{line!r}: {source.label} has no units to move")
+                raise IllegalOrderError(tr("{line!r}: {cell} has no units to move", line=line, cell=source.label))
         else:
             units = int(amount)
         return Move(source, target, units)
     raise OrderSyntaxError(
-        f"{line!r} is not an order; write C4>C5 3 (move 3), C4>C5 (move all), auto C4>C5, or stop C4"
+        tr(
+            "{line!r} is not an order; write C4>C5 3 (move 3), C4>C5 (move all), auto C4>C5, or stop C4",
+            line=line,
+        )
     )
 
 
 def _label(state: ConquestState, text: str, line: str) -> Hex:
     cell = notation.cell(text, line)
     if cell not in state.types:
-        raise IllegalOrderError(f"{line!r}: {cell.label} is not a cell of this map")
+        raise IllegalOrderError(tr("{line!r}: {cell} is not a cell of this map", line=line, cell=cell.label))
     return cell
 
 
-def _owner_name(owner: int | None) -> str:
-    return "neutral" if owner is None else f"{COLOUR_NAMES[owner]}'s"
+def _colour(seat: int | None) -> str:
+    return tr("neutral") if seat is None else tr(COLOUR_NAMES[seat])
+
+
+def _not_yours(text: str, label: str, owner: int | None, yours: list[Hex]) -> IllegalOrderError:
+    """An order from a cell of someone else: whose it is (by colour here, by name in the bot)."""
+    mine = ", ".join(c.label for c in yours) or tr("none")
+
+    def naming(who) -> str:
+        if owner is None:
+            return tr("{line!r}: {cell} is neutral, not yours; your cells: {mine}", line=text, cell=label, mine=mine)
+        return tr(
+            "{line!r}: {cell} belongs to {owner}, not to you; your cells: {mine}",
+            line=text,
+            cell=label,
+            owner=who(owner),
+            mine=mine,
+        )
+
+    return IllegalOrderError(naming(_colour), naming=naming)
 
 
 def _named(cell: Hex) -> str:
@@ -140,50 +161,70 @@ def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
         text = _shown(order)
         cell = state.cells.get(order.source)
         if cell is None:
-            problems.append(IllegalOrderError(f"{text!r}: {_named(order.source)} is not a cell of this map"))
-            continue
-        if cell.owner != seat:
             problems.append(
                 IllegalOrderError(
-                    f"{text!r}: {order.source.label} is {_owner_name(cell.owner)}, not yours; "
-                    f"your cells: {', '.join(c.label for c in state.cells_of(seat)) or 'none'}"
+                    tr("{line!r}: {cell} is not a cell of this map", line=text, cell=_named(order.source))
                 )
             )
+            continue
+        if cell.owner != seat:
+            problems.append(_not_yours(text, order.source.label, cell.owner, state.cells_of(seat)))
             continue
         if isinstance(order, (Move, Auto)) and (
             order.target not in state.types or order.target not in order.source.neighbours()
         ):
             near = sorted(c.label for c in order.source.neighbours() if c in state.types)
             why = (
-                "not a cell of this map" if order.target not in state.types else f"not adjacent to {order.source.label}"
+                tr("{line!r}: {cell} is not a cell of this map; neighbours: {near}")
+                if order.target not in state.types
+                else tr("{line!r}: {cell} is not adjacent to {source}; neighbours: {near}")
             )
             problems.append(
-                IllegalOrderError(f"{text!r}: {_named(order.target)} is {why}; neighbours: {', '.join(near)}")
+                IllegalOrderError(
+                    why.format(line=text, cell=_named(order.target), source=order.source.label, near=", ".join(near))
+                )
             )
             continue
         if isinstance(order, Move):
             if order.units < 1:
-                problems.append(IllegalOrderError(f"{text!r}: move at least 1 unit"))
+                problems.append(IllegalOrderError(tr("{line!r}: move at least 1 unit", line=text)))
                 continue
             moved[order.source].append(order)
         else:
             standing[order.source].append(order)
             if isinstance(order, StopAuto) and order.source not in state.autos:
-                problems.append(IllegalOrderError(f"{text!r}: {order.source.label} has no auto-move to stop"))
+                problems.append(
+                    IllegalOrderError(
+                        tr("{line!r}: {cell} has no auto-move to stop", line=text, cell=order.source.label)
+                    )
+                )
     for source, moves in moved.items():
         total, have = sum(m.units for m in moves), state.cells[source].units
         if total > have:
             listed = ", ".join(str(m) for m in moves)
             problems.append(
                 IllegalOrderError(
-                    f"{listed}: {source.label} has {count(have, 'unit')} at the start of the round, these orders move {total}"
+                    ntr(
+                        "{orders}: {cell} has {n} unit at the start of the round, these orders move {total}",
+                        "{orders}: {cell} has {n} units at the start of the round, these orders move {total}",
+                        have,
+                        orders=listed,
+                        cell=source.label,
+                        total=total,
+                    )
                 )
             )
     for source, entries in standing.items():
         if len(entries) > 1:
             listed = ", ".join(dict.fromkeys(str(e) for e in entries))
             problems.append(
-                AmbiguousOrderError(f"{listed}: {source.label} can have one auto-move order per round; keep one")
+                AmbiguousOrderError(
+                    tr(
+                        "{orders}: {cell} can have one auto-move order per round; keep one",
+                        orders=listed,
+                        cell=source.label,
+                    )
+                )
             )
     raise_collected(problems)
 

@@ -11,6 +11,7 @@ from engine.conquest.orders import Auto, Move, Order, StopAuto, validate
 from engine.conquest.state import Cell, ConquestState, Trace
 from engine.errors import EngineError, NotActingError
 from engine.hexgrid import Hex
+from engine.i18n import mark
 from engine.ruleset import Event, Outcome, Resolution
 
 Party = int | None  # a seat, or None for the neutral garrison
@@ -188,7 +189,7 @@ def outcome(state: ConquestState) -> Outcome | None:
         player = state.players[seat]
         return (state.round if player.playing else player.left) - 1
 
-    return standings.outcome(state.players, score(state), survived, limit="the round limit was reached")
+    return standings.outcome(state.players, score(state), survived, limit=mark("the round limit was reached"))
 
 
 def score(state: ConquestState) -> Callable[[int], tuple[int, int]]:

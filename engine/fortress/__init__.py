@@ -31,10 +31,12 @@ from engine.fortress.board import LAND, SHIPPED, FortressMap, generate_map
 from engine.fortress.orders import Order
 from engine.fortress.rules import advance, apply_turn, begin, claim, parse, remove
 from engine.fortress.state import MODES, FortressState, FortressView, from_dict, make_view, to_dict, upgrade_v1
+from engine.i18n import mark
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
-RULES_TEXT = """\
+RULES_TEXT = mark(
+    """\
 **Fortress** — two players, alternating turns, a fixed number of moves each. You own your city and \
 the cells around it; the larger territory at the end wins (water and mountains count).
 
@@ -50,11 +52,12 @@ can only step back onto land. A general who builds is gone.
 
 `pass` skips your move (a missed deadline passes too); a player with no legal move passes \
 automatically."""
+)
 
 
 class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
     name = "fortress"
-    title = "Fortress"
+    title = mark("Fortress")
     rules_text = RULES_TEXT
     min_players = 2
     max_players = 2
@@ -128,12 +131,12 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
     def outcome(self, state: FortressState) -> Outcome | None:
         if not state.over:
             return None
-        return standings.outcome(state.players, state.territory, limit="every move was made")
+        return standings.outcome(state.players, state.territory, limit=mark("every move was made"))
 
     def order_hint(self, state: FortressState) -> str:
         if state.mode < 3:
-            return "build a fortress: `C4` (or `pass`)"
-        return "each general walks (`C4>D4`, `C4>D4>D5`), builds (`build C4`) or both (`C4>D4 build`)"
+            return mark("build a fortress: `C4` (or `pass`)")
+        return mark("each general walks (`C4>D4`, `C4>D4>D5`), builds (`build C4`) or both (`C4>D4 build`)")
 
     def standing(self, state: FortressState) -> tuple[tuple[int, ...], ...]:
         return standings.ranking(state.players, state.territory)
@@ -168,7 +171,7 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
         return ai.choose_orders(state, seat, seed, self.search_budget(level, budget))
 
     def turn_unit(self, state: FortressState) -> str:
-        return "move"
+        return mark("move")
 
     def describe_event(self, event: Event, who: SeatNamer) -> str | None:
         return events.describe(event, who)

@@ -40,10 +40,12 @@ from engine.gra.state import (
     upgrade_v1,
     upgrade_v2,
 )
+from engine.i18n import mark
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
-RULES_TEXT = """\
+RULES_TEXT = mark(
+    """\
 **Gra** — 2 to 6 players on a graph of nodes and edges; the last player alive wins. Every turn all \
 players who can act give secret orders at once.
 
@@ -63,11 +65,12 @@ New soldiers spawn for one move phase: they cannot move, have no strength and di
 **Split territory**: if your land falls apart, keep one part (`keep 17`); the rest turns neutral.
 
 Surrender or agree a draw (all living players) at any time."""
+)
 
 
 class GraRuleset(Ruleset[GraState, Order, GraView]):
     name = "gra"
-    title = "Gra"
+    title = mark("Gra")
     rules_text = RULES_TEXT
     min_players = 2
     max_players = 6

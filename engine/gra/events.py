@@ -2,38 +2,61 @@
 
 from __future__ import annotations
 
+from engine.i18n import ntr, tr
 from engine.ruleset import Event, SeatNamer
-from engine.words import count
 
 
 def describe(event: Event, who: SeatNamer) -> str | None:
     data = event.data
+    player = who(data["seat"]) if "seat" in data else ""
     match event.kind:
         case "start":
-            return f"{who(data['seat'])} starts on node {data['node']}."
+            return tr("{player} starts on node {node}.", player=player, node=data["node"])
         case "captured":
-            taken = "" if data["from"] is None else f" from {who(data['from'])}"
-            return f"{who(data['seat'])} captured node {data['node']}{taken}."
+            if data["from"] is None:
+                return tr("{player} captured node {node}.", player=player, node=data["node"])
+            return tr(
+                "{player} captured node {node} from {owner}.", player=player, node=data["node"], owner=who(data["from"])
+            )
         case "edge_fight":
             a, b = data["nodes"]
-            sides = " vs ".join(f"{who(s)} {n}" for s, n in data["armies"])
-            return f"Fight on the edge {a}–{b}: {sides}."
+            sides = tr(" vs ").join(f"{who(s)} {n}" for s, n in data["armies"])
+            return tr("Fight on the edge {a}–{b}: {sides}.", a=a, b=b, sides=sides)
         case "node_fight":
-            sides = " vs ".join(f"{who(s)} {n}" for s, n in data["armies"])
+            sides = tr(" vs ").join(f"{who(s)} {n}" for s, n in data["armies"])
             result = (
-                "nobody is left" if data["winner"] is None else f"{who(data['winner'])} holds it with {data['left']}"
+                tr("nobody is left")
+                if data["winner"] is None
+                else tr("{player} holds it with {left}", player=who(data["winner"]), left=data["left"])
             )
-            return f"Fight at node {data['node']}: {sides} — {result}."
+            return tr("Fight at node {node}: {sides} — {result}.", node=data["node"], sides=sides, result=result)
         case "spawning_killed":
-            return f"{who(data['seat'])} lost {count(data['soldiers'], 'spawning soldier')} at node {data['node']}."
+            return ntr(
+                "{player} lost {n} spawning soldier at node {node}.",
+                "{player} lost {n} spawning soldiers at node {node}.",
+                data["soldiers"],
+                player=player,
+                node=data["node"],
+            )
         case "died":
-            return f"{who(data['seat'])} has no nodes left and is dead."
+            return tr("{player} has no nodes left and is dead.", player=player)
         case "created":
-            return f"{who(data['seat'])} is raising {count(len(data['nodes']), 'new soldier')}."
+            return ntr(
+                "{player} is raising {n} new soldier.",
+                "{player} is raising {n} new soldiers.",
+                len(data["nodes"]),
+                player=player,
+            )
         case "part_dropped":
-            return f"{who(data['seat'])} gave up a cut-off part of {count(len(data['nodes']), 'node')}."
+            return ntr(
+                "{player} gave up a cut-off part of {n} node.",
+                "{player} gave up a cut-off part of {n} nodes.",
+                len(data["nodes"]),
+                player=player,
+            )
         case "player_removed":
-            return f"{who(data['seat'])} left the game ({data['reason']}); their nodes turn neutral."
+            reason = data["reason"]
+            return tr("{player} left the game ({reason}); their nodes turn neutral.", player=player, reason=tr(reason))
         case "game_over":
-            return "Game over."
+            return tr("Game over.")
     return None

@@ -10,6 +10,7 @@ from typing import Any
 from engine import standings, stored
 from engine.errors import MapError
 from engine.gra.board import Graph
+from engine.i18n import mark
 from engine.standings import Seats
 
 GAME = "gra"
@@ -32,17 +33,17 @@ class Phase(StrEnum):
 
 
 TURN_UNITS = {
-    Phase.NEGOTIATE: "start pick",
-    Phase.MOVE: "move phase",
-    Phase.CREATE: "creating phase",
-    Phase.SPLIT: "split choice",
+    Phase.NEGOTIATE: mark("start pick"),
+    Phase.MOVE: mark("move phase"),
+    Phase.CREATE: mark("creating phase"),
+    Phase.SPLIT: mark("split choice"),
 }
 
 ORDER_HINTS = {
-    Phase.NEGOTIATE: "pick your candidate start nodes, as many as there are players: `pick 3 17 …`",
-    Phase.MOVE: "move ready soldiers along edges: `3>7 2` (or `3>7` for all of them)",
-    Phase.CREATE: "raise new soldiers on your nodes, up to your cap: `create 3 3 7`",
-    Phase.SPLIT: "your land fell apart: keep the part that holds a node of it, `keep 17`",
+    Phase.NEGOTIATE: mark("pick your candidate start nodes, as many as there are players: `pick 3 17 …`"),
+    Phase.MOVE: mark("move ready soldiers along edges: `3>7 2` (or `3>7` for all of them)"),
+    Phase.CREATE: mark("raise new soldiers on your nodes, up to your cap: `create 3 3 7`"),
+    Phase.SPLIT: mark("your land fell apart: keep the part that holds a node of it, `keep 17`"),
 }
 
 Army = tuple[int, int]  # (seat, soldiers)

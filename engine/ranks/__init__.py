@@ -23,6 +23,7 @@ from typing import Any
 from engine import standings
 from engine.alternating import TakesTurns
 from engine.errors import EngineError, MapError, NotActingError
+from engine.i18n import mark
 from engine.ranks import ai, events, tutorial
 from engine.ranks.board import SHIPPED, RanksMap, generate_map
 from engine.ranks.orders import Order
@@ -31,7 +32,8 @@ from engine.ranks.state import PAWN, Army, RanksState, RanksView, from_dict, mak
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer, TutorialPage
 
-RULES_TEXT = """\
+RULES_TEXT = mark(
+    """\
 **Ranks** — 2 to 4 players take turns on a square board. Red cells are **cities** (a group of \
 touching red cells is one city); outlined cells are **tracks** where green **NPC** pawns patrol. \
 Each player has a **capital** (a crown): if after any turn none of your armies stands on it, you \
@@ -57,11 +59,12 @@ his capital is out.
 
 `pass` skips the spawn or move (upgrades may follow); a missed deadline passes. After the turn \
 limit the most armies, then the most exp, wins. You may surrender at any time."""
+)
 
 
 class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
     name = "ranks"
-    title = "Ranks"
+    title = mark("Ranks")
     rules_text = RULES_TEXT
     min_players = 2
     max_players = 4
@@ -113,13 +116,13 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
     def outcome(self, state: RanksState) -> Outcome | None:
         if not state.over:
             return None
-        return standings.outcome(state.players, state.score, limit="the turn limit was reached")
+        return standings.outcome(state.players, state.score, limit=mark("the turn limit was reached"))
 
     def standing(self, state: RanksState) -> tuple[tuple[int, ...], ...]:
         return standings.ranking(state.players, state.score)
 
     def order_hint(self, state: RanksState) -> str:
-        return "`spawn`, or moves like `C4>C5; D2>E3`; then upgrades like `up E3` (or `pass`)"
+        return mark("`spawn`, or moves like `C4>C5; D2>E3`; then upgrades like `up E3` (or `pass`)")
 
     def view(self, state: RanksState, seat: int | None) -> RanksView:
         return make_view(state, seat)
@@ -153,7 +156,7 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
         return ai.choose_orders(state, seat, seed, self.search_budget(level, budget))
 
     def turn_unit(self, state: RanksState) -> str:
-        return "turn"
+        return mark("turn")
 
     def describe_event(self, event: Event, who: SeatNamer) -> str | None:
         return events.describe(event, who)

@@ -5,40 +5,75 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.i18n import mark, tr
 from engine.ranks.state import a
 from engine.ruleset import Event, SeatNamer
+
+# The ranks as the texts name them, marked for translation: alone, and with their article.
+RANK_WORDS = (mark("pawn"), mark("archer"), mark("knight"), mark("tank"))
+WITH_ARTICLE = (mark("a pawn"), mark("an archer"), mark("a knight"), mark("a tank"))
 
 
 def describe(event: Event, who: SeatNamer) -> str | None:
     data = event.data
+    player = who(data["seat"]) if "seat" in data else ""
+    rank = data.get("rank", "")
     match event.kind:
         case "spawned":
             cells = ", ".join(data["cells"])
-            return (
-                f"{who(data['seat'])} spawned pawns on {cells}." if cells else f"{who(data['seat'])} spawned nothing."
-            )
+            if cells:
+                return tr("{player} spawned pawns on {cells}.", player=player, cells=cells)
+            return tr("{player} spawned nothing.", player=player)
         case "moved":
-            paid = " (1 exp)" if data["paid"] else ""
-            taken = f", taking {_victim(data['captured'], who)}" if data["captured"] else ""
-            return f"{who(data['seat'])}'s {data['rank']} {data['source']}→{data['target']}{paid}{taken}."
+            paid = tr(" (1 exp)") if data["paid"] else ""
+            taken = tr(", taking {victim}", victim=_victim(data["captured"], who)) if data["captured"] else ""
+            return tr(
+                "{player}'s {rank} {source}→{target}{paid}{taken}.",
+                player=player,
+                rank=tr(rank),
+                source=data["source"],
+                target=data["target"],
+                paid=paid,
+                taken=taken,
+            )
         case "blasted":
-            taken = ", ".join(_victim(v, who) for v in data["captured"]) or "nothing"
-            return f"{who(data['seat'])}'s tank on {data['cell']} blasted: {taken}."
+            taken = ", ".join(_victim(v, who) for v in data["captured"]) or tr("nothing")
+            return tr("{player}'s tank on {cell} blasted: {taken}.", player=player, cell=data["cell"], taken=taken)
         case "upgraded":
-            return f"{who(data['seat'])} upgraded the {data['from']} on {data['cell']} to {a(data['to'])}."
+            old = data["from"]
+            return tr(
+                "{player} upgraded the {old} on {cell} to {new}.",
+                player=player,
+                old=tr(old),
+                cell=data["cell"],
+                new=tr(a(data["to"])),
+            )
         case "passed":
-            return f"{who(data['seat'])} neither spawned nor moved."
+            return tr("{player} neither spawned nor moved.", player=player)
         case "npc_captured":
-            return f"An NPC stepped {data['source']}→{data['target']} and took {who(data['seat'])}'s {data['rank']}."
+            return tr(
+                "An NPC stepped {source}→{target} and took {player}'s {rank}.",
+                source=data["source"],
+                target=data["target"],
+                player=player,
+                rank=tr(rank),
+            )
         case "capital_lost":
-            return f"{who(data['seat'])} has no army on the capital {data['capital']} and is out."
+            return tr(
+                "{player} has no army on the capital {capital} and is out.", player=player, capital=data["capital"]
+            )
         case "player_removed":
-            return f"{who(data['seat'])} left the game ({data['reason']})."
+            reason = data["reason"]
+            return tr("{player} left the game ({reason}).", player=player, reason=tr(reason))
         case "game_over":
-            return "Game over."
+            return tr("Game over.")
     return None
 
 
 def _victim(victim: Mapping[str, Any], who: SeatNamer) -> str:
-    owner = "an NPC" if victim["seat"] is None else f"{who(victim['seat'])}'s {victim['rank']}"
-    return f"{owner} on {victim['cell']} (+{victim['exp']} exp)"
+    if victim["seat"] is None:
+        owner = tr("an NPC")
+    else:
+        rank = victim["rank"]
+        owner = tr("{player}'s {rank}", player=who(victim["seat"]), rank=tr(rank))
+    return tr("{owner} on {cell} (+{exp} exp)", owner=owner, cell=victim["cell"], exp=victim["exp"])

@@ -24,6 +24,7 @@ from typing import Any
 from engine import standings
 from engine.alternating import TakesTurns
 from engine.errors import EngineError, NotActingError
+from engine.i18n import mark
 from engine.rng import seed_state
 from engine.ruleset import ClockPreset, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 from engine.siege import ai, events, hints
@@ -32,7 +33,8 @@ from engine.siege.orders import Action
 from engine.siege.rules import CAPTURED, advance, neighbours, parse, play, remove
 from engine.siege.state import ENDINGS, SiegeState, SiegeView, from_dict, make_view, to_dict
 
-RULES_TEXT = """\
+RULES_TEXT = mark(
+    """\
 **Siege** — two players take turns on a 10×10 (or 12×12) board with rivers and mountains. Each \
 capital starts with 3 tokens around it. Capture the enemy capital to win at once.
 
@@ -58,11 +60,12 @@ expands or attacks; river and mountain squares cannot be attacked.
 **End**: a captured capital loses. When no neutral square can be taken any more (board full), or \
 at the turn limit, the larger territory wins (rivers and mountains count); equal is a draw. \
 A missed deadline ends your turn; you may surrender at any time."""
+)
 
 
 class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
     name = "siege"
-    title = "Siege"
+    title = mark("Siege")
     rules_text = RULES_TEXT
     min_players = 2
     max_players = 2
@@ -145,14 +148,14 @@ class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
             return None
         result = standings.outcome(state.players, state.territory, limit=ENDINGS[state.ended])
         if any(p.reason == CAPTURED for p in state.players):
-            return replace(result, reason="the capital was taken")
+            return replace(result, reason=mark("the capital was taken"))
         return result
 
     def standing(self, state: SiegeState) -> tuple[tuple[int, ...], ...]:
         return standings.ranking(state.players, state.territory)
 
     def order_hint(self, state: SiegeState) -> str:
-        return "spend 6 EP: `expand C4; attack D5>D6; wall E1` (or `end`)"
+        return mark("spend 6 EP: `expand C4; attack D5>D6; wall E1` (or `end`)")
 
     def view(self, state: SiegeState, seat: int | None) -> SiegeView:
         return make_view(state, seat)
@@ -184,7 +187,7 @@ class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
         return ai.choose_actions(state, seat, seed, self.bot_level(level).name, self.search_budget(level, budget))
 
     def turn_unit(self, state: SiegeState) -> str:
-        return "turn"
+        return mark("turn")
 
     def describe_event(self, event: Event, who: SeatNamer) -> str | None:
         return events.describe(event, who)

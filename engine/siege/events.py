@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from engine.i18n import mark, tr
 from engine.ruleset import Event, SeatNamer
 
 RESULTS = {
-    "captured": "captured",
-    "capital captured": "the capital is taken!",
-    "tower removed": "the tower is down",
-    "wall removed": "one wall is down",
+    "captured": mark("captured"),
+    "capital captured": mark("the capital is taken!"),
+    "tower removed": mark("the tower is down"),
+    "wall removed": mark("one wall is down"),
 }
 
 
@@ -17,11 +18,15 @@ def describe(event: Event, who: SeatNamer) -> str | None:
     match event.kind:
         case "action":
             result = RESULTS.get(data["result"])
-            return f"{who(data['seat'])}: {data['action']} ({data['cost']} EP)" + (f" — {result}." if result else ".")
+            done = tr(
+                "{player}: {action} ({cost} EP)", player=who(data["seat"]), action=data["action"], cost=data["cost"]
+            )
+            return tr("{done} — {result}.", done=done, result=tr(result)) if result else f"{done}."
         case "passed":
-            return f"{who(data['seat'])} ended the turn without acting."
+            return tr("{player} ended the turn without acting.", player=who(data["seat"]))
         case "player_removed":
-            return f"{who(data['seat'])} left the game ({data['reason']})."
+            reason = data["reason"]
+            return tr("{player} left the game ({reason}).", player=who(data["seat"]), reason=tr(reason))
         case "game_over":
-            return "Game over."
+            return tr("Game over.")
     return None

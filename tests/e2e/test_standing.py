@@ -4,9 +4,14 @@ turns counted in public and in private, a clear end, and menus that refuse impos
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
+from engine import find_ruleset
 from service.packing import unpack
 from tests.e2e.conftest import button
 
+RS = find_ruleset("conquest")
 DAY = 86400
 CONQUEST = {"ruleset": "conquest", "size": "small", "max_players": 2, "turn_time": DAY, "missed_turns": 2}
 
@@ -116,3 +121,26 @@ async def test_impossible_tables_and_double_taps_are_refused_at_create(table):
     await table.post(lambda m: "has started" in m.content)
     left = await fake.slash(table.bob, table.thread(), "game leave")
     assert "use /game surrender" in left.content
+
+
+async def test_a_standing_order_is_drawn_only_as_the_move_it_made(table):
+    """Conquest: an auto-move is a standing order, a plan; the public board shows the units it moved,
+    drawn like any other move, never that they will go on moving."""
+    fake = table.fake
+    thread = await table.start_game(**CONQUEST)
+    home, target = (await first_move(table, table.alice)).split()[0].split(">")
+    await fake.slash(table.alice, thread, "orders give", text=f"auto {home}>{target}")
+    await fake.slash(table.alice, thread, "orders pass")
+    await fake.slash(table.bob, thread, "orders pass")
+    await table.post(lambda m: m.content.startswith("**Round 1."))
+
+    master, presenter = table.bot.service.master, table.bot.service.presenter
+    game = (await master.list_games(table.guild.id))[0]
+    state = RS.from_dict(game.row.state)
+    assert state.autos and any(trace.auto for trace in state.last_moves)  # the plan stands, and it ran
+    plain = replace(state, autos={}, last_moves=tuple(replace(t, auto=False) for t in state.last_moves))
+    plain_row = replace(game.row, state_text=json.dumps(RS.to_dict(plain)))
+    as_plain_moves = await presenter.board(replace(game, row=plain_row))
+    for viewer in (table.bob, table.carol):
+        board = await fake.slash(viewer, thread, "game board")
+        assert board.attachments[0].data == as_plain_moves, viewer.name

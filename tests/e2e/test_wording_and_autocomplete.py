@@ -1,5 +1,5 @@
-"""What players read in a conquest game: autocomplete that counts the units already ordered, and a
-final standing that says "1 point"."""
+"""What players read in a conquest game: autocomplete that counts the units already ordered, a
+refusal that names whose cell it is, and a final standing that says "1 point"."""
 
 from __future__ import annotations
 
@@ -28,3 +28,18 @@ async def test_autocomplete_and_final_standing(table):
     await fake.click(table.bob, asked.message, button(asked.message, "Surrender"))
     over = await table.post(lambda m: "is over" in m.content)
     assert "— 1 point" in over.content and "1 points" not in over.content
+
+
+async def test_an_order_from_someone_elses_cell_names_its_owner(table):
+    fake = table.fake
+    thread = await table.start_game(ruleset="conquest", size="small", turn_time=86400)
+    game = (await table.bot.service.master.list_games(table.guild.id))[0]
+    bob = game.player_of(table.bob.id)
+    state = RS.from_dict(game.row.state)
+    theirs = state.cells_of(bob.seat)[0]
+    target = sorted(n for n in theirs.neighbours() if n in state.cells)[0]
+    refused = await fake.slash(table.alice, thread, "orders give", text=f"{theirs.label}>{target.label} 1")
+    colour = ("red", "blue")[bob.seat]
+    assert f"{theirs.label} belongs to bob ({colour}), not to you" in refused.content
+    passed = await fake.slash(table.alice, thread, "orders send", text=f"{theirs.label}>{target.label} 1")
+    assert f"belongs to bob ({colour})" in passed.content

@@ -221,7 +221,7 @@ def test_only_adjacent_targets_and_own_cells():
     state = position({"A1": (0, 5), "D3": (1, 4)})
     with pytest.raises(IllegalOrderError, match="C1 is not adjacent to A1; neighbours: A2, B1"):
         RS.parse_orders(state, 0, "A1>C1 2")
-    with pytest.raises(IllegalOrderError, match="D3 is blue's, not yours"):
+    with pytest.raises(IllegalOrderError, match="D3 belongs to blue, not to you"):
         RS.parse_orders(state, 0, "D3>C3 1")
 
 

@@ -187,6 +187,28 @@ def _valid_name(name: Any) -> bool:
     )
 
 
+LOCALES = frozenset(
+    "id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr cs el bg ru uk hi th "
+    "zh-CN ja zh-TW ko".split()
+)
+
+
+def _localizations(where: tuple[str | int, ...], item: dict[str, Any]) -> list[FieldError]:
+    """``name_localizations`` and ``description_localizations``: known locales only, each name valid as
+    the name itself must be, each description 1-100 characters."""
+    errors: list[FieldError] = []
+    for field, valid in (
+        ("name_localizations", _valid_name),
+        ("description_localizations", lambda text: 1 <= _length(text) <= 100),
+    ):
+        for locale, text in (item.get(field) or {}).items():
+            if locale not in LOCALES:
+                errors.append(FieldError((*where, field, locale), f"Invalid Locale provided ({locale!r})."))
+            elif not valid(text):
+                errors.append(FieldError((*where, field, locale), f"Invalid {field[:-14]} localization {text!r}."))
+    return errors
+
+
 def commands(items: list[dict[str, Any]]) -> list[FieldError]:
     """A whole bulk overwrite: count, unique names, and each command's shape."""
     errors: list[FieldError] = []
@@ -204,6 +226,7 @@ def commands(items: list[dict[str, Any]]) -> list[FieldError]:
             errors.append(FieldError((i, "name"), "Invalid slash command name (1-32 lowercase letters, digits, -_')"))
         if not 1 <= _length(command.get("description")) <= 100:
             errors.append(FieldError((i, "description"), "Must be between 1 and 100 in length."))
+        errors += _localizations((i,), command)
         errors += _options((i, "options"), command.get("options") or [], depth=0)
         if _characters(command) > COMMAND_CHARS_MAX:
             errors.append(FieldError((i,), f"Command exceeds maximum size ({COMMAND_CHARS_MAX})"))
@@ -230,6 +253,7 @@ def _options(where: tuple[str | int, ...], options: list[dict[str, Any]], depth:
         names.add(option.get("name"))
         if not 1 <= _length(option.get("description")) <= 100:
             errors.append(FieldError((*at, "description"), "Must be between 1 and 100 in length."))
+        errors += _localizations(at, option)
         if kind == _GROUP:
             if depth > 0:
                 errors.append(FieldError((*at, "type"), "Subcommand groups can only be nested one level."))

@@ -128,6 +128,7 @@ class FakeUser:
     name: str
     bot: bool = False
     accepts_dms: bool = True
+    locale: str = "en-US"  # the language of his Discord client, sent with each of his interactions
 
     def payload(self) -> dict[str, Any]:
         return {

@@ -418,6 +418,11 @@ def test_hand_enforced_limits_catch_what_the_schema_lets_through():
     nested = {"type": 2, "name": "g", "description": "g", "options": [{"type": 2, "name": "h", "description": "h"}]}
     assert limits.commands([{"name": "c", "description": "c", "options": [nested]}])
     assert limits.commands([{"name": f"c{i}", "description": "c"} for i in range(101)])
+    named = {"name": "game", "description": "Games", "name_localizations": {"uk": "гра", "zh-CN": "游戏"}}
+    assert not limits.commands([named])
+    assert "Invalid name localization" in str(limits.commands([named | {"name_localizations": {"uk": "Гра"}}]))
+    assert "Invalid Locale" in str(limits.commands([named | {"name_localizations": {"ua": "гра"}}]))
+    assert limits.commands([named | {"description_localizations": {"uk": "x" * 101}}])
 
 
 async def test_without_the_schema_the_fake_still_runs_and_says_so(tmp_path, capsys, monkeypatch):

@@ -434,7 +434,7 @@ class Simulator:
             "data": data,
             "channel_id": str(channel.id),
             "channel": channel.payload() | {"permissions": str(world.permissions_in(user, channel))},
-            "locale": "en-US",
+            "locale": user.locale,
             "entitlements": [],
             "attachment_size_limit": FILE_SIZE_DEFAULT,
             "app_permissions": str(world.permissions_in(world.bot_user, channel)),

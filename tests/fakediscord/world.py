@@ -70,8 +70,8 @@ class World:
 
     # -- people and places -------------------------------------------------------------------------
 
-    def add_user(self, name: str, *, accepts_dms: bool = True) -> FakeUser:
-        user = FakeUser(next(self.ids), name, accepts_dms=accepts_dms)
+    def add_user(self, name: str, *, accepts_dms: bool = True, locale: str = "en-US") -> FakeUser:
+        user = FakeUser(next(self.ids), name, accepts_dms=accepts_dms, locale=locale)
         self.users[user.id] = user
         return user
 

@@ -51,3 +51,33 @@ def test_migration_files_are_numbered(tmp_path):
     (tmp_path / "first.sql").write_text("")
     with pytest.raises(ValueError, match="NNNN_description.sql"):
         available_migrations(tmp_path)
+
+
+async def test_players_of_games_already_reminded_this_turn_are_not_reminded_again_after_the_upgrade(tmp_path):
+    """Before 0007 a game had one reminder for everybody: where it went out, its players had theirs."""
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    for step in sorted(MIGRATIONS.glob("000[1-4]_*.sql")):
+        (folder / step.name).write_text(step.read_text())
+    db = await Database.open(tmp_path / "d.sqlite3")
+    await db.migrate(folder)
+    async with db.transaction() as conn:
+        for game_id, reminder_at in ((1, None), (2, 1e9)):
+            await conn.execute(
+                """INSERT INTO games (id, guild_id, channel_id, creator_id, ruleset, status, min_players, max_players,
+                                      seed, turn, reminder_at, created_at, updated_at)
+                   VALUES (?, 1, 1, 1, 'conquest', 'running', 2, 2, 0, 3, ?, 0, 0)""",
+                (game_id, reminder_at),
+            )
+            await conn.execute(
+                "INSERT INTO players (game_id, user_id, name, seat, joined_at) VALUES (?, 7, 'Alice', 0, 0)", (game_id,)
+            )
+            await conn.execute(
+                "INSERT INTO players (game_id, user_id, name, seat, joined_at) VALUES (?, NULL, 'Bot', 1, 0)",
+                (game_id,),
+            )
+    await db.migrate()
+    async with db.reading() as conn:
+        rows = await (await conn.execute("SELECT game_id, name, reminded_turn FROM players ORDER BY id")).fetchall()
+    assert [tuple(r) for r in rows] == [(1, "Alice", 3), (1, "Bot", None), (2, "Alice", None), (2, "Bot", None)]
+    await db.close()

@@ -66,7 +66,7 @@ async def test_orders_are_private_to_their_author(env):
     source, target = own_cell(game, ALICE)
     await env.master.add_orders(game.id, ALICE, f"{source}>{target} 2")
     assert (await env.master.my_orders(game.id, BOB)).lines == ()
-    with pytest.raises(IllegalOrderError, match="not yours"):
+    with pytest.raises(IllegalOrderError, match="belongs to Alice \\(blue\\), not to you"):
         await env.master.add_orders(game.id, BOB, f"{source}>{target} 1")
     with pytest.raises(NotAllowed, match="not playing in game"):
         await env.master.add_orders(game.id, CAROL, f"{source}>{target} 1")

@@ -1,0 +1,73 @@
+"""Where the words players read are translated: the engine marks its texts and asks here.
+
+The engine stays standard-library only: it knows neither where catalogs live nor how they are
+read. ``tr`` looks a message up in the catalog of the language in force (a context variable, so
+concurrent posts to servers in different languages never mix), then fills its ``{placeholders}``.
+Until a catalog source is installed (the ``i18n`` package does it when imported), and for any
+message a catalog lacks, the English source text is used.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+ENGLISH = "en"
+
+LANGUAGE: ContextVar[str] = ContextVar("language", default=ENGLISH)
+
+_UNTRANSLATED = gettext.NullTranslations()
+_source: Callable[[str], gettext.NullTranslations] = lambda language: _UNTRANSLATED
+
+
+def install(source: Callable[[str], gettext.NullTranslations]) -> None:
+    """Set where catalogs come from: a function of a language code."""
+    global _source
+    _source = source
+
+
+def current() -> str:
+    """The language texts are made in now."""
+    return LANGUAGE.get()
+
+
+def set_language(language: str) -> None:
+    """Make texts in ``language`` for the rest of the running task (one interaction's replies)."""
+    LANGUAGE.set(language)
+
+
+@contextmanager
+def using(language: str) -> Iterator[None]:
+    """Make texts in ``language`` within the block."""
+    token = LANGUAGE.set(language)
+    try:
+        yield
+    finally:
+        LANGUAGE.reset(token)
+
+
+def _fill(text: str, values: dict[str, Any]) -> str:
+    return text.format(**values) if values else text
+
+
+def tr(message: str, /, **values: Any) -> str:
+    """``message`` in the current language, its ``{name}`` placeholders filled from ``values``."""
+    return _fill(_source(LANGUAGE.get()).gettext(message), values)
+
+
+def ntr(singular: str, plural: str, n: int, /, **values: Any) -> str:
+    """The form of a counted message for ``n`` (Ukrainian has three); ``{n}`` is filled in too."""
+    return _fill(_source(LANGUAGE.get()).ngettext(singular, plural, n), {"n": n, **values})
+
+
+def tr_in(context: str, message: str, /) -> str:
+    """``message`` as translated for one context (a command's name rather than the same word in a sentence)."""
+    return _source(LANGUAGE.get()).pgettext(context, message)
+
+
+def mark(message: str, /) -> str:
+    """Marks a text that is translated later, where it is shown (``tr(constant)``); returns it unchanged."""
+    return message

@@ -1,0 +1,83 @@
+"""The bot's languages: English (the source text), Ukrainian and Simplified Chinese.
+
+Catalogs are gettext ``.po`` files in ``i18n/locales/<language>/LC_MESSAGES/messages.po``, read
+with Babel when first needed (no compile step: a fresh checkout runs as it is). Importing this
+package installs them as the engine's catalog source, so ``tr``/``ntr`` anywhere (engine, render,
+service, cogs) speak the language set with ``using``.
+
+Which language a text is made in: posts everyone in a game's channel or thread sees (round posts,
+announcements, board images) use the server's language, set by an admin with ``/config language``
+(English until then); a reply only the asking user sees uses his Discord client's language when the
+bot speaks it, else the server's.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from functools import cache
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+from engine.i18n import ENGLISH, current, install, mark, ntr, set_language, tr, tr_in, using
+
+__all__ = [
+    "ENGLISH",
+    "LANGUAGES",
+    "LOCALES",
+    "NAME_CONTEXT",
+    "current",
+    "from_discord",
+    "language_name",
+    "mark",
+    "ntr",
+    "set_language",
+    "tr",
+    "tr_in",
+    "using",
+]
+
+LOCALES = Path(__file__).parent / "locales"
+DOMAIN = "messages"
+
+# Our language codes, and the Discord locales that mean each.
+LANGUAGES = {ENGLISH: ("en-US", "en-GB"), "uk": ("uk",), "zh_Hans": ("zh-CN",)}
+
+NAMES = {ENGLISH: "English", "uk": "Українська", "zh_Hans": "简体中文"}
+
+NAME_CONTEXT = "command name"  # the catalog context of command, group and option names
+
+
+def language_name(language: str) -> str:
+    """A language as its speakers write it."""
+    return NAMES[language]
+
+
+def from_discord(locale: str | None) -> str | None:
+    """Our language for a Discord locale ("zh-CN" -> "zh_Hans"), or None when the bot does not speak it."""
+    return next((language for language, locales in LANGUAGES.items() if locale in locales), None)
+
+
+def catalog_path(language: str) -> Path:
+    return LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def translations(language: str) -> gettext.NullTranslations:
+    """The catalog of ``language`` (read once per process); English and unknown codes translate nothing.
+    Fuzzy entries are left out, so a translation not yet reviewed shows the English text."""
+    path = catalog_path(language)
+    if language == ENGLISH or not path.is_file():
+        return gettext.NullTranslations()
+    with path.open("rb") as po:
+        catalog = read_po(po, locale=language)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(compiled, domain=DOMAIN)
+
+
+install(translations)
