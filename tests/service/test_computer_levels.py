@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine import OptionError
-from engine.ruleset import BotLevel
 from engine.registry import RULESETS
+from engine.ruleset import BotLevel
 from service import GameMaster
 from service.models import TimeSettings
 from tests.plugin.tug import TugRuleset
