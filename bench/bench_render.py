@@ -9,8 +9,9 @@ the work from a view to the bytes the bot uploads (drawing, palette, PNG encodin
 - ``render``: the median over RUNS positions on one map, drawn once each, in turn, after one
   other position of that map: each finds in the caches what the positions before it left, as a
   worker drawing the next turn of a game finds what its earlier turns left.
-- ``cold``: the first position drawn after every cache of the render package was emptied, as in a
-  worker's first image of a map (median of COLD runs).
+- ``cold``: a worker's first image of a map: every cache of the render package emptied, then the
+  warm-up a worker does when it starts (``service.workers.warm_up``: each ruleset's opening board),
+  then the position (median of COLD runs).
 
 Floor: Pillow encoding the very pixels the bot sends, in the format it sends them: each sent PNG
 decoded to its palette image and saved again with ``render.png.SAVE_OPTIONS`` (median CPU time over
@@ -37,6 +38,7 @@ from PIL import Image  # noqa: E402
 from bench.positions import BUSY, played  # noqa: E402
 from engine import RULESETS, Ruleset  # noqa: E402
 from render import board_png, clear_caches, has_drawer, png  # noqa: E402
+from service.workers import warm_up  # noqa: E402
 
 NAMES = ("Алиса", "小明", "Bob", "Zoë Ångström", "李小龙", "Дмитрий")
 RUNS = 20
@@ -65,6 +67,7 @@ def timed(view, names) -> tuple[bytes, float]:
 def cold_ms(view, names) -> float:
     def fresh() -> float:
         clear_caches()
+        warm_up()
         return timed(view, names)[1]
 
     return statistics.median(fresh() for _ in range(COLD))

@@ -67,6 +67,13 @@ def font(path: Path, size: int) -> ImageFont.FreeTypeFont:
     return faces[path, size]
 
 
+def read_coverage() -> None:
+    """Read every bundled font's character map now (the fallback's, with its CJK glyphs, takes a
+    good part of a second), rather than when a name or word first needs it."""
+    for path in (REGULAR, BOLD, FALLBACK):
+        coverage(path)
+
+
 def font_for(char: str, bold: bool = False) -> Path | None:
     """The first font of the chain that has ``char``, or None when no bundled font has it."""
     for path in (BOLD if bold else REGULAR, FALLBACK):

@@ -17,7 +17,6 @@ from service.errors import GameError, GameNotFound, NotAllowed, WrongPhase
 from service.gameoptions import settle
 from service.master import GameMasterCore
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, TimeSettings
-from service.packing import unpack
 from service.timing import check_settings
 from service.turns import Planner
 
@@ -396,8 +395,10 @@ class LobbyOps(GameMasterCore):
         listed = ", ".join(f"#{g.id} ({g.row.ruleset})" for g in mine)
         raise GameError(tr("you are in several games ({games}); say which with the game option", games=listed))
 
-    async def state_at(self, game_id: int, seq: int) -> dict[str, Any]:
-        """The game state right after history row ``seq`` (what a round's image shows)."""
+    async def stored_state_at(self, game_id: int, seq: int) -> bytes | str:
+        """The game state right after history row ``seq`` (what a round's image shows), as stored
+        (see :mod:`service.packing`): a render worker reads it, not the bot's process, and it
+        pickles as one string instead of a tree of objects."""
         async with self.db.reading() as conn:
             async with conn.execute(
                 "SELECT state_after FROM history WHERE game_id = ? AND seq = ?", (game_id, seq)
@@ -405,4 +406,4 @@ class LobbyOps(GameMasterCore):
                 row = await cursor.fetchone()
         if row is None:
             raise GameNotFound(f"game #{game_id} has no history entry {seq}")
-        return unpack(row[0])
+        return row[0]

@@ -187,7 +187,8 @@ class Presenter:
     ) -> bytes:
         """The board as PNG: after history entry ``seq``, or now; with ``viewer`` and ``orders_text``,
         that player's private view of his own orders."""
-        state = await self.master.state_at(game.id, seq) if seq is not None else game.row.state
+        now = seq is None or seq == game.row.seq  # the position the game is in: no need to read history
+        state = game.row.state_text if now else await self.master.stored_state_at(game.id, seq)
         if state is None:
             raise WrongPhase(tr("game #{number} has not started yet", number=game.id))
         return await self.pool.run(

@@ -77,6 +77,7 @@ class GameService:
     async def start(self) -> None:
         """Re-arm the coming wake-ups from the database; catching up on anything overdue and delivering
         the backlog go on in the background (``recovery``), so the bot connects and answers meanwhile."""
+        self._spawn(asyncio.to_thread(self.pool.start))  # starting worker processes takes a while
         await self._arm_ahead()
         self.scheduler.start()
         self.recovery = self._spawn(guarded("start-up recovery", self.sweep))

@@ -14,21 +14,23 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from engine import Ruleset
+from engine import RULESETS, Ruleset
 from i18n import ENGLISH, tr, using
-from render import board_png
+from render import board_png, has_drawer, text
 from render.chart import rating_chart
+from service.packing import unpack
 
 T = TypeVar("T")
 
 
 def render_job(
     rs: Ruleset,
-    state: Mapping[str, Any],
+    state: Mapping[str, Any] | bytes | str,
     *,
     viewer: int | None,
     orders_text: str,
@@ -37,8 +39,9 @@ def render_job(
     language: str = ENGLISH,
 ) -> bytes:
     """The board as ``viewer`` may see it; with ``orders_text``, his private view of his orders; its
-    words in ``language`` (a worker process does not share the caller's context)."""
-    loaded = rs.from_dict(state)
+    words in ``language`` (a worker process does not share the caller's context). ``state`` may be
+    as stored (JSON text or packed), so that the worker parses it, not the bot's process."""
+    loaded = rs.from_dict(state if isinstance(state, Mapping) else unpack(state))
     orders = rs.parse_orders(loaded, viewer, orders_text) if viewer is not None and orders_text else ()
     with using(language):
         return board_png(rs.view(loaded, viewer), names=names, orders=orders, title=title)
@@ -65,6 +68,22 @@ def bot_job(rs: Ruleset, state: Mapping[str, Any], seat: int, seed: str, level: 
     return rs.format_orders(rs.ai_orders(rs.from_dict(state), seat, seed, level=level, budget=nodes))
 
 
+def warm_up() -> None:
+    """What a new worker does before its first job: read the fonts' character maps and draw each
+    ruleset's opening board once, so its first real image finds the glyphs (labels, numbers) and
+    pieces it shares with every board already drawn."""
+    text.read_coverage()
+    for rs in RULESETS.values():
+        view = rs.view(rs.setup(rs.default_players, {}, seed=0), None)
+        if has_drawer(type(view)):
+            board_png(view, names=[f"Player {n + 1}" for n in range(rs.default_players)])
+
+
+def started() -> bool:
+    """A job that only makes a worker start (and warm up)."""
+    return True
+
+
 class CpuPool:
     """Where CPU-heavy jobs run: ``await pool.run(job, ...)`` from the event loop, ``pool.call(job, ...)``
     from a planning thread (it blocks that thread, never the loop)."""
@@ -72,17 +91,28 @@ class CpuPool:
     def __init__(self, workers: int | None = None):
         self.workers = max(1, (os.cpu_count() or 2)) if workers is None else workers
         self._executor: Executor | None = None
+        self._making = threading.Lock()  # planning threads and the start-up may ask at once
 
     @property
     def executor(self) -> Executor:
-        if self._executor is None:
-            if self.workers == 0:
-                self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cpu")
-            else:
-                context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload(["engine", "render", "service.workers"])
-                self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        with self._making:
+            return self._executor or self._make()
+
+    def _make(self) -> Executor:
+        if self.workers == 0:
+            self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cpu")
+        else:
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["engine", "render", "service.workers"])
+            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=warm_up)
         return self._executor
+
+    def start(self) -> None:
+        """Start the workers now, each warming up, rather than when the first board is asked for
+        (a worker is started for a job when none is idle, so one job each starts them all)."""
+        if self.workers:
+            for _ in range(self.workers):
+                self.executor.submit(started)
 
     async def run(self, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         loop = asyncio.get_running_loop()

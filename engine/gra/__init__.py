@@ -42,7 +42,7 @@ from engine.gra.state import (
 )
 from engine.i18n import mark
 from engine.rng import seed_state
-from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
+from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
 RULES_TEXT = mark(
     """\
@@ -75,7 +75,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     min_players = 2
     max_players = 6
     default_players = 3
-    bot_levels = (BotLevel("standard", 1_000),)  # >= 6 neighbours for every node of the largest generated map
+    bot_levels = ai.LEVELS
     state_version = 3
 
     def options_schema(self) -> tuple[Option, ...]:
@@ -211,7 +211,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     def ai_orders(
         self, state: GraState, seat: int, seed: int | str, *, level: str | None = None, budget: int | None = None
     ) -> list[Order]:
-        return ai.choose_orders(state, seat, seed, self.search_budget(level, budget))
+        return ai.choose_orders(state, seat, seed, self.bot_level(level).name, self.search_budget(level, budget))
 
     def turn_unit(self, state: GraState) -> str:
         return state.phase.turn_unit

@@ -1,30 +1,63 @@
-"""A gra player for every phase: spread out, grab neutral nodes, attack what it can beat, fill its
-army cap on the front line, and keep the largest part when split.
+"""Gra computer players, weakest first, for every phase (start picks, moves, creating, splits).
 
-In a move phase each neighbour it weighs for an army is a node of its :class:`Budget`; once the
-budget is spent, the armies it has not looked at yet stay where they are.
+- Easy: greedy. It beats an adjacent army when it can (sometimes trading evenly), keeps enough at
+  home against the rest, grabs cheap nodes, fills its cap round the front, picks spread-out starts
+  and keeps the largest part of a split. Each army it weighs is a node of its budget.
+- Medium: plans the whole move phase (:mod:`engine.gra.tactics`): attacks gathered from every army
+  next to a target, guards where an enemy can strike, idle soldiers heading for nodes still to
+  take, captures worth more where they cut the enemy's land apart. It tries a few styles of plan
+  against each opponent's steady plan, played on through the creating phase and one more steady
+  move phase, and plays the best. It starts on well-connected nodes, creates soldiers where they
+  are safe and near nodes worth taking, and keeps the split part worth most.
+- Hard: searches its plans against several plans of every opponent at once (decoupled UCT,
+  :mod:`engine.gra.search`), each joint choice played on two move phases before it is scored.
+- Extreme: more plans on each side, a bigger budget, and three move phases played on.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine.budget import Budget
 from engine.gra.orders import Create, Keep, Move, Order, Pick
 from engine.gra.rules import default_keep
+from engine.gra.search import Lookahead, choose_moves
 from engine.gra.state import GraState, Phase
+from engine.gra.tactics import keep, plan_creates
 from engine.rng import Rng, seed_state
+from engine.ruleset import BotLevel
+
+LEVELS = (BotLevel("Easy", 50), BotLevel("Medium", 150), BotLevel("Hard", 600), BotLevel("Extreme", 2_000))
 
 
-def choose_orders(state: GraState, seat: int, seed: int | str, budget: Budget) -> list[Order]:
+@dataclass(frozen=True)
+class Style:
+    look: Lookahead | None  # None: the greedy mover
+    planned: bool  # starts, creating and splits by the tactics (else spread, front round-robin, largest part)
+
+
+STYLES = {
+    "Easy": Style(None, planned=False),
+    "Medium": Style(Lookahead(mine=4, theirs=1, follow=1), planned=True),
+    "Hard": Style(Lookahead(mine=6, theirs=3, follow=2), planned=True),
+    "Extreme": Style(Lookahead(mine=8, theirs=4, follow=3), planned=True),
+}
+
+
+def choose_orders(state: GraState, seat: int, seed: int | str, level: str, budget: Budget) -> list[Order]:
+    style = STYLES[level]
     rng = Rng(seed_state(f"{seed}:{state.turn}:{seat}"))
     match state.phase:
         case Phase.NEGOTIATE:
-            return [Pick(tuple(spread(state, rng)))]
+            return [Pick(tuple(good_picks(state, rng) if style.planned else spread(state, rng)))]
         case Phase.MOVE:
-            return _moves(state, seat, rng, budget)
+            if style.look is None:
+                return _moves(state, seat, rng, budget)
+            return choose_moves(state, seat, rng, budget, style.look)
         case Phase.CREATE:
-            return _creates(state, seat)
+            return plan_creates(state, seat) if style.planned else _creates(state, seat)
         case Phase.SPLIT:
-            return [Keep(default_keep(state, seat))]
+            return [keep(state, seat) if style.planned else Keep(default_keep(state, seat))]
 
 
 def spread(state: GraState, rng: Rng) -> list[int]:
@@ -39,6 +72,21 @@ def spread(state: GraState, rng: Rng) -> list[int]:
     return chosen
 
 
+def good_picks(state: GraState, rng: Rng) -> list[int]:
+    """As many nodes as players, far enough apart, each with many nodes close by to take first;
+    the best such node starts the list (ties by a seeded shuffle). Spread out if none fit."""
+    graph = state.graph
+    reach = {n: sum(1 for d in graph.distance[n].values() if d <= 2) + len(graph.adjacency[n]) for n in graph.nodes}
+    order = sorted(rng.shuffled(list(graph.nodes)), key=lambda n: -reach[n])
+    chosen: list[int] = []
+    for node in order:
+        if all(graph.distance[node][c] >= state.spacing for c in chosen):
+            chosen.append(node)
+            if len(chosen) == len(state.players):
+                return chosen
+    return spread(state, rng)
+
+
 def _moves(state: GraState, seat: int, rng: Rng, budget: Budget) -> list[Order]:
     """Beat an adjacent enemy army when possible (sometimes trade evenly, to break stand-offs), then
     keep enough at home against the remaining threats, then take cheap nodes with the rest."""
@@ -49,7 +97,7 @@ def _moves(state: GraState, seat: int, rng: Rng, budget: Budget) -> list[Order]:
         if budget.spent:
             break
         near = rng.shuffled(list(state.graph.adjacency[node]))
-        budget.spend(len(near))
+        budget.spend()
         enemies = [(n, a[1]) for n in near if (a := state.ready.get(n)) and a[0] != seat]
         attacked = set()
         for target, defenders in sorted(enemies, key=lambda e: e[1]):

@@ -49,9 +49,10 @@ class Graph:
     def adjacent(self, a: int, b: int) -> bool:
         return (min(a, b), max(a, b)) in self.edges
 
-    def distances_from(self, start: int) -> dict[int, int]:
-        seen = {start: 0}
-        queue = deque([start])
+    def distances_from(self, *starts: int) -> dict[int, int]:
+        """Edges from each node to the nearest of ``starts``."""
+        seen = dict.fromkeys(starts, 0)
+        queue = deque(starts)
         while queue:
             node = queue.popleft()
             for near in self.adjacency[node]:

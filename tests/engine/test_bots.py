@@ -10,14 +10,13 @@ from engine import RULESETS, OptionError
 from engine.fortress import ai as fortress_ai
 
 GAMES = [
-    ("gra", {}),
     ("fortress", {"mode": 1}),
     ("fortress", {"mode": 2}),
     ("fortress", {"mode": 3}),
     ("ranks", {}),
     ("ranks", {"map": "nine-cities"}),
 ]
-SEARCHES = [*GAMES, ("conquest", {}), ("siege", {})]  # their levels' budgets do cut a search short
+SEARCHES = [*GAMES, ("siege", {}), ("gra", {}), ("conquest", {})]  # these levels are budgets that cut a search short
 LIMITLESS = 10**9
 
 

@@ -290,12 +290,14 @@ def test_players_who_die_in_the_same_turn_share_their_place():
 
 def test_turn_limit_ends_a_game_that_would_loop():
     """Decision: a turn limit (default 300 move phases, an option) ends the game, so no game can
-    loop forever. (Two-player self-play on seed 3005 ran past 8,000 phases without it.)"""
+    loop forever. (Two-player self-play of Easy on seed 3005 ran past 8,000 phases without it.)"""
     assert {o.name: o.default for o in RS.options_schema()}["turn_limit"] == 300
     state = RS.setup(2, {}, seed=3005)
     phases = 0
     while RS.outcome(state) is None:
-        state = RS.resolve(state, {seat: RS.ai_orders(state, seat, 3005) for seat in RS.acting_players(state)}).state
+        state = RS.resolve(
+            state, {seat: RS.ai_orders(state, seat, 3005, level="Easy") for seat in RS.acting_players(state)}
+        ).state
         phases += 1
     assert state.move_phases == 300 and phases < 1000
     assert RS.outcome(state).reason == "the turn limit of 300 move phases was reached"

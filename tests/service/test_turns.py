@@ -200,7 +200,7 @@ async def test_a_whole_game_with_a_computer_replays_from_history(env):
         assert RS.to_dict(state) == after
     assert RS.to_dict(state) == game.row.state
     for seq, (_, _, after) in enumerate(rows):  # every past position, as the bot reads it back
-        assert await env.master.state_at(game.id, seq) == after
+        assert unpack(await env.master.stored_state_at(game.id, seq)) == after
 
 
 async def test_bank_time_runs_out(env):

@@ -1,0 +1,114 @@
+"""Looking ahead in a gra move phase, where every player orders at once.
+
+Each acting player gets a few candidate order sets from the move generator
+(:func:`engine.gra.tactics.plan_moves` in several styles). The search is decoupled UCT at the
+root: every iteration each player picks one of its candidates by UCB1 on its own results, the
+joint orders are resolved and the position is scored for every player (after a greedy follow-up
+of ``follow`` move phases, if asked). The seat plays its most tried candidate. Every candidate
+generated and every phase resolved is a node of the :class:`Budget`; a joint choice met before is
+looked up, not resolved again, and costs one node.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.budget import Budget
+from engine.gra.orders import Order
+from engine.gra.rules import acting, resolve_phase
+from engine.gra.state import GraState, Phase
+from engine.gra.tactics import PLANS, STEADY, keep, plan_creates, plan_moves, worth
+from engine.rng import Rng
+
+EXPLORE = 0.5
+SCALE = 5.0  # a gain of this many nodes scores about 0.76 (tanh)
+
+
+@dataclass(frozen=True)
+class Lookahead:
+    """How far a level looks in a move phase."""
+
+    mine: int  # candidate order sets of its own
+    theirs: int  # candidate order sets of each opponent (1: it expects their steady plan)
+    follow: int  # greedy move phases played after the searched one before scoring
+
+
+@dataclass
+class Arm:
+    visits: int = 0
+    total: float = 0.0
+
+
+def choose_moves(state: GraState, seat: int, rng: Rng, budget: Budget, look: Lookahead) -> list[Order]:
+    players = sorted(acting(state))
+    options = {p: candidates(state, p, rng, budget, look.mine if p == seat else look.theirs) for p in players}
+    if len(options[seat]) == 1 or budget.spent:
+        return list(options[seat][0])
+    base = {p: worth(state, p) for p in players}
+    arms = {p: [Arm() for _ in options[p]] for p in players}
+    seen: dict[tuple[int, ...], dict[int, float]] = {}
+    rounds = 0
+    while not budget.spent:
+        rounds += 1
+        pick = tuple(_ucb(arms[p], rounds) for p in players)
+        if pick not in seen:
+            joint = {p: options[p][i] for p, i in zip(players, pick, strict=True)}
+            seen[pick] = _scores(state, joint, players, budget, look.follow)
+        budget.spend()
+        for p, i in zip(players, pick, strict=True):
+            arms[p][i].visits += 1
+            arms[p][i].total += math.tanh((seen[pick][p] - base[p]) / SCALE)
+    mine = arms[seat]
+    best = max(range(len(mine)), key=lambda i: (mine[i].visits, mine[i].total / max(1, mine[i].visits), -i))
+    return list(options[seat][best])
+
+
+def candidates(state: GraState, seat: int, rng: Rng, budget: Budget, wanted: int) -> list[tuple]:
+    """Up to ``wanted`` different order sets, the steady plan first (always made, whatever the budget)."""
+    found: dict[tuple, None] = {}
+    for plan in PLANS[:wanted]:
+        if found and budget.spent:
+            break
+        budget.spend()
+        found.setdefault(tuple(plan_moves(state, seat, plan, rng)), None)
+    return list(found)
+
+
+def _ucb(arms: list[Arm], rounds: int) -> int:
+    for i, arm in enumerate(arms):
+        if not arm.visits:
+            return i
+    return max(
+        range(len(arms)),
+        key=lambda i: arms[i].total / arms[i].visits + EXPLORE * math.sqrt(math.log(rounds) / arms[i].visits),
+    )
+
+
+def _scores(
+    state: GraState, joint: Mapping[int, Sequence[Order]], players: list[int], budget: Budget, follow: int
+) -> dict[int, float]:
+    after, _ = resolve_phase(state, joint)
+    budget.spend()
+    after = settle(after, budget)
+    for _ in range(follow):
+        if after.over or after.phase != Phase.MOVE:
+            break
+        orders = {p: plan_moves(after, p, STEADY, Rng(after.turn)) for p in acting(after)}
+        after, _ = resolve_phase(after, orders)
+        budget.spend(1 + len(orders))
+        after = settle(after, budget)
+    return {p: worth(after, p) for p in players}
+
+
+def settle(state: GraState, budget: Budget) -> GraState:
+    """Play the split and creating phases that follow a move phase as the tactics would."""
+    while not state.over and state.phase in (Phase.SPLIT, Phase.CREATE):
+        if state.phase == Phase.SPLIT:
+            orders = {p: [keep(state, p)] for p in acting(state)}
+        else:
+            orders = {p: plan_creates(state, p) for p in acting(state)}
+        state, _ = resolve_phase(state, orders)
+        budget.spend()
+    return state

@@ -1,0 +1,252 @@
+"""What the stronger gra players know: how much a position is worth to a player, and a move
+generator that plans a whole move phase at once (attacks gathered from every army next to a
+target, guards left where an enemy could strike, the rest walking to the front).
+
+The generator takes a :class:`Plan` style, so the searches can weigh several sensible order sets
+of every player: bolder or more careful, the targets in a different order.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from dataclasses import dataclass
+
+from engine.gra.orders import Create, Keep, Move, Order
+from engine.gra.state import GraState
+from engine.rng import Rng
+
+SOLDIER = 2.0  # a soldier is worth this many nodes: it holds ground and takes more
+DEAD = -1000.0
+WON = 1000.0
+LAGGARD = 0.05  # per soldier and edge between it and the nearest node it does not own
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a move phase is planned."""
+
+    guard: float  # share of the adjacent enemy soldiers kept home as guards (1: hold every node)
+    margin: float  # share of the target's enemy neighbours added to an attack, against reinforcements
+    noise: int  # 0: targets strictly by worth per soldier; else the worth is jittered up to noise %
+
+
+STEADY = Plan(guard=1.0, margin=0.5, noise=0)
+PLANS = (
+    STEADY,
+    Plan(guard=0.5, margin=0.0, noise=0),
+    Plan(guard=1.0, margin=1.0, noise=0),
+    Plan(guard=0.0, margin=0.0, noise=0),
+    Plan(guard=1.0, margin=0.5, noise=40),
+    Plan(guard=0.5, margin=0.5, noise=60),
+    Plan(guard=1.5, margin=0.0, noise=30),
+    Plan(guard=0.0, margin=1.0, noise=60),
+)
+
+
+# --- worth of a position --------------------------------------------------------------------
+
+
+def holdings(state: GraState, seat: int) -> tuple[set[int], int]:
+    """The seat's nodes and soldiers once a pending split is settled as it would choose."""
+    nodes = set(state.territory(seat))
+    parts = state.splits.get(seat)
+    if parts:
+        nodes = set(best_part(state, seat, parts))
+    soldiers = sum(a[1] for n, a in (*state.ready.items(), *state.spawning.items()) if a[0] == seat and n in nodes)
+    return nodes, soldiers
+
+
+def strength(state: GraState, seat: int) -> float:
+    nodes, soldiers = holdings(state, seat)
+    return len(nodes) + SOLDIER * soldiers
+
+
+def worth(state: GraState, seat: int, *, laggards: bool = True) -> float:
+    """The seat's strength against its strongest rival (dead: very low; last one standing: very high).
+    With ``laggards``, soldiers far from any node worth taking count a little less."""
+    playing = state.playing()
+    if seat not in playing:
+        return DEAD
+    rivals = [strength(state, other) for other in playing if other != seat]
+    if not rivals:
+        return WON
+    score = strength(state, seat) - max(rivals) - 0.25 * sum(rivals) / len(rivals)
+    if laggards:
+        far = front_distance(state, seat)
+        score -= LAGGARD * sum(n * far.get(node, 0) for node, (s, n) in state.ready.items() if s == seat)
+    return score
+
+
+def front_distance(state: GraState, seat: int) -> dict[int, int]:
+    """Edges from each node to the nearest node the seat does not own."""
+    return state.graph.distances_from(*(n for n in state.graph.nodes if state.owners.get(n) != seat))
+
+
+def best_part(state: GraState, seat: int, parts) -> frozenset[int]:
+    """The part of a split territory worth most: its nodes and soldiers, less what enemies next to
+    it could take at once."""
+
+    def value(part: frozenset[int]) -> tuple[float, int]:
+        soldiers = sum(a[1] for n, a in (*state.ready.items(), *state.spawning.items()) if n in part and a[0] == seat)
+        return len(part) + SOLDIER * soldiers - 0.5 * _pressure(state, seat, part), -min(part)
+
+    return max(parts, key=value)
+
+
+def _pressure(state: GraState, seat: int, part: frozenset[int]) -> int:
+    """Enemy ready soldiers next to the part."""
+    near = {m for n in part for m in state.graph.adjacency[n]} - part
+    return sum(a[1] for n in near if (a := state.ready.get(n)) and a[0] != seat)
+
+
+def keep(state: GraState, seat: int) -> Keep:
+    return Keep(min(best_part(state, seat, state.splits[seat])))
+
+
+def cut_off(state: GraState, seat: int, node: int) -> int:
+    """Nodes the seat would lose beside ``node`` if ``node`` were taken (it keeps its largest part)."""
+    land = [n for n in state.territory(seat) if n != node]
+    parts = state.graph.components(land)
+    return len(land) - len(parts[0]) if parts else 0
+
+
+# --- threats ---------------------------------------------------------------------------------
+
+
+def threats(state: GraState, seat: int, spared: frozenset[int] | set[int] = frozenset()) -> dict[int, int]:
+    """For each node: the most ready soldiers one enemy could send into it at once (armies on
+    ``spared`` nodes left out: they are being dealt with)."""
+    by_enemy: dict[tuple[int, int], int] = defaultdict(int)
+    for node, (owner, count) in state.ready.items():
+        if owner != seat and node not in spared:
+            for near in state.graph.adjacency[node]:
+                by_enemy[near, owner] += count
+    worst: dict[int, int] = defaultdict(int)
+    for (node, _), count in by_enemy.items():
+        worst[node] = max(worst[node], count)
+    return worst
+
+
+# --- move generator --------------------------------------------------------------------------
+
+
+def plan_moves(state: GraState, seat: int, plan: Plan, rng: Rng) -> list[Order]:
+    """A whole move phase: first the enemy armies it can beat, each attacked by soldiers gathered
+    from every army next to it; then guards where an enemy could still strike; then the empty
+    nodes best worth taking; the idle soldiers step toward nodes still to take."""
+    free = {node: count for node, (owner, count) in state.ready.items() if owner == seat}
+    moves: dict[tuple[int, int], int] = defaultdict(int)
+    targets = _targets(state, seat, plan, rng, free)
+    beaten = _send(state, [t for t in targets if t[0] in state.ready], free, moves)
+    danger = threats(state, seat, beaten)
+    for node, count in free.items():
+        if danger[node] and count:
+            weight = 1 + cut_off(state, seat, node)
+            free[node] -= min(count, round(danger[node] * plan.guard * min(weight, 2)))
+    _send(state, [t for t in targets if t[0] not in state.ready], free, moves)
+    _walk(state, seat, free, {b for (_, b) in moves}, moves)
+    return [Move(a, b, n) for (a, b), n in sorted(moves.items())]
+
+
+def _send(
+    state: GraState, targets: list[tuple[int, int]], free: dict[int, int], moves: dict[tuple[int, int], int]
+) -> set[int]:
+    """Each target that the free soldiers next to it can muster gets what it needs, the biggest
+    armies sending first; returns the targets attacked."""
+    attacked = set()
+    for target, need in targets:
+        sources = sorted((n for n in state.graph.adjacency[target] if free.get(n)), key=lambda n: (-free[n], n))
+        if sum(free[n] for n in sources) < need:
+            continue
+        attacked.add(target)
+        for source in sources:
+            sent = min(free[source], need)
+            if sent:
+                moves[source, target] += sent
+                free[source] -= sent
+                need -= sent
+    return attacked
+
+
+def _walk(
+    state: GraState, seat: int, free: dict[int, int], claimed: set[int], moves: dict[tuple[int, int], int]
+) -> None:
+    """Each idle soldier heads for the nearest node it does not own that no other soldier is
+    heading for and no enemy army holds, one step along a shortest path; with none left, it stays."""
+    graph = state.graph
+    for node, count in sorted(free.items()):
+        for _ in range(count):
+            goal = _nearest(state, seat, node, claimed)
+            if goal is None:
+                break
+            claimed.add(goal)
+            step = min(graph.adjacency[node], key=lambda n: (graph.distance[n][goal], n))
+            if step != node:
+                moves[node, step] += 1
+
+
+def _nearest(state: GraState, seat: int, start: int, claimed: set[int]) -> int | None:
+    graph = state.graph
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        if node not in claimed and state.owners.get(node) != seat and node not in state.ready:
+            return node
+        for near in graph.adjacency[node]:
+            if near not in seen:
+                seen.add(near)
+                queue.append(near)
+    return None
+
+
+def _targets(state: GraState, seat: int, plan: Plan, rng: Rng, free: dict[int, int]) -> list[tuple[int, int]]:
+    """Nodes next to the seat's armies it does not own, with the soldiers each needs, best first."""
+    graph = state.graph
+    reach = {n for node in free for n in graph.adjacency[node] if state.owners.get(n) != seat}
+    found = []
+    for target in reach:
+        owner = state.owners.get(target)
+        army = state.ready.get(target)
+        defenders = army[1] if army and army[0] != seat else 0
+        helpers = sum(a[1] for n in graph.adjacency[target] if (a := state.ready.get(n)) and a[0] not in (seat,))
+        need = defenders + 1 + round(plan.margin * helpers)
+        value = 1.0 + 0.1 * sum(1 for n in graph.adjacency[target] if n not in state.owners) + defenders
+        if owner is not None:
+            value += 1.0 + cut_off(state, owner, target)
+            spawn = state.spawning.get(target)
+            value += SOLDIER * (spawn[1] if spawn else 0)
+        score = value / need
+        if plan.noise:
+            score *= 1 + rng.below(plan.noise + 1) / 100
+        found.append((-score, target, need))
+    return [(target, need) for _, target, need in sorted(found)]
+
+
+# --- creating phase --------------------------------------------------------------------------
+
+
+def plan_creates(state: GraState, seat: int) -> list[Order]:
+    """New soldiers where they are safe from the next move phase's attacks and near nodes worth
+    taking; each one placed makes its node a little less wanted for the next."""
+    room = state.cap(seat) - state.soldiers(seat)
+    if room <= 0:
+        return []
+    graph = state.graph
+    danger = threats(state, seat)
+    scores = {}
+    for node in state.territory(seat):
+        held = state.ready.get(node, (seat, 0))[1]
+        if danger[node] > held:
+            continue  # an enemy could take it, and spawning soldiers die with their node
+        open_near = sum(1 for n in graph.adjacency[node] if n not in state.owners)
+        enemy_near = sum(1 for n in graph.adjacency[node] if state.owners.get(n) not in (None, seat))
+        scores[node] = open_near + 1.5 * enemy_near + 0.5 * bool(danger[node])
+    if not scores:
+        return []
+    chosen = []
+    for _ in range(room):
+        node = max(sorted(scores), key=lambda n: scores[n])
+        chosen.append(node)
+        scores[node] -= 1.0
+    return [Create(tuple(sorted(chosen)))]
