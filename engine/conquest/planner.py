@@ -2,11 +2,11 @@
 
 ``greedy`` is the plain player: every cell takes the neighbours it can afford, best production per
 unit first, and sends what is left one step towards the nearest foreign cell. ``plan`` is the
-careful one the stronger levels build on: a front cell keeps enough units home to hold against
-the enemy stacks next to it (``Knobs.guard``), attacks are pooled from every cell next to the
-target and sized against the enemy's possible reinforcements (``Knobs.margin``), threatened cells
-are reinforced by their neighbours, and the rear feeds the front, the enemy's side first. Its
-knobs give the searches their candidate order sets.
+careful one the stronger levels build on: attacks are pooled from every cell next to the target
+and sized against the enemy's possible reinforcements (``Knobs.margin``), enemy cells are worth
+more than neutral ones (``Knobs.hunt``), the rear feeds the front, the enemy's side first; in its
+warier variants a front cell keeps units home against the enemy stacks next to it and its quiet
+neighbours reinforce it (``Knobs.guard``). The knobs give the searches their candidate order sets.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ class Knobs:
     guard: float = 0.0  # share of the adjacent enemy units a front cell keeps home
     margin: float = 0.25  # share of an enemy cell's neighbouring support added to an attack on it
     hunt: float = 2.0  # an enemy cell's production counts this many times a neutral one's
-    reinforce: bool = True  # spare units walk into threatened neighbours short of their guard
 
 
 # Measured in self-play: keeping units home against every adjacent enemy stack loses to plain
@@ -102,7 +101,7 @@ def plan(geometry: Geometry, position: Position, seat: int, knobs: Knobs, rng: R
             need -= sent
             if not need:
                 break
-    if knobs.reinforce and knobs.guard:
+    if knobs.guard:
         steps += _reinforce(geometry, position, threat, spare, knobs)
     to_front = survey.distances(geometry, position, survey.front)
     if survey.enemy_front:  # own regions touching an enemy feed it; the others the nearest foreign cell
