@@ -13,7 +13,13 @@ GAMES = [
     ("ranks", {"map": "nine-cities"}),
 ]
 FORTRESS = [("fortress", {"mode": 1}), ("fortress", {"mode": 2}), ("fortress", {"mode": 3})]
-SEARCHES = [*GAMES, *FORTRESS, ("siege", {}), ("gra", {}), ("conquest", {})]  # their levels are budgets that do cut searches short
+SEARCHES = [
+    *GAMES,
+    *FORTRESS,
+    ("siege", {}),
+    ("gra", {}),
+    ("conquest", {}),
+]  # their levels are budgets that do cut searches short
 LIMITLESS = 10**9
 
 
