@@ -39,6 +39,11 @@ async def test_replay_on_demand_and_once_at_the_end(table):
     so_far = decode_replay(shown.message.attachments[0].data, frames=3)  # the start and two rounds
     elsewhere = await fake.slash(table.carol, table.channel, "game replay")
     assert elsewhere.ephemeral and "you have no open game here" in elsewhere.content
+    other = fake.add_guild("Elsewhere")
+    dave = fake.add_user("dave")
+    fake.add_member(other, dave)
+    outside = await fake.slash(dave, other.channels[0], "game replay", game=1)
+    assert outside.ephemeral and "game #1 is not in this server" in outside.content and not outside.message.attachments
 
     await surrendered_by(table, thread, table.bob)
     posted = await table.post(lambda m: "Replay of Conquest #1" in m.content and not m.ephemeral)
