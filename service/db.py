@@ -143,6 +143,9 @@ class Database:
                     raise
             return await self._version()
 
+    async def ids_follow_copied_rows(self, conn: aiosqlite.Connection) -> None:
+        """Nothing to do: SQLite numbers a new row after the largest id in its table."""
+
     async def version(self) -> int:
         """The schema version: the last migration applied."""
         async with self.lock:

@@ -10,6 +10,7 @@ the SQLite and the PostgreSQL dialect the bot meets is in this module.
 - Transactions: writes of one process are made one at a time, as SQLite makes them, and each takes a
   pooled connection; reads see one snapshot (REPEATABLE READ) and run beside the writes. Across
   processes the version check on games keeps a turn from being resolved twice.
+- A copy (``migrate-db``) writes rows with their ids: the identity sequences are then moved past them.
 - One bot per database: a session advisory lock, dropped by the server when the holder's connection
   ends however the process ends (SQLite uses a ``flock`` beside the file).
 """
@@ -223,6 +224,18 @@ class PostgresStore:
                 await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
         except asyncpg.PostgresError as err:
             raise StoreError(f"the migration {path.name} failed on {self.where}: {err}") from err
+
+    async def ids_follow_copied_rows(self, conn: PgConnection) -> None:
+        """Each identity column's sequence restarts after the largest id of its table."""
+        for table, column in await conn.conn.fetch(
+            """SELECT table_name, column_name FROM information_schema.columns
+               WHERE table_schema = current_schema() AND is_identity = 'YES'"""
+        ):
+            await conn.conn.execute(
+                f"SELECT setval(pg_get_serial_sequence($1, $2), COALESCE(max({column}), 0) + 1, false) FROM {table}",
+                table,
+                column,
+            )
 
     async def version(self) -> int:
         """The schema version: the last migration applied."""

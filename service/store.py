@@ -52,6 +52,9 @@ class Store(Protocol):
 
     async def version(self) -> int: ...
 
+    async def ids_follow_copied_rows(self, conn: Connection) -> None:
+        """Rows were written with their ids (a copy): make the ids of new rows follow them."""
+
     async def close(self) -> None: ...
 
 

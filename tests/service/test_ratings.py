@@ -63,8 +63,8 @@ async def test_a_draw_shares_the_place_and_the_rating(env):
 async def test_computers_are_rated_by_level(env):
     await finished(env, ALICE, None, ai=True)  # Alice surrenders to the computer
     board = by_player(await env.master.leaderboard("conquest"))
-    assert board["Computer (standard)"].rating > board["Alice"].rating
-    assert board["Computer (standard)"].player == "computer:standard"
+    assert board["Computer (Extreme)"].rating > board["Alice"].rating
+    assert board["Computer (Extreme)"].player == "computer:Extreme"
 
 
 async def test_unrated_games_and_other_servers_stay_out(env):
