@@ -5,10 +5,11 @@
   and keeps the largest part of a split. Each army it weighs is a node of its budget.
 - Medium: plans the whole move phase (:mod:`engine.gra.tactics`): attacks gathered from every army
   next to a target, guards where an enemy can strike, idle soldiers heading for nodes still to
-  take, captures worth more where they cut the enemy's land apart. It tries a few styles of plan
-  against each opponent's steady plan, played on through the creating phase and one more steady
-  move phase, and plays the best. It starts on well-connected nodes, creates soldiers where they
-  are safe and near nodes worth taking, and keeps the split part worth most.
+  take (enemy nodes first), captures worth more where they cut the enemy's land apart. It tries a
+  few styles of plan (bolder or more careful, raiding or spreading) against each opponent's steady
+  plan, played on through the creating phase and one more steady move phase, and plays the best.
+  It starts on well-connected nodes, creates soldiers where they are safe and near nodes worth
+  taking, and keeps the split part worth most.
 - Hard: searches its plans against several plans of every opponent at once (decoupled UCT,
   :mod:`engine.gra.search`), each joint choice played on two move phases before it is scored.
 - Extreme: more plans on each side, a bigger budget, and four move phases played on.

@@ -1,9 +1,10 @@
 """What the stronger gra players know: how much a position is worth to a player, and a move
 generator that plans a whole move phase at once (attacks gathered from every army next to a
-target, guards left where an enemy could strike, the rest walking to the front).
+target, guards left where an enemy could strike, the rest heading for nodes still to take).
 
 The generator takes a :class:`Plan` style, so the searches can weigh several sensible order sets
-of every player: bolder or more careful, the targets in a different order.
+of every player: bolder or more careful, raiding the enemy or spreading over neutral land, the
+targets in a different order.
 """
 
 from __future__ import annotations
