@@ -8,7 +8,8 @@ same node budget, where the ruleset has one (``bench/<ruleset>_mcts.py`` with
 simultaneous games (conquest, gra) also ``--games`` four-player tables, one player of each level,
 the seats rotating, which report each level's share of the wins (a shared win split evenly).
 
-A game's seed decides its board and every player's tie-breaks, so a run is reproducible; games run
+Games use the ruleset's default options unless ``--option key=value`` (repeatable) sets some, e.g.
+``--ruleset fortress --option mode=3``. A game's seed decides its board and every player's tie-breaks, so a run is reproducible; games run
 in ``--jobs`` processes. A game still running after ``--max-turns`` turns counts as a draw (the
 number of such games is printed). Each computer move's CPU time is measured in the process that
 makes it; the slowest per level is printed (the goal: under a second on the largest default map).
@@ -66,12 +67,15 @@ def move(name: str, state, seat: int, level: str, seed: int):
     return rs.ai_orders(state, seat, seed, level=level)
 
 
-def play(job: tuple[str, tuple[str, ...], int, int]) -> tuple[dict[str, float], dict[str, float], bool]:
+Job = tuple[str, tuple[str, ...], int, int, tuple[tuple[str, object], ...]]
+
+
+def play(job: Job) -> tuple[dict[str, float], dict[str, float], bool]:
     """One game: each seat's level's score (1 shared among the winners; a draw or an unfinished game
     shares it among everyone), the slowest move per level in CPU seconds, and whether it was cut."""
-    name, seats, number, max_turns = job
+    name, seats, number, max_turns, options = job
     rs = RULESETS[name]
-    state = rs.setup(len(seats), {}, seed=number)
+    state = rs.setup(len(seats), dict(options), seed=number)
     slowest: dict[str, float] = defaultdict(float)
     turns = 0
     while rs.outcome(state) is None and turns < max_turns:
@@ -90,18 +94,26 @@ def play(job: tuple[str, tuple[str, ...], int, int]) -> tuple[dict[str, float], 
     return dict(scores), dict(slowest), outcome is None
 
 
-def jobs_for(name: str, games: int, max_turns: int) -> list[tuple[str, tuple[str, ...], int, int]]:
+def jobs_for(name: str, games: int, max_turns: int, options: tuple[tuple[str, object], ...] = ()) -> list[Job]:
     jobs = []
     for weaker, stronger in matches(name):
         for number in range(games):
             seats = (stronger, weaker) if number % 2 == 0 else (weaker, stronger)
-            jobs.append((name, seats, number, max_turns))
+            jobs.append((name, seats, number, max_turns, options))
     if name in TABLE_RULESETS and len(levels(name)) == TABLE_SIZE:
         table = levels(name)
         for number in range(games):
             turn = number % TABLE_SIZE
-            jobs.append((name, tuple(table[turn:] + table[:turn]), number, max_turns))
+            jobs.append((name, tuple(table[turn:] + table[:turn]), number, max_turns, options))
     return jobs
+
+
+def option(text: str) -> tuple[str, object]:
+    """``key=value`` from the command line; a whole number is passed as one."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"{text!r} is not key=value")
+    return key, int(value) if value.lstrip("-").isdigit() else value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -111,18 +123,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="10 games per pairing")
     parser.add_argument("--max-turns", type=int, default=400, help="turns after which a game counts as a draw")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    parser.add_argument("--option", type=option, action="append", default=[], help="a game option, key=value")
     args = parser.parse_args(argv)
     games = 10 if args.quick else args.games
     names = args.ruleset or sorted(RULESETS)
-    jobs = [job for name in names for job in jobs_for(name, games, args.max_turns)]
+    jobs = [job for name in names for job in jobs_for(name, games, args.max_turns, tuple(args.option))]
     results: dict[tuple[str, tuple[str, ...]], list[dict[str, float]]] = defaultdict(list)
     slowest: dict[str, float] = defaultdict(float)
     cut = 0
     began = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
-        for (name, seats, _, _), (scores, moves, unfinished) in zip(
-            jobs, pool.map(play, jobs, chunksize=1), strict=True
-        ):
+        for (name, seats, *_), (scores, moves, unfinished) in zip(jobs, pool.map(play, jobs, chunksize=1), strict=True):
             key = tuple(sorted(seats)) if len(seats) == TABLE_SIZE else _pair(name, seats)
             results[(name, key)].append(scores)
             for level, seconds in moves.items():

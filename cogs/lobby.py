@@ -54,6 +54,8 @@ class LobbyButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
         master, actor = service.master, actor_of(interaction)
+        if self.action == "start":  # a start waits for the computer players' first orders
+            await interaction.response.defer()
         try:
             if self.action == "join":
                 game = await master.join(self.game_id, actor)
@@ -65,7 +67,11 @@ class LobbyButton(
             await send_error(interaction, str(err))
             return
         with using(await server_language(interaction.client, game.row.guild_id)):  # everyone sees the card
-            await interaction.response.edit_message(embed=game_embed(game, service.presenter), view=lobby_view(game))
+            card = {"embed": game_embed(game, service.presenter), "view": lobby_view(game)}
+            if interaction.response.is_done():
+                await interaction.edit_original_response(**card)
+            else:
+                await interaction.response.edit_message(**card)
 
 
 async def post_lobby(

@@ -16,9 +16,9 @@ import logging
 from typing import Protocol
 
 from service.clock import Clock
-from service.db import Database
 from service.master import Fault, _no_fault
 from service.models import Announcement
+from service.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ class Outbox:
     """``lanes`` games are delivered side by side; each game's posts go one after another, in order."""
 
     def __init__(
-        self, db: Database, clock: Clock, sink: Sink, *, fault: Fault = _no_fault, batch: int = 200, lanes: int = 8
+        self, db: Store, clock: Clock, sink: Sink, *, fault: Fault = _no_fault, batch: int = 200, lanes: int = 8
     ):
         self.db, self.clock, self.sink, self.fault, self.batch = db, clock, sink, fault, batch
         self._flushing = asyncio.Lock()
@@ -70,6 +70,7 @@ class Outbox:
     async def _deliver_in_order(self, rows: list, held: set[int]) -> int:
         delivered = 0
         async with self._lanes:
+            await self._trying([row["id"] for row in rows if row["tried_at"] is None])
             for index, row in enumerate(rows):
                 due = not self.stopping and row["next_attempt"] <= self.clock.now()
                 outcome = await self._deliver(row, followed=index < len(rows) - 1) if due else None
@@ -81,8 +82,6 @@ class Outbox:
 
     async def _deliver(self, row, *, followed: bool) -> bool | None:
         """Post one row: True if posted, False if given up for good, None if it is to be retried later."""
-        if row["tried_at"] is None:
-            await self._trying(row["id"])
         payload = json.loads(row["payload"])
         announcement = Announcement(
             row["id"], row["game_id"], row["kind"], payload, tried_at=row["tried_at"], followed=followed
@@ -110,10 +109,18 @@ class Outbox:
             ) as cursor:
                 return await cursor.fetchall()
 
-    async def _trying(self, announcement_id: int) -> None:
-        """Record the first attempt before it is made: a retry long after it knows to look for its post."""
+    async def _trying(self, announcement_ids: list[int]) -> None:
+        """Record the first attempts before they are made, a game's at once (its posts follow one
+        another): a retry long after knows to look for its post first (and finds none if the
+        attempt never came)."""
+        if not announcement_ids:
+            return
+        marks = ",".join("?" * len(announcement_ids))
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE outbox SET tried_at = ? WHERE id = ?", (self.clock.now(), announcement_id))
+            await conn.execute(
+                f"UPDATE outbox SET tried_at = ? WHERE id IN ({marks})",
+                (self.clock.now(), *announcement_ids),
+            )
 
     async def _settled(self, announcement_id: int, error: str | None) -> None:
         """Delivered, or given up for good (``error`` says why): either way it leaves the queue."""

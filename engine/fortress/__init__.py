@@ -33,7 +33,7 @@ from engine.fortress.rules import advance, apply_turn, begin, claim, parse, remo
 from engine.fortress.state import MODES, FortressState, FortressView, from_dict, make_view, to_dict, upgrade_v1
 from engine.i18n import mark
 from engine.rng import seed_state
-from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
+from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
 RULES_TEXT = mark(
     """\
@@ -62,7 +62,7 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
     min_players = 2
     max_players = 2
     default_players = 2
-    bot_levels = (BotLevel("standard", 20_000),)  # modes 1-2 of the default field need at most 110 + 110 * 110
+    bot_levels = ai.LEVELS
     turn_word = "move"  # a player's go, in messages
     state_version = 2
 
@@ -168,7 +168,7 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
     def ai_orders(
         self, state: FortressState, seat: int, seed: int | str, *, level: str | None = None, budget: int | None = None
     ) -> list[Order]:
-        return ai.choose_orders(state, seat, seed, self.search_budget(level, budget))
+        return ai.choose_orders(state, seat, seed, self.bot_level(level).name, self.search_budget(level, budget))
 
     def turn_unit(self, state: FortressState) -> str:
         return mark("move")

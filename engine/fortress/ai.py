@@ -1,10 +1,12 @@
-"""A fortress player: the most territory now, minus the opponent's best answer (one move of lookahead).
+"""Fortress computer players, weakest first. Each plays the turn its search (``search.py``) rates
+best; the candidate turns come from one move generator (the builds that win most; in mode 3 each
+general's most promising action, the city's general first).
 
-With generals it plans one general at a time: build where the gain is largest, otherwise walk toward
-the spot with the best build, and always take the new general out of the city.
-
-Every position whose gain it weighs is a node of its :class:`Budget`; once the budget is spent it
-looks at no further candidate (the first is always looked at, so it always has a legal turn).
+- Easy: greedy, the turn that leads by most once it is played.
+- Medium: also weighs the opponent's best answer (two turns deep), counting territory only.
+- Hard: three turns deep, and a position is worth more than its lead: the player to move is
+  credited with part of his best build, a general with part of the best build he can reach.
+- Extreme: the same score, deepening while its budget lasts (to the end of the game when it is near).
 """
 
 from __future__ import annotations
@@ -12,24 +14,23 @@ from __future__ import annotations
 from engine.budget import Budget
 from engine.completion import after, split_last
 from engine.errors import OrderError
-from engine.fortress.orders import Build, Order, Pass, Walk, WalkBuild
-from engine.fortress.rules import (
-    act,
-    apply_turn,
-    buildable,
-    claim,
-    general_actions,
-    may_build,
-    neighbours,
-    parse_lines,
-    play_actions,
-    site,
-    way_out,
-)
+from engine.fortress.orders import Order, Pass, Walk
+from engine.fortress.position import Position
+from engine.fortress.rules import act, claim, general_actions, may_build, parse_lines, play_actions, way_out
+from engine.fortress.search import Search, Style
 from engine.fortress.state import FortressState
 from engine.hexgrid import Hex
 from engine.notation import words
 from engine.rng import Rng, seed_state
+from engine.ruleset import BotLevel
+
+LEVELS = (BotLevel("Easy", 100), BotLevel("Medium", 400), BotLevel("Hard", 1_500), BotLevel("Extreme", 6_000))
+STYLES = {
+    "Easy": Style(depth=1, width=1, root_width=40, positional=False),
+    "Medium": Style(depth=2, width=1, root_width=40, positional=False),
+    "Hard": Style(depth=3, width=8, root_width=12, positional=True),
+    "Extreme": Style(depth=8, width=10, root_width=16, positional=True),
+}
 
 
 def gain(state: FortressState, seat: int, cell: Hex) -> int:
@@ -38,97 +39,19 @@ def gain(state: FortressState, seat: int, cell: Hex) -> int:
     return sum(2 if state.owners.get(c) == 1 - seat else 1 for c in taken)
 
 
-def best_reply(state: FortressState, seat: int, budget: Budget) -> int:
-    sites = [c for c in state.terrain if may_build(state, seat, c)]
-    budget.spend(len(sites))
-    return max((gain(state, seat, c) for c in sites), default=0)
-
-
-def choose_orders(state: FortressState, seat: int, seed: int | str, budget: Budget) -> list[Order]:
-    rng = Rng(seed_state(f"{seed}:{state.turn}:{seat}"))
-    if state.mode < 3:
-        return _choose_build(state, seat, rng, budget)
-    return _choose_general_actions(state, seat, rng, budget)
-
-
-def _choose_build(state: FortressState, seat: int, rng: Rng, budget: Budget) -> list[Order]:
-    """The most promising builds (by what they win now) are looked ahead first, so a small budget
-    still weighs the likely best ones."""
-    sites = [c for c in sorted(state.terrain) if may_build(state, seat, c)]
-    ties = {cell: rng.below(1000) for cell in sites}
-    now = {cell: gain(state, seat, cell) for cell in sites}
-    budget.spend(len(sites))
-    scored = []
-    for cell in sorted(sites, key=lambda c: -now[c]):
-        if scored and budget.spent:
-            break
-        after, _ = apply_turn(state, seat, [Build(cell)])
-        scored.append((now[cell] - best_reply(after, 1 - seat, budget), ties[cell], cell))
-    return [Build(max(scored)[2])] if scored else []
-
-
-def _choose_general_actions(state: FortressState, seat: int, rng: Rng, budget: Budget) -> list[Order]:
-    """The city's general first (he must leave); the others only while the budget lasts, since
-    standing still is always legal for them. Nobody walks into the city: the turn would be illegal.
-    A city general boxed in by his own generals leaves by the first way out found."""
-    orders: list[Order] = []
+def choose_orders(state: FortressState, seat: int, seed: int | str, level: str, budget: Budget) -> list[Order]:
     city = state.cities[seat]
     if (
-        state.generals.get(city) == seat
+        state.mode == 3
+        and state.generals.get(city) == seat
         and next(general_actions(state, seat, city, dict(state.generals)), None) is None
     ):
         return way_out(state, seat)[0] or []  # boxed in by his own generals: they make way first
-    position = state
-    mine = sorted((c for c, s in state.generals.items() if s == seat), key=lambda c: (c != city, c))
-    for at in mine:
-        actions = [
-            a
-            for a in general_actions(position, seat, at, dict(position.generals))
-            if not (at == city and isinstance(a, Build)) and not (isinstance(a, Walk) and a.path[-1] == city)
-        ]
-        if not actions or (at != city and budget.spent):
-            continue
-        idle = -general_reply(position, 1 - seat, budget)  # what standing still is worth
-        scores: dict[Order, float] = {}
-        for action in actions:
-            if scores and budget.spent:
-                break
-            scores[action] = _score(position, seat, action, idle, budget)
-        best = max(scores, key=lambda a: (scores[a], rng.below(1000)))
-        if at != city and scores[best] <= idle:
-            continue  # nothing worth doing; stay put
-        position = act(position, seat, best)
-        orders.append(best)
-    return orders
-
-
-def _score(state: FortressState, seat: int, action: Order, idle: float, budget: Budget) -> float:
-    """Territory won now (counted double), minus the opponent's best answer; a walk is worth the
-    best build it brings within reach."""
-    if isinstance(action, (Build, WalkBuild)):
-        walked = 0.5 if isinstance(action, WalkBuild) else 0.0
-        budget.spend()
-        reply = general_reply(act(state, seat, action), 1 - seat, budget)
-        return gain(state, seat, site(action)) * 2.0 - reply - walked
-    end = action.path[-1]
-    reachable = [c for c in (end, *neighbours(state, end)) if buildable(state, c)]
-    budget.spend(len(reachable))
-    return max((gain(state, seat, c) for c in reachable), default=0) - 0.1 * len(action.path) + idle
-
-
-def general_reply(state: FortressState, seat: int, budget: Budget) -> int:
-    """The most a player's generals (and the one about to appear in his city) could win with one build."""
-    generals = dict(state.generals)
-    city = state.cities[seat]
-    standing = [at for at, s in generals.items() if s == seat] + ([city] if city not in generals else [])
-    sites = [
-        site(action)
-        for at in standing
-        for action in general_actions(state, seat, at, {c: s for c, s in generals.items() if c != at})
-        if isinstance(action, (Build, WalkBuild))
-    ]
-    budget.spend(len(sites))
-    return max((gain(state, seat, site) for site in sites), default=0)
+    position = Position.of(state)
+    rng = Rng(seed_state(f"{seed}:{state.turn}:{seat}"))
+    noise = [rng.below(1 << 20) for _ in position.field.cells]
+    turn = Search(STYLES[level], budget, noise).best_turn(position)
+    return [position.order(action) for action in turn]
 
 
 def suggestions(state: FortressState, seat: int, text: str) -> list[str]:

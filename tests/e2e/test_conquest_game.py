@@ -26,7 +26,8 @@ async def test_a_whole_game(table):
     added = await fake.slash(table.alice, thread, "game add-ai")
     assert added.ephemeral and "Computer 1 joined game #1" in added.content
     refused = await fake.click(table.carol, lobby, button(lobby, "Start"))
-    assert refused.ephemeral and "only the creator" in refused.content
+    [refusal] = await refused.wait_followups()
+    assert refusal.ephemeral and "only the creator" in refusal.content
     await fake.click(table.alice, lobby, button(lobby, "Start"))
     started = await table.post(lambda m: "has started" in m.content)
     decode_png(started.attachments[0].data)

@@ -7,17 +7,14 @@ import functools
 import pytest
 
 from engine import RULESETS, OptionError
-from engine.fortress import ai as fortress_ai
 
 GAMES = [
     ("conquest", {}),
-    ("fortress", {"mode": 1}),
-    ("fortress", {"mode": 2}),
-    ("fortress", {"mode": 3}),
     ("ranks", {}),
     ("ranks", {"map": "nine-cities"}),
 ]
-SEARCHES = [*GAMES, ("siege", {}), ("gra", {})]  # siege's and gra's levels are budgets that do cut their search short
+FORTRESS = [("fortress", {"mode": 1}), ("fortress", {"mode": 2}), ("fortress", {"mode": 3})]
+SEARCHES = [*GAMES, *FORTRESS, ("siege", {}), ("gra", {})]  # their levels are budgets that do cut searches short
 LIMITLESS = 10**9
 
 
@@ -82,33 +79,3 @@ def test_every_bot_honours_its_budget(name, options):
         for state in states
         for seat in rs.acting_players(state)
     )
-
-
-@pytest.mark.parametrize("mode", [1, 3])
-def test_the_budget_caps_the_positions_fortress_evaluates(mode, monkeypatch):
-    """Nodes are positions evaluated: a spent budget stops the lookahead, deterministically."""
-    rs = RULESETS["fortress"]
-    state = game_positions("fortress", {"mode": mode})[6]
-    evaluated = []
-    counting = fortress_ai.gain
-
-    def gain(*args):
-        evaluated.append(args)
-        return counting(*args)
-
-    monkeypatch.setattr(fortress_ai, "gain", gain)
-    rs.ai_orders(state, state.to_move, 1, budget=0)
-    small = len(evaluated)
-    evaluated.clear()
-    rs.ai_orders(state, state.to_move, 1)
-    assert 0 < small * 5 < len(evaluated)
-
-
-@pytest.mark.parametrize("seed", [8, 12])
-def test_fortress_bot_never_walks_a_general_into_its_own_city(seed):
-    """Mode 3: at the end of the turn no general of his may stand in his city (seeds where the bot
-    used to walk a second general in and give an illegal turn)."""
-    rs = RULESETS["fortress"]
-    state = rs.setup(2, {"mode": 3}, seed=seed)
-    while rs.outcome(state) is None:
-        state = rs.resolve(state, {state.to_move: rs.ai_orders(state, state.to_move, seed)}).state
