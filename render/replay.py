@@ -84,17 +84,30 @@ def durations(frames: int) -> list[int]:
 
 
 def animate(stills: Sequence[Still], limit: int) -> Replay:
-    """The replay of ``stills`` (at least one) in at most ``limit`` bytes."""
+    """The replay of ``stills`` (at least one) in at most ``limit`` bytes.
+
+    Boards are kept on the shared palette (a byte a pixel) between tries, and each try holds only
+    its own frames: a long game's replay needs a few hundred megabytes less than in full colour.
+    Every pixel is mapped to the palette once, so a full-size frame shows its board as drawn."""
     if not stills:
         raise ValueError("a replay needs at least one frame")
     chosen = pick(len(stills), MAX_FRAMES)
-    boards = [_fitted(stills[index].draw()) for index in chosen]
+
+    def bar(k: int, width: int) -> Image.Image:
+        return _caption_bar(width, stills[chosen[k]].caption, chosen[k], len(stills))
+
+    samples = {k: _fitted(stills[chosen[k]].draw()) for k in sorted({0, len(chosen) // 2, len(chosen) - 1})}
+    palette = _palette([part for k, board in samples.items() for part in (bar(k, board.width), board)])
+    boards = [_on(palette, samples.pop(k, None) or _fitted(stills[chosen[k]].draw())) for k in range(len(chosen))]
+    size = (max(board.width for board in boards), max(board.height for board in boards))
+    boards = [_padded(board, size, palette) for board in boards]
     scale, kept = 1.0, list(range(len(chosen)))
     while True:
-        frames = [
-            _captioned(_scaled(boards[k], scale), stills[chosen[k]].caption, chosen[k], len(stills)) for k in kept
-        ]
-        data, kind = _smallest(_on_one_palette(_same_size(frames)))
+        frames = []
+        for k in kept:
+            board = boards[k] if scale >= 1.0 else _on(palette, _scaled(boards[k].convert("RGB"), scale))
+            frames.append(_stacked(palette, _on(palette, bar(k, board.width)), board))
+        data, kind = _smallest(frames)
         if len(data) <= limit:
             width, height = frames[0].size
             shown = tuple(chosen[k] for k in kept)
@@ -130,48 +143,58 @@ def _scaled(board: Image.Image, scale: float) -> Image.Image:
     return board.resize(size, Image.Resampling.BOX)
 
 
-def _captioned(board: Image.Image, caption: str, index: int, total: int) -> Image.Image:
-    """The board under a bar with its caption on the left, "index/total" on the right, and a thin
-    line along the bottom showing how far into the game it is."""
-    size = _caption_size(board.width)
-    bar = caption_height(board.width)
-    frame = Image.new("RGB", (board.width, board.height + bar), BACKGROUND)
-    frame.paste(board, (0, bar))
-    canvas = ImageDraw.Draw(frame)
-    canvas.rectangle((0, 0, board.width, bar - 1), fill=WHITE)
+def _caption_bar(width: int, caption: str, index: int, total: int) -> Image.Image:
+    """The bar above a board: its caption on the left, "index/total" on the right, and a thin line
+    along the bottom showing how far into the game it is."""
+    size = _caption_size(width)
+    height = caption_height(width)
+    bar = Image.new("RGB", (width, height), WHITE)
+    canvas = ImageDraw.Draw(bar)
     margin = size // 2
     count = f"{index + 1}/{total}"
-    room = board.width - 3 * margin - text.width(count, size)
-    middle = (bar - 4) / 2
+    room = width - 3 * margin - text.width(count, size)
+    middle = (height - 4) / 2
     text.draw(canvas, (margin, middle), text.fit(caption, size, room, bold=True), size, INK, bold=True)
-    text.draw(canvas, (board.width - margin, middle), count, size, MUTED, anchor="rm")
-    done = round(board.width * (index + 1) / total)
-    canvas.rectangle((0, bar - 4, board.width, bar - 1), fill=mix(MUTED, WHITE, 0.7))
-    canvas.rectangle((0, bar - 4, done - 1, bar - 1), fill=MUTED)
+    text.draw(canvas, (width - margin, middle), count, size, MUTED, anchor="rm")
+    canvas.rectangle((0, height - 4, width, height - 1), fill=mix(MUTED, WHITE, 0.7))
+    canvas.rectangle((0, height - 4, round(width * (index + 1) / total) - 1, height - 1), fill=MUTED)
+    return bar
+
+
+def _palette(parts: list[Image.Image]) -> Image.Image:
+    """One palette for every frame, from a few boards and caption bars (stacked)."""
+    montage = Image.new("RGB", (max(part.width for part in parts), sum(part.height for part in parts)), BACKGROUND)
+    top = 0
+    for part in parts:
+        montage.paste(part, (0, top))
+        top += part.height
+    return png.to_palette(montage)
+
+
+def _on(palette: Image.Image, image: Image.Image) -> Image.Image:
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def _blank(palette: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """An image of ``size`` in the background colour, on ``palette``."""
+    return _on(palette, Image.new("RGB", size, BACKGROUND))
+
+
+def _padded(board: Image.Image, size: tuple[int, int], palette: Image.Image) -> Image.Image:
+    """Boards of one game rarely change size (a longer legend); a smaller one is padded."""
+    if board.size == size:
+        return board
+    canvas = _blank(palette, size)
+    canvas.paste(board, (0, 0))
+    return canvas
+
+
+def _stacked(palette: Image.Image, top: Image.Image, bottom: Image.Image) -> Image.Image:
+    """Two images on ``palette``, one above the other (pasting keeps their palette indexes)."""
+    frame = _blank(palette, (bottom.width, top.height + bottom.height))
+    frame.paste(top, (0, 0))
+    frame.paste(bottom, (0, top.height))
     return frame
-
-
-def _same_size(frames: list[Image.Image]) -> list[Image.Image]:
-    """Boards of one game rarely change size (a longer legend); any smaller one is padded."""
-    width, height = max(f.width for f in frames), max(f.height for f in frames)
-    padded = []
-    for frame in frames:
-        if frame.size != (width, height):
-            canvas = Image.new("RGB", (width, height), BACKGROUND)
-            canvas.paste(frame, (0, 0))
-            frame = canvas
-        padded.append(frame)
-    return padded
-
-
-def _on_one_palette(frames: list[Image.Image]) -> list[Image.Image]:
-    samples = [frames[0], frames[len(frames) // 2], frames[-1]]
-    width, height = frames[0].size
-    montage = Image.new("RGB", (width, height * len(samples)))
-    for row, sample in enumerate(samples):
-        montage.paste(sample, (0, row * height))
-    palette = png.to_palette(montage)
-    return [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
 
 
 def _smallest(frames: list[Image.Image]) -> tuple[bytes, str]:

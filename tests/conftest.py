@@ -22,7 +22,7 @@ def postgresql_cluster():
     binaries = server_binaries()
     if binaries is None:
         if os.environ.get(SKIP_VARIABLE) == "1":
-            pytest.skip(f"{SKIP_VARIABLE}=1: {MISSING}")
+            pytest.skip(f"{SKIP_VARIABLE}=1 and PostgreSQL's server binaries are not installed")
         pytest.fail(MISSING)
     cluster = Cluster(binaries).start()
     yield cluster

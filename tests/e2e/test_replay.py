@@ -1,4 +1,5 @@
-"""Replays: a finished game's thread gets the whole game animated, once, after its final board, and
+"""Replays: a finished game's thread gets the whole game animated, once (also when its delivery is
+retried after a crash), after its final board, and
 `/game replay` shows a running or finished game so far; nothing to replay and strangers are told why."""
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ async def test_replay_on_demand_and_once_at_the_end(table):
     so_far = decode_replay(shown.message.attachments[0].data, frames=3)  # the start and two rounds
     elsewhere = await fake.slash(table.carol, table.channel, "game replay")
     assert elsewhere.ephemeral and "you have no open game here" in elsewhere.content
+    other = fake.add_guild("Elsewhere")
+    dave = fake.add_user("dave")
+    fake.add_member(other, dave)
+    outside = await fake.slash(dave, other.channels[0], "game replay", game=1)
+    assert outside.ephemeral and "game #1 is not in this server" in outside.content and not outside.message.attachments
 
     await surrendered_by(table, thread, table.bob)
     posted = await table.post(lambda m: "Replay of Conquest #1" in m.content and not m.ephemeral)
@@ -51,6 +57,13 @@ async def test_replay_on_demand_and_once_at_the_end(table):
 
     again = await (await fake.slash(table.alice, thread, "game replay")).settled()
     assert attachment.data == again.message.attachments[0].data  # the same file, on demand
+    # A crash between posting the replay and recording it, and a restart after Discord forgot the nonce:
+    # the retry finds the replay already in the thread.
+    async with table.bot.service.db.transaction() as conn:
+        await conn.execute("UPDATE outbox SET delivered_at = NULL WHERE kind = 'replay'")
+    table.fake.forget_nonces()
+    table.clock.advance(3600)
     await table.restart()
-    await table.tick(3600)
-    assert [m.content for m in table.posts()].count(posted.content) == 1
+    await table.bot.service.recovery
+    assert await table.bot.service.outbox.pending_count() == 0
+    assert [m.id for m in table.posts() if "Replay of" in m.content] == [posted.id]

@@ -95,7 +95,7 @@ def test_a_long_game_is_shown_on_at_most_max_frames_only_those_drawn():
     drawn: list[int] = []
     made = animate(stills(400, drawn, width=240, height=160), replay.UPLOAD_LIMIT)
     assert made.frames == MAX_FRAMES and len(frames(made.data)) == MAX_FRAMES
-    assert drawn == list(made.shown) and made.shown[0] == 0 and made.shown[-1] == 399
+    assert sorted(drawn) == list(made.shown) and made.shown[0] == 0 and made.shown[-1] == 399  # each once
     assert [duration for _, duration in frames(made.data)] == replay.durations(MAX_FRAMES)
     assert replay.STEP_MS[0] <= replay.durations(MAX_FRAMES)[0] < replay.STEP_MS[1]  # faster than a short game
 
@@ -107,3 +107,15 @@ def test_pick_spreads_evenly_and_keeps_both_ends(total, most):
     assert chosen[0] == 0 and chosen[-1] == total - 1
     gaps = [b - a for a, b in zip(chosen, chosen[1:], strict=False)]
     assert not gaps or max(gaps) - min(gaps) <= 1
+
+
+def test_a_board_that_grows_is_shown_whole_and_the_others_padded():
+    grown = [*stills(2), Still(lambda: board(2, height=420), "Round 2")]
+    made = animate(grown, replay.UPLOAD_LIMIT)
+    top = caption_height(480)
+    (first, _), _, (last, _) = frames(made.data)
+    assert (made.width, made.height) == (480, 420 + top)
+    assert difference(last.crop((0, top, 480, top + 420)), board(2, height=420)) < 2
+    assert difference(first.crop((0, top, 480, top + 360)), board(0)) < 2
+    [(count, colour)] = first.crop((0, top + 360, 480, top + 420)).getcolors()  # one colour: the background
+    assert max(abs(a - b) for a, b in zip(colour, (246, 244, 238), strict=True)) <= 2

@@ -124,3 +124,39 @@ async def test_players_of_games_already_reminded_this_turn_are_not_reminded_agai
         rows = await (await conn.execute("SELECT game_id, name, reminded_turn FROM players ORDER BY id")).fetchall()
     assert [tuple(r) for r in rows] == [(1, "Alice", 3), (1, "Bot", None), (2, "Alice", None), (2, "Bot", None)]
     await db.close()
+
+
+async def test_computers_of_a_retired_level_play_on_at_medium_and_are_rated_again(places, tmp_path):
+    """Before 0008 conquest, gra and fortress had one level, "standard"; ranks keeps its own."""
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    for step in sorted(MIGRATIONS.glob("000[1-7]_*.sql")):
+        (folder / step.name).write_text(step.read_text())
+    db = await open_store(places.new(empty=True))
+    await db.migrate(folder)
+    async with db.transaction() as conn:
+        for game_id, ruleset in ((1, "gra"), (2, "ranks")):
+            await conn.execute(
+                """INSERT INTO games (id, guild_id, channel_id, creator_id, ruleset, status, min_players, max_players,
+                                      seed, turn, created_at, updated_at)
+                   VALUES (?, 1, 1, 1, ?, 'finished', 2, 2, 0, 3, 0, 0)""",
+                (game_id, ruleset),
+            )
+            await conn.execute(
+                "INSERT INTO players (game_id, name, seat, joined_at, ai_level) VALUES (?, 'Bot', 1, 0, 'standard')",
+                (game_id,),
+            )
+            await conn.execute("INSERT INTO rated_games (game_id, ended_at) VALUES (?, 0)", (game_id,))
+            await conn.execute(
+                """INSERT INTO ratings (scope, ruleset, player, name, mu, sigma, games, wins, points)
+                   VALUES (0, ?, 'computer:standard', 'Bot', 25, 8, 1, 1, 1)""",
+                (ruleset,),
+            )
+    await db.migrate()
+    async with db.reading() as conn:
+        levels = await (await conn.execute("SELECT game_id, ai_level FROM players ORDER BY game_id")).fetchall()
+        rated = await (await conn.execute("SELECT game_id FROM rated_games ORDER BY game_id")).fetchall()
+        rulesets = await (await conn.execute("SELECT ruleset FROM ratings")).fetchall()
+    assert [tuple(r) for r in levels] == [(1, "Medium"), (2, "standard")]
+    assert [r[0] for r in rated] == [2] and [r[0] for r in rulesets] == ["ranks"]
+    await db.close()
