@@ -5,9 +5,9 @@ own standing auto-moves.
   the enemy's stacks.
 - Medium: the careful plan (``planner.plan``): attacks pooled from every cell next to the target
   and sized above its defenders, the rear feeding the enemy's side first.
-- Hard: one round of lookahead: the careful plan and two variants meet the careful plans predicted
-  for the others, and the one leaving it the largest share of the board after the next round is
-  played (``search.lookahead``).
+- Hard: one round of lookahead: the careful plan and its variants meet the careful plans predicted
+  for the others, and the one that leaves it best placed against its strongest rival two rounds
+  later is played (``search.lookahead``).
 - Extreme: thinks a step further (``search.anticipate``): it predicts the others both as careful
   players and as lookahead players, weighs every variant against both, judged two rounds on, and
   improves the best front cell by front cell while its budget lasts.
@@ -25,10 +25,10 @@ from engine.conquest.state import ConquestState
 from engine.rng import Rng, seed_state
 from engine.ruleset import BotLevel
 
-LEVELS = (BotLevel("Easy", 1), BotLevel("Medium", 1), BotLevel("Hard", 40), BotLevel("Extreme", 1500))
-HARD_VARIANTS = 3  # the careful plan and its first variants (Hard)
-HARD_DEPTH = 1  # careful rounds after the candidate's round (Hard)
-EXTREME_DEPTH = 2  # careful rounds after the candidate's round (Extreme)
+# Hard's budget covers its whole lookahead on the largest map (6 seats: 5 + 8 + 8 * (1 + 2 * 7)
+# nodes); Extreme's keeps one move under a second there.
+LEVELS = (BotLevel("Easy", 1), BotLevel("Medium", 1), BotLevel("Hard", 150), BotLevel("Extreme", 1500))
+DEPTH = 2  # careful rounds after the candidate's round
 
 
 def choose_orders(state: ConquestState, seat: int, seed: int | str, level: str, budget: Budget) -> list[Order]:
@@ -42,8 +42,7 @@ def choose_orders(state: ConquestState, seat: int, seed: int | str, level: str, 
         budget.spend()
         steps = planner.plan(geometry, position, seat, planner.CAREFUL, rng)
     elif level == "Hard":
-        variants = planner.VARIANTS[:HARD_VARIANTS]
-        steps = search.lookahead(geometry, position, seat, variants, HARD_DEPTH, rng, budget)
+        steps = search.lookahead(geometry, position, seat, planner.VARIANTS, DEPTH, rng, budget)
     else:
-        steps = search.anticipate(geometry, position, seat, planner.VARIANTS, EXTREME_DEPTH, rng, budget)
+        steps = search.anticipate(geometry, position, seat, planner.VARIANTS, DEPTH, rng, budget)
     return as_orders(state, seat, geometry, steps)

@@ -45,15 +45,21 @@ VARIANTS = (
 
 
 def scores(geometry: Geometry, position: Position) -> dict[int, float]:
-    """Each playing seat's share of the strength on the board (units, plus production weighted):
-    1 for the last one standing, 0 for a seat that is out."""
+    """How well each playing seat stands: its strength (units, plus production weighted) against its
+    strongest rival's, from 0 to 1; 1 for the last one standing, 0 for a seat that is out. Against
+    the strongest rival, not the whole board: with three or more players, a war of attrition with
+    anybody raises one's share of the board and hands the game to those standing by."""
     strength = dict.fromkeys(position.alive, 0.0)
     production = geometry.production
     for cell, seat in enumerate(position.owner):
         if seat in strength:
             strength[seat] += position.units[cell] + PRODUCTION_WEIGHT * production[cell]
-    total = sum(strength.values()) or 1.0
-    return {seat: value / total for seat, value in strength.items()}
+    ranked = sorted(strength.values(), reverse=True)
+    result = {}
+    for seat, mine in strength.items():
+        rival = ranked[1] if len(ranked) > 1 and mine == ranked[0] else ranked[0] if len(ranked) > 1 else 0.0
+        result[seat] = mine / (mine + rival) if mine + rival else 0.0
+    return result
 
 
 def greedy(geometry: Geometry, position: Position, seat: int, rng: Rng) -> list[Step]:

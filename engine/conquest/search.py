@@ -1,8 +1,8 @@
 """The conquest searches over order sets, for rounds where everybody moves at once.
 
 An order set is judged by the round it makes against what the others are predicted to order,
-then ``depth`` rounds of everybody's careful plan, and our share of the board after them
-(``planner.scores``). Every order set generated and every round simulated is a node of the
+then ``depth`` rounds of everybody's careful plan, and how well we then stand against our
+strongest rival (``planner.scores``). Every order set generated and every round simulated is a node of the
 :class:`Budget`; the first candidate is always made, so a spent budget still gives a turn (the
 careful plan).
 
@@ -93,7 +93,7 @@ def _judge(
     rng: Rng,
     budget: Budget,
 ) -> Callable[[list[Step]], float]:
-    """Our order set's worth: our share of the board after its round and ``depth`` careful rounds,
+    """Our order set's worth: how well we stand after its round and ``depth`` careful rounds,
     summed over the predictions of the others' orders."""
 
     def worth(steps: list[Step]) -> float:
