@@ -26,10 +26,10 @@ from engine.ruleset import BotLevel
 
 LEVELS = (BotLevel("Easy", 100), BotLevel("Medium", 400), BotLevel("Hard", 1_500), BotLevel("Extreme", 6_000))
 STYLES = {
-    "Easy": Style(depth=1, width=1, root_width=40, positional=False),
-    "Medium": Style(depth=2, width=1, root_width=40, positional=False),
-    "Hard": Style(depth=3, width=8, root_width=12, positional=True),
-    "Extreme": Style(depth=8, width=10, root_width=16, positional=True),
+    "Easy": Style(depth=1, width=1, root_width=40, tempo=False, prospects=False),
+    "Medium": Style(depth=2, width=1, root_width=40, tempo=False, prospects=True),
+    "Hard": Style(depth=3, width=8, root_width=12, tempo=True, prospects=True),
+    "Extreme": Style(depth=8, width=10, root_width=16, tempo=True, prospects=True),
 }
 
 
