@@ -31,9 +31,11 @@ demo: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_resolve.py
 	$(BIN)/python bench/bench_render.py
+	$(BIN)/python bench/bench_replay.py --turns 60
 	$(BIN)/python bench/bench_storage.py
 	$(BIN)/python bench/bench_startup.py
 	$(BIN)/python bench/bench_outbox.py
+	$(BIN)/python bench/bench_stores.py
 	$(BIN)/python bench/bench_discord.py
 	$(BIN)/python bench/bench_ranks_ai.py
 	$(BIN)/python bench/bench_fairness.py --games 40

@@ -2,6 +2,8 @@
 
 python bot.py                 run the Discord bot (configuration from the environment)
 python bot.py demo [...]      play an offline game between computer players, writing images
+python bot.py migrate-db --from sqlite:///FILE --to postgresql://USER:PASSWORD@HOST/DATABASE
+                              copy every game into an empty database (bots on neither meanwhile)
 """
 
 from __future__ import annotations
@@ -32,10 +34,17 @@ def main(argv: list[str] | None = None) -> int:
         default=pathlib.Path("demo-output"),
         help="folder for the images and summary (default: demo-output)",
     )
+    migrate = commands.add_parser("migrate-db", help="copy every game from one database into an empty one")
+    migrate.add_argument("--from", dest="source", required=True, help="sqlite:///FILE (or its path), or postgresql://…")
+    migrate.add_argument(
+        "--to", dest="target", required=True, help="an empty database: postgresql://… or sqlite:///FILE"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.command == "demo":
         return _demo(args)
+    if args.command == "migrate-db":
+        return _migrate_db(args.source, args.target)
     try:
         config = Config.from_env()
     except ConfigError as err:
@@ -56,12 +65,33 @@ def _demo(args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"demo: cannot write the game to {args.out}: {err}", file=sys.stderr)
         return 2
-    print(f"{result.rounds} rounds; {len(result.images)} images and {result.summary.name} in {args.out}")
+    print(
+        f"{result.rounds} rounds; {len(result.images)} images, {result.summary.name} and {result.replay.name} in {args.out}"
+    )
     if not result.finished:
         print(f"demo: the game did not finish within {args.max_steps} turns", file=sys.stderr)
         return 1
     lines = result.summary.read_text(encoding="utf-8").splitlines()
     print(next((line for line in lines if line.startswith(("Winner", "Draw"))), lines[-1]))
+    return 0
+
+
+def _migrate_db(source: str, target: str) -> int:
+    from service.migratedb import migrate_db
+    from service.store import described, is_postgresql, sqlite_path
+    from service.storeerrors import StorageFailure, StoreError
+
+    if described(source) == described(target):
+        print("migrate-db: --from and --to name the same database", file=sys.stderr)
+        return 2
+    if not is_postgresql(source) and not sqlite_path(source).is_file():
+        print(f"migrate-db: there is no database at {sqlite_path(source)}", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(migrate_db(source, target))
+    except (StoreError, StorageFailure) as err:
+        print(f"migrate-db: {err}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -31,8 +31,8 @@ EXPLORE = 1.4
 @dataclass
 class Node:
     state: GraState
-    players: list[int]
-    options: dict[int, list[list[Order]]]
+    players: list[int] = field(default_factory=list)
+    options: dict[int, list[list[Order]]] = field(default_factory=dict)  # made on the first visit
     visits: dict[tuple[int, int], int] = field(default_factory=lambda: defaultdict(int))
     totals: dict[tuple[int, int], float] = field(default_factory=lambda: defaultdict(float))
     rounds: int = 0
@@ -78,17 +78,17 @@ def choose(state: GraState, seat: int, seed: int | str, budget: Budget) -> list[
     rng = Rng(seed_state(f"mcts:{seed}:{state.turn}:{seat}"))
     if state.phase == Phase.NEGOTIATE:
         return random_orders(state, seat, rng)
-    root = _node(state, rng)
+    root = Node(state)
+    _arms(root, rng)
     while not budget.spent:
         _iterate(root, rng, budget)
     best = max(range(len(root.options[seat])), key=lambda i: (root.visits[seat, i], -i))
     return root.options[seat][best]
 
 
-def _node(state: GraState, rng: Rng) -> Node:
-    players = sorted(acting(state))
-    options = {p: [random_orders(state, p, rng) for _ in range(ARMS)] for p in players}
-    return Node(state, players, options)
+def _arms(node: Node, rng: Rng) -> None:
+    node.players = sorted(acting(node.state))
+    node.options = {p: [random_orders(node.state, p, rng) for _ in range(ARMS)] for p in node.players}
 
 
 def _iterate(root: Node, rng: Rng, budget: Budget) -> None:
@@ -98,6 +98,8 @@ def _iterate(root: Node, rng: Rng, budget: Budget) -> None:
         if node.state.over:
             final = node.state
             break
+        if not node.players:
+            _arms(node, rng)
         pick = tuple(_ucb(node, p) for p in node.players)
         path.append((node, pick))
         child = node.children.get(pick)
@@ -105,7 +107,7 @@ def _iterate(root: Node, rng: Rng, budget: Budget) -> None:
             joint = {p: node.options[p][i] for p, i in zip(node.players, pick, strict=True)}
             after, _ = resolve_phase(node.state, joint)
             budget.spend()
-            node.children[pick] = _node(after, rng)
+            node.children[pick] = Node(after)
             final = _rollout(after, rng, budget)
             break
         node = child

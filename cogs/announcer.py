@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs.buttons import rematch_view
-from cogs.common import COLOUR_EMOJI, plain, png_file, when
+from cogs.common import COLOUR_EMOJI, plain, png_file, replay_file, when
 from cogs.embeds import result_lines
 from cogs.lobby import refresh_lobby
 from cogs.redelivery import posted_before
 from cogs.translator import server_language
 from i18n import mark, ntr, tr, using
-from service.errors import GameNotFound
+from service.errors import GameError, GameNotFound
 from service.models import RUNNING, Announcement, Game
 from service.outbox import Undeliverable
 from service.presenter import numbered_turn
@@ -65,6 +65,7 @@ class DiscordAnnouncer:
             "reminder": self._reminder,
             "player_removed": self._removed,
             "game_over": self._over,
+            "replay": self._replay,
             "draw_proposed": self._draw,
             "game_cancelled": self._plain,
             "paused": self._plain,
@@ -245,6 +246,17 @@ class DiscordAnnouncer:
         final = tr("Final position")
         board = await self._board(game, a.payload["seq"], final) if a.payload.get("board", True) else None
         await self._post(channel, a, _fit(lines), file=board, view=rematch_view(game))
+
+    async def _replay(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
+        """The whole game animated, after its final board; a game over before its first turn has none."""
+        if await self.service.master.resolved_turns(game.id) == 0:
+            return
+        try:
+            replay = await self.service.presenter.replay(game, channel.guild.filesize_limit)
+        except GameError as err:  # it could never fit: the game's other posts go on without it
+            log.warning("game #%s: no replay posted: %s", game.id, err)
+            return
+        await self._post(channel, a, replay.text, file=replay_file(replay))
 
     async def _draw(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
         lines = [

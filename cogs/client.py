@@ -23,6 +23,7 @@ from cogs.rules import RulesCog, TutorialButton
 from cogs.settings import SettingsCog
 from cogs.translator import CatalogTranslator, LocalisedTree
 from service.runtime import GameService
+from service.store import described
 from service.storeerrors import StoreError, explain
 
 
@@ -32,7 +33,7 @@ class GameBot(commands.Bot):
     def __init__(self, config: Config, *, service_options: dict[str, Any] | None = None, **kwargs: Any):
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=discord.Intents(guilds=True),  # commands and buttons need no intent; messages are not read
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=LocalisedTree,
             **kwargs,
@@ -45,11 +46,12 @@ class GameBot(commands.Bot):
     async def open_service(self) -> GameService:
         """Open the database (once); raises StoreError, saying what to fix, when it cannot be used."""
         if self.service is None:
-            try:
-                self.config.database.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as err:
-                raise StoreError(explain(err, self.config.database)) from err
-            self.service = await GameService.open(self.config.database, DiscordAnnouncer(self), **self.service_options)
+            if self.config.database_url is None:
+                try:
+                    self.config.database.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as err:
+                    raise StoreError(explain(err, self.config.database)) from err
+            self.service = await GameService.open(self.config.store, DiscordAnnouncer(self), **self.service_options)
         return self.service
 
     async def setup_hook(self) -> None:
@@ -61,7 +63,7 @@ class GameBot(commands.Bot):
             synced = await self.tree.sync(guild=guild)
         else:
             synced = await self.tree.sync()
-        logging.getLogger(__name__).info("synced %d commands; database %s", len(synced), self.config.database)
+        logging.getLogger(__name__).info("synced %d commands; database %s", len(synced), described(self.config.store))
         await self.service.start()
 
     async def close(self) -> None:

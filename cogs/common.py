@@ -15,6 +15,7 @@ from service.errors import GameError
 from service.models import Actor, Game
 
 if TYPE_CHECKING:
+    from service.presenter import ReplayPost
     from service.runtime import GameService
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,10 @@ def plain(name: str) -> str:
 
 def png_file(data: bytes, filename: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=filename)
+
+
+def replay_file(replay: ReplayPost) -> discord.File:
+    return discord.File(io.BytesIO(replay.data), filename=replay.filename)
 
 
 class GameTransformer(app_commands.Transformer):

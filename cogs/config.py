@@ -7,6 +7,8 @@ import pathlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from service.store import SQLITE_SCHEME, Location, is_postgresql, redacted, sqlite_path
+
 
 class ConfigError(Exception):
     """The environment does not describe a bot we can run."""
@@ -15,7 +17,8 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Config:
     token: str
-    database: pathlib.Path
+    database: pathlib.Path  # the SQLite file, unless ``database_url`` names a PostgreSQL server
+    database_url: str | None = None
     dev_guild: int | None = None
     api_base: str | None = None
     log_level: str = "INFO"
@@ -37,10 +40,34 @@ class Config:
         api_base = env.get("DISCORD_API_BASE", "").strip().rstrip("/") or None
         if api_base and not api_base.startswith(("http://", "https://")):
             raise ConfigError(f"DISCORD_API_BASE must be an http(s) URL, not {api_base!r}")
+        database, database_url = _database(env)
         return cls(
             token=token,
-            database=pathlib.Path(env.get("DATABASE_PATH", "data/games.sqlite3")),
+            database=database,
+            database_url=database_url,
             dev_guild=int(guild) if guild else None,
             api_base=api_base,
             log_level=level,
         )
+
+    @property
+    def store(self) -> Location:
+        """Where the games are kept: the PostgreSQL URL, or the SQLite file."""
+        return self.database_url or self.database
+
+
+def _database(env: Mapping[str, str]) -> tuple[pathlib.Path, str | None]:
+    """DATABASE_URL (``postgresql://…`` or ``sqlite:///…``), else DATABASE_PATH, else the default file."""
+    url = env.get("DATABASE_URL", "").strip()
+    path = env.get("DATABASE_PATH", "").strip()
+    if url and path:
+        raise ConfigError("set DATABASE_URL or DATABASE_PATH, not both (DATABASE_URL=sqlite:///FILE names a file too)")
+    if not url:
+        return pathlib.Path(path or "data/games.sqlite3"), None
+    if is_postgresql(url):
+        return pathlib.Path("data/games.sqlite3"), url
+    if url.startswith(SQLITE_SCHEME) and len(url) > len(SQLITE_SCHEME):
+        return sqlite_path(url), None
+    raise ConfigError(
+        f"DATABASE_URL must be postgresql://USER:PASSWORD@HOST/DATABASE or sqlite:///FILE, not {redacted(url)!r}"
+    )

@@ -18,6 +18,7 @@ from cogs.common import (
     game_meant,
     plain,
     png_file,
+    replay_file,
     service_of,
 )
 from cogs.create import creation_group
@@ -189,6 +190,13 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
         target, past = await self._past_turn(interaction, turn, game)
         lines = self.presenter.past_orders_lines(target, past, shown=plain)
         await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
+
+    @app_commands.command(name="replay", description="The game so far as an animation (only you see the reply)")
+    @app_commands.describe(game="Game number (default: the game of this thread)")
+    async def replay(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
+        target = await game_meant(interaction, game)
+        replay = await self.presenter.replay(target, interaction.filesize_limit)
+        await interaction.followup.send(replay.text, file=replay_file(replay), ephemeral=True)
 
     @app_commands.command(name="surrender", description="Give up: you leave the game now")
     @app_commands.describe(game="Game number (default: the game of this thread)")

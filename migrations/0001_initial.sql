@@ -64,15 +64,17 @@ CREATE TABLE orders (
     PRIMARY KEY (game_id, turn, seat)
 );
 
--- Every transition of a running game, enough to replay it from the first state.
+-- Every transition of a running game, enough to replay it from the first state. Its JSON is kept
+-- deflated (service/packing.py): bytes, so BLOB (SQLite keeps any value whatever the column's type;
+-- PostgreSQL needs the bytes type).
 CREATE TABLE history (
     game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     seq          INTEGER NOT NULL,                      -- 0 is the setup, then one per transition
     turn         INTEGER NOT NULL,                      -- the turn the transition happened in
     kind         TEXT    NOT NULL CHECK (kind IN ('setup', 'resolve', 'remove')),
-    payload      TEXT    NOT NULL,                      -- JSON: setup, orders by seat, or the removal
-    events       TEXT    NOT NULL,                      -- JSON list of engine events
-    state_after  TEXT    NOT NULL,
+    payload      BLOB    NOT NULL,                      -- JSON: setup, orders by seat, or the removal
+    events       BLOB    NOT NULL,                      -- JSON list of engine events
+    state_after  BLOB    NOT NULL,                      -- (all three deflated: service/packing.py)
     at           REAL    NOT NULL,
     PRIMARY KEY (game_id, seq)
 );

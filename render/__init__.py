@@ -48,10 +48,17 @@ def board_png(view: object, *, names: Sequence[str], orders: Sequence[object] = 
     ``names[seat]`` are the players' display names. ``orders`` are the viewer's programmed,
     still-secret orders: when given, the image is that player's private one and shows them.
     """
+    return png.encode(board_image(view, names=names, orders=orders, title=title))
+
+
+def board_image(
+    view: object, *, names: Sequence[str], orders: Sequence[object] = (), title: str | None = None
+) -> Image.Image:
+    """The board of ``view`` as an RGB image, before encoding (a replay frame)."""
     drawer = _DRAWERS.get(type(view))
     if drawer is None:
         raise TypeError(f"no board drawing for {type(view).__name__}")
-    return png.encode(drawer(view, names, orders, title))
+    return drawer(view, names, orders, title)
 
 
 register_drawer(ConquestView, conquest.render)
@@ -60,4 +67,4 @@ register_drawer(FortressView, fortress.render)
 register_drawer(SiegeView, siege.render)
 register_drawer(RanksView, ranks.draw)
 
-__all__ = ["Drawer", "board_png", "clear_caches", "has_drawer", "register_drawer"]
+__all__ = ["Drawer", "board_image", "board_png", "clear_caches", "has_drawer", "register_drawer"]

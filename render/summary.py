@@ -12,6 +12,12 @@ from engine.words import count
 COLOURS = (mark("red"), mark("blue"), mark("green"), mark("orange"), mark("purple"), mark("brown"))
 
 
+def numbered_turn(unit: str, number: int, *, capital: bool = True) -> str:
+    """ "Round 4", "creating phase 12": a turn by its ruleset's name for it, in the current language."""
+    named = tr("{unit} {number}", unit=tr(unit), number=number)
+    return named[:1].upper() + named[1:] if capital else named
+
+
 def seat_name(names: Sequence[str], seat: int | None) -> str:
     if seat is None:
         return tr("neutral")

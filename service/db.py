@@ -1,4 +1,5 @@
-"""The SQLite store: one aiosqlite connection, explicit transactions, and the migration runner.
+"""The SQLite store (the default; see ``service.store``): one aiosqlite connection, explicit
+transactions, and the migration runner.
 
 Every connection uses WAL, foreign keys and a busy timeout. Statements of concurrent coroutines
 would interleave on one connection, so all access goes through ``Database.lock``: a transaction
@@ -17,6 +18,7 @@ from collections.abc import AsyncIterator
 
 import aiosqlite
 
+from service.instancelock import InstanceLock
 from service.storeerrors import StoreError, explain, storage_failure
 
 log = logging.getLogger(__name__)
@@ -30,14 +32,30 @@ class SchemaTooNewError(StoreError):
 
 
 class Database:
+    dialect = "sqlite"
+
     def __init__(self, conn: aiosqlite.Connection, path: str | pathlib.Path):
         self.conn, self.path = conn, pathlib.Path(path)
         self.lock = asyncio.Lock()
+        self.instance: InstanceLock | None = None
 
     @classmethod
-    async def open(cls, path: str | pathlib.Path, busy_timeout_ms: int = 5000) -> Database:
+    async def open(cls, path: str | pathlib.Path, busy_timeout_ms: int = 5000, *, alone: bool = False) -> Database:
         """Open and configure the file; on failure nothing is left open (the connection's thread would
-        keep the process alive) and the error says what to fix."""
+        keep the process alive) and the error says what to fix. ``alone``: refuse to start beside
+        another bot on this file."""
+        instance = InstanceLock(path).acquire() if alone else None
+        try:
+            db = await cls._connect(path, busy_timeout_ms)
+        except BaseException:
+            if instance is not None:
+                instance.release()
+            raise
+        db.instance = instance
+        return db
+
+    @classmethod
+    async def _connect(cls, path: str | pathlib.Path, busy_timeout_ms: int) -> Database:
         try:
             conn = await aiosqlite.connect(str(path), isolation_level=None)
         except sqlite3.Error as err:
@@ -62,6 +80,9 @@ class Database:
 
     async def close(self) -> None:
         await self.conn.close()
+        if self.instance is not None:
+            self.instance.release()
+            self.instance = None
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -120,6 +141,14 @@ class Database:
                 except BaseException:
                     await self._roll_back()
                     raise
+            return await self._version()
+
+    async def ids_follow_copied_rows(self, conn: aiosqlite.Connection) -> None:
+        """Nothing to do: SQLite numbers a new row after the largest id in its table."""
+
+    async def version(self) -> int:
+        """The schema version: the last migration applied."""
+        async with self.lock:
             return await self._version()
 
     async def _has_tables(self) -> bool:

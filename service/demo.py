@@ -9,9 +9,12 @@ import json
 import pathlib
 from dataclasses import dataclass
 
+from PIL import Image
+
 from engine import find_ruleset
 from render import board_png
-from render.summary import describe_events, describe_outcome
+from render.replay import UPLOAD_LIMIT, Still, animate, final
+from render.summary import describe_events, describe_outcome, numbered_turn
 
 DEMO_NAMES = ("Alice", "Борис", "小明", "Dana", "Émile", "Farida")
 
@@ -21,6 +24,7 @@ class DemoResult:
     rounds: int
     images: tuple[pathlib.Path, ...]
     summary: pathlib.Path
+    replay: pathlib.Path  # the whole game animated, as the bot posts it at a game's end
     finished: bool  # False when the step limit stopped the game: the demo did not show a whole game
 
 
@@ -33,6 +37,7 @@ def run_demo(ruleset: str, players: int | None, seed: int, out: pathlib.Path, ma
     names = DEMO_NAMES[:players]
     out.mkdir(parents=True, exist_ok=True)
     images = [_write(out / "round-000.png", board_png(rs.view(state, None), names=names, title="Start"))]
+    captions = ["Start"]
     log = [f"{rs.title}: {players} computer players, seed {seed}"]
     step = 0
     while rs.outcome(state) is None and step < max_steps:
@@ -41,17 +46,26 @@ def run_demo(ruleset: str, players: int | None, seed: int, out: pathlib.Path, ma
         if step == 1:
             private = board_png(rs.view(state, 0), names=names, orders=orders[0])
             images.append(_write(out / "private-orders-seat0-round-001.png", private))
-        heading = f"{rs.turn_unit(state).capitalize()} {step} resolved."
+        captions.append(numbered_turn(rs.turn_unit(state), step))
+        heading = f"{captions[-1]} resolved."
         resolution = rs.resolve(state, orders)
         state = resolution.state
         log += ["", heading, *describe_events(rs, resolution.events, names)]
         images.append(_write(out / f"round-{step:03d}.png", board_png(rs.view(state, None), names=names)))
     outcome = rs.outcome(state)
     log += ["", *(describe_outcome(outcome, names) if outcome else [f"Stopped after {max_steps} steps."])]
+    if outcome is not None:
+        captions[-1] = final(captions[-1])
+    boards = [path for path in images if path.name.startswith("round-")]
+    replay = animate(
+        [Still(lambda path=path: Image.open(path), text) for path, text in zip(boards, captions, strict=True)],
+        UPLOAD_LIMIT,
+    )
+    replay_path = _write(out / f"replay.{replay.format}", replay.data)
     summary = out / "summary.txt"
     summary.write_text("\n".join(log) + "\n", encoding="utf-8")
     (out / "final-state.json").write_text(json.dumps(rs.to_dict(state), ensure_ascii=False), encoding="utf-8")
-    return DemoResult(step, tuple(images), summary, outcome is not None)
+    return DemoResult(step, tuple(images), summary, replay_path, outcome is not None)
 
 
 def _write(path: pathlib.Path, data: bytes) -> pathlib.Path:

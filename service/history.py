@@ -6,11 +6,13 @@ Orders are secret only until their turn resolves; after that, anyone may look th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from i18n import ntr, tr
+from render.replay import MAX_FRAMES, pick
 from service.errors import GameError
 from service.master import GameMasterCore
+from service.models import FINISHED
 from service.packing import unpack
 
 
@@ -22,6 +24,14 @@ class PastTurn:
     events: tuple[dict[str, Any], ...]
     orders: dict[int, str]  # by seat, as played: a seat that gave none played its defaults
     timed_out: bool
+
+
+class ReplayStep(NamedTuple):
+    """A position a replay shows, as plain data for the worker that draws it."""
+
+    number: int | None  # 0 for the start, else the resolved turn it follows; None: a departure ended the game
+    before: bytes | str | None  # the position the turn was played from (it names the turn), as stored
+    after: bytes | str  # as stored: the worker unpacks it
 
 
 class HistoryOps(GameMasterCore):
@@ -70,3 +80,29 @@ class HistoryOps(GameMasterCore):
             {int(seat): text for seat, text in played["orders"].items()},
             bool(played.get("timed_out")),
         )
+
+    async def replay_steps(self, game_id: int) -> list[ReplayStep]:
+        """What a replay of the game shows: the start and the position after each resolved turn, and a
+        finished game's last position if a departure after its last turn made it; evenly chosen
+        down to at most MAX_FRAMES."""
+        game = await self.get_game(game_id)
+        if await self.resolved_turns(game_id) == 0:
+            raise GameError(tr("game #{number} has no resolved turn yet: there is nothing to replay", number=game_id))
+        async with self.db.reading() as conn:
+            async with conn.execute(
+                "SELECT kind, state_after FROM history WHERE game_id = ? ORDER BY seq", (game_id,)
+            ) as cursor:
+                rows = await cursor.fetchall()
+        numbers, resolved = [], 0
+        for index, (kind, _) in enumerate(rows):
+            if kind == "resolve":
+                resolved += 1
+                numbers.append((index, resolved))
+            elif kind == "setup":
+                numbers.append((index, 0))
+        if game.row.status == FINISHED and rows[-1][0] != "resolve":
+            numbers.append((len(rows) - 1, None))
+        return [
+            ReplayStep(number, rows[index - 1][1] if number else None, rows[index][1])
+            for index, number in (numbers[i] for i in pick(len(numbers), MAX_FRAMES))
+        ]

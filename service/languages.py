@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from i18n import ENGLISH, LANGUAGES, from_discord, language_name, tr
 from service.clock import Clock
-from service.db import Database
 from service.errors import GameError, NotAllowed
 from service.models import Actor
+from service.store import Store
 
 
 class ServerLanguages:
-    def __init__(self, db: Database, clock: Clock):
+    def __init__(self, db: Store, clock: Clock):
         self.db, self.clock = db, clock
         self._known: dict[int, str] = {}
 

@@ -8,8 +8,6 @@ import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-import aiosqlite
-
 from engine import EngineError, Ruleset
 from engine.rng import Rng
 from i18n import tr
@@ -17,6 +15,7 @@ from service.errors import GameError, GameNotFound, NotAllowed, WrongPhase
 from service.gameoptions import settle
 from service.master import GameMasterCore
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, TimeSettings
+from service.store import Connection
 from service.timing import check_settings
 from service.turns import Planner
 
@@ -87,11 +86,11 @@ class LobbyOps(GameMasterCore):
                 raise GameError(
                     tr("this channel already has {count} open games; finish or cancel some first", count=open_games)
                 )
-            cursor = await conn.execute(
+            async with conn.execute(
                 """INSERT INTO games (guild_id, channel_id, creator_id, ruleset, options, min_players, max_players,
                                       seed, time_mode, round_seconds, bank_seconds, increment_seconds,
                                       reminder_seconds, missed_limit, orders_stand, rated, created_at, updated_at)
-                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id""",
                 (
                     guild_id,
                     channel_id,
@@ -112,8 +111,8 @@ class LobbyOps(GameMasterCore):
                     now,
                     now,
                 ),
-            )
-            game_id = cursor.lastrowid
+            ) as cursor:
+                (game_id,) = await cursor.fetchone()
             await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
         return await self.get_game(game_id)
 
@@ -169,7 +168,7 @@ class LobbyOps(GameMasterCore):
         return await self.get_game(row[0]) if row else None
 
     async def _insert_player(
-        self, conn: aiosqlite.Connection, game_id: int, user_id: int | None, name: str, *, ai_level: str | None = None
+        self, conn: Connection, game_id: int, user_id: int | None, name: str, *, ai_level: str | None = None
     ) -> None:
         await conn.execute(
             "INSERT INTO players (game_id, user_id, name, joined_at, ai_level) VALUES (?,?,?,?,?)",
@@ -177,7 +176,7 @@ class LobbyOps(GameMasterCore):
         )
 
     async def _change(
-        self, game_id: int, change: Callable[[aiosqlite.Connection, Game], Awaitable[None]], **columns: Any
+        self, game_id: int, change: Callable[[Connection, Game], Awaitable[None]], **columns: Any
     ) -> Game:
         """One lobby change in one transaction: ``change`` checks and writes; the game's version is bumped."""
         async with self._locks[game_id]:
@@ -218,7 +217,7 @@ class LobbyOps(GameMasterCore):
                 p for p in sorted(old.players, key=lambda p: (p.seat is None, p.seat)) if p.user_id != actor.user_id
             ]
 
-            async def seat_the_others(conn: aiosqlite.Connection, game: Game) -> None:
+            async def seat_the_others(conn: Connection, game: Game) -> None:
                 for player in others:
                     await self._insert_player(conn, game.id, player.user_id, player.name, ai_level=player.ai_level)
 
@@ -227,13 +226,13 @@ class LobbyOps(GameMasterCore):
     async def attach_thread(self, game_id: int, *, thread_id: int | None, lobby_message_id: int | None) -> Game:
         """Remember where the game is played and which message carries its lobby buttons."""
 
-        async def nothing_to_check(conn: aiosqlite.Connection, game: Game) -> None:
+        async def nothing_to_check(conn: Connection, game: Game) -> None:
             return None
 
         return await self._change(game_id, nothing_to_check, thread_id=thread_id, lobby_message_id=lobby_message_id)
 
     async def join(self, game_id: int, actor: Actor) -> Game:
-        async def join(conn: aiosqlite.Connection, game: Game) -> None:
+        async def join(conn: Connection, game: Game) -> None:
             self.require_status(game, LOBBY)
             if game.player_of(actor.user_id):
                 raise GameError(tr("you are already in game #{number}", number=game_id))
@@ -245,7 +244,7 @@ class LobbyOps(GameMasterCore):
     async def leave(self, game_id: int, actor: Actor) -> Game:
         """Leave a lobby. (In a running game, leaving is surrendering.)"""
 
-        async def leave(conn: aiosqlite.Connection, game: Game) -> None:
+        async def leave(conn: Connection, game: Game) -> None:
             if game.row.status == RUNNING and game.player_of(actor.user_id):
                 raise WrongPhase(
                     tr("game #{number} has started; to leave it for good, use /game surrender", number=game_id)
@@ -258,7 +257,7 @@ class LobbyOps(GameMasterCore):
     async def add_ai(self, game_id: int, actor: Actor, level: str | None = None) -> Game:
         """Seat a computer player at ``level`` (a name from the ruleset's levels; default the strongest)."""
 
-        async def add(conn: aiosqlite.Connection, game: Game) -> None:
+        async def add(conn: Connection, game: Game) -> None:
             self.require_status(game, LOBBY)
             if game.player_of(actor.user_id) is None:
                 self.require_manager(game, actor)
@@ -274,7 +273,7 @@ class LobbyOps(GameMasterCore):
     async def remove_ai(self, game_id: int, actor: Actor) -> Game:
         """Take back the computer seat added last (in a lobby), for whoever may add one."""
 
-        async def remove(conn: aiosqlite.Connection, game: Game) -> None:
+        async def remove(conn: Connection, game: Game) -> None:
             self.require_status(game, LOBBY)
             if game.player_of(actor.user_id) is None:
                 self.require_manager(game, actor)
@@ -300,7 +299,7 @@ class LobbyOps(GameMasterCore):
         if game.row.status == RUNNING:
             return await self.remove_seat(game_id, target.seat, "kicked")
 
-        async def kick(conn: aiosqlite.Connection, game: Game) -> None:
+        async def kick(conn: Connection, game: Game) -> None:
             self.require_status(game, LOBBY)
             await conn.execute("DELETE FROM players WHERE id = ?", (target.id,))
 

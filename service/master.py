@@ -15,16 +15,14 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import aiosqlite
-
 from engine import RULESETS, EngineError, Ruleset
 from i18n import mark, tr
 from service.clock import Clock
-from service.db import Database
 from service.errors import Conflict, GameError, GameNotFound, NotAllowed, WrongPhase
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, GameRow, OrderRow, PlayerRow
 from service.packing import pack
 from service.reminders import DEFAULT_TIME_ZONE, ReminderSettings
+from service.store import Connection, Store
 from service.turns import Plan, Planner
 from service.workers import CpuPool, bot_job
 
@@ -47,7 +45,7 @@ class GameMasterCore:
 
     def __init__(
         self,
-        db: Database,
+        db: Store,
         clock: Clock,
         *,
         rulesets: Mapping[str, Ruleset] = RULESETS,
@@ -88,7 +86,7 @@ class GameMasterCore:
         async with self.db.reading() as conn:
             return await self._load(conn, game_id)
 
-    async def _load(self, conn: aiosqlite.Connection, game_id: int) -> Game:
+    async def _load(self, conn: Connection, game_id: int) -> Game:
         async with conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
             row = await cursor.fetchone()
         if row is None:
@@ -128,7 +126,7 @@ class GameMasterCore:
         passed = frozenset(seat for seat, row in orders.items() if row.passed)
         return Game(game, players, passed, acting, damage, state)
 
-    async def _orders(self, conn: aiosqlite.Connection, game: GameRow) -> dict[int, OrderRow]:
+    async def _orders(self, conn: Connection, game: GameRow) -> dict[int, OrderRow]:
         async with conn.execute(
             "SELECT seat, text, passed, updated_at FROM orders WHERE game_id = ? AND turn = ?", (game.id, game.turn)
         ) as cursor:
@@ -186,7 +184,7 @@ class GameMasterCore:
         )
 
     @staticmethod
-    async def _reminder_settings(conn: aiosqlite.Connection, user_ids: list[int]) -> dict[int, ReminderSettings]:
+    async def _reminder_settings(conn: Connection, user_ids: list[int]) -> dict[int, ReminderSettings]:
         """The stored reminder settings of these users (those who never chose any are left out)."""
         if not user_ids:
             return {}
@@ -263,9 +261,7 @@ class GameMasterCore:
             await self._announce(conn, before.id, plan.announcements)
             self.fault("in_transaction")
 
-    async def _announce(
-        self, conn: aiosqlite.Connection, game_id: int, announcements: list[tuple[str, dict[str, Any]]]
-    ) -> None:
+    async def _announce(self, conn: Connection, game_id: int, announcements: list[tuple[str, dict[str, Any]]]) -> None:
         now = self.clock.now()
         await conn.executemany(
             "INSERT INTO outbox (game_id, kind, payload, created_at, next_attempt) VALUES (?,?,?,?,?)",
@@ -286,7 +282,7 @@ class GameMasterCore:
         times = [t for t in (deadline_at, reminder_at) if t is not None]
         return min(times) if times else None
 
-    async def _update_game(self, conn: aiosqlite.Connection, game: GameRow, **columns: Any) -> None:
+    async def _update_game(self, conn: Connection, game: GameRow, **columns: Any) -> None:
         """A lobby or admin change: bump the version so a concurrent transition cannot overwrite it."""
         names = "".join(f"{name} = ?, " for name in columns)
         cursor = await conn.execute(

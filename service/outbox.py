@@ -16,9 +16,9 @@ import logging
 from typing import Protocol
 
 from service.clock import Clock
-from service.db import Database
 from service.master import Fault, _no_fault
 from service.models import Announcement
+from service.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ class Outbox:
     """``lanes`` games are delivered side by side; each game's posts go one after another, in order."""
 
     def __init__(
-        self, db: Database, clock: Clock, sink: Sink, *, fault: Fault = _no_fault, batch: int = 200, lanes: int = 8
+        self, db: Store, clock: Clock, sink: Sink, *, fault: Fault = _no_fault, batch: int = 200, lanes: int = 8
     ):
         self.db, self.clock, self.sink, self.fault, self.batch = db, clock, sink, fault, batch
         self._flushing = asyncio.Lock()

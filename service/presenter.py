@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import BotLevel, Event, Option, Ruleset
-from i18n import NAME_CONTEXT, current, tr, tr_in
-from render.summary import describe_events, seat_name
+from i18n import NAME_CONTEXT, current, ntr, tr, tr_in
+from render.replay import ReplayTooLarge
+from render.summary import describe_events, numbered_turn, seat_name
 from render.text import font_for
 from service.errors import GameError, WrongPhase
 from service.gameoptions import creation_options, duration
@@ -23,7 +24,7 @@ from service.history import PastTurn
 from service.master import GameMasterCore
 from service.models import FINISHED, RUNNING, Game
 from service.ratings import Standing
-from service.workers import CpuPool, chart_job, preview_job, render_job
+from service.workers import CpuPool, chart_job, preview_job, render_job, replay_job
 
 
 @dataclass(frozen=True)
@@ -202,6 +203,39 @@ class Presenter:
             language=current(),
         )
 
+    async def replay(self, game: Game, limit: int) -> ReplayPost:
+        """The game from its start to now, animated, in at most ``limit`` bytes (an upload limit)."""
+        steps = await self.master.replay_steps(game.id)
+        try:
+            replay = await self.pool.run(
+                replay_job,
+                self.master.ruleset(game.row),
+                steps,
+                names=self.drawn_names(game),
+                finished=game.row.status == FINISHED,
+                limit=limit,
+                language=current(),
+            )
+        except ReplayTooLarge as err:
+            raise GameError(tr("the replay of game #{number} does not fit in an upload here", number=game.id)) from err
+        frames, title = replay.frames, self.title(game)
+        text = (
+            ntr(
+                "🎞️ **Replay of {game}**, start to finish: {n} frame.",
+                "🎞️ **Replay of {game}**, start to finish: {n} frames.",
+                frames,
+                game=title,
+            )
+            if game.row.status == FINISHED
+            else ntr(
+                "🎞️ **Replay of {game}** so far: {n} frame.",
+                "🎞️ **Replay of {game}** so far: {n} frames.",
+                frames,
+                game=title,
+            )
+        )
+        return ReplayPost(text, f"game-{game.id}-replay.{replay.format}", replay.data)
+
     def tutorials(self) -> list[RulesetCard]:
         """The games that have a tutorial."""
         return [card for card in self.cards() if self.rulesets[card.name].tutorial()]
@@ -257,18 +291,21 @@ class Presenter:
 
 
 @dataclass(frozen=True)
+class ReplayPost:
+    """A replay as a message carries it."""
+
+    text: str
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True)
 class TutorialView:
     ruleset: str
     index: int  # from 0
     count: int
     text: str
     image: bytes
-
-
-def numbered_turn(unit: str, number: int, *, capital: bool = True) -> str:
-    """ "Round 4", "creating phase 12": a turn by its ruleset's name for it, in the current language."""
-    named = tr("{unit} {number}", unit=tr(unit), number=number)
-    return named[:1].upper() + named[1:] if capital else named
 
 
 def _drawable(name: str) -> str:

@@ -12,13 +12,14 @@ import asyncio
 import json
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
-import aiosqlite
 from openskill.models import PlackettLuce
 
 from service.errors import GameError
 from service.master import GameMasterCore
 from service.models import FINISHED
+from service.store import Connection
 
 GLOBAL = 0  # the scope of ratings over every server
 MODEL = PlackettLuce()
@@ -32,6 +33,10 @@ class Standing:
     games: int
     wins: int
     points: int
+
+
+UNRATED = """g.status = ? AND g.rated = 1 AND g.result IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id)"""  # finished, rated, not applied yet
 
 
 def player_key(user_id: int | None, ai_level: str | None) -> str:
@@ -81,15 +86,18 @@ class RatingOps(GameMasterCore):
         return stats
 
     async def catch_up_ratings(self) -> int:
-        """Apply every finished rated game not applied yet, in the order they ended; returns how many."""
+        """Apply every finished rated game not applied yet, in the order they ended; returns how many.
+        When there is none (the usual case), only a read is made: a leaderboard never waits to write."""
+        async with self.db.reading() as conn:
+            async with conn.execute(f"SELECT 1 FROM games g WHERE {UNRATED} LIMIT 1", (FINISHED,)) as cursor:
+                if await cursor.fetchone() is None:
+                    return 0
         async with self._ratings_lock:
             async with self.db.transaction() as conn:
                 async with conn.execute(
-                    """SELECT g.id, g.guild_id, g.ruleset, g.result,
+                    f"""SELECT g.id, g.guild_id, g.ruleset, g.result,
                               (SELECT max(h.at) FROM history h WHERE h.game_id = g.id) AS ended_at
-                       FROM games g WHERE g.status = ? AND g.rated = 1 AND g.result IS NOT NULL
-                       AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id)
-                       ORDER BY ended_at, g.id""",
+                       FROM games g WHERE {UNRATED} ORDER BY ended_at NULLS FIRST, g.id""",
                     (FINISHED,),
                 ) as cursor:
                     games = await cursor.fetchall()
@@ -105,7 +113,7 @@ class RatingOps(GameMasterCore):
                     await conn.execute(f"DELETE FROM {table}")
         return await self.catch_up_ratings()
 
-    async def _apply(self, conn: aiosqlite.Connection, game: aiosqlite.Row) -> None:
+    async def _apply(self, conn: Connection, game: Any) -> None:
         ended_at = game["ended_at"] or 0.0
         await conn.execute("INSERT INTO rated_games (game_id, ended_at) VALUES (?, ?)", (game["id"], ended_at))
         async with conn.execute(
@@ -124,7 +132,7 @@ class RatingOps(GameMasterCore):
 
     @staticmethod
     async def _rate(
-        conn: aiosqlite.Connection, scope: int, ruleset: str, game_id: int, ended_at: float, players: list[RatedPlayer]
+        conn: Connection, scope: int, ruleset: str, game_id: int, ended_at: float, players: list[RatedPlayer]
     ) -> None:
         before = []
         for player in players:
@@ -140,8 +148,8 @@ class RatingOps(GameMasterCore):
                 """INSERT INTO ratings (scope, ruleset, player, name, mu, sigma, games, wins, points)
                    VALUES (?,?,?,?,?,?,1,?,?)
                    ON CONFLICT (scope, ruleset, player) DO UPDATE SET name = excluded.name, mu = excluded.mu,
-                   sigma = excluded.sigma, games = games + 1, wins = wins + excluded.wins,
-                   points = points + excluded.points""",
+                   sigma = excluded.sigma, games = ratings.games + 1, wins = ratings.wins + excluded.wins,
+                   points = ratings.points + excluded.points""",
                 (scope, ruleset, player.key, player.name, rating.mu, rating.sigma, int(player.won), player.points),
             )
             await conn.execute(
@@ -159,7 +167,7 @@ class RatedPlayer:
     points: int
 
 
-def _rated_players(result: dict, seated: list[aiosqlite.Row]) -> list[RatedPlayer]:
+def _rated_players(result: dict, seated: list[Any]) -> list[RatedPlayer]:
     """The game's players as rating sees them. Computer seats of one level are one player (at the
     best place any of them reached), so a level is never rated against itself."""
     place = {int(seat): n for n, group in enumerate(result["ranking"]) for seat in group}
@@ -180,5 +188,5 @@ def _rated_players(result: dict, seated: list[aiosqlite.Row]) -> list[RatedPlaye
     return list(merged.values())
 
 
-def _standing(row: aiosqlite.Row) -> Standing:
+def _standing(row: Any) -> Standing:
     return Standing(row["player"], row["name"], row["mu"] - 3 * row["sigma"], row["games"], row["wins"], row["points"])

@@ -5,19 +5,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import pathlib
 import sqlite3
 from collections.abc import Mapping
 
 from engine import RULESETS, Ruleset
 from service import GameMaster
 from service.clock import Clock, SystemClock
-from service.db import Database
-from service.instancelock import InstanceLock
 from service.languages import ServerLanguages
 from service.outbox import Outbox, Sink
 from service.presenter import Presenter
 from service.scheduler import WakeScheduler, guarded
+from service.store import Location, Store, open_store, sqlite_path
 from service.storeerrors import StoreError, explain
 from service.workers import CpuPool
 
@@ -32,7 +30,7 @@ class GameService:
 
     def __init__(
         self,
-        db: Database,
+        db: Store,
         sink: Sink,
         *,
         clock: Clock | None = None,
@@ -52,25 +50,22 @@ class GameService:
         self.master.on_commit.append(self._after_commit)
         self._tasks: set[asyncio.Task] = set()
         self._armed_until: float | None = None  # wake-ups up to this time are in the scheduler
-        self.lock: InstanceLock | None = None
         self.recovery: asyncio.Task | None = None
         self._closing: asyncio.Task | None = None
 
     @classmethod
-    async def open(cls, path: str | pathlib.Path, sink: Sink, **kwargs) -> GameService:
-        """Take the database for this process and bring its schema up to date; raises StoreError (saying
-        what to fix) if it cannot be used, leaving nothing open behind."""
+    async def open(cls, location: Location, sink: Sink, **kwargs) -> GameService:
+        """Take the database (a SQLite file's path, or a database URL: ``service.store``) for this process
+        and bring its schema up to date; raises StoreError (saying what to fix) if it cannot be used,
+        leaving nothing open behind."""
         async with contextlib.AsyncExitStack() as undo:
-            lock = InstanceLock(path).acquire()
-            undo.callback(lock.release)
-            db = await Database.open(path)
+            db = await open_store(location, alone=True)
             undo.push_async_callback(db.close)
             try:
                 await db.migrate()
             except sqlite3.Error as err:
-                raise StoreError(explain(err, path)) from err
+                raise StoreError(explain(err, sqlite_path(location))) from err
             service = cls(db, sink, **kwargs)
-            service.lock = lock
             undo.pop_all()
         return service
 
@@ -105,8 +100,6 @@ class GameService:
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.db.close()
-        if self.lock is not None:
-            self.lock.release()
         if self._owns_pool:
             await asyncio.to_thread(self.pool.close)
 

@@ -38,8 +38,11 @@ def storage_failure(err: sqlite3.Error) -> StorageFailure | None:
     """What to tell the player when ``err`` stopped his change, or None if it is not the storage's fault."""
     name = getattr(err, "sqlite_errorname", "") or ""
     reason = next((text for code, text in _UNWRITABLE.items() if name == code or name.startswith(code + "_")), None)
-    if reason is None:
-        return None
+    return None if reason is None else unsaved(reason)
+
+
+def unsaved(reason: str) -> StorageFailure:
+    """The player's message for a change the store could not write, ``reason`` being the store's fault."""
     return StorageFailure(f"nothing was saved: {reason}. Please tell whoever runs the bot, and try again later")
 
 

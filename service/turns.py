@@ -134,6 +134,7 @@ class Planner:
             kind == "round_resolved" and payload["seq"] == self.seq for kind, payload in self.plan.announcements
         )
         self.plan.announcements.append(("game_over", {"result": result, "seq": self.seq, "board": not shown}))
+        self.plan.announcements.append(("replay", {}))  # after the final board, in the same outbox order
 
     # --- transitions ---------------------------------------------------------------------
 

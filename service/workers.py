@@ -17,13 +17,18 @@ import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import RULESETS, Ruleset
 from i18n import ENGLISH, tr, using
-from render import board_png, has_drawer, text
+from render import board_image, board_png, has_drawer, text
 from render.chart import rating_chart
+from render.replay import Replay, Still, animate, final
+from render.summary import numbered_turn
 from service.packing import unpack
+
+if TYPE_CHECKING:
+    from service.history import ReplayStep
 
 T = TypeVar("T")
 
@@ -61,6 +66,33 @@ def chart_job(title: str, series: Mapping[str, Sequence[float]], language: str =
     """A player's rating history, its axis words in ``language``."""
     with using(language):
         return rating_chart(title, series)
+
+
+def replay_job(
+    rs: Ruleset,
+    steps: Sequence[ReplayStep],
+    *,
+    names: Sequence[str],
+    finished: bool,
+    limit: int,
+    language: str = ENGLISH,
+) -> Replay:
+    """The game animated, in at most ``limit`` bytes, its captions and boards' words in ``language``;
+    a finished game's last frame says so. States come as stored: the worker unpacks them."""
+
+    def caption(step: ReplayStep, last: bool) -> str:
+        if step.number is None:
+            return tr("Final position")
+        unit = rs.turn_unit(rs.from_dict(unpack(step.before))) if step.number else ""
+        label = numbered_turn(unit, step.number) if step.number else tr("Start")
+        return final(label) if last and finished else label
+
+    def board(stored: bytes | str) -> Callable[[], Any]:
+        return lambda: board_image(rs.view(rs.from_dict(unpack(stored)), None), names=names)
+
+    with using(language):
+        stills = [Still(board(step.after), caption(step, i == len(steps) - 1)) for i, step in enumerate(steps)]
+        return animate(stills, limit)
 
 
 def bot_job(rs: Ruleset, state: Mapping[str, Any], seat: int, seed: str, level: str | None, nodes: int) -> str:

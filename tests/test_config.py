@@ -49,3 +49,27 @@ def test_bot_without_token_exits_with_a_clear_message(monkeypatch, capsys):
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert bot.main([]) == 2
     assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
+
+
+def test_database_url_chooses_the_store():
+    postgres = Config.from_env({"DISCORD_TOKEN": "t", "DATABASE_URL": "postgresql://bot:secret@db.internal/games"})
+    assert postgres.store == "postgresql://bot:secret@db.internal/games"
+    relative = Config.from_env({"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:///data/x.sqlite3"})
+    assert relative.store == relative.database == pathlib.Path("data/x.sqlite3")
+    absolute = Config.from_env({"DISCORD_TOKEN": "t", "DATABASE_URL": "sqlite:////srv/x.sqlite3"})
+    assert absolute.store == pathlib.Path("/srv/x.sqlite3")
+    assert Config.from_env({"DISCORD_TOKEN": "t"}).store == pathlib.Path("data/games.sqlite3")
+
+
+@pytest.mark.parametrize(
+    "env, message",
+    [
+        ({"DATABASE_URL": "mysql://bot:secret@db/games"}, r"DATABASE_URL must be .*'mysql://bot:\*\*\*@db/games'"),
+        ({"DATABASE_URL": "sqlite:///"}, "DATABASE_URL must be"),
+        ({"DATABASE_URL": "postgresql://db/games", "DATABASE_PATH": "x.db"}, "not both"),
+    ],
+)
+def test_a_database_url_that_names_no_store_is_refused_without_its_password(env, message):
+    with pytest.raises(ConfigError, match=message) as refusal:
+        Config.from_env({"DISCORD_TOKEN": "t", **env})
+    assert "secret" not in str(refusal.value)

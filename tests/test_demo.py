@@ -24,7 +24,11 @@ def test_demo_plays_a_full_game_of_every_ruleset_at_its_default_table(tmp_path, 
     for path in [*rounds, *tmp_path.glob("private-*.png")]:
         with Image.open(io.BytesIO(path.read_bytes())) as image:
             assert image.format == "PNG" and image.width > 300
-    assert "rounds;" in capsys.readouterr().out
+    with Image.open(result_replay := next(tmp_path.glob("replay.*"))) as replay:
+        assert replay.format in ("GIF", "WEBP") and replay.is_animated and replay.n_frames == min(len(rounds), 120)
+        assert replay.width <= 640 and result_replay.stat().st_size <= 10 * 1024 * 1024
+    printed = capsys.readouterr().out
+    assert "rounds;" in printed and f"{result_replay.name} in" in printed
 
 
 def test_an_impossible_table_fails_with_a_reason(tmp_path, capsys):

@@ -31,7 +31,7 @@ from engine.conquest.state import Cell, ConquestState, ConquestView, from_dict, 
 from engine.errors import OptionError
 from engine.i18n import mark
 from engine.rng import seed_state
-from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
+from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
 RULES_TEXT = mark(
     """\
@@ -63,7 +63,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
     min_players = 2
     max_players = 6
     default_players = 3
-    bot_levels = (BotLevel("standard", 2_000),)  # >= 6 target looks per cell of the largest generated map
+    bot_levels = ai.LEVELS
     state_version = 2
 
     def options_schema(self) -> tuple[Option, ...]:
@@ -162,7 +162,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
     def ai_orders(
         self, state: ConquestState, seat: int, seed: int | str, *, level: str | None = None, budget: int | None = None
     ) -> list[Order]:
-        return ai.choose_orders(state, seat, seed, self.search_budget(level, budget))
+        return ai.choose_orders(state, seat, seed, self.bot_level(level).name, self.search_budget(level, budget))
 
     def turn_unit(self, state: ConquestState) -> str:
         return mark("round")

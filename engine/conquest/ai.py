@@ -1,68 +1,49 @@
-"""A greedy conquest player: take what is cheap and productive, feed the front from the rear.
+"""Conquest computer players, weakest first. Each plans every round afresh, so it first stops its
+own standing auto-moves.
 
-Each neighbouring cell it weighs as a target is a node of its :class:`Budget`; once the budget is
-spent, the cells it has not looked at yet only feed the front.
+- Easy: greedy (``planner.greedy``): takes what is cheap and productive, feeds the front; blind to
+  the enemy's stacks.
+- Medium: the careful plan (``planner.plan``): attacks pooled from every cell next to the target
+  and sized above its defenders, the rear feeding the enemy's side first.
+- Hard: one round of lookahead: the careful plan and two variants meet the careful plans predicted
+  for the others, and the one leaving it the largest share of the board after the next round is
+  played (``search.lookahead``).
+- Extreme: thinks a step further (``search.anticipate``): it predicts the others both as careful
+  players and as lookahead players, weighs every variant against both, judged two rounds on, and
+  improves the best front cell by front cell while its budget lasts.
+
+Nodes of the :class:`Budget` are order sets generated and rounds simulated.
 """
 
 from __future__ import annotations
 
-from collections import deque
-
 from engine.budget import Budget
-from engine.conquest.orders import Move, Order, StopAuto
+from engine.conquest import planner, search
+from engine.conquest.orders import Order
+from engine.conquest.sim import Geometry, Position, as_orders
 from engine.conquest.state import ConquestState
-from engine.hexgrid import Hex
 from engine.rng import Rng, seed_state
+from engine.ruleset import BotLevel
+
+LEVELS = (BotLevel("Easy", 1), BotLevel("Medium", 1), BotLevel("Hard", 40), BotLevel("Extreme", 1500))
+HARD_VARIANTS = 3  # the careful plan and its first variants (Hard)
+HARD_DEPTH = 1  # careful rounds after the candidate's round (Hard)
+EXTREME_DEPTH = 2  # careful rounds after the candidate's round (Extreme)
 
 
-def choose_orders(state: ConquestState, seat: int, seed: int | str, budget: Budget) -> list[Order]:
+def choose_orders(state: ConquestState, seat: int, seed: int | str, level: str, budget: Budget) -> list[Order]:
     rng = Rng(seed_state(f"{seed}:{state.round}:{seat}"))
-    mine = state.cells_of(seat)
-    to_front = _distance_to_front(state, seat)
-    orders: list[Order] = [StopAuto(c) for c in mine if c in state.autos]  # it plans every round itself
-    for cell in rng.shuffled(mine):
-        available = state.cells[cell].units
-        for need, target in _targets(state, seat, cell, rng, budget):
-            if available >= need:
-                orders.append(Move(cell, target, need))
-                available -= need
-        if available and to_front.get(cell, 0) > 0:
-            closer = [n for n in cell.neighbours() if to_front.get(n, -1) == to_front[cell] - 1]
-            if closer:
-                orders.append(Move(cell, rng.choice(sorted(closer)), available))
-    return orders
-
-
-def _targets(state: ConquestState, seat: int, cell: Hex, rng: Rng, budget: Budget) -> list[tuple[int, Hex]]:
-    """Adjacent foreign cells, best value per unit first, with the units needed to take each."""
-    if budget.spent:
-        return []
-    scored = []
-    for target in cell.neighbours():
-        other = state.cells.get(target)
-        if other is None or other.owner == seat:
-            continue
-        enemy = other.owner is not None
-        need = other.units + (2 if enemy else 1)
-        value = state.types[target].production * (3 if enemy else 2) + (2 if enemy else 0)
-        scored.append((value / need, rng.below(1000), need, target))
-    budget.spend(len(scored))
-    scored.sort(reverse=True)
-    return [(need, target) for _, _, need, target in scored]
-
-
-def _distance_to_front(state: ConquestState, seat: int) -> dict[Hex, int]:
-    """Steps from each own cell to the nearest foreign cell, walking through own cells."""
-    distance: dict[Hex, int] = {}
-    queue: deque[Hex] = deque()
-    for cell, content in state.cells.items():
-        if content.owner == seat and any(n in state.cells and state.cells[n].owner != seat for n in cell.neighbours()):
-            distance[cell] = 0
-            queue.append(cell)
-    while queue:
-        cell = queue.popleft()
-        for near in cell.neighbours():
-            if near in state.cells and state.cells[near].owner == seat and near not in distance:
-                distance[near] = distance[cell] + 1
-                queue.append(near)
-    return distance
+    geometry = Geometry.of(state)
+    position = Position.of(state, geometry)
+    if level == "Easy":
+        budget.spend()
+        steps = planner.greedy(geometry, position, seat, rng)
+    elif level == "Medium":
+        budget.spend()
+        steps = planner.plan(geometry, position, seat, planner.CAREFUL, rng)
+    elif level == "Hard":
+        variants = planner.VARIANTS[:HARD_VARIANTS]
+        steps = search.lookahead(geometry, position, seat, variants, HARD_DEPTH, rng, budget)
+    else:
+        steps = search.anticipate(geometry, position, seat, planner.VARIANTS, EXTREME_DEPTH, rng, budget)
+    return as_orders(state, seat, geometry, steps)

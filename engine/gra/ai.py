@@ -5,13 +5,14 @@
   and keeps the largest part of a split. Each army it weighs is a node of its budget.
 - Medium: plans the whole move phase (:mod:`engine.gra.tactics`): attacks gathered from every army
   next to a target, guards where an enemy can strike, idle soldiers heading for nodes still to
-  take, captures worth more where they cut the enemy's land apart. It tries a few styles of plan
-  against each opponent's steady plan, played on through the creating phase and one more steady
-  move phase, and plays the best. It starts on well-connected nodes, creates soldiers where they
-  are safe and near nodes worth taking, and keeps the split part worth most.
+  take (enemy nodes first), captures worth more where they cut the enemy's land apart. It tries a
+  few styles of plan (bolder or more careful, raiding or spreading) against each opponent's steady
+  plan, played on through the creating phase and one more steady move phase, and plays the best.
+  It starts on well-connected nodes, creates soldiers where they are safe and near nodes worth
+  taking, and keeps the split part worth most.
 - Hard: searches its plans against several plans of every opponent at once (decoupled UCT,
   :mod:`engine.gra.search`), each joint choice played on two move phases before it is scored.
-- Extreme: more plans on each side, a bigger budget, and three move phases played on.
+- Extreme: more plans on each side, a bigger budget, and four move phases played on.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from engine.gra.tactics import keep, plan_creates
 from engine.rng import Rng, seed_state
 from engine.ruleset import BotLevel
 
-LEVELS = (BotLevel("Easy", 50), BotLevel("Medium", 150), BotLevel("Hard", 600), BotLevel("Extreme", 2_000))
+LEVELS = (BotLevel("Easy", 50), BotLevel("Medium", 150), BotLevel("Hard", 600), BotLevel("Extreme", 3_000))
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ STYLES = {
     "Easy": Style(None, planned=False),
     "Medium": Style(Lookahead(mine=4, theirs=1, follow=1), planned=True),
     "Hard": Style(Lookahead(mine=6, theirs=3, follow=2), planned=True),
-    "Extreme": Style(Lookahead(mine=8, theirs=4, follow=3), planned=True),
+    "Extreme": Style(Lookahead(mine=8, theirs=4, follow=4), planned=True),
 }
 
 

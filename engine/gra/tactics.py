@@ -1,14 +1,15 @@
 """What the stronger gra players know: how much a position is worth to a player, and a move
 generator that plans a whole move phase at once (attacks gathered from every army next to a
-target, guards left where an enemy could strike, the rest walking to the front).
+target, guards left where an enemy could strike, the rest heading for nodes still to take).
 
 The generator takes a :class:`Plan` style, so the searches can weigh several sensible order sets
-of every player: bolder or more careful, the targets in a different order.
+of every player: bolder or more careful, raiding the enemy or spreading over neutral land, the
+targets in a different order.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import defaultdict
 from dataclasses import dataclass
 
 from engine.gra.orders import Create, Keep, Move, Order
@@ -28,18 +29,19 @@ class Plan:
     guard: float  # share of the adjacent enemy soldiers kept home as guards (1: hold every node)
     margin: float  # share of the target's enemy neighbours added to an attack, against reinforcements
     noise: int  # 0: targets strictly by worth per soldier; else the worth is jittered up to noise %
+    pull: float = 1.5  # idle soldiers treat an enemy node as this many edges closer than a neutral one
 
 
 STEADY = Plan(guard=1.0, margin=0.5, noise=0)
 PLANS = (
     STEADY,
-    Plan(guard=0.5, margin=0.0, noise=0),
-    Plan(guard=1.0, margin=1.0, noise=0),
+    Plan(guard=0.5, margin=0.0, noise=0, pull=3.0),
+    Plan(guard=1.0, margin=1.0, noise=0, pull=0.0),
     Plan(guard=0.0, margin=0.0, noise=0),
-    Plan(guard=1.0, margin=0.5, noise=40),
-    Plan(guard=0.5, margin=0.5, noise=60),
+    Plan(guard=1.0, margin=0.5, noise=40, pull=3.0),
+    Plan(guard=0.5, margin=0.5, noise=60, pull=0.0),
     Plan(guard=1.5, margin=0.0, noise=30),
-    Plan(guard=0.0, margin=1.0, noise=60),
+    Plan(guard=0.0, margin=1.0, noise=60, pull=3.0),
 )
 
 
@@ -144,7 +146,7 @@ def plan_moves(state: GraState, seat: int, plan: Plan, rng: Rng) -> list[Order]:
             weight = 1 + cut_off(state, seat, node)
             free[node] -= min(count, round(danger[node] * plan.guard * min(weight, 2)))
     _send(state, [t for t in targets if t[0] not in state.ready], free, moves)
-    _walk(state, seat, free, {b for (_, b) in moves}, moves)
+    _walk(state, seat, plan.pull, free, {b for (_, b) in moves}, moves)
     return [Move(a, b, n) for (a, b), n in sorted(moves.items())]
 
 
@@ -169,14 +171,20 @@ def _send(
 
 
 def _walk(
-    state: GraState, seat: int, free: dict[int, int], claimed: set[int], moves: dict[tuple[int, int], int]
+    state: GraState,
+    seat: int,
+    pull: float,
+    free: dict[int, int],
+    claimed: set[int],
+    moves: dict[tuple[int, int], int],
 ) -> None:
     """Each idle soldier heads for the nearest node it does not own that no other soldier is
-    heading for and no enemy army holds, one step along a shortest path; with none left, it stays."""
+    heading for and no enemy army holds (enemy nodes ``pull`` edges nearer), one step along a
+    shortest path; with none left, it stays."""
     graph = state.graph
     for node, count in sorted(free.items()):
         for _ in range(count):
-            goal = _nearest(state, seat, node, claimed)
+            goal = _nearest(state, seat, node, claimed, pull)
             if goal is None:
                 break
             claimed.add(goal)
@@ -185,19 +193,14 @@ def _walk(
                 moves[node, step] += 1
 
 
-def _nearest(state: GraState, seat: int, start: int, claimed: set[int]) -> int | None:
-    graph = state.graph
-    seen = {start}
-    queue = deque([start])
-    while queue:
-        node = queue.popleft()
-        if node not in claimed and state.owners.get(node) != seat and node not in state.ready:
-            return node
-        for near in graph.adjacency[node]:
-            if near not in seen:
-                seen.add(near)
-                queue.append(near)
-    return None
+def _nearest(state: GraState, seat: int, start: int, claimed: set[int], pull: float) -> int | None:
+    """The closest free node to take, an enemy's counting ``pull`` edges closer than a neutral one."""
+    goals = [
+        (d - pull * (state.owners.get(n) is not None), n)
+        for n, d in state.graph.distance[start].items()
+        if n not in claimed and state.owners.get(n) != seat and n not in state.ready
+    ]
+    return min(goals)[1] if goals else None
 
 
 def _targets(state: GraState, seat: int, plan: Plan, rng: Rng, free: dict[int, int]) -> list[tuple[int, int]]:

@@ -24,7 +24,7 @@ async def test_a_whole_game(table):
     assert f"<@{table.bob.id}>" in str(fake.message(lobby.id).embeds)  # Bob is listed on the lobby card
     assert joined.response_type == 7  # the lobby card was updated in place
     added = await fake.slash(table.alice, thread, "game add-ai")
-    assert added.ephemeral and "Computer 1 joined game #1" in added.content
+    assert added.ephemeral and "Computer 1 (Extreme) joined game #1" in added.content
     refused = await fake.click(table.carol, lobby, button(lobby, "Start"))
     [refusal] = await refused.wait_followups()
     assert refusal.ephemeral and "only the creator" in refusal.content

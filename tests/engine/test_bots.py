@@ -9,12 +9,12 @@ import pytest
 from engine import RULESETS, OptionError
 
 GAMES = [
-    ("conquest", {}),
     ("ranks", {}),
     ("ranks", {"map": "nine-cities"}),
 ]
 FORTRESS = [("fortress", {"mode": 1}), ("fortress", {"mode": 2}), ("fortress", {"mode": 3})]
-SEARCHES = [*GAMES, *FORTRESS, ("siege", {}), ("gra", {})]  # their levels are budgets that do cut searches short
+# Their levels are budgets that do cut searches short.
+SEARCHES = [*GAMES, *FORTRESS, ("siege", {}), ("gra", {}), ("conquest", {})]
 LIMITLESS = 10**9
 
 

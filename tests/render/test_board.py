@@ -24,7 +24,7 @@ def play(players: int, options: dict, seed: int, rounds: int):
     for _ in range(rounds):
         if state.over:
             break
-        orders = {seat: rules.ai_orders(state, seat, seed) for seat in rules.acting_players(state)}
+        orders = {seat: rules.ai_orders(state, seat, seed, level="Medium") for seat in rules.acting_players(state)}
         state = rules.resolve(state, orders).state
     return state
 

@@ -1,9 +1,15 @@
-"""Service tests run against a real SQLite file with a clock that moves only when told."""
+"""Service tests run against a real store with a clock that moves only when told: each test that takes
+``store`` (through ``env`` or ``places``) runs once on a SQLite file and once on a PostgreSQL database
+of the session's test server. A test marked ``sqlite_only`` or ``postgresql_only`` (saying why) runs on
+that store alone."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import sqlite3
 
+import asyncpg
 import pytest
 
 from service import GameMaster
@@ -11,6 +17,9 @@ from service.clock import ManualClock
 from service.db import Database
 from service.models import Actor, Announcement, TimeSettings
 from service.outbox import Outbox
+from service.pgstore import PostgresStore
+from service.store import Location, Store, open_store
+from tests.pgcluster import Cluster
 
 GUILD, CHANNEL = 100, 200
 ALICE, BOB, CAROL = Actor(1, "Alice"), Actor(2, "Bob"), Actor(3, "Carol")
@@ -58,16 +67,16 @@ class ListSink:
 
 
 class Env:
-    """One game master on one database file; ``restart`` reopens the file as a new process would."""
+    """One game master on one database; ``restart`` reopens it as a new process would."""
 
-    def __init__(self, path, clock: ManualClock):
-        self.path, self.clock, self.sink = path, clock, ListSink()
-        self.db: Database | None = None
+    def __init__(self, location: Location, clock: ManualClock):
+        self.location, self.clock, self.sink = location, clock, ListSink()
+        self.db: Store | None = None
         self.master: GameMaster | None = None
         self.outbox: Outbox | None = None
 
     async def open(self, fault=None) -> Env:
-        self.db = await Database.open(self.path)
+        self.db = await open_store(self.location)
         await self.db.migrate()
         kwargs = {"fault": fault} if fault else {}
         self.master = GameMaster(self.db, self.clock, **kwargs)
@@ -109,8 +118,133 @@ class Env:
         return value
 
 
+def pytest_generate_tests(metafunc):
+    if "store" in metafunc.fixturenames:
+        kinds = [
+            kind
+            for kind in ("sqlite", "postgresql")
+            if not metafunc.definition.get_closest_marker(f"{OTHER[kind]}_only")
+        ]
+        metafunc.parametrize("store", kinds, indirect=True)
+
+
+OTHER = {"sqlite": "postgresql", "postgresql": "sqlite"}
+
+
+def pytest_configure(config):
+    for kind in OTHER:
+        config.addinivalue_line("markers", f"{kind}_only(why): the test checks something only the {kind} store has")
+
+
+def blocking(work):
+    """Run a coroutine to its end from synchronous code, on its own loop (fixtures' set-up and tear-down)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, work).result()
+
+
+async def admin(cluster: Cluster, database: str, *statements: str) -> None:
+    conn = await asyncpg.connect(cluster.url(database))
+    try:
+        for statement in statements:
+            await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+class PostgresDatabases:
+    """The test server's databases with the schema: made once from a migrated template, then emptied
+    after each test (its connections ended, every row deleted, ids restarted) for the next one, which
+    is many times faster than copying the template (or truncating the tables) for every test."""
+
+    TEMPLATE = "service_template"
+
+    def __init__(self, cluster: Cluster):
+        self.cluster = cluster
+        self.free: list[str] = []
+
+    async def make_template(self) -> None:
+        await admin(self.cluster, "postgres", f"CREATE DATABASE {self.TEMPLATE}")
+        store = await PostgresStore.open(self.cluster.url(self.TEMPLATE))
+        try:
+            await store.migrate()
+        finally:
+            await store.close()
+
+    async def take(self, empty: bool) -> str:
+        if self.free and not empty:
+            return self.free.pop()
+        database = self.cluster.fresh_name()
+        template = "template0" if empty else self.TEMPLATE
+        await admin(self.cluster, "postgres", f"CREATE DATABASE {database} TEMPLATE {template}")
+        return database
+
+    async def give_back(self, database: str, empty: bool) -> None:
+        """An empty-made database may hold any schema: it is dropped; the others are emptied for reuse."""
+        if empty:
+            await admin(self.cluster, "postgres", f"DROP DATABASE {database} WITH (FORCE)")
+            return
+        conn = await asyncpg.connect(self.cluster.url(database))
+        try:
+            await conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+                database,
+            )
+            async with conn.transaction():
+                for (table,) in await conn.fetch(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'"
+                ):
+                    await conn.execute(f"DELETE FROM {table}")
+            await conn.execute(
+                """SELECT setval(pg_get_serial_sequence(table_name, column_name), 1, false)
+                   FROM information_schema.columns WHERE table_schema = 'public' AND is_identity = 'YES'"""
+            )
+        finally:
+            await conn.close()
+        self.free.append(database)
+
+
+@pytest.fixture(scope="session")
+def postgresql_databases(postgresql_cluster) -> PostgresDatabases:
+    databases = PostgresDatabases(postgresql_cluster)
+    blocking(databases.make_template())
+    return databases
+
+
+class Places:
+    """New databases for one test: SQLite files in its folder, or databases on the test server, each
+    with the schema already there (``empty``: without it)."""
+
+    def __init__(self, kind: str, folder, databases: PostgresDatabases | None):
+        self.kind, self.folder, self.databases = kind, folder, databases
+        self.taken: list[tuple[str, bool]] = []
+
+    def new(self, name: str = "games", *, empty: bool = False) -> Location:
+        if self.databases is None:
+            return self.folder / f"{name}.sqlite3"
+        database = blocking(self.databases.take(empty))
+        self.taken.append((database, empty))
+        return self.databases.cluster.url(database)
+
+    def give_back(self) -> None:
+        for database, empty in self.taken:
+            blocking(self.databases.give_back(database, empty))
+
+
 @pytest.fixture
-async def env(tmp_path):
-    environment = await Env(tmp_path / "games.sqlite3", ManualClock()).open()
+def store(request) -> str:
+    return request.param
+
+
+@pytest.fixture
+def places(store, tmp_path, request):
+    databases = request.getfixturevalue("postgresql_databases") if store == "postgresql" else None
+    made = Places(store, tmp_path, databases)
+    yield made
+    made.give_back()
+
+
+@pytest.fixture
+async def env(places):
+    environment = await Env(places.new(), ManualClock()).open()
     yield environment
     await environment.db.close()

@@ -1,7 +1,8 @@
 """Turns played by a bot process that is SIGKILLed at a chosen step, then checked for what was lost.
 
 ``python -m tests.service.crashturn FOLDER TURNS [KILL_AT]`` is one bot process: it opens the game
-service on ``FOLDER/games.sqlite3``, recovers as at any start-up, and plays two players' turns (each
+service on the folder's database (``FOLDER/games.sqlite3``, or the location ``new_game`` was given,
+kept in ``FOLDER/database``), recovers as at any start-up, and plays two players' turns (each
 gives orders, then passes; the last pass resolves the turn; the posts go out). Every step counts:
 the game master's and the outbox's fault points (planned, inside the transaction, committed,
 posted) and the players' own (before and after each command). At step ``KILL_AT`` the process
@@ -20,18 +21,17 @@ import json
 import os
 import pathlib
 import signal
-import sqlite3
 import sys
 from dataclasses import dataclass
 
 from engine import find_ruleset
 from service import GameMaster
 from service.clock import SystemClock
-from service.db import Database
 from service.errors import GameError
 from service.models import Actor, Announcement
 from service.packing import unpack
 from service.runtime import GameService
+from service.store import Location, open_store
 from service.workers import CpuPool
 
 PLAYERS = (Actor(1, "Alice"), Actor(2, "Bob"))
@@ -79,9 +79,14 @@ class DiscordFile:
             self.seen.add(a.id)
 
 
+def database_of(folder: pathlib.Path) -> Location:
+    named = folder / "database"
+    return named.read_text(encoding="utf-8") if named.exists() else folder / "games.sqlite3"
+
+
 async def play(folder: pathlib.Path, turns: int, kill: Killer) -> None:
     service = await GameService.open(
-        folder / "games.sqlite3", DiscordFile(folder / "posts.jsonl"), clock=SystemClock(), pool=CpuPool(workers=0)
+        database_of(folder), DiscordFile(folder / "posts.jsonl"), clock=SystemClock(), pool=CpuPool(workers=0)
     )
     service.master.fault = service.outbox.fault = kill
     await service.start()
@@ -115,8 +120,11 @@ async def play(folder: pathlib.Path, turns: int, kill: Killer) -> None:
     print("steps=" + json.dumps(kill.steps))
 
 
-async def new_game(folder: pathlib.Path) -> None:
-    db = await Database.open(folder / "games.sqlite3")
+async def new_game(folder: pathlib.Path, database: Location | None = None) -> None:
+    """A started game in the folder's database: ``database`` if given (a location), else a SQLite file."""
+    if database is not None:
+        (folder / "database").write_text(str(database), encoding="utf-8")
+    db = await open_store(database_of(folder))
     await db.migrate()
     master = GameMaster(db, SystemClock())
     game = await master.create_game(
@@ -153,30 +161,31 @@ class Verdict:
     kills: int = 0  # processes that were in fact killed on the way
 
 
-async def run_case(folder: pathlib.Path, turns: int, kills: list[int | float]) -> Verdict:
-    """A new game through ``kills`` (a step number, or a float: SIGKILL from outside after that many
-    seconds), then a run left alone; what came of it."""
+async def run_case(
+    folder: pathlib.Path, turns: int, kills: list[int | float], database: Location | None = None
+) -> Verdict:
+    """A new game (in ``database``, else a SQLite file) through ``kills`` (a step number, or a float:
+    SIGKILL from outside after that many seconds), then a run left alone; what came of it."""
     folder.mkdir(parents=True)
-    await new_game(folder)
+    await new_game(folder, database)
     killed = 0
     for kill in kills:
         code, _ = await (run(folder, turns, die_after=kill) if isinstance(kill, float) else run(folder, turns, kill))
         killed += code == -signal.SIGKILL
     code, _ = await run(folder, turns)
-    result = verdict(folder, turns, finished=code == 0)
+    result = await verdict(folder, turns, finished=code == 0)
     result.kills = killed
     return result
 
 
-def verdict(folder: pathlib.Path, turns: int, *, finished: bool) -> Verdict:
-    with sqlite3.connect(folder / "games.sqlite3") as conn:
-        (turn,) = conn.execute("SELECT turn FROM games WHERE id = 1").fetchone()
-        resolved = [
-            (t, unpack(payload)["orders"])
-            for t, payload in conn.execute("SELECT turn, payload FROM history WHERE kind = 'resolve' ORDER BY seq")
-        ]
-        (pending,) = conn.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL").fetchone()
-    conn.close()
+async def verdict(folder: pathlib.Path, turns: int, *, finished: bool) -> Verdict:
+    db = await open_store(database_of(folder))
+    async with db.reading() as conn:
+        (turn,) = await (await conn.execute("SELECT turn FROM games WHERE id = 1")).fetchone()
+        history = await conn.execute("SELECT turn, payload FROM history WHERE kind = 'resolve' ORDER BY seq")
+        resolved = [(t, unpack(payload)["orders"]) for t, payload in await history.fetchall()]
+        (pending,) = await (await conn.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL")).fetchone()
+    await db.close()
     played = dict(resolved)
     told = {(a["turn"], a["seat"]): a["text"] for a in records(folder / "acks.jsonl") if a["what"] == "orders"}
     passed = {(a["turn"], a["seat"]) for a in records(folder / "acks.jsonl") if a["what"] == "pass"}

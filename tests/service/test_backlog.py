@@ -33,7 +33,7 @@ async def test_a_backlog_is_read_once_and_each_game_keeps_its_order(env, monkeyp
         assert posted == sorted(posted)
 
 
-async def test_start_up_returns_before_the_backlog_is_delivered(tmp_path):
+async def test_start_up_returns_before_the_backlog_is_delivered(places):
     """The bot connects to Discord right after start(); delivering a long backlog goes on meanwhile."""
     release = asyncio.Event()
 
@@ -43,7 +43,7 @@ async def test_start_up_returns_before_the_backlog_is_delivered(tmp_path):
             await super().deliver(announcement)
 
     sink = SlowSink()
-    service = await GameService.open(tmp_path / "g.sqlite3", sink, clock=ManualClock())
+    service = await GameService.open(places.new(), sink, clock=ManualClock())
     game = await service.master.create_game(guild_id=1, channel_id=2, actor=ALICE, ruleset="conquest", seed=1)
     await service.master.join(game.id, CAROL)
     await service.master.start_game(game.id, ALICE)

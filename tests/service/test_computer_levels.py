@@ -6,15 +6,23 @@ import pytest
 
 from engine import OptionError
 from engine.registry import RULESETS
+from engine.ruleset import BotLevel
 from service import GameMaster
 from service.models import TimeSettings
 from tests.plugin.tug import TugRuleset
 from tests.service.conftest import ALICE, CHANNEL, GUILD, HOUR
 
 
+class PlainTug(TugRuleset):
+    """Tug with one computer level."""
+
+    name = "plaintug"
+    bot_levels = (BotLevel("standard", 1),)
+
+
 @pytest.fixture
 async def master(env):
-    return GameMaster(env.db, env.clock, rulesets={**RULESETS, "tug": TugRuleset()})
+    return GameMaster(env.db, env.clock, rulesets={**RULESETS, "tug": TugRuleset(), "plaintug": PlainTug()})
 
 
 async def lobby(master, ruleset: str = "tug"):
@@ -55,7 +63,7 @@ async def test_an_unknown_level_is_refused_with_the_known_ones(master):
 
 
 async def test_a_ruleset_with_one_level_names_computers_plainly(master):
-    game = await lobby(master, "conquest")
+    game = await lobby(master, "plaintug")
     game = await master.add_ai(game.id, ALICE)
     assert game.players[-1].name == "Computer 1" and game.players[-1].ai_level == "standard"
 

@@ -36,11 +36,11 @@ async def test_deadline_firing_while_the_last_player_submits_resolves_once(env):
     assert game.row.turn == 1
 
 
-async def test_stale_writer_is_refused_by_the_version_check(env, tmp_path):
-    """Two processes on one file: the second commit of the same turn fails instead of doubling it."""
+async def test_stale_writer_is_refused_by_the_version_check(env):
+    """Two processes on one database: the second commit of the same turn fails instead of doubling it."""
     game = await env.new_game(ALICE, BOB)
     await env.master.submit(game.id, ALICE)
-    other = await type(env)(env.path, env.clock).open()
+    other = await type(env)(env.location, env.clock).open()
     stale = await other.master.get_game(game.id)
     await env.master.submit(game.id, BOB)
     from service.errors import Conflict
@@ -66,13 +66,13 @@ async def reference_run(env):
 
 
 @pytest.mark.parametrize("point", ["planned", "in_transaction", "committed", "delivered"])
-async def test_crash_at_each_step_of_a_resolution_then_restart(tmp_path, point):
+async def test_crash_at_each_step_of_a_resolution_then_restart(places, point):
     from service.clock import ManualClock
     from tests.service.conftest import Env
 
-    expected_state, expected_posts = await reference_run(await Env(tmp_path / "ref.sqlite3", ManualClock()).open())
+    expected_state, expected_posts = await reference_run(await Env(places.new("ref"), ManualClock()).open())
 
-    env = await Env(tmp_path / "crash.sqlite3", ManualClock()).open()
+    env = await Env(places.new("crash"), ManualClock()).open()
     game = await env.new_game(ALICE, BOB, CAROL, ai=1)
     await env.master.submit(game.id, ALICE)
     await env.master.submit(game.id, BOB)

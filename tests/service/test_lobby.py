@@ -83,12 +83,12 @@ async def test_seat_order_is_seeded(env):
 async def test_computer_seats(env):
     game = await create(env)
     game = await env.master.add_ai(game.id, ALICE)
-    assert [p.name for p in game.players] == ["Alice", "Computer 1"]
+    assert [p.name for p in game.players] == ["Alice", "Computer 1 (Extreme)"]
     with pytest.raises(NotAllowed):
         await env.master.add_ai(game.id, BOB)  # a stranger may not fill seats
     game = await env.master.add_ai(game.id, ALICE)
     game = await env.master.remove_ai(game.id, ALICE)
-    assert [p.name for p in game.players] == ["Alice", "Computer 1"]
+    assert [p.name for p in game.players] == ["Alice", "Computer 1 (Extreme)"]
     game = await env.master.start_game(game.id, ALICE)
     ai = next(p for p in game.players if p.is_ai)
     assert ai.seat in game.passed_seats  # computers submit at once

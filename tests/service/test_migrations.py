@@ -1,4 +1,5 @@
-"""Schema migrations: applied in order from empty, each atomic with its version; newer databases refused."""
+"""Schema migrations: applied in order from empty, each atomic with its version; newer databases refused.
+The same numbered files make the same schema on both stores."""
 
 from __future__ import annotations
 
@@ -7,43 +8,72 @@ import sqlite3
 import pytest
 
 from service.db import MIGRATIONS, Database, SchemaTooNewError, available_migrations
+from service.models import Actor
+from service.store import open_store
+from service.storeerrors import StoreError
+
+LATEST = max(available_migrations(MIGRATIONS))
 
 
-async def test_migrates_from_empty_with_wal_and_foreign_keys(tmp_path):
-    db = await Database.open(tmp_path / "a.sqlite3")
-    assert await db.migrate() == max(available_migrations(MIGRATIONS))
+async def tables(db) -> set[str]:
+    query = {
+        "sqlite": "SELECT name FROM sqlite_master WHERE type = 'table'",
+        "postgresql": "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
+    }[db.dialect]
     async with db.reading() as conn:
-        tables = {
-            row[0] for row in await (await conn.execute("SELECT name FROM sqlite_master WHERE type='table'")).fetchall()
-        }
-        assert {"games", "players", "orders", "history", "outbox"} <= tables
-        assert (await (await conn.execute("PRAGMA journal_mode")).fetchone())[0] == "wal"
-        assert (await (await conn.execute("PRAGMA foreign_keys")).fetchone())[0] == 1
-        assert (await (await conn.execute("PRAGMA busy_timeout")).fetchone())[0] == 5000
-    assert await db.migrate() == max(available_migrations(MIGRATIONS))  # a second run changes nothing
+        return {row[0] for row in await (await conn.execute(query)).fetchall()}
+
+
+async def test_migrates_from_empty_and_a_second_run_changes_nothing(places):
+    db = await open_store(places.new(empty=True))
+    assert await db.migrate() == LATEST
+    assert {"games", "players", "orders", "history", "outbox", "ratings", "user_settings"} <= await tables(db)
+    assert await db.migrate() == LATEST
     await db.close()
 
 
-async def test_refuses_a_newer_database(tmp_path):
-    db = await Database.open(tmp_path / "b.sqlite3")
-    await db.conn.execute("PRAGMA user_version = 999")
+@pytest.mark.sqlite_only("WAL, foreign keys and the busy timeout are SQLite's connection settings")
+async def test_sqlite_connections_use_wal_foreign_keys_and_a_busy_timeout(places):
+    db = await Database.open(places.new())
+    async with db.reading() as conn:
+        assert (await (await conn.execute("PRAGMA journal_mode")).fetchone())[0] == "wal"
+        assert (await (await conn.execute("PRAGMA foreign_keys")).fetchone())[0] == 1
+        assert (await (await conn.execute("PRAGMA busy_timeout")).fetchone())[0] == 5000
+    await db.close()
+
+
+async def test_refuses_a_newer_database(places):
+    db = await open_store(places.new(empty=True))
+    await db.migrate()
+    async with db.transaction() as conn:
+        if db.dialect == "sqlite":
+            await conn.execute("PRAGMA user_version = 999")
+        else:
+            await conn.execute("INSERT INTO schema_migrations (version) VALUES (999)")
     with pytest.raises(SchemaTooNewError, match="schema version 999"):
         await db.migrate()
     await db.close()
 
 
-async def test_a_failing_migration_leaves_no_trace(tmp_path):
+async def test_refuses_a_database_with_tables_it_did_not_make(places):
+    db = await open_store(places.new(empty=True))
+    async with db.transaction() as conn:
+        await conn.execute("CREATE TABLE somebody_elses (x INTEGER)")
+    with pytest.raises(StoreError, match="has tables but no schema version"):
+        await db.migrate()
+    await db.close()
+
+
+async def test_a_failing_migration_leaves_no_trace(places, tmp_path):
     folder = tmp_path / "migrations"
     folder.mkdir()
     (folder / "0001_first.sql").write_text("CREATE TABLE one (x INTEGER);")
     (folder / "0002_broken.sql").write_text("CREATE TABLE two (x INTEGER);\nTHIS IS NOT SQL;")
-    db = await Database.open(tmp_path / "c.sqlite3")
-    with pytest.raises(sqlite3.OperationalError):
+    db = await open_store(places.new(empty=True))
+    with pytest.raises((sqlite3.OperationalError, StoreError), match="syntax error"):
         await db.migrate(folder)
-    assert await db._version() == 1
-    async with db.reading() as conn:
-        names = [row[0] for row in await (await conn.execute("SELECT name FROM sqlite_master")).fetchall()]
-    assert "one" in names and "two" not in names
+    assert await db.version() == 1
+    assert "one" in await tables(db) and "two" not in await tables(db)
     await db.close()
 
 
@@ -53,13 +83,26 @@ def test_migration_files_are_numbered(tmp_path):
         available_migrations(tmp_path)
 
 
-async def test_players_of_games_already_reminded_this_turn_are_not_reminded_again_after_the_upgrade(tmp_path):
+async def test_ids_and_times_keep_every_bit(env):
+    """Discord ids take 64 bits and times are doubles on both stores (PostgreSQL's INTEGER and REAL are
+    narrower: the PostgreSQL schema says BIGINT and DOUBLE PRECISION)."""
+    snowflake = 1_234_567_890_123_456_789
+    env.clock.current = 1_790_000_000.123456789
+    game = await env.master.create_game(
+        guild_id=snowflake, channel_id=snowflake + 1, actor=Actor(snowflake + 2, "Ann"), ruleset="conquest"
+    )
+    game = await env.master.get_game(game.id)
+    assert (game.row.guild_id, game.row.channel_id, game.row.creator_id) == (snowflake, snowflake + 1, snowflake + 2)
+    assert game.row.created_at == 1_790_000_000.123456789
+
+
+async def test_players_of_games_already_reminded_this_turn_are_not_reminded_again_after_the_upgrade(places, tmp_path):
     """Before 0007 a game had one reminder for everybody: where it went out, its players had theirs."""
     folder = tmp_path / "migrations"
     folder.mkdir()
     for step in sorted(MIGRATIONS.glob("000[1-4]_*.sql")):
         (folder / step.name).write_text(step.read_text())
-    db = await Database.open(tmp_path / "d.sqlite3")
+    db = await open_store(places.new(empty=True))
     await db.migrate(folder)
     async with db.transaction() as conn:
         for game_id, reminder_at in ((1, None), (2, 1e9)):
@@ -80,4 +123,40 @@ async def test_players_of_games_already_reminded_this_turn_are_not_reminded_agai
     async with db.reading() as conn:
         rows = await (await conn.execute("SELECT game_id, name, reminded_turn FROM players ORDER BY id")).fetchall()
     assert [tuple(r) for r in rows] == [(1, "Alice", 3), (1, "Bot", None), (2, "Alice", None), (2, "Bot", None)]
+    await db.close()
+
+
+async def test_computers_of_a_retired_level_play_on_at_medium_and_are_rated_again(places, tmp_path):
+    """Before 0008 conquest, gra and fortress had one level, "standard"; ranks keeps its own."""
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    for step in sorted(MIGRATIONS.glob("000[1-7]_*.sql")):
+        (folder / step.name).write_text(step.read_text())
+    db = await open_store(places.new(empty=True))
+    await db.migrate(folder)
+    async with db.transaction() as conn:
+        for game_id, ruleset in ((1, "gra"), (2, "ranks")):
+            await conn.execute(
+                """INSERT INTO games (id, guild_id, channel_id, creator_id, ruleset, status, min_players, max_players,
+                                      seed, turn, created_at, updated_at)
+                   VALUES (?, 1, 1, 1, ?, 'finished', 2, 2, 0, 3, 0, 0)""",
+                (game_id, ruleset),
+            )
+            await conn.execute(
+                "INSERT INTO players (game_id, name, seat, joined_at, ai_level) VALUES (?, 'Bot', 1, 0, 'standard')",
+                (game_id,),
+            )
+            await conn.execute("INSERT INTO rated_games (game_id, ended_at) VALUES (?, 0)", (game_id,))
+            await conn.execute(
+                """INSERT INTO ratings (scope, ruleset, player, name, mu, sigma, games, wins, points)
+                   VALUES (0, ?, 'computer:standard', 'Bot', 25, 8, 1, 1, 1)""",
+                (ruleset,),
+            )
+    await db.migrate()
+    async with db.reading() as conn:
+        levels = await (await conn.execute("SELECT game_id, ai_level FROM players ORDER BY game_id")).fetchall()
+        rated = await (await conn.execute("SELECT game_id FROM rated_games ORDER BY game_id")).fetchall()
+        rulesets = await (await conn.execute("SELECT ruleset FROM ratings")).fetchall()
+    assert [tuple(r) for r in levels] == [(1, "Medium"), (2, "standard")]
+    assert [r[0] for r in rated] == [2] and [r[0] for r in rulesets] == ["ranks"]
     await db.close()

@@ -63,8 +63,8 @@ async def test_a_draw_shares_the_place_and_the_rating(env):
 async def test_computers_are_rated_by_level(env):
     await finished(env, ALICE, None, ai=True)  # Alice surrenders to the computer
     board = by_player(await env.master.leaderboard("conquest"))
-    assert board["Computer (standard)"].rating > board["Alice"].rating
-    assert board["Computer (standard)"].player == "computer:standard"
+    assert board["Computer (Extreme)"].rating > board["Alice"].rating
+    assert board["Computer (Extreme)"].player == "computer:Extreme"
 
 
 async def test_unrated_games_and_other_servers_stay_out(env):
@@ -96,3 +96,24 @@ async def test_ratings_rebuilt_from_the_games_equal_those_caught_up_game_by_game
     assert await env.master.rebuild_ratings() == 4
     assert await env.master.leaderboard("conquest") == stepwise
     assert await env.master.catch_up_ratings() == 0  # each game is applied once
+
+
+async def test_a_leaderboard_with_nothing_new_to_rate_only_reads(env, monkeypatch):
+    """Catching up writes only when a finished game waits to be rated, so a leaderboard read does
+    not queue behind the games' turns for the write lock."""
+    await finished(env, ALICE, BOB)
+    await env.master.leaderboard("conquest")  # rates the game
+    writes = []
+    transaction = env.db.transaction
+
+    def counted():
+        writes.append(1)
+        return transaction()
+
+    monkeypatch.setattr(env.db, "transaction", counted)
+    assert [s.name for s in await env.master.leaderboard("conquest")] == ["Alice", "Bob"]
+    assert writes == []
+    await finished(env, BOB, CAROL)
+    writes.clear()
+    assert "Carol" in [s.name for s in await env.master.leaderboard("conquest")]
+    assert writes == [1]  # the new game is rated

@@ -9,9 +9,9 @@ import pytest
 
 from service import GameMaster
 from service.clock import ManualClock
-from service.db import Database
 from service.runtime import ARM_AHEAD_SECONDS, GameService
 from service.scheduler import WakeScheduler, job_id
+from service.store import open_store
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, ListSink
 
 
@@ -41,9 +41,10 @@ async def test_armed_game_is_woken_and_rearming_replaces_the_job():
         await scheduler.shutdown()
 
 
-async def test_runtime_arms_what_wakes_soon_at_start_and_each_sweep_extends_the_window(tmp_path):
+async def test_runtime_arms_what_wakes_soon_at_start_and_each_sweep_extends_the_window(places):
     clock = ManualClock(time.time())
-    db = await Database.open(tmp_path / "g.sqlite3")
+    location = places.new()
+    db = await open_store(location)
     await db.migrate()
     master = GameMaster(db, clock)
     game = await master.create_game(
@@ -55,7 +56,7 @@ async def test_runtime_arms_what_wakes_soon_at_start_and_each_sweep_extends_the_
     wake_at = game.row.reminder_at
 
     sink = ListSink()
-    service = await GameService.open(tmp_path / "g.sqlite3", sink, clock=clock)
+    service = await GameService.open(location, sink, clock=clock)
     await service.start()
     try:
         await service.recovery  # the backlog is delivered in the background

@@ -40,9 +40,9 @@ async def test_shutdown_with_a_wake_in_flight_logs_no_traceback(caplog, grace):
     assert not [r for r in caplog.records if r.levelname == "ERROR" or r.exc_info], caplog.text
 
 
-async def test_closing_twice_at_once_closes_once(tmp_path):
+async def test_closing_twice_at_once_closes_once(places):
     """Two signals in a row: both closes wait for the one shutdown, neither fails."""
-    service = await GameService.open(tmp_path / "g.sqlite3", ListSink(), clock=ManualClock())
+    service = await GameService.open(places.new(), ListSink(), clock=ManualClock())
     await service.start()
     await asyncio.wait_for(asyncio.gather(service.close(), service.close()), timeout=10)
     await service.close()

@@ -11,6 +11,7 @@ from service.storeerrors import StorageFailure
 from tests.service.conftest import ALICE, BOB, fill_disk, free_disk
 
 
+@pytest.mark.sqlite_only("fills the SQLite file up to its page limit")
 async def test_a_full_disk_mid_transaction_reports_itself(env, caplog):
     game = await env.new_game(ALICE, BOB)
     await fill_disk(env.db)

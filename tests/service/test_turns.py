@@ -144,7 +144,7 @@ async def test_surrender_ends_a_two_player_game_with_points(env):
     with pytest.raises(WrongPhase, match="is over"):
         await env.master.surrender(game.id, ALICE)
     await env.outbox.flush()
-    assert env.sink.kinds()[-2:] == ["player_removed", "game_over"]
+    assert env.sink.kinds()[-3:] == ["player_removed", "game_over", "replay"]
 
 
 async def test_surrender_of_the_last_waiting_player_resolves_the_turn(env):

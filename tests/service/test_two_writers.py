@@ -20,10 +20,10 @@ from tests.service.test_turns import own_cell
 
 
 def write_from_another_process(env: Env, game_id: int, actor: Actor, text: str) -> None:
-    """Another game master on the same file, with its own connection and event loop, gives orders."""
+    """Another game master on the same database, with its own connection and event loop, gives orders."""
 
     async def give() -> None:
-        other = await Env(env.path, env.clock).open()
+        other = await Env(env.location, env.clock).open()
         try:
             await other.master.add_orders(game_id, actor, text)
         finally:
@@ -34,8 +34,8 @@ def write_from_another_process(env: Env, game_id: int, actor: Actor, text: str) 
     thread.join()
 
 
-async def test_orders_given_while_a_pass_is_planned_survive(tmp_path):
-    env = await Env(tmp_path / "games.sqlite3", ManualClock()).open()
+async def test_orders_given_while_a_pass_is_planned_survive(places):
+    env = await Env(places.new(), ManualClock()).open()
     game = await env.new_game(ALICE, BOB, CAROL)
     source, target = own_cell(game, BOB)
     bob_orders = f"{source}>{target} 2"

@@ -1,0 +1,69 @@
+"""Replay time and size for every registered ruleset that has a drawing.
+
+Game: each ruleset's largest default board with its most players (``bench.positions.played``),
+played by the computer for up to ``--turns`` turns (default 120, the most frames a replay shows).
+
+Measured: CPU time (``time.process_time``) of ``service.workers.replay_job``, i.e. all the work a
+worker does for a replay (each board drawn, shrunk, captioned, put on the shared palette, encoded as
+GIF and as WebP), per frame shown; the bytes uploaded, the format chosen, and the frame size. With
+Discord's default upload limit nothing has to be scaled down or dropped for these games; a game
+that did would show it as a smaller width or fewer frames than positions.
+
+CPU time still grows when other processes share the machine, hence the load average in the output.
+
+Ends with ``RESULT replay <ruleset>_ms_per_frame=… <ruleset>_kb=… <ruleset>_frames=… <ruleset>_format=…``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from bench.positions import played  # noqa: E402
+from engine import RULESETS  # noqa: E402
+from render import has_drawer  # noqa: E402
+from render.replay import UPLOAD_LIMIT  # noqa: E402
+from service.history import ReplayStep  # noqa: E402
+from service.packing import pack  # noqa: E402
+from service.workers import replay_job  # noqa: E402
+
+NAMES = ("Алиса", "小明", "Bob", "Zoë Ångström", "李小龙", "Дмитрий")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--turns", type=int, default=120, help="turns played (default: 120)")
+    args = parser.parse_args(argv)
+    figures = []
+    print(f"load average {os.getloadavg()[0]:.1f}; upload limit {UPLOAD_LIMIT} bytes")
+    for name, rs in sorted(RULESETS.items()):
+        states = played(rs, 0, args.turns + 1)
+        if not has_drawer(type(rs.view(states[0], None))):
+            continue
+        stored = [pack(rs.to_dict(state)) for state in states]
+        steps = [ReplayStep(n, stored[n - 1] if n else None, after) for n, after in enumerate(stored)]
+        start = time.process_time()
+        made = replay_job(rs, steps, names=NAMES[: rs.max_players], finished=False, limit=UPLOAD_LIMIT)
+        per_frame = (time.process_time() - start) * 1000 / made.frames
+        kb = len(made.data) / 1024
+        print(
+            f"{name:10} {len(steps):4} positions -> {made.frames:4} frames {made.width}x{made.height} "
+            f"{made.format:4} {kb:8.0f} KB {per_frame:7.1f} ms per frame"
+        )
+        figures += [
+            f"{name}_ms_per_frame={per_frame:.1f}",
+            f"{name}_kb={kb:.0f}",
+            f"{name}_frames={made.frames}",
+            f"{name}_format={made.format}",
+        ]
+    print("RESULT replay " + " ".join(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

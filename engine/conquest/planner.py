@@ -1,0 +1,209 @@
+"""The conquest move generators: whole order sets for one seat, built from the position alone.
+
+``greedy`` is the plain player: every cell takes the neighbours it can afford, best production per
+unit first, and sends what is left one step towards the nearest foreign cell. ``plan`` is the
+careful one the stronger levels build on: attacks are pooled from every cell next to the target
+and sized against the enemy's possible reinforcements (``Knobs.margin``), enemy cells are worth
+more than neutral ones (``Knobs.hunt``), the rear feeds the front, the enemy's side first; in its
+warier variants a front cell keeps units home against the enemy stacks next to it and its quiet
+neighbours reinforce it (``Knobs.guard``). The knobs give the searches their candidate order sets.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+
+from engine.conquest.sim import NEUTRAL, Geometry, Position, Step
+from engine.rng import Rng
+
+PRODUCTION_WEIGHT = 8  # a cell's production counts as this many units when a position is scored
+
+
+@dataclass(frozen=True)
+class Knobs:
+    guard: float = 0.0  # share of the adjacent enemy units a front cell keeps home
+    margin: float = 0.25  # share of an enemy cell's neighbouring support added to an attack on it
+    hunt: float = 2.0  # an enemy cell's production counts this many times a neutral one's
+
+
+# Measured in self-play: keeping units home against every adjacent enemy stack loses to plain
+# aggression; attacks sized a little above the defenders win most.
+CAREFUL = Knobs()
+# The candidate order sets of the searches: the careful plan and its bolder and warier variants.
+VARIANTS = (
+    CAREFUL,
+    Knobs(margin=0.0),
+    Knobs(margin=0.5, hunt=4.0),
+    Knobs(guard=0.5),
+    Knobs(margin=1.0, hunt=1.0),
+    Knobs(guard=1.0, margin=0.5),
+    Knobs(hunt=8.0),
+    Knobs(guard=0.25, margin=0.0, hunt=1.0),
+)
+
+
+def scores(geometry: Geometry, position: Position) -> dict[int, float]:
+    """Each playing seat's share of the strength on the board (units, plus production weighted):
+    1 for the last one standing, 0 for a seat that is out."""
+    strength = dict.fromkeys(position.alive, 0.0)
+    production = geometry.production
+    for cell, seat in enumerate(position.owner):
+        if seat in strength:
+            strength[seat] += position.units[cell] + PRODUCTION_WEIGHT * production[cell]
+    total = sum(strength.values()) or 1.0
+    return {seat: value / total for seat, value in strength.items()}
+
+
+def greedy(geometry: Geometry, position: Position, seat: int, rng: Rng) -> list[Step]:
+    """The plain player: no thought for the enemy's stacks."""
+    owner, units, near, production = position.owner, position.units, geometry.near, geometry.production
+    survey = Survey.of(geometry, position, seat)
+    to_front = survey.distances(geometry, position, survey.front)
+    steps: list[Step] = []
+    for cell in rng.shuffled(survey.mine):
+        available = units[cell]
+        ranked = []
+        for target in near[cell]:
+            if owner[target] == seat:
+                continue
+            enemy = owner[target] != NEUTRAL
+            need = units[target] + (2 if enemy else 1)
+            value = production[target] * (3 if enemy else 2) + (2 if enemy else 0)
+            ranked.append((-value / need, rng.below(1000), need, target))
+        for _, _, need, target in sorted(ranked):
+            if available >= need:
+                steps.append((cell, target, need))
+                available -= need
+        if available and to_front.get(cell, 0) > 0:
+            closer = [n for n in near[cell] if to_front.get(n, -1) == to_front[cell] - 1]
+            if closer:
+                steps.append((cell, rng.choice(closer), available))
+    return steps
+
+
+def plan(geometry: Geometry, position: Position, seat: int, knobs: Knobs, rng: Rng) -> list[Step]:
+    """The careful player's orders, shaped by ``knobs``."""
+    owner, units, near = position.owner, position.units, geometry.near
+    survey = Survey.of(geometry, position, seat)
+    threat = survey.threat
+    spare = {c: units[c] - min(units[c], _guard(threat[c], knobs)) for c in survey.mine}
+    steps: list[Step] = []
+    for need, target in _targets(geometry, position, survey, knobs, rng):
+        sources = sorted((c for c in near[target] if owner[c] == seat and spare[c] > 0), key=lambda c: -spare[c])
+        if sum(spare[c] for c in sources) < need:
+            continue
+        for cell in sources:
+            sent = min(spare[cell], need)
+            steps.append((cell, target, sent))
+            spare[cell] -= sent
+            need -= sent
+            if not need:
+                break
+    if knobs.guard:
+        steps += _reinforce(geometry, position, threat, spare, knobs)
+    to_front = survey.distances(geometry, position, survey.front)
+    if survey.enemy_front:  # own regions touching an enemy feed it; the others the nearest foreign cell
+        to_front.update(survey.distances(geometry, position, survey.enemy_front))
+    turn = rng.below(len(units))  # a seeded tie-break between equally good steps
+    for cell in survey.mine:
+        if spare[cell] and to_front.get(cell, 0) > 0:
+            closer = [n for n in near[cell] if to_front.get(n, -1) == to_front[cell] - 1]
+            if closer:
+                best = max(closer, key=lambda n: (threat.get(n, 0) - units[n], (n - turn) % len(units)))
+                steps.append((cell, best, spare[cell]))
+    return steps
+
+
+@dataclass(frozen=True)
+class Survey:
+    """A seat's cells as one pass over them finds them: the enemy units next to each, the cells
+    touching a foreign cell (``front``) or an enemy one (``enemy_front``), and the foreign cells
+    next to them."""
+
+    seat: int
+    mine: list[int]
+    threat: dict[int, int]
+    front: list[int]
+    enemy_front: list[int]
+    foreign: list[int]
+
+    @classmethod
+    def of(cls, geometry: Geometry, position: Position, seat: int) -> Survey:
+        owner, units, near = position.owner, position.units, geometry.near
+        mine = [c for c, o in enumerate(owner) if o == seat]
+        threat, front, enemy_front, foreign = {}, [], [], set()
+        for cell in mine:
+            enemies = 0
+            touches = False
+            for n in near[cell]:
+                holder = owner[n]
+                if holder != seat:
+                    touches = True
+                    foreign.add(n)
+                    if holder != NEUTRAL:
+                        enemies += units[n]
+            threat[cell] = enemies
+            if touches:
+                front.append(cell)
+                if enemies:
+                    enemy_front.append(cell)
+        return cls(seat, mine, threat, front, enemy_front, sorted(foreign))
+
+    def distances(self, geometry: Geometry, position: Position, starts: list[int]) -> dict[int, int]:
+        """Steps from each own cell to the nearest of ``starts``, walking through own cells."""
+        owner, near, seat = position.owner, geometry.near, self.seat
+        distance = dict.fromkeys(starts, 0)
+        queue = deque(starts)
+        while queue:
+            cell = queue.popleft()
+            for n in near[cell]:
+                if owner[n] == seat and n not in distance:
+                    distance[n] = distance[cell] + 1
+                    queue.append(n)
+        return distance
+
+
+def _guard(threat: int, knobs: Knobs) -> int:
+    return math.ceil(knobs.guard * threat) + 1 if threat and knobs.guard else 0
+
+
+def _targets(geometry: Geometry, position: Position, survey: Survey, knobs: Knobs, rng: Rng) -> list[tuple[int, int]]:
+    """Foreign cells next to ours with the units it takes to win each, best value per unit first."""
+    owner, units, near, production = position.owner, position.units, geometry.near, geometry.production
+    turn = rng.below(len(units))  # a seeded tie-break between equally good targets
+    ranked = []
+    for target in survey.foreign:
+        holder = owner[target]
+        if holder == NEUTRAL:
+            need, value = units[target] + 1, float(production[target])
+        else:
+            support = sum(units[n] for n in near[target] if owner[n] == holder)
+            need = units[target] + 1 + math.ceil(knobs.margin * support)
+            value = production[target] * knobs.hunt + 1
+        ranked.append((-value / need, (target - turn) % len(units), need, target))
+    return [(need, target) for _, _, need, target in sorted(ranked)]
+
+
+def _reinforce(
+    geometry: Geometry, position: Position, threat: dict[int, int], spare: dict[int, int], knobs: Knobs
+) -> list[Step]:
+    """Spare units of quiet cells walk into threatened neighbours that are short of their guard."""
+    steps: list[Step] = []
+    units, near = position.units, geometry.near
+    for cell in sorted(threat, key=lambda c: -geometry.production[c]):
+        short = _guard(threat[cell], knobs) - units[cell]
+        if short <= 0:
+            continue
+        helpers = [n for n in near[cell] if n in spare and spare[n] > 0 and not threat[n]]
+        if sum(spare[n] for n in helpers) < short:
+            continue
+        for helper in helpers:
+            sent = min(spare[helper], short)
+            steps.append((helper, cell, sent))
+            spare[helper] -= sent
+            short -= sent
+            if not short:
+                break
+    return steps

@@ -1,0 +1,95 @@
+"""What the service needs of a database, and which one a location names.
+
+Two stores implement it: the embedded SQLite file (``service.db``, the default) and a PostgreSQL
+server (``service.pgstore``, chosen by a ``postgresql://`` URL). The service's SQL is one text for
+both, written with ``?`` placeholders; what differs between the two dialects lives in
+``service.pgstore`` alone.
+
+A connection answers the part of aiosqlite's interface the service uses: ``execute(sql, params)``
+gives a cursor (awaited, or used with ``async with``) with ``fetchone``, ``fetchall`` and
+``rowcount``; ``executemany(sql, rows)``. Rows are read by column name or position.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import urllib.parse
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
+
+POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
+SQLITE_SCHEME = "sqlite:///"
+
+Location = str | pathlib.Path  # a SQLite file's path, or a database URL
+
+
+class Cursor(Protocol):
+    rowcount: int
+
+    async def fetchone(self) -> Any: ...
+
+    async def fetchall(self) -> Sequence[Any]: ...
+
+
+class Connection(Protocol):
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """A cursor: ``await`` it, or ``async with`` it."""
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> Any: ...
+
+
+class Store(Protocol):
+    dialect: str  # "sqlite" or "postgresql"
+
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """All or nothing: committed when the block ends, rolled back on any exception."""
+
+    def reading(self) -> AbstractAsyncContextManager[Connection]:
+        """Reads that see one consistent state of the database."""
+
+    async def migrate(self) -> int: ...
+
+    async def version(self) -> int: ...
+
+    async def ids_follow_copied_rows(self, conn: Connection) -> None:
+        """Rows were written with their ids (a copy): make the ids of new rows follow them."""
+
+    async def close(self) -> None: ...
+
+
+def redacted(url: str) -> str:
+    """The URL without its password, to be logged and shown."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
+
+
+def described(location: Location) -> str:
+    """Where the games are, for the log: the file, or the server's URL without its password."""
+    return redacted(location) if is_postgresql(location) else str(sqlite_path(location))
+
+
+def is_postgresql(location: Location) -> bool:
+    return isinstance(location, str) and location.startswith(POSTGRESQL_SCHEMES)
+
+
+def sqlite_path(location: Location) -> pathlib.Path:
+    """The file a SQLite location names: a plain path, or a URL (``sqlite:///games.sqlite3`` is relative to
+    the working folder, ``sqlite:////srv/games.sqlite3`` absolute, as elsewhere)."""
+    text = str(location)
+    return pathlib.Path(text.removeprefix(SQLITE_SCHEME))
+
+
+async def open_store(location: Location, *, alone: bool = False) -> Store:
+    """Open the store ``location`` names, its schema not yet migrated; raises StoreError saying what to fix.
+    ``alone``: refuse to start beside another bot on the same database."""
+    if is_postgresql(location):
+        from service.pgstore import PostgresStore  # asyncpg is loaded only by bots that use it
+
+        return await PostgresStore.open(str(location), alone=alone)
+    from service.db import Database
+
+    return await Database.open(sqlite_path(location), alone=alone)

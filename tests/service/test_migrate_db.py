@@ -1,0 +1,99 @@
+"""``bot.py migrate-db``: every row of a SQLite bot's database reaches the empty target (a PostgreSQL
+database, or another SQLite file) as it was, new rows follow the copied ids, and a target that holds
+data is refused untouched."""
+
+from __future__ import annotations
+
+import asyncio
+
+import bot
+from service.clock import ManualClock
+from service.languages import ServerLanguages
+from service.migratedb import PACKED, TABLES
+from service.packing import unpack
+from service.store import open_store
+from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, GUILD, HOUR, Env
+from tests.service.test_ratings import finished
+
+
+async def a_busy_bot(location) -> Env:
+    """Games in every phase, with history, orders, ratings, undelivered posts and settings."""
+    env = await Env(location, ManualClock()).open()
+    running = await env.new_game(ALICE, BOB, CAROL, ai=1)
+    await env.master.submit(running.id, ALICE)
+    env.clock.advance(HOUR)
+    await env.master.sweep()
+    await env.outbox.flush()  # these posts are delivered, the later ones wait
+    await env.master.add_orders(running.id, BOB, "")
+    await finished(env, ALICE, BOB)
+    await env.master.catch_up_ratings()
+    await env.master.create_game(guild_id=GUILD, channel_id=7, actor=CAROL, ruleset="gra")
+    await ServerLanguages(env.db, env.clock).set(GUILD, "uk", ADMIN)
+    await env.master.change_settings(BOB.user_id, lead="3h", quiet_start=22, quiet_end=7, time_zone="Europe/Kyiv")
+    async with env.db.transaction() as conn:  # a row from before history was deflated: plain JSON text
+        await conn.execute("UPDATE history SET events = '[]' WHERE game_id = ? AND seq = 0", (running.id,))
+    return env
+
+
+async def everything(store) -> dict[str, list[dict]]:
+    tables = {}
+    async with store.reading() as conn:
+        for table, key, _ in TABLES:
+            rows = await (await conn.execute(f"SELECT * FROM {table} ORDER BY {key}")).fetchall()
+            packed = PACKED.get(table, ())
+            tables[table] = [{c: unpack(v) if c in packed else v for c, v in dict(row).items()} for row in rows]
+    return tables
+
+
+async def test_every_row_is_copied_as_it_was_and_new_ids_follow(places, tmp_path, capsys):
+    source = await a_busy_bot(tmp_path / "source.sqlite3")
+    before = await everything(source.db)
+    await source.db.close()
+    assert all(before[table] for table, _, _ in TABLES)  # the check below is worth something
+
+    target = places.new(empty=True)
+    assert (
+        await asyncio.to_thread(
+            bot.main, ["migrate-db", "--from", f"sqlite:///{tmp_path}/source.sqlite3", "--to", str(target)]
+        )
+        == 0
+    )
+    assert "the counts match" in capsys.readouterr().out
+    copy = await Env(target, source.clock).open()
+    assert await everything(copy.db) == before
+    game = await copy.master.create_game(guild_id=GUILD, channel_id=8, actor=ALICE, ruleset="conquest")
+    assert game.id == max(row["id"] for row in before["games"]) + 1
+    await copy.db.close()
+
+
+async def test_a_target_with_data_is_refused_and_left_as_it_was(places, tmp_path, capsys):
+    await (await a_busy_bot(tmp_path / "source.sqlite3")).db.close()
+    target = places.new()
+    env = await Env(target, ManualClock()).open()
+    await env.new_game(ALICE, BOB)
+    before = await everything(env.db)
+    await env.db.close()
+
+    assert (
+        await asyncio.to_thread(
+            bot.main, ["migrate-db", "--from", str(tmp_path / "source.sqlite3"), "--to", str(target)]
+        )
+        == 2
+    )
+    assert "the target already holds data (games: 1, players: 2" in capsys.readouterr().err
+    store = await open_store(target)
+    assert await everything(store) == before
+    await store.close()
+
+
+async def test_a_missing_source_or_one_database_twice_is_refused(tmp_path, capsys):
+    assert (
+        await asyncio.to_thread(
+            bot.main, ["migrate-db", "--from", str(tmp_path / "nothing.sqlite3"), "--to", "sqlite:///x.sqlite3"]
+        )
+        == 2
+    )
+    assert "there is no database at" in capsys.readouterr().err
+    assert await asyncio.to_thread(bot.main, ["migrate-db", "--from", "sqlite:///x.sqlite3", "--to", "x.sqlite3"]) == 2
+    assert "the same database" in capsys.readouterr().err
+    assert not (tmp_path / "nothing.sqlite3").exists()
