@@ -122,10 +122,15 @@ def _result(view: SiegeView, names: Sequence[str]) -> str:
     players, (a, b) = view.state.players, view.territory
     gone = [seat for seat in (0, 1) if not players[seat].playing]
     if gone:
-        return f"{_name(names, 1 - gone[0])} wins ({players[gone[0]].reason})"
+        reason = players[gone[0]].reason
+        return tr("{player} wins ({reason})", player=_name(names, 1 - gone[0]), reason=tr(reason))
+    ending = tr(ENDINGS[view.state.ended])
     if a == b:
-        return f"a draw, {a} squares each ({ENDINGS[view.state.ended]})"
-    return f"{_name(names, 0 if a > b else 1)} wins {max(a, b)} to {min(a, b)} ({ENDINGS[view.state.ended]})"
+        return tr("a draw, {count} squares each ({ending})", count=a, ending=ending)
+    winner = _name(names, 0 if a > b else 1)
+    return tr(
+        "{player} wins {more} to {fewer} ({ending})", player=winner, more=max(a, b), fewer=min(a, b), ending=ending
+    )
 
 
 def _axes(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame) -> None:

@@ -58,7 +58,9 @@ class LobbyOps(GameMasterCore):
     ) -> Game:
         """A new lobby, with its creator seated in it."""
         if ruleset not in self.rulesets:
-            raise GameError(f"unknown game {ruleset!r}; available: {', '.join(sorted(self.rulesets))}")
+            raise GameError(
+                tr("unknown game {name!r}; available: {names}", name=ruleset, names=", ".join(sorted(self.rulesets)))
+            )
         rs = self.rulesets[ruleset]
         options = rs.normalize_options(options)
         check_settings(time)
@@ -123,7 +125,9 @@ class LobbyOps(GameMasterCore):
         seating as many players as its map allows. Returns the game and whether it is new: the same
         game opened again by the same player within a few seconds (a double tap) is the first one."""
         if ruleset not in self.rulesets:
-            raise GameError(f"unknown game {ruleset!r}; available: {', '.join(sorted(self.rulesets))}")
+            raise GameError(
+                tr("unknown game {name!r}; available: {names}", name=ruleset, names=", ".join(sorted(self.rulesets)))
+            )
         rs = self.rulesets[ruleset]
         settings = settle(rs, chosen)
         seats = await asyncio.to_thread(_seat_counts, rs, settings.options)

@@ -16,6 +16,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from i18n import tr
 from service.errors import GameError
 from service.master import GameMasterCore
 from service.models import FINISHED
@@ -52,7 +53,9 @@ class RatingOps(GameMasterCore):
     async def leaderboard(self, ruleset: str, scope: int = GLOBAL, limit: int = 15) -> list[Standing]:
         """The best rated players of ``ruleset`` in ``scope`` (a guild id, or GLOBAL)."""
         if ruleset not in self.rulesets:
-            raise GameError(f"unknown game {ruleset!r}; available: {', '.join(sorted(self.rulesets))}")
+            raise GameError(
+                tr("unknown game {name!r}; available: {names}", name=ruleset, names=", ".join(sorted(self.rulesets)))
+            )
         await self.catch_up_ratings()
         async with self.db.reading() as conn:
             async with conn.execute(

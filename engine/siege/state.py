@@ -9,6 +9,7 @@ from typing import Any
 
 from engine import standings, stored
 from engine.errors import MapError, OrderError
+from engine.i18n import mark
 from engine.siege.board import SiegeMap, capitals
 from engine.siege.orders import Action, parse_line
 from engine.squaregrid import Square, SquareGrid
@@ -16,7 +17,7 @@ from engine.standings import Seats
 
 GAME = "siege"
 _LABEL = re.compile(r"[A-L](?:[1-9]|1[0-2])")  # a square of the largest board, as to_dict writes it
-ENDINGS = {"": "", "full": "the board is full", "limit": "the turn limit was reached"}
+ENDINGS = {"": "", "full": mark("the board is full"), "limit": mark("the turn limit was reached")}
 
 
 @dataclass(frozen=True)
