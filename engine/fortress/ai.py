@@ -3,10 +3,12 @@ best; the candidate turns come from one move generator (the builds that win most
 general's most promising action, the city's general first).
 
 - Easy: greedy, the turn that leads by most once it is played.
-- Medium: also weighs the opponent's best answer (two turns deep), counting territory only.
-- Hard: three turns deep, and a position is worth more than its lead: the player to move is
-  credited with part of his best build, a general with part of the best build he can reach.
-- Extreme: the same score, deepening while its budget lasts (to the end of the game when it is near).
+- Medium: also weighs the opponent's best answer (two turns deep), counting territory (and in mode 3
+  part of the best build each general can reach).
+- Hard: three turns deep over the 12 most promising turns (8 deeper down), and the player to move is
+  credited with his best build.
+- Extreme: the same score, deepening while its budget lasts over fewer candidates (8, then 4), so it
+  sees much further ahead; near the end of the game, to the end.
 """
 
 from __future__ import annotations
@@ -24,12 +26,12 @@ from engine.notation import words
 from engine.rng import Rng, seed_state
 from engine.ruleset import BotLevel
 
-LEVELS = (BotLevel("Easy", 100), BotLevel("Medium", 400), BotLevel("Hard", 1_500), BotLevel("Extreme", 6_000))
+LEVELS = (BotLevel("Easy", 100), BotLevel("Medium", 400), BotLevel("Hard", 1_500), BotLevel("Extreme", 8_000))
 STYLES = {
-    "Easy": Style(depth=1, width=1, root_width=40, positional=False),
-    "Medium": Style(depth=2, width=1, root_width=40, positional=False),
-    "Hard": Style(depth=3, width=8, root_width=12, positional=True),
-    "Extreme": Style(depth=8, width=10, root_width=16, positional=True),
+    "Easy": Style(depth=1, width=1, root_width=40, tempo=False, prospects=False),
+    "Medium": Style(depth=2, width=1, root_width=40, tempo=False, prospects=True),
+    "Hard": Style(depth=3, width=8, root_width=12, tempo=True, prospects=True),
+    "Extreme": Style(depth=12, width=4, root_width=8, tempo=True, prospects=True),
 }
 
 

@@ -27,7 +27,8 @@ class Style:
     depth: int  # most turns looked ahead (1: the best position after its own turn)
     width: int  # candidate turns weighed at each node of the search
     root_width: int  # … and at the root
-    positional: bool  # score the build in hand and the generals' next builds, not only the lead
+    tempo: bool  # modes 1-2: credit the player to move with his next build
+    prospects: bool  # mode 3: credit each general with the build he can reach
 
 
 class Exhausted(Exception):
@@ -69,7 +70,7 @@ class Search:
             raise Exhausted
         self.budget.spend()
         if depth == 0 or position.over:
-            return evaluate(position, position.to_move, self.style.positional, self.budget)
+            return evaluate(position, position.to_move, self.style, self.budget)
         best = -math.inf
         for turn, child in candidates(position, self.style.width, self.noise, self.budget):
             value = -self._value(child or played(position, turn), depth - 1, -beta, -alpha)
@@ -80,22 +81,24 @@ class Search:
         return best
 
 
-def evaluate(position: Position, seat: int, positional: bool, budget: Budget) -> float:
-    """The lead of ``seat``; with ``positional``, plus what comes next: in modes 1-2 the player to
-    move is credited with part of his best build, in mode 3 each general with part of the best build
-    he can reach."""
-    if not positional or position.over:
-        return position.lead(seat)
+def evaluate(position: Position, seat: int, style: Style, budget: Budget) -> float:
+    """The lead of ``seat``; with the style's ``prospects`` (mode 3) each general is credited with
+    part of the best build he can reach, with its ``tempo`` (modes 1-2) the player to move with his
+    best build (he makes it next)."""
     lead = position.lead(seat)
-    if position.mode < 3:
+    if position.over:
+        return lead
+    if position.mode == 3 and style.prospects:
+        prospects = Prospects(position)
+        for at, owner in position.generals.items():
+            lead += (READY if owner == seat else -READY) * prospects.reach(owner, at)
+        budget.spend(len(position.generals) // 2)
+    elif position.mode < 3 and style.tempo:
         mover = position.to_move
         sites = position.build_sites(mover)
         budget.spend(len(sites) // SCAN)
         best = max((position.gain(mover, i) for i in sites), default=0)
-        return lead + (TEMPO if mover == seat else -TEMPO) * best
-    prospects = Prospects(position)
-    for at, owner in position.generals.items():
-        lead += (READY if owner == seat else -READY) * prospects.reach(owner, at)
+        lead += (TEMPO if mover == seat else -TEMPO) * best
     return lead
 
 
