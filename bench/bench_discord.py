@@ -6,8 +6,8 @@
    response (what Discord's 3-second rule is about; the bot defers at once), and to the finished
    answer. The floor: `/echo say` answered at once by the same bot (the echo bot's command added to
    its tree: same process, discord.py client, fake and wire) for as many users at once. Bursts
-   alternate, echo then orders, ROUNDS times, and the pooled samples are compared, so that the two
-   see the same machine.
+   alternate ROUNDS times, echo first in every other round, and the pooled samples are compared, so
+   that the two see the same machine.
 2. Deadline to image: from the sweep noticing the deadline of all PLAYERS/2 rounds to the first and
    to the last round image arriving in the games' threads (each game on the default board, with its
    lobby card kept up to date). The floor: one round image drawn in the bench's process, times the
@@ -17,7 +17,7 @@
 The fake does not check request bodies against Discord's schema here (the tests do): that is
 Discord's work, which never runs on the bot's machine, and it would be counted against the bot.
 
-Usage: python bench/bench_discord.py [--players 200] [--crowd 10000] [--rounds 3]
+Usage: python bench/bench_discord.py [--players 200] [--crowd 10000] [--rounds 4]
 Ends with ``RESULT discord players=… crowd=… ack_p99_ms=… echo_p99_ms=… ack_ratio=… over_2_5s=… …``.
 """
 
@@ -182,9 +182,12 @@ async def main(players: int, crowd: int, rounds: int) -> None:
         bot = BotSide(fake, players, database)
         await fake.start_bot(bot.bot)
         await bot.seat_players()
-        for _ in range(rounds):
-            echo_samples += await bot.echo_burst()
+        for burst in range(rounds):  # each goes first in every other round: neither gets the quieter turn
+            if burst % 2 == 0:
+                echo_samples += await bot.echo_burst()
             bot_samples += await bot.orders_burst()
+            if burst % 2 == 1:
+                echo_samples += await bot.echo_burst()
         first_image, all_images, cpu_per_turn = await bot.deadline_to_images()
         floor_images = await bot.render_floor()
         await fake.stop_bot(bot.bot)
@@ -216,6 +219,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--crowd", type=int, default=10_000)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=4)
     args = parser.parse_args()
     asyncio.run(main(args.players, args.crowd, args.rounds))

@@ -33,7 +33,7 @@ class GameBot(commands.Bot):
     def __init__(self, config: Config, *, service_options: dict[str, Any] | None = None, **kwargs: Any):
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=discord.Intents(guilds=True),  # commands and buttons need no intent; messages are not read
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=LocalisedTree,
             **kwargs,

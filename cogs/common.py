@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from engine import EngineError
-from i18n import tr
+from i18n import mark, tr
 from service.errors import GameError
 from service.models import Actor, Game
 
@@ -22,6 +22,12 @@ log = logging.getLogger(__name__)
 
 USER_ERRORS = (GameError, EngineError)
 COLOUR_EMOJI = ("🟥", "🟦", "🟩", "🟧", "🟪", "🟫")
+STATUS_WORDS = {
+    "lobby": mark("lobby"),
+    "running": mark("running"),
+    "finished": mark("finished"),
+    "cancelled": mark("cancelled"),
+}
 
 
 def service_of(interaction: discord.Interaction) -> GameService:
@@ -79,7 +85,7 @@ class GameTransformer(app_commands.Transformer):
         typed = str(value).strip("#").lower()
         choices = []
         for game in games:
-            label = f"#{game.id} {service.presenter.title(game)} — {game.row.status}"
+            label = f"#{game.id} {service.presenter.title(game)} — {tr(STATUS_WORDS[game.row.status])}"
             if typed in label.lower():
                 choices.append(app_commands.Choice(name=label[:100], value=game.id))
         return choices[:25]

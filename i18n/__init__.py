@@ -37,6 +37,7 @@ __all__ = [
     "set_language",
     "tr",
     "tr_in",
+    "translations",
     "using",
 ]
 

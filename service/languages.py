@@ -1,5 +1,6 @@
-"""Each server's language for what everyone in it reads, kept in the database and held in memory
-(every post and reply asks, so it is read from the store once per server)."""
+"""Each server's language for what everyone in it reads, kept in the database and held in memory:
+every interaction asks before it is acknowledged, so the answer must not wait on the store (all
+choices are read once at start-up; a service opened without ``load`` reads each server once)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,21 @@ class ServerLanguages:
     def __init__(self, db: Store, clock: Clock):
         self.db, self.clock = db, clock
         self._known: dict[int, str] = {}
+        self._loaded = False
+
+    async def load(self) -> None:
+        """Read every server's choice into memory."""
+        async with self.db.reading() as conn:
+            async with conn.execute("SELECT guild_id, language FROM server_language") as cur:
+                rows = await cur.fetchall()
+        self._known = {guild: language if language in LANGUAGES else ENGLISH for guild, language in rows}
+        self._loaded = True
 
     async def of(self, guild_id: int | None) -> str:
         """The server's language; English for servers that never chose one, and in DMs."""
         if not guild_id:
+            return ENGLISH
+        if guild_id not in self._known and self._loaded:
             return ENGLISH
         if guild_id not in self._known:
             async with self.db.reading() as conn:

@@ -66,6 +66,7 @@ class GameService:
             except sqlite3.Error as err:
                 raise StoreError(explain(err, sqlite_path(location))) from err
             service = cls(db, sink, **kwargs)
+            await service.languages.load()
             undo.pop_all()
         return service
 

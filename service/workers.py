@@ -20,7 +20,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import RULESETS, Ruleset
-from i18n import ENGLISH, tr, using
+from i18n import ENGLISH, LANGUAGES, tr, translations, using
 from render import board_image, board_png, has_drawer, text
 from render.chart import rating_chart
 from render.replay import Replay, Still, animate, final
@@ -103,8 +103,11 @@ def bot_job(rs: Ruleset, state: Mapping[str, Any], seat: int, seed: str, level: 
 def warm_up() -> None:
     """What a new worker does before its first job: read the fonts' character maps and draw each
     ruleset's opening board once, so its first real image finds the glyphs (labels, numbers) and
-    pieces it shares with every board already drawn."""
+    pieces it shares with every board already drawn; and read the message catalogs, so that the first
+    board in another language does not wait for them."""
     text.read_coverage()
+    for language in LANGUAGES:
+        translations(language)
     for rs in RULESETS.values():
         view = rs.view(rs.setup(rs.default_players, {}, seed=0), None)
         if has_drawer(type(view)):

@@ -1,6 +1,6 @@
-"""A throwaway PostgreSQL cluster for the tests: made with Debian's server binaries in a private
-folder, listening on a unix socket in that folder only (no TCP port), its data unsynced (a crash of
-the machine may lose it: it is thrown away anyway).
+"""A throwaway PostgreSQL cluster for the tests (and benches): made with Debian's server binaries in a
+private folder, listening on a unix socket in that folder only (no TCP port), its data unsynced for
+the tests (a crash of the machine may lose it: it is thrown away anyway).
 
 Each test gets a fresh database copied from a template that already has the schema, which takes a
 few milliseconds. PostgreSQL refuses to run as root, so under root (CI) the server runs as the
@@ -26,10 +26,8 @@ MISSING = (
     "the PostgreSQL tests need PostgreSQL's server binaries (initdb, pg_ctl; Debian: apt-get install postgresql, "
     "found in /usr/lib/postgresql/VERSION/bin or PG_BIN); set SKIP_POSTGRESQL_TESTS=1 to run without them"
 )
-SERVER_SETTINGS = (
-    "-c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off "
-    "-c max_connections=200 -c shared_buffers=32MB"
-)
+SERVER_SETTINGS = "-c listen_addresses='' -c max_connections=200 -c shared_buffers=32MB"
+UNSYNCED = "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"  # for tests: nothing to keep
 
 
 def server_binaries() -> pathlib.Path | None:
@@ -47,8 +45,9 @@ def server_binaries() -> pathlib.Path | None:
 class Cluster:
     """One server; ``url(name)`` reaches database ``name`` over the private socket."""
 
-    def __init__(self, binaries: pathlib.Path):
-        self.binaries = binaries
+    def __init__(self, binaries: pathlib.Path, *, durable: bool = False):
+        """``durable``: commits reach the disk, as on a real server (benches); tests need not wait for it."""
+        self.binaries, self.durable = binaries, durable
         self.folder = pathlib.Path(tempfile.mkdtemp(prefix="territory-pg-"))
         self.data = self.folder / "data"
         self.user = "postgres"
@@ -78,7 +77,7 @@ class Cluster:
         )
         self._run(
             "pg_ctl", "-D", str(self.data), "-l", str(self.folder / "server.log"), "-w", "-o",
-            f"{SERVER_SETTINGS} -k {self.folder}", "start",
+            f"{SERVER_SETTINGS} {'' if self.durable else UNSYNCED} -k {self.folder}", "start",
         )  # fmt: skip
         return self
 

@@ -11,6 +11,7 @@ from engine.fortress.board import LAND, MOUNTAIN, WATER
 from engine.fortress.orders import PATTERNS, Build, Order, Pass, Walk, WalkBuild
 from engine.fortress.state import FortressState
 from engine.hexgrid import Hex
+from engine.i18n import mark, tr
 from engine.ruleset import Event
 
 
@@ -187,14 +188,17 @@ def _parse_line(state: FortressState, seat: int, line: str) -> Order:
     if match := PATTERNS["walk"].match(line):
         cells = [_cell(state, g, line) for g in match.groups() if g]
         return _walk(state, seat, cells, line)
-    hint = "build C4 (or just C4)" if state.mode < 3 else "C4>D4, C4>D4>D5, C4>D4 build, or build C4"
-    raise OrderSyntaxError(f"{line!r} is not an order; write {hint}, or pass")
+    if state.mode < 3:
+        raise OrderSyntaxError(tr("{line!r} is not an order; write build C4 (or just C4), or pass", line=line))
+    raise OrderSyntaxError(
+        tr("{line!r} is not an order; write C4>D4, C4>D4>D5, C4>D4 build, or build C4, or pass", line=line)
+    )
 
 
 def _cell(state: FortressState, text: str, line: str) -> Hex:
     cell = notation.cell(text, line)
     if cell not in state.terrain:
-        raise IllegalOrderError(f"{line!r}: {cell.label} is not on the field")
+        raise IllegalOrderError(tr("{line!r}: {cell} is not on the field", line=line, cell=cell.label))
     return cell
 
 
@@ -213,9 +217,16 @@ def _walk(state: FortressState, seat: int, cells: list[Hex], line: str) -> Walk:
     if len(middles) == 1:
         return Walk((source, middles[0], target))
     if not middles:
-        raise IllegalOrderError(f"{line!r}: {target.label} is not within two open steps of {source.label}")
-    ways = " or ".join(f"{source.label}>{m.label}>{target.label}" for m in middles)
-    raise AmbiguousOrderError(f"{line!r}: there are several ways; write {ways}")
+        raise IllegalOrderError(
+            tr(
+                "{line!r}: {cell} is not within two open steps of {source}",
+                line=line,
+                cell=target.label,
+                source=source.label,
+            )
+        )
+    ways = tr(" or ").join(f"{source.label}>{m.label}>{target.label}" for m in middles)
+    raise AmbiguousOrderError(tr("{line!r}: there are several ways; write {ways}", line=line, ways=ways))
 
 
 def apply_turn(state: FortressState, seat: int, orders: Sequence[Order]) -> tuple[FortressState, list[Event]]:
@@ -223,7 +234,7 @@ def apply_turn(state: FortressState, seat: int, orders: Sequence[Order]) -> tupl
     A lone ``Pass`` is the empty turn, whether it was typed or built by code."""
     if any(isinstance(o, Pass) for o in orders):
         if len(orders) > 1:
-            raise AmbiguousOrderError("'pass' cannot be combined with other orders")
+            raise AmbiguousOrderError(tr("'pass' cannot be combined with other orders"))
         orders = []
     if state.mode < 3:
         return _apply_build_turn(state, seat, orders)
@@ -234,10 +245,10 @@ def _apply_build_turn(state: FortressState, seat: int, orders: Sequence[Order]) 
     if not orders:
         return state, [Event("passed", {"seat": seat})]
     if len(orders) > 1:
-        raise IllegalOrderError(f"one fortress per turn: {'; '.join(str(o) for o in orders)}")
+        raise IllegalOrderError(tr("one fortress per turn: {orders}", orders="; ".join(str(o) for o in orders)))
     order = orders[0]
     if not isinstance(order, Build):
-        raise IllegalOrderError(f"{str(order)!r}: generals only exist in mode 3; write build C4")
+        raise IllegalOrderError(tr("{order!r}: generals only exist in mode 3; write build C4", order=str(order)))
     cell = order.cell
     if not may_build(state, seat, cell):
         raise IllegalOrderError(f"{str(order)!r}: {_why_not(state, seat, cell)}")
@@ -246,12 +257,18 @@ def _apply_build_turn(state: FortressState, seat: int, orders: Sequence[Order]) 
 
 def _why_not(state: FortressState, seat: int, cell: Hex) -> str:
     if state.terrain[cell] != LAND:
-        return f"fortresses cannot stand on {state.terrain[cell]}"
+        return tr(NO_FORTRESS_ON[state.terrain[cell]])
     if cell in state.cities:
-        return f"{cell.label} is a city"
+        return tr("{cell} is a city", cell=cell.label)
     if cell in state.fortresses:
-        return f"{cell.label} already has a fortress"
-    return f"{cell.label} is neither yours nor next to one of your cells"
+        return tr("{cell} already has a fortress", cell=cell.label)
+    return tr("{cell} is neither yours nor next to one of your cells", cell=cell.label)
+
+
+NO_FORTRESS_ON = {
+    WATER: mark("fortresses cannot stand on water"),
+    MOUNTAIN: mark("fortresses cannot stand on mountain"),
+}
 
 
 def _build(
@@ -280,7 +297,7 @@ def _apply_general_turn(state: FortressState, seat: int, orders: Sequence[Order]
     state, events, _ = play_actions(state, seat, orders)
     if state.generals.get(state.cities[seat]) == seat:
         raise IllegalOrderError(
-            f"a general may not be left in your city {state.cities[seat].label}; move him out this turn"
+            tr("a general may not be left in your city {cell}; move him out this turn", cell=state.cities[seat].label)
         )
     return state, events
 
@@ -295,10 +312,19 @@ def play_actions(
     for order in orders:
         at = origin(order)
         if state.generals.get(at) != seat:
-            mine = ", ".join(c.label for c, s in sorted(state.generals.items()) if s == seat) or "none"
-            raise IllegalOrderError(f"{str(order)!r}: you have no general on {at.label}; your generals: {mine}")
+            mine = ", ".join(c.label for c, s in sorted(state.generals.items()) if s == seat) or tr("none")
+            raise IllegalOrderError(
+                tr(
+                    "{order!r}: you have no general on {cell}; your generals: {mine}",
+                    order=str(order),
+                    cell=at.label,
+                    mine=mine,
+                )
+            )
         if at in acted:
-            raise IllegalOrderError(f"{str(order)!r}: the general on {at.label} already acted this turn")
+            raise IllegalOrderError(
+                tr("{order!r}: the general on {cell} already acted this turn", order=str(order), cell=at.label)
+            )
         generals = dict(state.generals)
         if order not in set(general_actions(state, seat, at, generals)):
             raise IllegalOrderError(f"{str(order)!r}: {_why_not_general(state, seat, at, order)}")
@@ -316,24 +342,24 @@ def play_actions(
 
 def _why_not_general(state: FortressState, seat: int, at: Hex, order: Order) -> str:
     if state.terrain[at] == WATER:
-        return "from the water a general can only step onto a neighbouring land cell he may enter"
+        return tr("from the water a general can only step onto a neighbouring land cell he may enter")
     if isinstance(order, Build):
         return _why_not(state, seat, at)
     path = order.path if isinstance(order, Walk) else (order.source, order.target)
     for step, (here, there) in enumerate(zip(path, path[1:])):
         if there not in here.neighbours():
-            return f"{there.label} is not next to {here.label}"
+            return tr("{cell} is not next to {source}", cell=there.label, source=here.label)
         if state.terrain.get(there) == MOUNTAIN:
-            return f"generals cannot climb the mountain on {there.label}"
+            return tr("generals cannot climb the mountain on {cell}", cell=there.label)
         if state.owners.get(there) == 1 - seat:
-            return f"{there.label} belongs to your opponent"
+            return tr("{cell} belongs to your opponent", cell=there.label)
         if there in state.generals:
-            return f"another general stands on {there.label}"
+            return tr("another general stands on {cell}", cell=there.label)
         if step == 0 and len(path) == 3 and state.terrain[there] == WATER:
-            return f"entering the water on {there.label} ends the move"
+            return tr("entering the water on {cell} ends the move", cell=there.label)
     if isinstance(order, WalkBuild):
         return _why_not(state, seat, order.target)
-    return "that is not a legal move"
+    return tr("that is not a legal move")
 
 
 def advance(state: FortressState, events: list[Event]) -> FortressState:

@@ -9,10 +9,11 @@ from typing import Any
 from engine import standings, stored
 from engine.fortress.board import LAND, MOUNTAIN, SIDES, WATER
 from engine.hexgrid import Hex
+from engine.i18n import mark
 from engine.standings import Seats
 
 GAME = "fortress"
-MODES = {1: "I'm too young to die", 2: "Hey, not too rough!", 3: "Hurt me plenty"}
+MODES = {1: mark("I'm too young to die"), 2: mark("Hey, not too rough!"), 3: mark("Hurt me plenty")}
 
 
 @dataclass(frozen=True)

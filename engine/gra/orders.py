@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from engine.errors import AmbiguousOrderError, IllegalOrderError, OrderError, OrderSyntaxError, raise_collected
 from engine.gra.state import GraState, Phase
+from engine.i18n import ntr, tr
 from engine.notation import number, parse_lines
-from engine.words import count
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +86,12 @@ def _parse_line(state: GraState, seat: int, line: str) -> Order:
     match = PATTERNS[state.phase].match(line)
     if not match:
         raise OrderSyntaxError(
-            f"{line!r} is not an order for the {state.phase.turn_unit}; write {EXAMPLES[state.phase]}"
+            tr(
+                "{line!r} is not an order for the {unit}; write {example}",
+                line=line,
+                unit=tr(state.phase.turn_unit),
+                example=EXAMPLES[state.phase],
+            )
         )
     if state.phase in NODE_LISTS:
         nodes = tuple(int(n) for n in re.split(r"[\s,]+", match.group(1)))
@@ -101,7 +106,7 @@ def _parse_line(state: GraState, seat: int, line: str) -> Order:
     if amount is None or amount == "all":
         army = state.ready.get(source)
         if army is None or army[0] != seat:
-            raise IllegalOrderError(f"{line!r}: you have no ready soldiers on node {source}")
+            raise IllegalOrderError(tr("{line!r}: you have no ready soldiers on node {node}", line=line, node=source))
         return Move(source, target, army[1])
     return Move(source, target, int(amount))
 
@@ -109,7 +114,14 @@ def _parse_line(state: GraState, seat: int, line: str) -> Order:
 def _check_nodes(state: GraState, nodes: Sequence[int], line: str) -> None:
     bad = [n for n in nodes if n not in state.graph.adjacency]
     if bad:
-        raise IllegalOrderError(f"{line!r}: node {bad[0]} is not on the map (nodes 1 to {len(state.graph.positions)})")
+        raise IllegalOrderError(
+            tr(
+                "{line!r}: node {node} is not on the map (nodes 1 to {last})",
+                line=line,
+                node=bad[0],
+                last=len(state.graph.positions),
+            )
+        )
 
 
 def validate(state: GraState, seat: int, orders: Sequence[Order]) -> None:
@@ -120,14 +132,29 @@ def _check_picks(state: GraState, seat: int, orders: Sequence[Order]) -> list[Or
     nodes = [n for o in orders for n in o.nodes]
     need = len(state.players)
     if len(nodes) != need or len(set(nodes)) != need:
-        return [IllegalOrderError(f"pick {need} different nodes (one per player); you picked {len(set(nodes))}")]
+        return [
+            IllegalOrderError(
+                tr(
+                    "pick {need} different nodes (one per player); you picked {picked}",
+                    need=need,
+                    picked=len(set(nodes)),
+                )
+            )
+        ]
     for i, a in enumerate(nodes):
         for b in nodes[i + 1 :]:
             gap = state.graph.distance[a][b]
             if gap < state.spacing:
                 return [
                     IllegalOrderError(
-                        f"nodes {a} and {b} are {count(gap, 'edge')} apart; picks must be at least {state.spacing} apart"
+                        ntr(
+                            "nodes {a} and {b} are {n} edge apart; picks must be at least {spacing} apart",
+                            "nodes {a} and {b} are {n} edges apart; picks must be at least {spacing} apart",
+                            gap,
+                            a=a,
+                            b=b,
+                            spacing=state.spacing,
+                        )
                     )
                 ]
     return []
@@ -140,24 +167,42 @@ def _check_moves(state: GraState, seat: int, orders: Sequence[Order]) -> list[Or
         army = state.ready.get(order.source)
         if army is None or army[0] != seat:
             spawning = state.spawning.get(order.source)
-            why = "are still spawning" if spawning and spawning[0] == seat else "are not there"
-            problems.append(IllegalOrderError(f"{str(order)!r}: your ready soldiers on node {order.source} {why}"))
+            why = (
+                tr("{order!r}: your ready soldiers on node {node} are still spawning")
+                if spawning and spawning[0] == seat
+                else tr("{order!r}: your ready soldiers on node {node} are not there")
+            )
+            problems.append(IllegalOrderError(why.format(order=str(order), node=order.source)))
         elif not state.graph.adjacent(order.source, order.target):
             near = ", ".join(map(str, state.graph.adjacency[order.source]))
             problems.append(
                 IllegalOrderError(
-                    f"{str(order)!r}: node {order.target} is not next to node {order.source}; neighbours: {near}"
+                    tr(
+                        "{order!r}: node {node} is not next to node {source}; neighbours: {near}",
+                        order=str(order),
+                        node=order.target,
+                        source=order.source,
+                        near=near,
+                    )
                 )
             )
         elif order.soldiers < 1:
-            problems.append(IllegalOrderError(f"{str(order)!r}: move at least 1 soldier"))
+            problems.append(IllegalOrderError(tr("{order!r}: move at least 1 soldier", order=str(order))))
         else:
             totals[order.source] += order.soldiers
     for source, total in totals.items():
         have = state.ready[source][1]
         if total > have:
             problems.append(
-                IllegalOrderError(f"node {source} has {count(have, 'ready soldier')}; your orders move {total}")
+                IllegalOrderError(
+                    ntr(
+                        "node {node} has {n} ready soldier; your orders move {total}",
+                        "node {node} has {n} ready soldiers; your orders move {total}",
+                        have,
+                        node=source,
+                        total=total,
+                    )
+                )
             )
     return problems
 
@@ -167,12 +212,18 @@ def _check_creates(state: GraState, seat: int, orders: Sequence[Order]) -> list[
     room = state.cap(seat) - state.soldiers(seat)
     foreign = sorted({n for n in nodes if state.owners.get(n) != seat})
     if foreign:
-        return [IllegalOrderError(f"node {foreign[0]} is not yours; create soldiers on your own nodes")]
+        return [IllegalOrderError(tr("node {node} is not yours; create soldiers on your own nodes", node=foreign[0]))]
     if len(nodes) > max(0, room):
         return [
             IllegalOrderError(
-                f"you may create {count(max(0, room), 'soldier')} now (cap {state.cap(seat)}, you have "
-                f"{state.soldiers(seat)}); you asked for {len(nodes)}"
+                ntr(
+                    "you may create {n} soldier now (cap {cap}, you have {have}); you asked for {asked}",
+                    "you may create {n} soldiers now (cap {cap}, you have {have}); you asked for {asked}",
+                    max(0, room),
+                    cap=state.cap(seat),
+                    have=state.soldiers(seat),
+                    asked=len(nodes),
+                )
             )
         ]
     return []
@@ -181,13 +232,18 @@ def _check_creates(state: GraState, seat: int, orders: Sequence[Order]) -> list[
 def _check_keep(state: GraState, seat: int, orders: Sequence[Order]) -> list[OrderError]:
     parts = state.splits.get(seat)
     if not parts:
-        return [IllegalOrderError("your territory is not split; there is nothing to choose")]
+        return [IllegalOrderError(tr("your territory is not split; there is nothing to choose"))]
     if len(orders) != 1:
-        return [AmbiguousOrderError("choose exactly one part to keep, with one node of it")]
+        return [AmbiguousOrderError(tr("choose exactly one part to keep, with one node of it"))]
     node = orders[0].node
     if not any(node in part for part in parts):
-        listed = "; ".join(f"{min(p)} ({count(len(p), 'node')})" for p in parts)
-        return [IllegalOrderError(f"node {node} is not yours; your parts (by their lowest node): {listed}")]
+        sizes = [ntr("{n} node", "{n} nodes", len(p)) for p in parts]
+        listed = "; ".join(f"{min(p)} ({size})" for p, size in zip(parts, sizes))
+        return [
+            IllegalOrderError(
+                tr("node {node} is not yours; your parts (by their lowest node): {parts}", node=node, parts=listed)
+            )
+        ]
     return []
 
 

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from engine.errors import OrderSyntaxError
+from engine.i18n import mark, tr
 from engine.notation import CELL, number, square
 from engine.squaregrid import Square
 
@@ -66,7 +67,7 @@ PATTERNS = {
     "up": re.compile(rf"^up\s+({CELL})(?:\s+({number(3)}))?$"),
     "pass": re.compile(r"^pass$"),
 }
-HINT = "write `spawn`, `spawn C4 F7`, `C4>C5`, `blast D2`, `up D2`, `up D2 3` or `pass`"
+HINT = mark("write `spawn`, `spawn C4 F7`, `C4>C5`, `blast D2`, `up D2`, `up D2 3` or `pass`")
 
 
 def read_line(line: str) -> Order | None:
@@ -81,4 +82,4 @@ def read_line(line: str) -> Order | None:
         return Upgrade(square(match.group(1), line), int(match.group(2) or 1))
     if PATTERNS["pass"].match(line):
         return None
-    raise OrderSyntaxError(f"{line!r} is not an order; {HINT}")
+    raise OrderSyntaxError(tr("{line!r} is not an order; {hint}", line=line, hint=tr(HINT)))

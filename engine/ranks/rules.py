@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from engine import notation, standings
 from engine.errors import AmbiguousOrderError, IllegalOrderError
+from engine.i18n import mark, tr
 from engine.ranks.board import reading_order
 from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade, read_line
 from engine.ranks.state import ARCHER, KNIGHT, PAWN, RANK_NAMES, TANK, Army, RanksState, Trace, a, exp_for
@@ -55,13 +56,22 @@ class Turn:
         for cell in order.cells:
             city = self.state.board.city_of(cell)
             if city is None:
-                raise IllegalOrderError(f"{str(order)!r}: {cell.label} is not a city cell")
+                raise IllegalOrderError(tr("{order!r}: {cell} is not a city cell", order=str(order), cell=cell.label))
             if city not in cities:
-                raise IllegalOrderError(f"{str(order)!r}: you do not control the city of {cell.label}")
+                raise IllegalOrderError(
+                    tr("{order!r}: you do not control the city of {cell}", order=str(order), cell=cell.label)
+                )
             if city in chosen:
-                raise IllegalOrderError(f"{str(order)!r}: {chosen[city].label} and {cell.label} are in the same city")
+                raise IllegalOrderError(
+                    tr(
+                        "{order!r}: {first} and {cell} are in the same city",
+                        order=str(order),
+                        first=chosen[city].label,
+                        cell=cell.label,
+                    )
+                )
             if cell in self.armies:
-                raise IllegalOrderError(f"{str(order)!r}: {cell.label} is not empty")
+                raise IllegalOrderError(tr("{order!r}: {cell} is not empty", order=str(order), cell=cell.label))
             chosen[city] = cell
         spawned = []
         for city in cities:
@@ -76,14 +86,21 @@ class Turn:
         self._begin_action("move", order)
         army = self._own_army(order.source, order)
         if not self.state.board.grid.contains(order.target):
-            raise IllegalOrderError(f"{str(order)!r}: {order.target.label} is not on the board")
+            raise IllegalOrderError(
+                tr("{order!r}: {cell} is not on the board", order=str(order), cell=order.target.label)
+            )
         if army.rank == TANK and self.exp[self.seat] < 1:
-            raise IllegalOrderError(f"{str(order)!r}: moving a tank costs 1 exp and you have none")
+            raise IllegalOrderError(tr("{order!r}: moving a tank costs 1 exp and you have none", order=str(order)))
         legal = targets(army.rank, self.exp[self.seat], order.source, self.state.board.grid)
         if order.target not in legal:
             raise IllegalOrderError(
-                f"{str(order)!r}: {_how_it_moves(army.rank)}; from {order.source.label}: "
-                f"{', '.join(c.label for c in legal)}"
+                tr(
+                    "{order!r}: {how}; from {cell}: {cells}",
+                    order=str(order),
+                    how=tr(MOVES[army.rank]),
+                    cell=order.source.label,
+                    cells=", ".join(c.label for c in legal),
+                )
             )
         paid = 1 if army.rank == TANK else 0
         self.exp[self.seat] -= paid
@@ -111,7 +128,12 @@ class Turn:
         army = self._own_army(order.cell, order)
         if army.rank != TANK:
             raise IllegalOrderError(
-                f"{str(order)!r}: only a tank blasts; the army on {order.cell.label} is {a(army.kind)}"
+                tr(
+                    "{order!r}: only a tank blasts; the army on {cell} is {army}",
+                    order=str(order),
+                    cell=order.cell.label,
+                    army=tr(a(army.kind)),
+                )
             )
         captured = []
         for cell in sorted(order.cell.surrounding(), key=reading_order):
@@ -124,10 +146,10 @@ class Turn:
     def _begin_action(self, kind: str, order: Order) -> None:
         if self.phase_start is not None:
             raise IllegalOrderError(
-                f"{str(order)!r}: the upgrade phase comes after the spawn or moves; put upgrades last"
+                tr("{order!r}: the upgrade phase comes after the spawn or moves; put upgrades last", order=str(order))
             )
         if self.action == "spawn" or (self.action == "move" and kind == "spawn"):
-            raise IllegalOrderError(f"{str(order)!r}: a turn is either one spawn or some moves")
+            raise IllegalOrderError(tr("{order!r}: a turn is either one spawn or some moves", order=str(order)))
         self.action = kind
 
     def _own_army(self, cell: Square, order: Order) -> Army:
@@ -138,9 +160,18 @@ class Turn:
                 for c, a in sorted(self.armies.items(), key=lambda i: reading_order(i[0]))
                 if a.seat == self.seat
             )
-            raise IllegalOrderError(f"{str(order)!r}: you have no army on {cell.label}; your armies: {mine or 'none'}")
+            raise IllegalOrderError(
+                tr(
+                    "{order!r}: you have no army on {cell}; your armies: {mine}",
+                    order=str(order),
+                    cell=cell.label,
+                    mine=mine or tr("none"),
+                )
+            )
         if cell in self.moved:
-            raise IllegalOrderError(f"{str(order)!r}: the army on {cell.label} already acted this turn")
+            raise IllegalOrderError(
+                tr("{order!r}: the army on {cell} already acted this turn", order=str(order), cell=cell.label)
+            )
         return army
 
     def _capture(self, cell: Square) -> dict | None:
@@ -165,19 +196,39 @@ class Turn:
             self.phase_start = {c: a.rank for c, a in self.armies.items()}
         army = self.armies.get(order.cell)
         if army is None or army.seat != self.seat:
-            raise IllegalOrderError(f"{str(order)!r}: you have no army on {order.cell.label}")
+            raise IllegalOrderError(
+                tr("{order!r}: you have no army on {cell}", order=str(order), cell=order.cell.label)
+            )
         if not 1 <= order.levels <= 3:
-            raise IllegalOrderError(f"{str(order)!r}: an upgrade raises an army 1, 2 or 3 ranks")
+            raise IllegalOrderError(tr("{order!r}: an upgrade raises an army 1, 2 or 3 ranks", order=str(order)))
         if self.exp[self.seat] < order.levels:
-            raise IllegalOrderError(f"{str(order)!r}: needs {order.levels} exp and you have {self.exp[self.seat]}")
+            raise IllegalOrderError(
+                tr(
+                    "{order!r}: needs {need} exp and you have {have}",
+                    order=str(order),
+                    need=order.levels,
+                    have=self.exp[self.seat],
+                )
+            )
         rank = army.rank + order.levels
         if rank > TANK or army.rank == TANK:
-            raise IllegalOrderError(f"{str(order)!r}: {a(army.kind)} cannot rise {order.levels} more rank(s)")
+            raise IllegalOrderError(
+                tr(
+                    "{order!r}: {army} cannot rise {levels} more rank(s)",
+                    order=str(order),
+                    army=tr(a(army.kind)),
+                    levels=order.levels,
+                )
+            )
         if rank == TANK and self.phase_start[order.cell] != PAWN:
             was = RANK_NAMES[self.phase_start[order.cell]]
             raise IllegalOrderError(
-                f"{str(order)!r}: a tank is made only from a pawn by three upgrades in one phase; "
-                f"this army was {a(was)} when the phase began"
+                tr(
+                    "{order!r}: a tank is made only from a pawn by three upgrades in one phase; "
+                    "this army was {army} when the phase began",
+                    order=str(order),
+                    army=tr(a(was)),
+                )
             )
         self.exp[self.seat] -= order.levels
         self.armies[order.cell] = Army(self.seat, rank)
@@ -200,13 +251,13 @@ class Turn:
         return replace(self.state, armies=self.armies, npcs=frozenset(self.npcs), exp=tuple(self.exp))
 
 
-def _how_it_moves(rank: int) -> str:
-    return {
-        PAWN: "a pawn moves one step up, down, left or right",
-        ARCHER: "an archer moves one step diagonally",
-        KNIGHT: "a knight jumps like a chess knight",
-        TANK: "a tank moves one step up, down, left or right",
-    }[rank]
+MOVES = {
+    PAWN: mark("a pawn moves one step up, down, left or right"),
+    ARCHER: mark("an archer moves one step diagonally"),
+    KNIGHT: mark("a knight jumps like a chess knight"),
+    TANK: mark("a tank moves one step up, down, left or right"),
+}
+"""How each rank moves, for the message that refuses a move it cannot make."""
 
 
 # --- parsing --------------------------------------------------------------------------------
@@ -217,7 +268,7 @@ def parse(state: RanksState, seat: int, text: str) -> list[Order]:
     lines = notation.parse_lines(text, read_line)
     orders = [order for order in lines if order is not None]
     if len(orders) < len(lines) and any(not isinstance(o, Upgrade) for o in orders):
-        raise AmbiguousOrderError("'pass' means no spawn and no moves; leave it out or drop the other orders")
+        raise AmbiguousOrderError(tr("'pass' means no spawn and no moves; leave it out or drop the other orders"))
     act(state, seat, orders)
     return orders
 

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from engine.errors import OrderSyntaxError
+from engine.i18n import tr
 from engine.squaregrid import Square
 
 COSTS = {
@@ -77,13 +78,13 @@ def parse_line(line: str) -> Action:
     kind = (one or two).group(1) if one or two else line.split(" ")[0]
     if kind not in COSTS or kind == "end":
         names = ", ".join(k for k in COSTS if k != "end")
-        raise OrderSyntaxError(f"{line!r} is not an action; actions: {names}, or end")
+        raise OrderSyntaxError(tr("{line!r} is not an action; actions: {names}, or end", line=line, names=names))
     if kind in FROM_TOKEN:
         if not two:
-            raise OrderSyntaxError(f"{line!r}: write {kind} FROM>TO, like {kind} C4>C5")
+            raise OrderSyntaxError(tr("{line!r}: write {kind} FROM>TO, like {kind} C4>C5", line=line, kind=kind))
         return Action(kind, _square(two.group(3), line), _square(two.group(2), line))
     if not one:
-        raise OrderSyntaxError(f"{line!r}: write {kind} SQUARE, like {kind} C4")
+        raise OrderSyntaxError(tr("{line!r}: write {kind} SQUARE, like {kind} C4", line=line, kind=kind))
     return Action(kind, _square(one.group(2), line))
 
 

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from engine import standings
 from engine.errors import IllegalOrderError, OrderError, OrderSyntaxError, raise_collected
+from engine.i18n import mark, tr
 from engine.ruleset import Event
 from engine.siege.board import adjacency, numbering
 from engine.siege.orders import COSTS, END, EP_PER_TURN, TOWER_PRICE, WALL_PRICE, Action, parse_line, split_lines
@@ -51,14 +52,19 @@ def why_not(state: SiegeState, seat: int, action: Action) -> str | None:
         return None
     target, source = action.target, action.source
     if target not in adjacency(state.size):
-        return f"{target.label} is not on the board"
+        return tr("{cell} is not on the board", cell=target.label)
     if source is not None:
         if source == state.capitals[seat]:
-            return f"the capital cannot {action.kind}; only tokens can"
+            return tr("the capital cannot {action}; only tokens can", action=action.kind)
         if state.tokens.get(source) != seat:
-            return f"you have no token on {source.label}"
+            return tr("you have no token on {cell}", cell=source.label)
         if target not in neighbours(state, source):
-            return f"{target.label} is not next to {source.label}; neighbours: {_labels(neighbours(state, source))}"
+            return tr(
+                "{cell} is not next to {source}; neighbours: {near}",
+                cell=target.label,
+                source=source.label,
+                near=_labels(neighbours(state, source)),
+            )
     return _RULES[action.kind](state, seat, target)
 
 
@@ -69,11 +75,13 @@ def _labels(squares: Sequence[Square]) -> str:
 def _new_token(state: SiegeState, seat: int, target: Square) -> str | None:
     """Expand and Deploy: an empty plain square that is not the enemy's."""
     if not is_empty(state, target):
-        return f"{target.label} is not empty"
+        return tr("{cell} is not empty", cell=target.label)
     if is_terrain(state, target):
-        return f"{target.label} is a {'river' if target in state.rivers else 'mountain'}; tokens are placed on land"
+        if target in state.rivers:
+            return tr("{cell} is a river; tokens are placed on land", cell=target.label)
+        return tr("{cell} is a mountain; tokens are placed on land", cell=target.label)
     if state.owners.get(target) == 1 - seat:
-        return f"{target.label} belongs to your opponent; attack it instead"
+        return tr("{cell} belongs to your opponent; attack it instead", cell=target.label)
     return None
 
 
@@ -81,31 +89,38 @@ def _expand(state: SiegeState, seat: int, target: Square) -> str | None:
     if reason := _new_token(state, seat, target):
         return reason
     if not next_to_token(state, seat, target):
-        return f"{target.label} is not next to one of your tokens (the capital cannot expand)"
+        return tr("{cell} is not next to one of your tokens (the capital cannot expand)", cell=target.label)
     return None
 
 
 def _deploy(state: SiegeState, seat: int, target: Square) -> str | None:
     if target.row not in state.back_rows(seat):
-        rows = " and ".join(str(r + 1) for r in state.back_rows(seat))
-        return f"{target.label} is not in your back two rows ({rows})"
+        first, second = (r + 1 for r in state.back_rows(seat))
+        return tr(
+            "{cell} is not in your back two rows ({first} and {second})", cell=target.label, first=first, second=second
+        )
     return _new_token(state, seat, target)
 
 
 def _move(state: SiegeState, seat: int, target: Square) -> str | None:
     if not is_empty(state, target):
-        return f"{target.label} is not empty"
+        return tr("{cell} is not empty", cell=target.label)
     if state.owners.get(target) != seat:
-        return f"{target.label} is not yours; a token only moves onto your own squares"
+        return tr("{cell} is not yours; a token only moves onto your own squares", cell=target.label)
     return None
 
 
 def _attack(state: SiegeState, seat: int, target: Square) -> str | None:
     if state.owners.get(target) != 1 - seat:
-        return f"{target.label} is not your opponent's"
+        return tr("{cell} is not your opponent's", cell=target.label)
     if is_terrain(state, target):
-        return f"{target.label} is a {'river' if target in state.rivers else 'mountain'}; it cannot be attacked"
+        if target in state.rivers:
+            return tr("{cell} is a river; it cannot be attacked", cell=target.label)
+        return tr("{cell} is a mountain; it cannot be attacked", cell=target.label)
     return None
+
+
+NOT_A = {"river": mark("{cell} is not a river"), "mountain": mark("{cell} is not a mountain")}
 
 
 def _step_onto(kind: str):
@@ -113,11 +128,11 @@ def _step_onto(kind: str):
 
     def check(state: SiegeState, seat: int, target: Square) -> str | None:
         if target not in (state.rivers if kind == "river" else state.mountains):
-            return f"{target.label} is not a {kind}"
+            return tr(NOT_A[kind], cell=target.label)
         if state.owners.get(target) == 1 - seat:
-            return f"{target.label} belongs to your opponent; it cannot be captured this way"
+            return tr("{cell} belongs to your opponent; it cannot be captured this way", cell=target.label)
         if not is_empty(state, target):
-            return f"{target.label} is not empty"
+            return tr("{cell} is not empty", cell=target.label)
         return None
 
     return check
@@ -125,31 +140,31 @@ def _step_onto(kind: str):
 
 def _dig(state: SiegeState, seat: int, target: Square) -> str | None:
     if target not in state.mountains:
-        return f"there is no mountain on {target.label}"
+        return tr("there is no mountain on {cell}", cell=target.label)
     if state.tokens.get(target) != seat and not next_to_token(state, seat, target):
-        return f"you have no token on or next to {target.label}"
+        return tr("you have no token on or next to {cell}", cell=target.label)
     if state.tokens.get(target) == 1 - seat and state.mountains[target] == 1:
-        return f"an enemy token stands on {target.label}; its mountain cannot be dug below level 1"
+        return tr("an enemy token stands on {cell}; its mountain cannot be dug below level 1", cell=target.label)
     return None
 
 
 def _fill(state: SiegeState, seat: int, target: Square) -> str | None:
     if state.owners.get(target) != seat:
-        return f"{target.label} is not yours"
+        return tr("{cell} is not yours", cell=target.label)
     if target in state.capitals:
-        return "a capital cannot be filled"
+        return tr("a capital cannot be filled")
     if target in state.rivers:
-        return f"{target.label} is a river; mountains rise on land"
+        return tr("{cell} is a river; mountains rise on land", cell=target.label)
     if state.mountains.get(target, 0) >= 3:
-        return f"the mountain on {target.label} is already at level 3"
+        return tr("the mountain on {cell} is already at level 3", cell=target.label)
     return None
 
 
 def _fortifiable(state: SiegeState, seat: int, target: Square) -> str | None:
     if state.tokens.get(target) != seat and target != state.capitals[seat]:
-        return f"{target.label} holds neither your token nor your capital"
+        return tr("{cell} holds neither your token nor your capital", cell=target.label)
     if target in state.towers:
-        return f"{target.label} has a tower"
+        return tr("{cell} has a tower", cell=target.label)
     return None
 
 
@@ -157,7 +172,7 @@ def _wall(state: SiegeState, seat: int, target: Square) -> str | None:
     if reason := _fortifiable(state, seat, target):
         return reason
     if state.walls.get(target, 0) >= 2:
-        return f"{target.label} already has 2 walls"
+        return tr("{cell} already has 2 walls", cell=target.label)
     return None
 
 
@@ -165,7 +180,7 @@ def _tower(state: SiegeState, seat: int, target: Square) -> str | None:
     if reason := _fortifiable(state, seat, target):
         return reason
     if state.walls.get(target):
-        return f"{target.label} has walls; a tower needs a square without walls"
+        return tr("{cell} has walls; a tower needs a square without walls", cell=target.label)
     return None
 
 
@@ -249,16 +264,26 @@ def play(state: SiegeState, seat: int, actions: Sequence[Action]) -> tuple[Siege
     left = EP_PER_TURN
     events = []
     for number, action in enumerate(actions, 1):
-        where = f"{str(action)!r} (action {number})"
+        where = tr("{action!r} (action {number})", action=str(action), number=number)
         if action.kind == "end" and number < len(actions):
-            raise IllegalOrderError(f"{where}: end must be the last action of the turn")
+            raise IllegalOrderError(tr("{where}: end must be the last action of the turn", where=where))
         if state.over:
-            raise IllegalOrderError(f"{where}: the capture of the capital ended the game; nothing may follow it")
+            raise IllegalOrderError(
+                tr("{where}: the capture of the capital ended the game; nothing may follow it", where=where)
+            )
         if reason := why_not(state, seat, action):
             raise IllegalOrderError(f"{where}: {reason}")
         price = cost(state, action)
         if price > left:
-            raise IllegalOrderError(f"{where} costs {price} EP, but only {left} of your {EP_PER_TURN} EP are left")
+            raise IllegalOrderError(
+                tr(
+                    "{where} costs {price} EP, but only {left} of your {total} EP are left",
+                    where=where,
+                    price=price,
+                    left=left,
+                    total=EP_PER_TURN,
+                )
+            )
         left -= price
         state, result = perform(state, seat, action)
         if action.kind != "end":
@@ -269,7 +294,7 @@ def play(state: SiegeState, seat: int, actions: Sequence[Action]) -> tuple[Siege
 def parse(state: SiegeState, seat: int, text: str) -> list[Action]:
     """The actions of ``text``, checked as a whole turn from ``state``."""
     if not isinstance(text, str):
-        raise OrderSyntaxError(f"orders must be text, not {type(text).__name__}")
+        raise OrderSyntaxError(tr("orders must be text, not {kind}", kind=type(text).__name__))
     actions, problems = [], []
     for line in split_lines(text):
         try:

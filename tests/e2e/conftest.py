@@ -5,9 +5,11 @@ Time is a manual clock; the periodic sweep is called by the test instead of wait
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import io
 import pathlib
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -103,8 +105,12 @@ def decode_png(data: bytes) -> Image.Image:
 
 @pytest.fixture(scope="session")
 def cpu_pool():
-    """Worker processes for renders and computer players, as the bot runs them, shared by the tests."""
+    """Worker processes for renders and computer players, as the bot runs them, shared by the tests;
+    warmed up before the first test, as a running bot's are before its first player clicks (a cold
+    worker on a busy machine would hold up the first test's first computer move for seconds)."""
     pool = CpuPool(workers=2)
+    pool.start()
+    concurrent.futures.wait([pool.executor.submit(time.sleep, 0.5) for _ in range(pool.workers)])
     yield pool
     pool.close()
 

@@ -18,6 +18,11 @@ async def test_a_manager_chooses_and_it_outlives_a_restart(env):
     await env.restart()
     again = ServerLanguages(env.db, env.clock)
     assert await again.of(GUILD) == "zh_Hans" and await again.of(GUILD + 1) == "en"
+    loaded = ServerLanguages(env.db, env.clock)
+    await loaded.load()  # as the bot does at start-up: afterwards no question waits on the store
+    await env.db.close()
+    assert await loaded.of(GUILD) == "zh_Hans" and await loaded.of(GUILD + 1) == "en"
+    await env.restart()
     assert await again.for_reply(GUILD, "uk") == "uk"
     assert await again.for_reply(GUILD, "de") == "zh_Hans"
     assert await again.for_reply(GUILD, "en-GB") == "en"
