@@ -28,6 +28,8 @@ from engine.gra.tactics import keep, plan_creates
 from engine.rng import Rng, seed_state
 from engine.ruleset import BotLevel
 
+# Easy's 50 outnumber the armies anyone can field on the largest generated map (cap 40), so its
+# greedy never stops short; the searches' budgets keep a move well under a second there, 6 players.
 LEVELS = (BotLevel("Easy", 50), BotLevel("Medium", 150), BotLevel("Hard", 600), BotLevel("Extreme", 3_000))
 
 
