@@ -6,7 +6,7 @@ in every other game. Then the strongest level against a plain Monte Carlo tree s
 same node budget, where the ruleset has one (``bench/<ruleset>_mcts.py`` with
 ``choose(state, seat, seed, budget)``): the yardstick a search of that size should beat. For the
 simultaneous games (conquest, gra) also ``--games`` four-player tables, one player of each level,
-the seats rotating, which report each level's share of the wins (a shared win split evenly).
+in seats drawn for each game (seeded), which report each level's share of the wins (a shared win split evenly).
 
 Games use the ruleset's default options unless ``--option key=value`` (repeatable) sets some, e.g.
 ``--ruleset fortress --option mode=3``. A game's seed decides its board and every player's tie-breaks, so a run is reproducible; games run
@@ -27,6 +27,7 @@ import importlib
 import importlib.util
 import os
 import pathlib
+import random
 import sys
 import time
 from collections import defaultdict
@@ -101,10 +102,9 @@ def jobs_for(name: str, games: int, max_turns: int, options: tuple[tuple[str, ob
             seats = (stronger, weaker) if number % 2 == 0 else (weaker, stronger)
             jobs.append((name, seats, number, max_turns, options))
     if name in TABLE_RULESETS and len(levels(name)) == TABLE_SIZE:
-        table = levels(name)
-        for number in range(games):
-            turn = number % TABLE_SIZE
-            jobs.append((name, tuple(table[turn:] + table[:turn]), number, max_turns, options))
+        for number in range(games):  # seats drawn for each game: no level always sits beside the same one
+            seats = random.Random(f"table:{number}").sample(levels(name), TABLE_SIZE)
+            jobs.append((name, tuple(seats), number, max_turns, options))
     return jobs
 
 
