@@ -126,7 +126,7 @@ async def test_players_of_games_already_reminded_this_turn_are_not_reminded_agai
     await db.close()
 
 
-async def test_computers_of_a_retired_level_play_on_at_medium_and_are_rated_again(places, tmp_path):
+async def test_computers_of_a_retired_level_play_on_as_they_played_and_are_rated_again(places, tmp_path):
     """Before 0008 conquest, gra and fortress had one level, "standard"; ranks keeps its own."""
     folder = tmp_path / "migrations"
     folder.mkdir()
@@ -135,7 +135,7 @@ async def test_computers_of_a_retired_level_play_on_at_medium_and_are_rated_agai
     db = await open_store(places.new(empty=True))
     await db.migrate(folder)
     async with db.transaction() as conn:
-        for game_id, ruleset in ((1, "gra"), (2, "ranks")):
+        for game_id, ruleset in ((1, "gra"), (2, "ranks"), (3, "fortress")):
             await conn.execute(
                 """INSERT INTO games (id, guild_id, channel_id, creator_id, ruleset, status, min_players, max_players,
                                       seed, turn, created_at, updated_at)
@@ -157,6 +157,6 @@ async def test_computers_of_a_retired_level_play_on_at_medium_and_are_rated_agai
         levels = await (await conn.execute("SELECT game_id, ai_level FROM players ORDER BY game_id")).fetchall()
         rated = await (await conn.execute("SELECT game_id FROM rated_games ORDER BY game_id")).fetchall()
         rulesets = await (await conn.execute("SELECT ruleset FROM ratings")).fetchall()
-    assert [tuple(r) for r in levels] == [(1, "Medium"), (2, "standard")]
+    assert [tuple(r) for r in levels] == [(1, "Easy"), (2, "standard"), (3, "Medium")]
     assert [r[0] for r in rated] == [2] and [r[0] for r in rulesets] == ["ranks"]
     await db.close()
