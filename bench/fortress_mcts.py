@@ -12,8 +12,9 @@ nodes as the bots': every position it steps into, in the tree or in a rollout.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from bench import uct
 from engine.budget import Budget
 from engine.fortress.position import BUILD, Action, Position
 from engine.fortress.state import FortressState
@@ -62,15 +63,9 @@ class Step:
         after.end_turn()
         return Step.turn_of(after)
 
-
-@dataclass
-class Node:
-    step: Step
-    mover: int
-    untried: list[Action | None]
-    visits: int = 0
-    value: float = 0.0  # summed for the player who chose the action leading here
-    children: dict[Action | None, Node] = field(default_factory=dict)
+    @property
+    def mover(self) -> int:
+        return self.position.to_move
 
 
 def worth(position: Position, seat: int) -> float:
@@ -85,47 +80,20 @@ def choose(state: FortressState, seat: int, seed: int | str, budget: Budget) -> 
     """The turn: the most visited action at each step from the root while the move is still his."""
     rng = Rng(seed_state(f"mcts:{seed}:{state.turn}"))
     root_step = Step.turn_of(Position.of(state))
-    root = Node(root_step, seat, rng.shuffled(root_step.moves()))
-    while not budget.spent:
-        _iterate(root, rng, budget)
+    root = uct.search(root_step, rng, budget, _rollout, worth)
     turn = []
     node = root
     while node.children:
         move, node = max(node.children.items(), key=lambda item: item[1].visits)
         if move is not STAY:
             turn.append(root_step.position.order(move))
-        if node.step.position.turn != state.turn:
+        if node.position.position.turn != state.turn:
             break
     return turn
 
 
-def _iterate(root: Node, rng: Rng, budget: Budget) -> None:
-    path = [root]
-    node = root
-    while not node.untried and node.children:
-        node = max(node.children.values(), key=lambda child: _uct(node, child))
-        path.append(node)
-    if node.untried:
-        move = node.untried.pop()
-        step = node.step.play(move)
-        budget.spend()
-        child = Node(step, step.position.to_move, rng.shuffled(step.moves()))
-        node.children[move] = child
-        node = child
-        path.append(node)
-    final = _rollout(node.step.position, rng, budget)
-    for parent, child in zip(path, path[1:]):
-        child.visits += 1
-        child.value += worth(final, parent.mover)
-    root.visits += 1
-
-
-def _uct(parent: Node, child: Node) -> float:
-    return child.value / child.visits + 1.4 * math.sqrt(math.log(parent.visits + 1) / child.visits)
-
-
-def _rollout(position: Position, rng: Rng, budget: Budget) -> Position:
-    position = position.copy()
+def _rollout(step: Step, rng: Rng, budget: Budget) -> Position:
+    position = step.position.copy()
     end = position.turn + ROLLOUT_TURNS
     while not position.over and position.turn < end:
         _random_turn(position, rng)

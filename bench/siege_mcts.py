@@ -11,8 +11,9 @@ tree or in a rollout.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from bench import uct
 from engine.budget import Budget
 from engine.rng import Rng, seed_state
 from engine.siege.ai import options
@@ -41,14 +42,9 @@ class Position:
         left = self.left - cost(self.state, action)
         return Position(after, left) if left > 0 else Position(advance(after, ()), EP_PER_TURN)
 
-
-@dataclass
-class Node:
-    position: Position
-    untried: list[Action]
-    visits: int = 0
-    value: float = 0.0  # summed for the player who chose the action leading here
-    children: dict[Action, Node] = field(default_factory=dict)
+    @property
+    def mover(self) -> int:
+        return self.state.to_move
 
 
 def worth(state: SiegeState, seat: int) -> float:
@@ -63,10 +59,7 @@ def worth(state: SiegeState, seat: int) -> float:
 def choose(state: SiegeState, seat: int, seed: int | str, budget: Budget) -> list[Action]:
     """The turn: the most visited action at each step from the root, until END or EP run out."""
     rng = Rng(seed_state(f"mcts:{seed}:{state.turn}"))
-    root = Node(Position(state, EP_PER_TURN), [])
-    root.untried = rng.shuffled(root.position.moves())
-    while not budget.spent:
-        _iterate(root, rng, budget)
+    root = uct.search(Position(state, EP_PER_TURN), rng, budget, _rollout, worth)
     turn: list[Action] = []
     node = root
     while node.children:
@@ -75,32 +68,6 @@ def choose(state: SiegeState, seat: int, seed: int | str, budget: Budget) -> lis
         if action == END or node.position.state.to_move != seat or node.position.state.over:
             break
     return [a for a in turn if a != END]
-
-
-def _iterate(root: Node, rng: Rng, budget: Budget) -> None:
-    path = [root]
-    node = root
-    while not node.untried and node.children:
-        node = max(node.children.values(), key=lambda child: _uct(node, child))
-        path.append(node)
-    if node.untried:
-        action = node.untried.pop()
-        position = node.position.play(action)
-        budget.spend()
-        child = Node(position, rng.shuffled(position.moves()))
-        node.children[action] = child
-        node = child
-        path.append(node)
-    final = _rollout(node.position, rng, budget)
-    for parent, child in zip(path, path[1:]):
-        mover = parent.position.state.to_move
-        child.visits += 1
-        child.value += worth(final, mover)
-    root.visits += 1
-
-
-def _uct(parent: Node, child: Node) -> float:
-    return child.value / child.visits + 1.4 * math.sqrt(math.log(parent.visits + 1) / child.visits)
 
 
 def _rollout(position: Position, rng: Rng, budget: Budget) -> SiegeState:
