@@ -15,7 +15,7 @@ from service.languages import ServerLanguages
 from service.outbox import Outbox, Sink
 from service.presenter import Presenter
 from service.scheduler import WakeScheduler, guarded
-from service.store import Location, Store, open_store, sqlite_path
+from service.store import BOT, Location, Store, open_store, sqlite_path
 from service.storeerrors import StoreError, explain
 from service.workers import CpuPool
 
@@ -45,7 +45,7 @@ class GameService:
         self.master = GameMaster(db, self.clock, rulesets=rulesets, pool=self.pool)
         self.presenter = Presenter(self.master, self.pool)
         self.languages = ServerLanguages(db, self.clock)
-        self.outbox = Outbox(db, self.clock, sink)
+        self.outbox = Outbox(db, self.clock, sink, claims=self.master.claims)
         self.scheduler = WakeScheduler(self._wake, self.sweep, sweep_seconds=sweep_seconds)
         self.master.on_commit.append(self._after_commit)
         self._tasks: set[asyncio.Task] = set()
@@ -59,7 +59,7 @@ class GameService:
         and bring its schema up to date; raises StoreError (saying what to fix) if it cannot be used,
         leaving nothing open behind."""
         async with contextlib.AsyncExitStack() as undo:
-            db = await open_store(location, alone=True)
+            db = await open_store(location, hold=BOT)
             undo.push_async_callback(db.close)
             try:
                 await db.migrate()
@@ -119,7 +119,11 @@ class GameService:
         await self.outbox.flush()
 
     async def sweep(self) -> None:
-        """Resolve whatever is overdue, then deliver pending announcements."""
+        """Resolve whatever is overdue, then deliver pending announcements. Beside other processes,
+        also take over their dead ones' work (``service.claims``) and learn the servers' languages
+        chosen through them."""
+        if self.db.shared:
+            await self.languages.load()
         woken = await self.master.sweep()
         if woken:
             log.info("sweep woke %d overdue game(s)", woken)
