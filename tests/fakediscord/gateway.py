@@ -142,6 +142,7 @@ class Gateway:
                     session.connection = None
                     if ws.close_code in CLIENT_CLOSES:
                         del self.sessions[session.id]
+            self.world.notify()  # whoever waits for a session to end or a socket to close
             await conn.stop()
         return ws
 
