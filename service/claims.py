@@ -19,6 +19,7 @@ A process alone on its database (SQLite allows no other) takes every lease at on
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import secrets
 import socket
@@ -26,6 +27,8 @@ from collections.abc import AsyncIterator
 
 from service.clock import Clock
 from service.store import Connection, Store
+
+log = logging.getLogger(__name__)
 
 LEASE_SECONDS = 20.0
 WAKE, OUTBOX = "wake", "outbox"
@@ -72,7 +75,10 @@ class Claims:
             "UPDATE claims SET owner = ?, session = ?, expires_at = ? WHERE kind = ? AND game_id = ? AND owner = ?",
             (*lease, kind, game_id, holder["owner"]),
         )
-        return cursor.rowcount == 1
+        if cursor.rowcount != 1:
+            return False
+        log.info("took over the %s of game #%s from %s, whose process has ended", kind, game_id, holder["owner"])
+        return True
 
     async def keep(self, kind: str, game_id: int) -> bool:
         """Renew a lease held for long work once half of it has run; False if it was lost meanwhile."""

@@ -26,7 +26,8 @@ ARM_AHEAD_SECONDS = 900.0  # how far ahead the scheduler holds wake-ups; many sw
 
 class GameService:
     """What the bot holds: ``master`` for every game operation, ``presenter`` for what players see of
-    games; announcements go to ``sink``; renders and computer players run in ``pool``."""
+    games; announcements go to ``sink``; renders and computer players run in ``pool`` (else in a pool of
+    its own with ``workers`` processes, one per core by default)."""
 
     def __init__(
         self,
@@ -36,11 +37,12 @@ class GameService:
         clock: Clock | None = None,
         sweep_seconds: float = 30.0,
         pool: CpuPool | None = None,
+        workers: int | None = None,
         rulesets: Mapping[str, Ruleset] = RULESETS,
     ):
         self.db = db
         self.clock = clock or SystemClock()
-        self.pool = pool or CpuPool()
+        self.pool = pool or CpuPool(workers)
         self._owns_pool = pool is None  # a pool handed in is shared, and closed by whoever made it
         self.master = GameMaster(db, self.clock, rulesets=rulesets, pool=self.pool)
         self.presenter = Presenter(self.master, self.pool)

@@ -312,6 +312,11 @@ class FakeDiscord:
             raise ValueError("a server error is a 5xx status")
         self.server.faults.append(Fault(str(status), route, method, count, 0.0))
 
+    def inject_hang(self, route: str, *, count: int = 1, method: str | None = None) -> None:
+        """The next ``count`` requests whose path contains ``route`` are carried out (a post is posted), but
+        their answers never come: as for a bot process that dies before it hears back."""
+        self.server.faults.append(Fault("hang", route, method, count, 0.0))
+
     def forget_nonces(self) -> None:
         """Let Discord's nonce window (a few minutes) pass: a post repeating an earlier nonce is posted again."""
         self.rest.forget_nonces()
