@@ -6,10 +6,7 @@ process delivers the post (once), and resolves the next turn when its deadline p
 from __future__ import annotations
 
 import asyncio
-import os
-import pathlib
 import signal
-import sys
 import time
 from dataclasses import dataclass
 
@@ -22,7 +19,6 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeChannel, FakeUser
 from tests.service.conftest import admin
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 SHARDS = 3
 GAME = {"size": "small", "max_players": 2, "turn_time": 86400}
 SETTLED_SECONDS = 60.0  # generous: three bots and their workers share the machine's cores
@@ -60,22 +56,14 @@ class Server:
         return [m for m in fake.channel_messages(self.thread) if m.content.startswith(prefix)]
 
 
-async def bot_process(fake: FakeDiscord, url: str, shard: int, log: pathlib.Path) -> asyncio.subprocess.Process:
-    """The bot as deployed, its log in a file (a pipe nobody reads would fill and stop it)."""
-    settings = {
+def bot_settings(url: str, shard: int) -> dict[str, str]:
+    return {
         "DATABASE_URL": url,
         "SHARD_COUNT": str(SHARDS),
         "SHARD_IDS": str(shard),
         "SWEEP_SECONDS": "1",  # how soon the others notice a dead process's games
         "WORKERS": "1",
     }
-    return await asyncio.create_subprocess_exec(
-        sys.executable,
-        str(ROOT / "bot.py"),
-        env=os.environ | fake.bot_env() | settings,
-        cwd=ROOT,
-        stderr=log.open("wb"),
-    )
 
 
 async def rows(url: str, sql: str, *args) -> list:
@@ -105,7 +93,7 @@ async def test_a_killed_processs_games_go_on_in_the_others_each_turn_and_post_on
     async with FakeDiscord(shards=SHARDS, max_concurrency=SHARDS) as fake:
         servers = [Server.of_shard(fake, shard) for shard in range(SHARDS)]
         logs = [tmp_path / f"shard{shard}.log" for shard in range(SHARDS)]
-        processes = [await bot_process(fake, database, shard, logs[shard]) for shard in range(SHARDS)]
+        processes = [await fake.bot_process(bot_settings(database, k), logs[k]) for k in range(SHARDS)]
         try:
             await fake.wait_for_shards(*((shard, SHARDS) for shard in range(SHARDS)), timeout=SETTLED_SECONDS)
             for server in servers:
