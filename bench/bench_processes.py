@@ -84,6 +84,15 @@ async def passed(fake: FakeDiscord, user, thread) -> float:
     return (time.perf_counter() - start) * 1000 if handle.response_type is not None else float("inf")
 
 
+async def all_posted(fake: FakeDiscord, threads: set[int], prefix: str) -> None:
+    """Until every thread has its post starting with ``prefix``."""
+
+    def count() -> int:
+        return sum(m.channel_id in threads and m.content.startswith(prefix) for m in fake.world.messages.values())
+
+    await fake.world.wait_until(lambda: count() == len(threads), WAIT_SECONDS, f"{prefix!r} posted in every game")
+
+
 async def layout(store: str, processes: int, games: int, turns: int, cluster: Cluster, folder: pathlib.Path):
     """Turns per second and every pass's acknowledgement time, for one layout."""
     if store == "postgresql":
@@ -99,8 +108,7 @@ async def layout(store: str, processes: int, games: int, turns: int, cluster: Cl
         tables = [Table(fake, number) for number in range(games)]
         bots = [
             await fake.bot_process(
-                database
-                | {"SHARD_COUNT": str(SHARDS), "SHARD_IDS": ids, "WORKERS": "2" if processes == 1 else "1"},
+                database | {"SHARD_COUNT": str(SHARDS), "SHARD_IDS": ids, "WORKERS": "2" if processes == 1 else "1"},
                 folder / f"{store}_{processes}_{k}.log",
             )
             for k, ids in enumerate(shard_ids(processes))
@@ -119,16 +127,7 @@ async def layout(store: str, processes: int, games: int, turns: int, cluster: Cl
             for turn in range(1, turns + 1):
                 sent = [passed(fake, user, t.thread) for t in tables for user in (t.alice, t.bob)]
                 acks += await asyncio.gather(*sent)
-                threads = {t.thread.id for t in tables}
-                await fake.world.wait_until(
-                    lambda: sum(
-                        m.channel_id in threads and m.content.startswith(f"**Round {turn}.")
-                        for m in fake.world.messages.values()
-                    )
-                    == games,
-                    WAIT_SECONDS,
-                    f"round {turn} posted in every game",
-                )
+                await all_posted(fake, {t.thread.id for t in tables}, f"**Round {turn}.")
             elapsed = time.perf_counter() - start
         finally:
             for bot in bots:
