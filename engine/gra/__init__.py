@@ -40,7 +40,7 @@ from engine.gra.state import (
     upgrade_v1,
     upgrade_v2,
 )
-from engine.i18n import mark
+from engine.i18n import map_title, mark, ntr
 from engine.rng import seed_state
 from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
@@ -110,8 +110,14 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
         graph = self._graph(opts, seed)
         if len(graph.positions) < 3 * num_players:
             raise MapError(
-                f"map {graph.name!r} has {len(graph.positions)} nodes; {num_players} players need "
-                f"at least {3 * num_players}"
+                ntr(
+                    "map {map} has {nodes} nodes; {n} player needs at least {least}",
+                    "map {map} has {nodes} nodes; {n} players need at least {least}",
+                    num_players,
+                    map=map_title(graph.name),
+                    nodes=len(graph.positions),
+                    least=3 * num_players,
+                )
             )
         return GraState(
             graph=graph,
