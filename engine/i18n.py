@@ -72,8 +72,14 @@ MAP_NAME = "map name"  # the catalog context of shipped maps' names
 LEVEL_NAME = "computer level"  # the catalog context of computer players' level names
 
 
+GENERATED = "generated-"  # how the name of a generated map begins ("generated-medium-3p")
+
+
 def map_title(name: str) -> str:
-    """A map as players read it: a shipped map's name translated (its id stays what is stored and typed)."""
+    """A map as players read it: a shipped map's name translated (its id stays what is stored and typed),
+    a generated one said to be generated, a map given as data by its own name."""
+    if name.startswith(GENERATED):
+        return tr("generated {details}", details=name.removeprefix(GENERATED))
     return tr_in(MAP_NAME, name)
 
 

@@ -22,16 +22,34 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-from engine.i18n import ENGLISH, current, install, mark, ntr, set_language, tr, tr_in, using
+from engine.i18n import (
+    ENGLISH,
+    LEVEL_NAME,
+    MAP_NAME,
+    current,
+    install,
+    level_title,
+    map_title,
+    mark,
+    ntr,
+    set_language,
+    tr,
+    tr_in,
+    using,
+)
 
 __all__ = [
     "ENGLISH",
     "LANGUAGES",
+    "LEVEL_NAME",
     "LOCALES",
+    "MAP_NAME",
     "NAME_CONTEXT",
     "current",
     "from_discord",
     "language_name",
+    "level_title",
+    "map_title",
     "mark",
     "ntr",
     "set_language",
