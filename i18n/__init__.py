@@ -37,6 +37,7 @@ from engine.i18n import (
     tr_in,
     using,
 )
+from i18n.commands import localised
 
 __all__ = [
     "ENGLISH",
@@ -84,6 +85,19 @@ def catalog_path(language: str) -> Path:
     return LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+class CommandQuoting(Translations):
+    """A catalog whose texts quote commands by their names in its language (see ``i18n.commands``)."""
+
+    def gettext(self, message: str) -> str:
+        return localised(super().gettext(message), self._name)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return localised(super().ngettext(singular, plural, n), self._name)
+
+    def _name(self, word: str) -> str:
+        return self.pgettext(NAME_CONTEXT, word)
+
+
 @cache
 def translations(language: str) -> gettext.NullTranslations:
     """The catalog of ``language`` (read once per process); English and unknown codes translate nothing.
@@ -96,7 +110,7 @@ def translations(language: str) -> gettext.NullTranslations:
     compiled = io.BytesIO()
     write_mo(compiled, catalog)
     compiled.seek(0)
-    return Translations(compiled, domain=DOMAIN)
+    return CommandQuoting(compiled, domain=DOMAIN)
 
 
 install(translations)
