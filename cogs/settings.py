@@ -24,7 +24,7 @@ CHANGES = mark(
 OPTIONS = ("lead_time", "dm_reminders", "quiet_start", "quiet_end", "quiet_hours_off", "time_zone")
 
 
-def changes() -> str:
+def how_to_change() -> str:
     """How to change the settings, naming the options as the reader's Discord shows them."""
     return tr(CHANGES, **{name: tr_in(NAME_CONTEXT, name) for name in OPTIONS})
 
@@ -78,7 +78,7 @@ class SettingsCog(ThinksFirst, commands.Cog):
                 time_zone=time_zone,
             )
             heading = tr("✅ Saved. **Your reminder settings** now")
-        await interaction.followup.send("\n".join([heading, *self._lines(settings), changes()]), ephemeral=True)
+        await interaction.followup.send("\n".join([heading, *self._lines(settings), how_to_change()]), ephemeral=True)
 
     def _lines(self, settings: ReminderSettings) -> list[str]:
         if settings.lead_seconds is None:

@@ -51,7 +51,7 @@ async def test_a_reply_is_in_the_language_of_the_user_who_asked(table):
     table.carol.locale = "de"  # a language the bot does not speak: the server's (English)
     ukrainian = await table.fake.slash(table.bob, table.channel, "game list")
     assert (
-        ukrainian.ephemeral and ukrainian.content == "Тут немає відкритих ігор. Створіть гру командою `/game create`."
+        ukrainian.ephemeral and ukrainian.content == "Тут немає відкритих ігор. Створіть гру командою `/гра створити`."
     )
     english = await table.fake.slash(table.carol, table.channel, "game list")
     assert english.content == "No open games here. Start one with `/game create`."
@@ -84,7 +84,7 @@ async def test_a_chinese_server_gets_chinese_posts_and_boards(table):
     await fake.click(table.bob, lobby, button(lobby, "加入"))
     await fake.click(table.alice, lobby, button(lobby, "开始"))
     started = await table.post(lambda m: "开始了！" in m.content)
-    assert "规则：`/rules conquest`" in started.content
+    assert "规则：`/规则 conquest`" in started.content  # the command as a Chinese client names it
     decode_png(started.attachments[0].data)
 
     table.bob.locale = "uk"  # his own mistakes are explained in his language, whatever the server's
