@@ -112,7 +112,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
     ) -> None:
         target = await game_meant(interaction, game)
         updated = await self.master.add_ai(target.id, actor_of(interaction), level)
-        seated = updated.players[-1].name
+        seated = updated.players[-1].shown_name
         text = tr("{player} joined game #{number}.", player=plain(seated), number=target.id)
         await interaction.followup.send(text, ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, updated)

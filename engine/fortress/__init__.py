@@ -157,9 +157,9 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
 
     def remove_player(self, state: FortressState, seat: int, reason: str) -> Resolution[FortressState]:
         if state.over:
-            raise EngineError("the game is over; nobody can leave it now")
+            raise EngineError(tr("the game is over; nobody can leave it now"))
         if seat not in self.seats_in_game(state):
-            raise NotActingError(f"seat {seat} is not playing in this game")
+            raise NotActingError(tr("seat {seat} is not playing in this game", seat=seat))
         new = remove(state, seat, reason)
         events = (
             Event("player_removed", {"seat": seat, "reason": reason}),

@@ -121,3 +121,43 @@ async def test_rules_and_tutorial_speak_the_readers_language(table):
     await turned.wait_for(lambda h: "第 2 页" in fake.message(page.message.id).content)
     shown = fake.message(page.message.id)
     assert "**生成。**" in shown.content and decode_png(shown.attachments[0].data).width == first.width
+
+
+async def test_refusals_maps_and_levels_in_the_readers_language(table):
+    """The rare refusals (options that do not go together, a map the game does not ship), the maps'
+    and computer levels' names and the commands quoted in replies, in the reader's language; what is
+    stored and typed stays the ids."""
+    fake = table.fake
+    table.bob.locale, table.carol.locale = "uk", "zh-CN"
+    await fake.slash(table.mod, table.channel, "config language", language="zh_Hans")
+    clash = await fake.slash(table.bob, table.channel, "game create siege", increment=2)
+    assert clash.ephemeral and clash.content == (
+        "⚠️ прибавка діє лише із шаховим годинником; виберіть його параметром годинник"
+    )
+    unknown = await fake.slash(table.carol, table.channel, "game create conquest", map="nowhere")
+    assert unknown.ephemeral and unknown.content == "⚠️ 未知地图 'nowhere'；内置地图：王冠 (crown), 对决 (duel)"
+    offered = await fake.autocomplete(table.carol, table.channel, "game create conquest", focused="map", value="王")
+    assert offered == [{"name": "王冠", "value": "crown"}]
+    assert await table.bot.service.master.list_games(table.guild.id) == []  # nothing was opened
+
+    made = await fake.slash(table.bob, table.channel, "game create conquest", map="duel", turn_time=DAY)
+    assert made.content.endswith("кнопкою **Приєднатися** або `/гра приєднатися гра:1`.")
+    thread = table.thread()
+    levels = await fake.autocomplete(table.bob, thread, "game add-ai", focused="level", value="")
+    assert [(c["name"], c["value"]) for c in levels] == [
+        ("Легкий", "Easy"),
+        ("Середній", "Medium"),
+        ("Складний", "Hard"),
+        ("Екстремальний", "Extreme"),
+    ]
+    added = await fake.slash(table.bob, thread, "game add-ai", level="Hard")
+    assert added.content == "Комп’ютер 1 (Складний) приєднується до гри №1."
+    lobby = next(m for m in fake.channel_messages(table.channel) if m.components)
+    await added.wait_for(lambda h: "🤖" in str(fake.message(lobby.id).embeds))  # the card, redrawn
+    card = str(fake.message(lobby.id).embeds)  # what everyone reads: the server's language
+    assert "🤖 电脑 1（困难）" in card and "地图: 对决" in card
+    info = await fake.slash(table.bob, thread, "game info")
+    assert "🤖 Комп’ютер 1 (Складний)" in str(info.embeds) and "карта: дуель" in str(info.embeds)
+    game = (await table.bot.service.master.list_games(table.guild.id))[0]
+    assert [(p.name, p.ai_level) for p in game.players if p.is_ai] == [("Computer 1 (Hard)", "Hard")]
+    assert game.row.options["map"] == "duel"
