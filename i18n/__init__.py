@@ -8,7 +8,8 @@ service, cogs) speak the language set with ``using``.
 Which language a text is made in: posts everyone in a game's channel or thread sees (round posts,
 announcements, board images) use the server's language, set by an admin with ``/config language``
 (English until then); a reply only the asking user sees uses his Discord client's language when the
-bot speaks it, else the server's.
+bot speaks it, else the server's. A translated text quotes commands by their names in its language
+(``i18n.commands``).
 """
 
 from __future__ import annotations
