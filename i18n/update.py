@@ -56,17 +56,16 @@ async def command_messages() -> set[tuple[str, str | None]]:
 
     with tempfile.TemporaryDirectory() as folder:
         database = Path(folder) / "catalog.sqlite3"
-        bot = GameBot(Config(token="-", database=database))
         pool = CpuPool(workers=0)
         service = await GameService.open(database, sink=None, pool=pool)
         try:
-            await install_commands(bot, service)
-            for command in bot.tree.get_commands():
-                await command.get_translated_payload(bot.tree, Recorder())
+            async with GameBot(Config(token="-", database=database)) as bot:  # never connects
+                await install_commands(bot, service)
+                for command in bot.tree.get_commands():
+                    await command.get_translated_payload(bot.tree, Recorder())
         finally:
             await service.close()
             pool.close()
-            await bot.close()
     return seen
 
 
