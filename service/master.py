@@ -60,7 +60,13 @@ class GameMasterCore:
 
     def ruleset(self, game: GameRow) -> Ruleset:
         if game.ruleset not in self.rulesets:
-            raise GameError(f"game #{game.id} is played with {game.ruleset!r}, which this bot no longer has")
+            raise GameError(
+                tr(
+                    "game #{number} is played with {ruleset!r}, which this bot no longer has",
+                    number=game.id,
+                    ruleset=game.ruleset,
+                )
+            )
         return self.rulesets[game.ruleset]
 
     def state_of(self, game: GameRow) -> Any:
