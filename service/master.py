@@ -128,7 +128,11 @@ class GameMasterCore:
                     err,
                     exc_info=not isinstance(err, (EngineError, GameError)),
                 )
-                damage = f"game #{game_id} has damaged data and cannot continue ({err}); a server manager can cancel it"
+                damage = tr(
+                    "game #{number} has damaged data and cannot continue ({error}); a server manager can cancel it",
+                    number=game_id,
+                    error=err,
+                )
         passed = frozenset(seat for seat, row in orders.items() if row.passed)
         return Game(game, players, passed, acting, damage, state)
 
