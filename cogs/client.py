@@ -26,7 +26,7 @@ from cogs.ratings import RatingsCog
 from cogs.rules import RulesCog, TutorialButton
 from cogs.settings import SettingsCog
 from cogs.sharding import IdentifyLimiter, fetch_gateway, syncs_commands
-from cogs.translator import CatalogTranslator, LocalisedTree
+from cogs.translator import CatalogTranslator, LocalisedTree, quote_commands_of
 from service.runtime import GameService
 from service.store import described
 from service.storeerrors import StoreError, explain
@@ -115,3 +115,4 @@ async def install_commands(bot: commands.Bot, service: GameService) -> None:
         await bot.add_cog(cog)
     bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton, RematchButton, TutorialButton)
     bot.tree.on_error = on_app_command_error
+    quote_commands_of(bot.tree)

@@ -20,10 +20,9 @@ IDENTIFY_WINDOW_SECONDS = 5.0
 
 @dataclass(frozen=True)
 class GatewayInfo:
-    """What ``GET /gateway/bot`` says: the gateway's address, the recommended shard count, and how many
-    sessions may start together."""
+    """What ``GET /gateway/bot`` says besides the gateway's address: the recommended shard count, and how
+    many sessions may start together."""
 
-    url: str
     recommended_shards: int
     max_concurrency: int
 
@@ -33,7 +32,7 @@ async def fetch_gateway(http: HTTPClient) -> GatewayInfo:
     it otherwise connects to Discord's own address, also after a session is invalidated."""
     shards, url, limits = await http.get_bot_gateway()
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
-    return GatewayInfo(url, int(shards), max(1, int(limits.get("max_concurrency", 1))))
+    return GatewayInfo(int(shards), max(1, int(limits.get("max_concurrency", 1))))
 
 
 def syncs_commands(shard_ids: Sequence[int] | None) -> bool:

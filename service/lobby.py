@@ -14,7 +14,7 @@ from i18n import tr
 from service.errors import GameError, GameNotFound, NotAllowed, WrongPhase
 from service.gameoptions import settle
 from service.master import GameMasterCore
-from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, TimeSettings
+from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, TimeSettings, computer_name
 from service.store import Connection
 from service.timing import check_settings
 from service.turns import Planner
@@ -274,7 +274,7 @@ class LobbyOps(GameMasterCore):
             rs = self.ruleset(game.row)
             chosen = rs.bot_level(level)
             number = sum(1 for p in game.players if p.is_ai) + 1
-            name = f"Computer {number}" if len(rs.bot_levels) == 1 else f"Computer {number} ({chosen.name})"
+            name = computer_name(number, None if len(rs.bot_levels) == 1 else chosen.name)
             await self._insert_player(conn, game_id, None, name, ai_level=chosen.name)
 
         return await self._change(game_id, add)

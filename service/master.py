@@ -69,7 +69,13 @@ class GameMasterCore:
 
     def ruleset(self, game: GameRow) -> Ruleset:
         if game.ruleset not in self.rulesets:
-            raise GameError(f"game #{game.id} is played with {game.ruleset!r}, which this bot no longer has")
+            raise GameError(
+                tr(
+                    "game #{number} is played with {ruleset!r}, which this bot no longer has",
+                    number=game.id,
+                    ruleset=game.ruleset,
+                )
+            )
         return self.rulesets[game.ruleset]
 
     def state_of(self, game: GameRow) -> Any:
@@ -131,7 +137,11 @@ class GameMasterCore:
                     err,
                     exc_info=not isinstance(err, (EngineError, GameError)),
                 )
-                damage = f"game #{game_id} has damaged data and cannot continue ({err}); a server manager can cancel it"
+                damage = tr(
+                    "game #{number} has damaged data and cannot continue ({error}); a server manager can cancel it",
+                    number=game_id,
+                    error=err,
+                )
         passed = frozenset(seat for seat, row in orders.items() if row.passed)
         return Game(game, players, passed, acting, damage, state)
 

@@ -174,4 +174,9 @@ def parse_named(rs: Ruleset, game: Game, seat: int, text: str, state: Any = None
 
 def _check_length(text: str) -> None:
     if len(text) > MAX_ORDER_TEXT:
-        raise OrderError(f"orders are limited to {MAX_ORDER_TEXT} characters; send fewer at a time or replace them")
+        raise OrderError(
+            tr(
+                "orders are limited to {most} characters; send fewer at a time or replace them",
+                most=MAX_ORDER_TEXT,
+            )
+        )

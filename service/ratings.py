@@ -19,11 +19,13 @@ from openskill.models import PlackettLuce
 from i18n import tr
 from service.errors import GameError
 from service.master import GameMasterCore
-from service.models import FINISHED
+from service.models import FINISHED, computer_title
 from service.store import Connection
 
 GLOBAL = 0  # the scope of ratings over every server
 MODEL = PlackettLuce()
+
+COMPUTER, DEFAULT_LEVEL = "computer:", "default"  # a computer's rating key: "computer:Hard"
 
 
 @dataclass(frozen=True)
@@ -35,13 +37,21 @@ class Standing:
     wins: int
     points: int
 
+    @property
+    def shown_name(self) -> str:
+        """Who this is for players: a computer by its level, in the current language; a member's name."""
+        if self.player.startswith(COMPUTER):
+            level = self.player.removeprefix(COMPUTER)
+            return computer_title(None if level == DEFAULT_LEVEL else level)
+        return self.name
+
 
 UNRATED = """g.status = ? AND g.rated = 1 AND g.result IS NOT NULL
     AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id)"""  # finished, rated, not applied yet
 
 
 def player_key(user_id: int | None, ai_level: str | None) -> str:
-    return f"user:{user_id}" if user_id is not None else f"computer:{ai_level or 'default'}"
+    return f"user:{user_id}" if user_id is not None else f"{COMPUTER}{ai_level or DEFAULT_LEVEL}"
 
 
 class RatingOps(GameMasterCore):

@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+from bot import Config, run_bot
 from tests.e2e.conftest import open_tables
 from tests.e2e.test_conquest_game import CONQUEST, DAY
 from tests.fakediscord import FakeDiscord, SimulationError
@@ -81,3 +82,13 @@ async def test_bot_processes_on_different_shards_connect_at_once(tmp_path):
         assert all("stopped cleanly" in log and "Traceback" not in log for log in logs), logs
         assert "synced" in logs[0] and "synced" not in logs[1]  # only the process holding shard 0 syncs
         assert fake.world.command_syncs == 1
+
+
+async def test_too_few_shards_stop_the_bot_with_a_clear_message(tmp_path, capsys):
+    async with FakeDiscord(guilds_per_session=1) as fake:
+        for k in range(2):
+            fake.add_guild(f"shard {k}", shard=(k, 2))
+        config = Config(token=fake.token, database=tmp_path / "games.sqlite3", api_base=fake.api_base, shard_count=1)
+        assert await run_bot(config) == 1
+        assert fake.gateway_log == ["IDENTIFY 0/1", "CLOSE 4011"]
+    assert "too many servers for 1 shard(s). Raise SHARD_COUNT" in capsys.readouterr().err

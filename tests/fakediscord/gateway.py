@@ -63,7 +63,8 @@ class Connection:
         await asyncio.gather(self._writer, return_exceptions=True)
 
 
-INVALID_SHARD = 4010
+INVALID_SHARD, SHARDING_REQUIRED = 4010, 4011
+GUILDS_PER_SESSION = 2500  # Discord refuses a session that would hold more: the bot must shard
 CLIENT_CLOSES = (1000, 1001)  # a client closing with these ends its session: it cannot be resumed
 
 
@@ -112,8 +113,11 @@ def parse_shard(value: Any) -> tuple[int, int] | None:
 class Gateway:
     """Serves ``GET /`` as the gateway; ``log`` records the protocol steps tests assert on."""
 
-    def __init__(self, world: World, *, heartbeat_interval_ms: int = 41250):
+    def __init__(
+        self, world: World, *, heartbeat_interval_ms: int = 41250, guilds_per_session: int = GUILDS_PER_SESSION
+    ):
         self.world = world
+        self.guilds_per_session = guilds_per_session
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.url = ""
         self.sessions: dict[str, Session] = {}
@@ -204,9 +208,13 @@ class Gateway:
             conn.close(4014)  # Disallowed intents: not enabled for this application
             return
         session = Session(uuid.uuid4().hex, intents, shard, connection=conn)
-        self.sessions[session.id] = session
         world = self.world
         guilds = [g for g in world.guilds.values() if session.receives(g.id)]
+        if len(guilds) > self.guilds_per_session:
+            self._note(f"CLOSE {SHARDING_REQUIRED}")
+            conn.close(SHARDING_REQUIRED)  # Sharding required: too many guilds for one session
+            return
+        self.sessions[session.id] = session
         ready = {
             "v": 10,
             "user": world.bot_user.payload() | {"verified": True, "mfa_enabled": False},

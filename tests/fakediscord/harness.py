@@ -27,7 +27,7 @@ import discord
 import yarl
 
 from .callbacks import InteractionApi
-from .gateway import Gateway
+from .gateway import GUILDS_PER_SESSION, Gateway
 from .models import (
     BOT_DEFAULT,
     DM,
@@ -64,15 +64,17 @@ class FakeDiscord:
         check_bodies: bool = True,
         shards: int = 1,
         max_concurrency: int = 1,
+        guilds_per_session: int = GUILDS_PER_SESSION,
     ):
-        """``shards`` and ``max_concurrency`` are what ``GET /gateway/bot`` recommends and allows."""
-        if shards < 1 or max_concurrency < 1:
-            raise ValueError("shards and max_concurrency are at least 1")
+        """``shards`` and ``max_concurrency`` are what ``GET /gateway/bot`` recommends and allows; a session
+        that would hold more than ``guilds_per_session`` guilds is refused (4011), as Discord does past 2,500."""
+        if shards < 1 or max_concurrency < 1 or guilds_per_session < 1:
+            raise ValueError("shards, max_concurrency and guilds_per_session are at least 1")
         self.world = World(token=token, bot_name=bot_name)
         self.schema = load_schema(openapi_path or default_spec_path())
         # Benches turn the body check off: it is Discord's work, which never runs on the bot's machine.
         self.server = FakeServer(self.world, self.schema if check_bodies else None)
-        self.gateway = Gateway(self.world)
+        self.gateway = Gateway(self.world, guilds_per_session=guilds_per_session)
         self.rest = RestApi(self.server, self.world, self.gateway, shards=shards, max_concurrency=max_concurrency)
         InteractionApi(self.server, self.world)
         self.server.app.router.add_get("/", self.gateway.handle)
