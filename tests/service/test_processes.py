@@ -12,7 +12,7 @@ from service.clock import ManualClock
 from service.instancelock import AlreadyRunning
 from service.runtime import GameService
 from service.store import BOT, SOLE, open_store
-from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, HOUR, Env, ListSink
+from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, GUILD, HOUR, Env, ListSink
 
 pytestmark = pytest.mark.postgresql_only("several bot processes share only a PostgreSQL database")
 
@@ -108,3 +108,17 @@ async def test_a_change_made_by_another_process_while_a_turn_is_planned_is_kept(
     first.master._commit = paused_meanwhile
     after = await first.master.wake(game.id)
     assert after.row.paused_at is not None and after.row.turn == 0
+
+
+async def test_a_language_chosen_through_one_process_reaches_the_others_at_their_sweep(places):
+    location, clock = places.new(), ManualClock()
+    first = await GameService.open(location, ListSink(), clock=clock)
+    second = await GameService.open(location, ListSink(), clock=clock)
+    try:
+        assert await second.languages.of(GUILD) == "en"
+        await first.languages.set(GUILD, "uk", ADMIN)
+        await second.sweep()
+        assert await second.languages.of(GUILD) == "uk"
+    finally:
+        await first.close()
+        await second.close()
