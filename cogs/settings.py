@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import ThinksFirst
-from i18n import NAME_CONTEXT, mark, tr, tr_in
+from i18n import mark, option_name, tr
 from service.gameoptions import duration
 from service.reminders import ReminderSettings, zone
 from service.runtime import GameService
@@ -26,7 +26,7 @@ OPTIONS = ("lead_time", "dm_reminders", "quiet_start", "quiet_end", "quiet_hours
 
 def how_to_change() -> str:
     """How to change the settings, naming the options as the reader's Discord shows them."""
-    return tr(CHANGES, **{name: tr_in(NAME_CONTEXT, name) for name in OPTIONS})
+    return tr(CHANGES, **{name: option_name(name) for name in OPTIONS})
 
 
 async def time_zones(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

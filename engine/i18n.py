@@ -68,8 +68,14 @@ def tr_in(context: str, message: str, /) -> str:
     return _source(LANGUAGE.get()).pgettext(context, message)
 
 
+NAME_CONTEXT = "command name"  # the catalog context of command, group and option names
 MAP_NAME = "map name"  # the catalog context of shipped maps' names
 LEVEL_NAME = "computer level"  # the catalog context of computer players' level names
+
+
+def option_name(name: str) -> str:
+    """An option as the reader's Discord names it in the command (``turn_time`` is ``час-ходу`` in Ukrainian)."""
+    return tr_in(NAME_CONTEXT, name)
 
 
 GENERATED = "generated-"  # how the name of a generated map begins ("generated-medium-3p")

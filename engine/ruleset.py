@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 from engine import stored
 from engine.budget import Budget
 from engine.errors import OptionError, StateError
-from engine.i18n import level_title, ntr, titled, tr
+from engine.i18n import level_title, ntr, option_name, titled, tr
 
 S = TypeVar("S")
 OrderT = TypeVar("OrderT")
@@ -90,12 +90,14 @@ class Option:
         """The value, validated; raises OptionError saying what would be right."""
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise OptionError(tr("option {name}={value!r} must be a whole number", name=self.name, value=value))
+                raise OptionError(
+                    tr("option {name}={value!r} must be a whole number", name=option_name(self.name), value=value)
+                )
             if self.minimum is not None and value < self.minimum or self.maximum is not None and value > self.maximum:
                 raise OptionError(
                     tr(
                         "option {name}={value} must be between {low} and {high}",
-                        name=self.name,
+                        name=option_name(self.name),
                         value=value,
                         low=self.minimum,
                         high=self.maximum,
@@ -106,14 +108,16 @@ class Option:
                 raise OptionError(
                     tr(
                         "option {name}={value!r} must be one of: {choices}",
-                        name=self.name,
+                        name=option_name(self.name),
                         value=value,
                         choices=", ".join(map(str, self.choices)),
                     )
                 )
         elif self.kind == "bool":
             if not isinstance(value, bool):
-                raise OptionError(tr("option {name}={value!r} must be true or false", name=self.name, value=value))
+                raise OptionError(
+                    tr("option {name}={value!r} must be true or false", name=option_name(self.name), value=value)
+                )
         return value
 
 

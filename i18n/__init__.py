@@ -27,12 +27,14 @@ from engine.i18n import (
     ENGLISH,
     LEVEL_NAME,
     MAP_NAME,
+    NAME_CONTEXT,
     current,
     install,
     level_title,
     map_title,
     mark,
     ntr,
+    option_name,
     set_language,
     tr,
     tr_in,
@@ -54,6 +56,7 @@ __all__ = [
     "map_title",
     "mark",
     "ntr",
+    "option_name",
     "set_language",
     "tr",
     "tr_in",
@@ -68,8 +71,6 @@ DOMAIN = "messages"
 LANGUAGES = {ENGLISH: ("en-US", "en-GB"), "uk": ("uk",), "zh_Hans": ("zh-CN",)}
 
 NAMES = {ENGLISH: "English", "uk": "Українська", "zh_Hans": "简体中文"}
-
-NAME_CONTEXT = "command name"  # the catalog context of command, group and option names
 
 
 def language_name(language: str) -> str:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Option, OptionError, Ruleset, normalize_options
-from i18n import NAME_CONTEXT, ntr, tr, tr_in
+from i18n import ntr, option_name, tr
 from service.models import TimeSettings
 
 HOUR, DAY = 3600, 86400
@@ -106,11 +106,6 @@ def creation_options(rs: Ruleset) -> tuple[Option, ...]:
     if clash:
         raise OptionError(f"{rs.name} redefines the table options {', '.join(sorted(clash))}")
     return own + table
-
-
-def option_name(name: str) -> str:
-    """An option as the reader's Discord names it in the command (``turn_time`` is ``час_ходу`` in Ukrainian)."""
-    return tr_in(NAME_CONTEXT, name)
 
 
 @dataclass(frozen=True)

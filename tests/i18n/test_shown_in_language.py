@@ -106,6 +106,8 @@ def test_map_errors_are_in_the_language():
 def test_option_and_clock_refusals_are_in_the_language():
     with using("uk"), pytest.raises(OptionError, match="^colour не стосується гри «Завоювання»; є параметри: .*карта"):
         settle(RULESETS["conquest"], {"colour": "red"})  # the options as the reader's Discord names them
+    with using("uk"), pytest.raises(OptionError, match="^параметр макс-гравців=7 має бути від 2 до 6$"):
+        settle(RULESETS["conquest"], {"max_players": 7})
     with using("zh_Hans"), pytest.raises(OptionError, match="^加时 只能与棋钟一起使用；请用 计时 选项选择一种棋钟$"):
         settle(RULESETS["siege"], {"increment": 2})
     with (
