@@ -47,7 +47,9 @@ class GameBot(commands.AutoShardedBot):
         )
         if config.api_base:
             discord.http.Route.BASE = config.api_base
-        self.config, self.service_options = config, service_options or {}
+        self.config = config
+        self.service_options = {"sweep_seconds": config.sweep_seconds, "workers": config.workers}
+        self.service_options.update(service_options or {})
         self.service: GameService | None = None
         self.identify_limiter = IdentifyLimiter()
 

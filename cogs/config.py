@@ -24,6 +24,8 @@ class Config:
     log_level: str = "INFO"
     shard_count: int | None = None  # None: as many as Discord recommends, all in this process
     shard_ids: tuple[int, ...] | None = None  # None: every shard of ``shard_count``
+    sweep_seconds: float = 30.0  # how often overdue deadlines are looked for (and a dead process's taken over)
+    workers: int | None = None  # processes drawing boards and running computer players; None: one per core
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Config:
@@ -44,6 +46,8 @@ class Config:
             raise ConfigError(f"DISCORD_API_BASE must be an http(s) URL, not {api_base!r}")
         database, database_url = _database(env)
         shard_count, shard_ids = _shards(env)
+        sweep_seconds = _whole_number(env, "SWEEP_SECONDS", 1, 3600)
+        workers = _whole_number(env, "WORKERS", 1, 256)
         return cls(
             token=token,
             database=database,
@@ -53,6 +57,8 @@ class Config:
             log_level=level,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            sweep_seconds=30.0 if sweep_seconds is None else float(sweep_seconds),
+            workers=workers,
         )
 
     @property
@@ -76,6 +82,16 @@ def _database(env: Mapping[str, str]) -> tuple[pathlib.Path, str | None]:
     raise ConfigError(
         f"DATABASE_URL must be postgresql://USER:PASSWORD@HOST/DATABASE or sqlite:///FILE, not {redacted(url)!r}"
     )
+
+
+def _whole_number(env: Mapping[str, str], name: str, low: int, high: int) -> int | None:
+    """An optional whole number within bounds; None when unset."""
+    text = env.get(name, "").strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        raise ConfigError(f"{name} must be a whole number from {low} to {high}, not {text!r}")
+    return int(text)
 
 
 def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:

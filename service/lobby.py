@@ -182,12 +182,17 @@ class LobbyOps(GameMasterCore):
     async def _change(
         self, game_id: int, change: Callable[[Connection, Game], Awaitable[None]], **columns: Any
     ) -> Game:
-        """One lobby change in one transaction: ``change`` checks and writes; the game's version is bumped."""
-        async with self._locks[game_id]:
+        """One lobby change in one transaction: ``change`` checks and writes; the game's version is bumped
+        first, so the game's row is this transaction's before any other."""
+
+        async def attempt() -> None:
             async with self.db.transaction() as conn:
                 game = await self._load(conn, game_id)
-                await change(conn, game)
                 await self._update_game(conn, game.row, **columns)
+                await change(conn, game)
+
+        async with self._locks[game_id]:
+            await self._retrying(attempt)
         return await self.get_game(game_id)
 
     async def rematch(self, game_id: int, actor: Actor) -> tuple[Game, bool]:
@@ -332,13 +337,16 @@ class LobbyOps(GameMasterCore):
         return await self._transition(game_id, build)
 
     async def cancel(self, game_id: int, actor: Actor) -> Game:
-        async with self._locks[game_id]:
+        async def attempt() -> None:
             async with self.db.transaction() as conn:
                 game = await self._load(conn, game_id)
                 self.require_manager(game, actor)
                 self.require_status(game, LOBBY, RUNNING)
                 await self._update_game(conn, game.row, status=CANCELLED, deadline_at=None, reminder_at=None)
                 await self._announce(conn, game_id, [("game_cancelled", {"by": actor.user_id})])
+
+        async with self._locks[game_id]:
+            await self._retrying(attempt)
         self._notify(game_id, None)
         return await self.get_game(game_id)
 

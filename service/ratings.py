@@ -107,6 +107,7 @@ class RatingOps(GameMasterCore):
                     return 0
         async with self._ratings_lock:
             async with self.db.transaction() as conn:
+                await self.db.serialize(conn, "ratings")  # another process may be applying the same games
                 async with conn.execute(
                     f"""SELECT g.id, g.guild_id, g.ruleset, g.result,
                               (SELECT max(h.at) FROM history h WHERE h.game_id = g.id) AS ended_at
@@ -122,6 +123,7 @@ class RatingOps(GameMasterCore):
         """Forget every rating and apply every finished rated game again."""
         async with self._ratings_lock:
             async with self.db.transaction() as conn:
+                await self.db.serialize(conn, "ratings")
                 for table in ("ratings", "rating_history", "rated_games"):
                     await conn.execute(f"DELETE FROM {table}")
         return await self.catch_up_ratings()

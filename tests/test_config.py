@@ -102,3 +102,18 @@ def test_shards():
 def test_bad_shards_are_refused(env, message):
     with pytest.raises(ConfigError, match=re.escape(message)):
         Config.from_env({"DISCORD_TOKEN": "t", **env})
+
+
+def test_sweep_period_and_worker_count():
+    config = Config.from_env({"DISCORD_TOKEN": "t", "SWEEP_SECONDS": "5", "WORKERS": "3"})
+    assert config.sweep_seconds == 5.0 and config.workers == 3
+    default = Config.from_env({"DISCORD_TOKEN": "t"})
+    assert default.sweep_seconds == 30.0 and default.workers is None
+
+
+@pytest.mark.parametrize(
+    ("name", "value"), [("SWEEP_SECONDS", "0"), ("SWEEP_SECONDS", "1.5"), ("WORKERS", "-1"), ("WORKERS", "many")]
+)
+def test_a_sweep_period_or_worker_count_out_of_bounds_is_refused(name, value):
+    with pytest.raises(ConfigError, match=f"{name} must be a whole number from .* not '{re.escape(value)}'"):
+        Config.from_env({"DISCORD_TOKEN": "t", name: value})

@@ -17,7 +17,9 @@ that provokes violations on purpose takes them with :meth:`FakeDiscord.take_viol
 from __future__ import annotations
 
 import asyncio
+import os
 import pathlib
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +47,8 @@ from .schema import default_spec_path, load_schema
 from .server import FakeServer, Fault
 from .users import InteractionHandle, Simulator
 from .world import World
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]  # where bot.py is
 
 ChannelRef = FakeChannel | int
 
@@ -118,6 +122,15 @@ class FakeDiscord:
         """The environment a ``python bot.py`` process needs to run against this fake (add the database
         and ``SHARD_COUNT``/``SHARD_IDS``): the bot learns the gateway's address from ``GET /gateway/bot``."""
         return {"DISCORD_TOKEN": self.token, "DISCORD_API_BASE": self.api_base}
+
+    async def bot_process(self, settings: dict[str, str], log: pathlib.Path) -> asyncio.subprocess.Process:
+        """``python bot.py`` against this fake, ``settings`` added to its environment (its database,
+        ``SHARD_COUNT``/``SHARD_IDS``, ...); its log goes to the file ``log`` (a pipe nobody reads would fill
+        up and stop the bot)."""
+        with log.open("wb") as out:
+            return await asyncio.create_subprocess_exec(
+                sys.executable, str(ROOT / "bot.py"), env=os.environ | self.bot_env() | settings, cwd=ROOT, stderr=out
+            )
 
     @property
     def token(self) -> str:
@@ -313,6 +326,11 @@ class FakeDiscord:
         if not 500 <= status <= 599:
             raise ValueError("a server error is a 5xx status")
         self.server.faults.append(Fault(str(status), route, method, count, 0.0))
+
+    def inject_hang(self, route: str, *, count: int = 1, method: str | None = None) -> None:
+        """The next ``count`` requests whose path contains ``route`` are carried out (a post is posted), but
+        their answers never come: as for a bot process that dies before it hears back."""
+        self.server.faults.append(Fault("hang", route, method, count, 0.0))
 
     def forget_nonces(self) -> None:
         """Let Discord's nonce window (a few minutes) pass: a post repeating an earlier nonce is posted again."""
