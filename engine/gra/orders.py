@@ -238,7 +238,7 @@ def _check_keep(state: GraState, seat: int, orders: Sequence[Order]) -> list[Ord
     node = orders[0].node
     if not any(node in part for part in parts):
         sizes = [ntr("{n} node", "{n} nodes", len(p)) for p in parts]
-        listed = "; ".join(f"{min(p)} ({size})" for p, size in zip(parts, sizes))
+        listed = joined(f"{min(p)} ({size})" for p, size in zip(parts, sizes))
         return [
             IllegalOrderError(
                 tr("node {node} is not yours; your parts (by their lowest node): {parts}", node=node, parts=listed)
