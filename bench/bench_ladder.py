@@ -8,6 +8,10 @@ same node budget, where the ruleset has one (``bench/<ruleset>_mcts.py`` with
 simultaneous games (conquest, gra) also ``--games`` four-player tables, one player of each level,
 in seats drawn for each game (seeded), which report each level's share of the wins (a shared win split evenly).
 
+``--quick`` (what ``make bench`` runs) plays ``QUICK_GAMES`` games per pairing instead, every level
+and the yardstick at their full budgets as in the full run: a check that the ladder still holds
+roughly, in a few minutes on two cores, not a measurement; its ``RESULT`` line says ``games=6``.
+
 Games use the ruleset's default options unless ``--option key=value`` (repeatable) sets some, e.g.
 ``--ruleset fortress --option mode=3``. A game's seed decides its board and every player's tie-breaks, so a run is reproducible; games run
 in ``--jobs`` processes. A game still running after ``--max-turns`` turns counts as a draw (the
@@ -40,6 +44,7 @@ from engine import RULESETS  # noqa: E402
 MCTS = "MCTS"
 TABLE_RULESETS = ("conquest", "gra")
 TABLE_SIZE = 4
+QUICK_GAMES = 6  # an even number: each side of a pairing takes the first seat as often
 
 
 def baseline(name: str):
@@ -120,12 +125,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", action="append", choices=sorted(RULESETS), help="only these (repeatable)")
     parser.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
-    parser.add_argument("--quick", action="store_true", help="10 games per pairing")
+    parser.add_argument("--quick", action="store_true", help=f"{QUICK_GAMES} games per pairing")
     parser.add_argument("--max-turns", type=int, default=400, help="turns after which a game counts as a draw")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     parser.add_argument("--option", type=option, action="append", default=[], help="a game option, key=value")
     args = parser.parse_args(argv)
-    games = 10 if args.quick else args.games
+    games = QUICK_GAMES if args.quick else args.games
     names = args.ruleset or sorted(RULESETS)
     jobs = [job for name in names for job in jobs_for(name, games, args.max_turns, tuple(args.option))]
     results: dict[tuple[str, tuple[str, ...]], list[dict[str, float]]] = defaultdict(list)
