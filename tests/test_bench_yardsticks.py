@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bench import gra_mcts, uct
+from bench import bench_ladder, gra_mcts, uct
 from engine import find_ruleset
 from engine.budget import Budget
 from engine.gra.state import Phase
@@ -63,3 +63,16 @@ def test_the_gra_yardstick_gives_a_turn_in_the_last_move_phase(monkeypatch):
     seat = min(rs.acting_players(last))
     given = gra_mcts.choose(last, seat, 1, Budget(300))
     assert rs.parse_orders(last, seat, rs.format_orders(given)) == given
+
+
+def test_quick_ladder_games_give_the_yardstick_and_the_level_the_same_budget():
+    """The full run plays every side at its own budget; --quick cuts the yardstick games' budget for
+    both sides alike, never for one."""
+    full = bench_ladder.jobs_for("siege", 2, 10)
+    quick = bench_ladder.jobs_for("siege", 2, 10, share=bench_ladder.QUICK_YARDSTICK)
+    assert all(job[-1] is None for job in full)
+    strongest = find_ruleset("siege").bot_levels[-1]
+    for job in quick:
+        expected = strongest.budget // bench_ladder.QUICK_YARDSTICK if bench_ladder.MCTS in job[1] else None
+        assert job[-1] == expected
+    assert any(bench_ladder.MCTS in job[1] and strongest.name in job[1] for job in quick)
