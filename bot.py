@@ -18,6 +18,7 @@ import sys
 from cogs.config import Config, ConfigError
 
 log = logging.getLogger("bot")
+SHARDING_REQUIRED = 4011  # Discord's close code: a shard would hold too many servers
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -123,6 +124,15 @@ async def run_bot(config: Config) -> int:
         return 1
     except discord.PrivilegedIntentsRequired as err:
         print(f"Discord refused the connection: {err}", file=sys.stderr)
+        return 1
+    except discord.ConnectionClosed as err:
+        if err.code != SHARDING_REQUIRED:
+            raise
+        print(
+            f"Discord refused the connection: the bot is in too many servers for {bot.shard_count} shard(s). "
+            "Raise SHARD_COUNT, or unset it to run as many shards as Discord recommends.",
+            file=sys.stderr,
+        )
         return 1
     log.info("stopped cleanly")
     return 0

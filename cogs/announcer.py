@@ -113,7 +113,7 @@ class DiscordAnnouncer:
         player = game.player_at(seat)
         if player is None:
             return tr("seat {number}", number=seat)
-        return f"{COLOUR_EMOJI[seat]} " + (f"<@{player.user_id}>" if player.user_id else f"🤖 {player.name}")
+        return f"{COLOUR_EMOJI[seat]} " + (f"<@{player.user_id}>" if player.user_id else f"🤖 {player.shown_name}")
 
     def _title(self, game: Game) -> str:
         return self.service.presenter.title(game)

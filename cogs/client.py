@@ -1,4 +1,8 @@
-"""The Discord client: opens the game service when it logs in, installs the commands, syncs them."""
+"""The Discord client: opens the game service when it logs in, installs the commands, syncs them.
+
+It is discord.py's sharded bot: the shards ``SHARD_COUNT``/``SHARD_IDS`` name, or as many as Discord
+recommends (one, for a bot in fewer than 2,500 servers), all in this process.
+"""
 
 from __future__ import annotations
 
@@ -21,13 +25,14 @@ from cogs.orders import OrdersCog
 from cogs.ratings import RatingsCog
 from cogs.rules import RulesCog, TutorialButton
 from cogs.settings import SettingsCog
-from cogs.translator import CatalogTranslator, LocalisedTree
+from cogs.sharding import IdentifyLimiter, fetch_gateway, syncs_commands
+from cogs.translator import CatalogTranslator, LocalisedTree, quote_commands_of
 from service.runtime import GameService
 from service.store import described
 from service.storeerrors import StoreError, explain
 
 
-class GameBot(commands.Bot):
+class GameBot(commands.AutoShardedBot):
     """``service_options`` go to ``GameService.open`` (a clock, a sweep period, a worker pool, rulesets)."""
 
     def __init__(self, config: Config, *, service_options: dict[str, Any] | None = None, **kwargs: Any):
@@ -36,12 +41,20 @@ class GameBot(commands.Bot):
             intents=discord.Intents(guilds=True),  # commands and buttons need no intent; messages are not read
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=LocalisedTree,
+            shard_count=config.shard_count,
+            shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,
             **kwargs,
         )
         if config.api_base:
             discord.http.Route.BASE = config.api_base
-        self.config, self.service_options = config, service_options or {}
+        self.config = config
+        self.service_options = {"sweep_seconds": config.sweep_seconds, "workers": config.workers}
+        self.service_options.update(service_options or {})
         self.service: GameService | None = None
+        self.identify_limiter = IdentifyLimiter()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        await self.identify_limiter.wait(shard_id)
 
     async def open_service(self) -> GameService:
         """Open the database (once); raises StoreError, saying what to fix, when it cannot be used."""
@@ -55,16 +68,30 @@ class GameBot(commands.Bot):
         return self.service
 
     async def setup_hook(self) -> None:
+        gateway = await fetch_gateway(self.http)
+        self.identify_limiter.max_concurrency = gateway.max_concurrency
+        if self.shard_count is None:
+            self.shard_count = gateway.recommended_shards
         await install_commands(self, await self.open_service())
         await self.tree.set_translator(CatalogTranslator())
+        log = logging.getLogger(__name__)
+        shards = self.shard_ids if self.shard_ids is not None else range(self.shard_count)
+        log.info(
+            "shards %s of %d; database %s", ",".join(map(str, shards)), self.shard_count, described(self.config.store)
+        )
+        if syncs_commands(self.shard_ids):
+            await self.sync_commands()
+        await self.service.start()
+
+    async def sync_commands(self) -> None:
+        """Install the slash commands at Discord: globally, or only in DEV_GUILD_ID (where they show at once)."""
         if self.config.dev_guild:
             guild = discord.Object(self.config.dev_guild)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
         else:
             synced = await self.tree.sync()
-        logging.getLogger(__name__).info("synced %d commands; database %s", len(synced), described(self.config.store))
-        await self.service.start()
+        logging.getLogger(__name__).info("synced %d commands", len(synced))
 
     async def close(self) -> None:
         if self.service is not None:
@@ -88,3 +115,4 @@ async def install_commands(bot: commands.Bot, service: GameService) -> None:
         await bot.add_cog(cog)
     bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton, RematchButton, TutorialButton)
     bot.tree.on_error = on_app_command_error
+    quote_commands_of(bot.tree)

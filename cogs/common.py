@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 import discord
@@ -93,6 +94,18 @@ class GameTransformer(app_commands.Transformer):
 
 MyGame = app_commands.Transform[Game, GameTransformer]
 OpenGame = app_commands.Transform[Game, GameTransformer(open_games=True)]
+
+
+def named_choices(ids: Iterable[str], title: Callable[[str], str], typed: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete choices shown by their titles in the reader's language (``title``) with their ids
+    as values, matching what was typed in either."""
+    typed = typed.strip().lower()
+    shown = ((name, title(name)) for name in ids)
+    return [
+        app_commands.Choice(name=label[:100], value=name)
+        for name, label in shown
+        if typed in name.lower() or typed in label.lower()
+    ][:25]
 
 
 async def game_meant(interaction: discord.Interaction, game: Game | int | None) -> Game:

@@ -22,6 +22,10 @@ class Config:
     dev_guild: int | None = None
     api_base: str | None = None
     log_level: str = "INFO"
+    shard_count: int | None = None  # None: as many as Discord recommends, all in this process
+    shard_ids: tuple[int, ...] | None = None  # None: every shard of ``shard_count``
+    sweep_seconds: float = 30.0  # how often overdue deadlines are looked for (and a dead process's taken over)
+    workers: int | None = None  # processes drawing boards and running computer players; None: one per core
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Config:
@@ -41,6 +45,9 @@ class Config:
         if api_base and not api_base.startswith(("http://", "https://")):
             raise ConfigError(f"DISCORD_API_BASE must be an http(s) URL, not {api_base!r}")
         database, database_url = _database(env)
+        shard_count, shard_ids = _shards(env)
+        sweep_seconds = _whole_number(env, "SWEEP_SECONDS", 1, 3600)
+        workers = _whole_number(env, "WORKERS", 1, 256)
         return cls(
             token=token,
             database=database,
@@ -48,6 +55,10 @@ class Config:
             dev_guild=int(guild) if guild else None,
             api_base=api_base,
             log_level=level,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
+            sweep_seconds=30.0 if sweep_seconds is None else float(sweep_seconds),
+            workers=workers,
         )
 
     @property
@@ -71,3 +82,50 @@ def _database(env: Mapping[str, str]) -> tuple[pathlib.Path, str | None]:
     raise ConfigError(
         f"DATABASE_URL must be postgresql://USER:PASSWORD@HOST/DATABASE or sqlite:///FILE, not {redacted(url)!r}"
     )
+
+
+def _whole_number(env: Mapping[str, str], name: str, low: int, high: int) -> int | None:
+    """An optional whole number within bounds; None when unset."""
+    text = env.get(name, "").strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        raise ConfigError(f"{name} must be a whole number from {low} to {high}, not {text!r}")
+    return int(text)
+
+
+def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT (how many shards the whole bot runs) and SHARD_IDS (which of them this process holds:
+    ``0,2`` or ``0-3``)."""
+    count_text = env.get("SHARD_COUNT", "").strip()
+    ids_text = env.get("SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT too: how many shards all the bot's processes run together")
+        return None, None
+    if not (count_text.isascii() and count_text.isdigit()) or int(count_text) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a whole number of shards, 1 or more, not {count_text!r}")
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    ids: list[int] = []
+    for part in ids_text.split(","):
+        ids.extend(_shard_range(part.strip(), ids_text))
+    for shard in ids:
+        if shard >= count:
+            raise ConfigError(f"SHARD_IDS names shard {shard}, but SHARD_COUNT={count} numbers them 0 to {count - 1}")
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS names a shard twice: {ids_text!r}")
+    return count, tuple(ids)
+
+
+def _shard_range(part: str, whole: str) -> range:
+    """One entry of SHARD_IDS: a shard (``3``) or an inclusive range (``0-3``)."""
+    first, dash, last = part.partition("-")
+    bounds = [first, last] if dash else [first]
+    if not all(b.strip().isascii() and b.strip().isdigit() for b in bounds):
+        raise ConfigError(f"SHARD_IDS must list shard numbers like 0,1 or 0-3, not {whole!r}")
+    low, high = int(first), int(last if dash else first)
+    if high < low:
+        raise ConfigError(f"SHARD_IDS has a backwards range {part!r}: write {high}-{low}")
+    return range(low, high + 1)

@@ -14,6 +14,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.common import named_choices
+from i18n import map_title
 from service.gameoptions import Option
 from service.presenter import RulesetCard
 
@@ -72,6 +74,6 @@ def _type(option: Option) -> Any:
 
 def _map_names(names: tuple[str, ...]) -> Callable[..., Awaitable[list[app_commands.Choice[str]]]]:
     async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
+        return named_choices(names, map_title, current)
 
     return complete

@@ -76,7 +76,7 @@ def _who(player: PlayerRow | None, seat: int) -> str:
     mark = COLOUR_EMOJI[seat] if seat < len(COLOUR_EMOJI) else "•"
     if player is None:
         return f"{mark} " + tr("seat {number}", number=seat)
-    return f"{mark} " + (f"<@{player.user_id}>" if player.user_id else f"🤖 {player.name}")
+    return f"{mark} " + (f"<@{player.user_id}>" if player.user_id else f"🤖 {player.shown_name}")
 
 
 def _player_lines(game: Game, out_seats: frozenset[int]) -> str:
@@ -84,7 +84,7 @@ def _player_lines(game: Game, out_seats: frozenset[int]) -> str:
     row = game.row
     players = sorted(game.players, key=lambda p: (p.seat is None, p.seat if p.seat is not None else 0, p.id))
     for player in players:
-        who = f"<@{player.user_id}>" if player.user_id else f"🤖 {player.name}"
+        who = f"<@{player.user_id}>" if player.user_id else f"🤖 {player.shown_name}"
         mark = COLOUR_EMOJI[player.seat] if player.seat is not None else "•"
         notes = []
         if row.status == RUNNING and player.seat is not None:
@@ -116,7 +116,7 @@ def _clock_notes(game: Game, player: PlayerRow) -> list[str]:
 
 def result_lines(game: Game) -> list[str]:
     result = game.row.result or {}
-    names = {p.seat: (f"<@{p.user_id}>" if p.user_id else p.name) for p in game.players if p.seat is not None}
+    names = {p.seat: (f"<@{p.user_id}>" if p.user_id else p.shown_name) for p in game.players if p.seat is not None}
     lines = []
     if result.get("draw"):
         lines.append(tr("🤝 Draw between {players}", players=", ".join(names[s] for s in result["winners"])))

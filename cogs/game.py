@@ -16,6 +16,7 @@ from cogs.common import (
     actor_of,
     game_being_typed,
     game_meant,
+    named_choices,
     plain,
     png_file,
     replay_file,
@@ -24,7 +25,7 @@ from cogs.common import (
 from cogs.create import creation_group
 from cogs.embeds import game_embed
 from cogs.lobby import post_lobby, refresh_lobby
-from i18n import ntr, tr, using
+from i18n import level_title, ntr, tr, using
 from service.history import PastTurn
 from service.models import LOBBY, RUNNING, Game
 from service.runtime import GameService
@@ -43,7 +44,7 @@ async def computer_levels(interaction: discord.Interaction, current: str) -> lis
         levels = service_of(interaction).presenter.bot_levels(target)
     except Exception:  # autocomplete must answer quickly whatever happens; errors show on submit
         return []
-    return [app_commands.Choice(name=name, value=name) for name in levels if current.lower() in name.lower()][:25]
+    return named_choices(levels, level_title, current)
 
 
 @app_commands.guild_only()
@@ -111,7 +112,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
     ) -> None:
         target = await game_meant(interaction, game)
         updated = await self.master.add_ai(target.id, actor_of(interaction), level)
-        seated = updated.players[-1].name
+        seated = updated.players[-1].shown_name
         text = tr("{player} joined game #{number}.", player=plain(seated), number=target.id)
         await interaction.followup.send(text, ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, updated)

@@ -47,7 +47,9 @@ class RatingsCog(ThinksFirst, commands.Cog):
         lines = [heading]
         for place, standing in enumerate(board, start=1):
             who = (
-                f"<@{standing.player.removeprefix('user:')}>" if standing.player.startswith("user:") else standing.name
+                f"<@{standing.player.removeprefix('user:')}>"
+                if standing.player.startswith("user:")
+                else standing.shown_name
             )
             lines.append(f"{place}. {who} — {_record(standing)}")
         await interaction.followup.send(

@@ -11,16 +11,22 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import ThinksFirst
-from i18n import mark, tr
+from i18n import mark, option_name, tr
 from service.gameoptions import duration
 from service.reminders import ReminderSettings, zone
 from service.runtime import GameService
 from service.usersettings import GAME_LEAD, time_zone_names
 
 CHANGES = mark(
-    "Change them with `/settings` and `lead_time` (30m, 2h, 1d or `game`), `dm_reminders`, "
-    "`quiet_start` and `quiet_end` (hours 0–23), `quiet_hours_off`, `time_zone`."
+    "Change them with `/settings` and `{lead_time}` (30m, 2h, 1d or `game`), `{dm_reminders}`, "
+    "`{quiet_start}` and `{quiet_end}` (hours 0–23), `{quiet_hours_off}`, `{time_zone}`."
 )
+OPTIONS = ("lead_time", "dm_reminders", "quiet_start", "quiet_end", "quiet_hours_off", "time_zone")
+
+
+def how_to_change() -> str:
+    """How to change the settings, naming the options as the reader's Discord shows them."""
+    return tr(CHANGES, **{name: option_name(name) for name in OPTIONS})
 
 
 async def time_zones(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -72,7 +78,7 @@ class SettingsCog(ThinksFirst, commands.Cog):
                 time_zone=time_zone,
             )
             heading = tr("✅ Saved. **Your reminder settings** now")
-        await interaction.followup.send("\n".join([heading, *self._lines(settings), tr(CHANGES)]), ephemeral=True)
+        await interaction.followup.send("\n".join([heading, *self._lines(settings), how_to_change()]), ephemeral=True)
 
     def _lines(self, settings: ReminderSettings) -> list[str]:
         if settings.lead_seconds is None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from i18n import ENGLISH, NAME_CONTEXT, from_discord, set_language, tr, tr_in, using
+from i18n import ENGLISH, NAME_CONTEXT, commands, from_discord, set_language, tr, tr_in, using
 
 NAMES = (
     app_commands.TranslationContextLocation.command_name,
@@ -33,6 +33,16 @@ class CatalogTranslator(app_commands.Translator):
         with using(language):
             text = tr_in(NAME_CONTEXT, string.message) if is_name(context) else tr(string.message)
         return text if text != string.message else None
+
+
+def quote_commands_of(tree: app_commands.CommandTree) -> None:
+    """Texts in a language quote this tree's commands (and their options) by their names in it."""
+    commands.register(
+        {
+            command.qualified_name: [parameter.name for parameter in getattr(command, "parameters", ())]
+            for command in tree.walk_commands()
+        }
+    )
 
 
 async def reply_language(interaction: discord.Interaction) -> str:

@@ -45,14 +45,14 @@ class TakesTurns:
     def movers_orders(self, state: Any, orders: Mapping[int, Sequence[Any]]) -> list[Any]:
         """For ``resolve``: the orders of the seat to move, once every seat given is known to act."""
         if state.over:
-            raise EngineError(f"the game is over; no more {self.turn_word}s")
+            raise EngineError(tr("the game is over; nothing more can be played"))
         for seat in orders:
             self._check_acting(state, seat)
         return list(orders.get(state.to_move, []))
 
     def _check_acting(self, state: Any, seat: int) -> None:
         if state.over:
-            raise NotActingError("the game is over")
+            raise NotActingError(tr("the game is over"))
         if seat != state.to_move:
             raise NotActingError(
                 tr(

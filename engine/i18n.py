@@ -10,7 +10,7 @@ message a catalog lacks, the English source text is used.
 from __future__ import annotations
 
 import gettext
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -66,6 +66,38 @@ def ntr(singular: str, plural: str, n: int, /, **values: Any) -> str:
 def tr_in(context: str, message: str, /) -> str:
     """``message`` as translated for one context (a command's name rather than the same word in a sentence)."""
     return _source(LANGUAGE.get()).pgettext(context, message)
+
+
+NAME_CONTEXT = "command name"  # the catalog context of command, group and option names
+MAP_NAME = "map name"  # the catalog context of shipped maps' names
+LEVEL_NAME = "computer level"  # the catalog context of computer players' level names
+
+
+def option_name(name: str) -> str:
+    """An option as the reader's Discord names it in the command (``turn_time`` is ``час-ходу`` in Ukrainian)."""
+    return tr_in(NAME_CONTEXT, name)
+
+
+GENERATED = "generated-"  # how the name of a generated map begins ("generated-medium-3p")
+
+
+def map_title(name: str) -> str:
+    """A map as players read it: a shipped map's name translated (its id stays what is stored and typed),
+    a generated one said to be generated, a map given as data by its own name."""
+    if name.startswith(GENERATED):
+        return tr("generated {details}", details=name.removeprefix(GENERATED))
+    return tr_in(MAP_NAME, name)
+
+
+def level_title(name: str) -> str:
+    """A computer level as players read it ("Hard" is stored, "Складний" shown)."""
+    return tr_in(LEVEL_NAME, name)
+
+
+def titled(ids: Iterable[str], title: Callable[[str], str]) -> str:
+    """Names listed for a message as players read them, each with the id to type where it differs
+    ("Корона (crown), Дуель (duel)")."""
+    return ", ".join(shown if (shown := title(name)) == name else f"{shown} ({name})" for name in ids)
 
 
 def mark(message: str, /) -> str:

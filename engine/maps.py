@@ -10,6 +10,7 @@ from typing import Any, Generic, TypeVar
 
 from engine.errors import MapError
 from engine.hexgrid import Hex
+from engine.i18n import map_title, mark, titled, tr
 from engine.ruleset import Option
 from engine.squaregrid import Square
 
@@ -17,23 +18,32 @@ M = TypeVar("M")
 C = TypeVar("C")
 
 
-def on_board(parse: Callable[[str], C], label: Any, cells: Collection[C], what: str, board: str = "map") -> C:
-    """The cell a map file names, or a MapError saying which entry names no cell of the board."""
+OFF_THE_MAP = mark("{what} {label!r} is not a cell of the map")
+
+
+def on_board(
+    parse: Callable[[str], C], label: Any, cells: Collection[C], what: str, outside: str = OFF_THE_MAP, **values: Any
+) -> C:
+    """The cell a map file names, or a MapError saying which entry names no cell of the board: ``what``
+    (a marked noun, "start cell") names the entry, ``outside`` (a marked message with ``{what}``,
+    ``{label}`` and ``values``) says that it is off the board."""
     try:
         cell = parse(label) if isinstance(label, str) else None
     except ValueError:
         cell = None
     if cell is None or cell not in cells:
-        raise MapError(f"{what} {label!r} is not a cell of the {board}")
+        raise MapError(tr(outside, what=tr(what), label=label, **values))
     return cell
 
 
-def hex_on_board(label: Any, cells: Collection[Hex], what: str, board: str = "map") -> Hex:
-    return on_board(Hex.from_label, label, cells, what, board)
+def hex_on_board(label: Any, cells: Collection[Hex], what: str, outside: str = OFF_THE_MAP) -> Hex:
+    return on_board(Hex.from_label, label, cells, what, outside)
 
 
-def square_on_board(label: Any, cells: Collection[Square], what: str, board: str = "map") -> Square:
-    return on_board(Square.from_label, label, cells, what, board)
+def square_on_board(
+    label: Any, cells: Collection[Square], what: str, outside: str = OFF_THE_MAP, **values: Any
+) -> Square:
+    return on_board(Square.from_label, label, cells, what, outside, **values)
 
 
 class ShippedMaps(Generic[M]):
@@ -48,7 +58,9 @@ class ShippedMaps(Generic[M]):
 
     def load(self, name: str) -> M:
         if name not in self.names():
-            raise MapError(f"unknown map {name!r}; shipped maps: {', '.join(self.names())}")
+            raise MapError(
+                tr("unknown map {name!r}; shipped maps: {names}", name=name, names=titled(self.names(), map_title))
+            )
         text = (resources.files(self.package) / "maps" / f"{name}.json").read_text(encoding="utf-8")
         return self.from_dict(json.loads(text))
 
@@ -70,4 +82,4 @@ class ShippedMaps(Generic[M]):
             return self.load(chosen)
         if isinstance(chosen, Mapping):
             return self.from_dict(chosen)
-        raise MapError(f"option map must be map data or a shipped map name, not {type(chosen).__name__}")
+        raise MapError(tr("option map must be map data or a shipped map name, not {kind}", kind=type(chosen).__name__))

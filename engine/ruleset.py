@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 from engine import stored
 from engine.budget import Budget
 from engine.errors import OptionError, StateError
-from engine.i18n import tr
+from engine.i18n import level_title, ntr, option_name, titled, tr
 
 S = TypeVar("S")
 OrderT = TypeVar("OrderT")
@@ -90,12 +90,14 @@ class Option:
         """The value, validated; raises OptionError saying what would be right."""
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise OptionError(tr("option {name}={value!r} must be a whole number", name=self.name, value=value))
+                raise OptionError(
+                    tr("option {name}={value!r} must be a whole number", name=option_name(self.name), value=value)
+                )
             if self.minimum is not None and value < self.minimum or self.maximum is not None and value > self.maximum:
                 raise OptionError(
                     tr(
                         "option {name}={value} must be between {low} and {high}",
-                        name=self.name,
+                        name=option_name(self.name),
                         value=value,
                         low=self.minimum,
                         high=self.maximum,
@@ -106,14 +108,16 @@ class Option:
                 raise OptionError(
                     tr(
                         "option {name}={value!r} must be one of: {choices}",
-                        name=self.name,
+                        name=option_name(self.name),
                         value=value,
                         choices=", ".join(map(str, self.choices)),
                     )
                 )
         elif self.kind == "bool":
             if not isinstance(value, bool):
-                raise OptionError(tr("option {name}={value!r} must be true or false", name=self.name, value=value))
+                raise OptionError(
+                    tr("option {name}={value!r} must be true or false", name=option_name(self.name), value=value)
+                )
         return value
 
 
@@ -123,7 +127,15 @@ def normalize_options(schema: Sequence[Option], options: Mapping[str, Any] | Non
     known = {opt.name: opt for opt in schema}
     unknown = sorted(set(options) - set(known))
     if unknown:
-        raise OptionError(f"unknown option {', '.join(unknown)}; options are: {', '.join(known)}")
+        raise OptionError(
+            ntr(
+                "unknown option {names}; options are: {known}",
+                "unknown options {names}; options are: {known}",
+                len(unknown),
+                names=", ".join(unknown),
+                known=", ".join(known),
+            )
+        )
     return {name: opt.check(options[name]) if name in options else opt.default for name, opt in known.items()}
 
 
@@ -240,7 +252,7 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
         for known in self.bot_levels:
             if known.name == level:
                 return known
-        names = ", ".join(known.name for known in self.bot_levels)
+        names = titled((known.name for known in self.bot_levels), level_title)
         raise OptionError(
             tr("{game} has no computer level {level!r}; levels: {names}", game=tr(self.title), level=level, names=names)
         )
@@ -262,7 +274,7 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
         """What ``ai_orders(level=, budget=)`` may search: ``budget`` nodes if given, else the level's."""
         nodes = self.bot_level(level).budget if budget is None else budget
         if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
-            raise OptionError(f"a computer player's budget is a whole number of nodes, not {nodes!r}")
+            raise OptionError(tr("a computer player's budget is a whole number of nodes, not {nodes!r}", nodes=nodes))
         return Budget(nodes)
 
     def tutorial(self) -> tuple[TutorialPage[S], ...]:
@@ -283,12 +295,24 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
 
     def check_num_players(self, num_players: int) -> None:
         if not self.min_players <= num_players <= self.max_players:
-            allowed = (
-                f"{self.min_players}"
-                if self.min_players == self.max_players
-                else f"{self.min_players} to {self.max_players}"
+            game, low, high = tr(self.title), self.min_players, self.max_players
+            raise OptionError(
+                ntr(
+                    "{game} is played by {n} player, not {count}",
+                    "{game} is played by {n} players, not {count}",
+                    low,
+                    game=game,
+                    count=num_players,
+                )
+                if low == high
+                else tr(
+                    "{game} is played by {low} to {high} players, not {count}",
+                    game=game,
+                    low=low,
+                    high=high,
+                    count=num_players,
+                )
             )
-            raise OptionError(f"{self.name} is played by {allowed} players, not {num_players}")
 
     def check_playable(self, state: S) -> S:
         """``state``, loaded, if it can go on: a game still running with nobody to act would wait forever."""

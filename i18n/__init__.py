@@ -8,7 +8,8 @@ service, cogs) speak the language set with ``using``.
 Which language a text is made in: posts everyone in a game's channel or thread sees (round posts,
 announcements, board images) use the server's language, set by an admin with ``/config language``
 (English until then); a reply only the asking user sees uses his Discord client's language when the
-bot speaks it, else the server's.
+bot speaks it, else the server's. A translated text quotes commands by their names in its language
+(``i18n.commands``).
 """
 
 from __future__ import annotations
@@ -22,18 +23,40 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-from engine.i18n import ENGLISH, current, install, mark, ntr, set_language, tr, tr_in, using
+from engine.i18n import (
+    ENGLISH,
+    LEVEL_NAME,
+    MAP_NAME,
+    NAME_CONTEXT,
+    current,
+    install,
+    level_title,
+    map_title,
+    mark,
+    ntr,
+    option_name,
+    set_language,
+    tr,
+    tr_in,
+    using,
+)
+from i18n.commands import localised
 
 __all__ = [
     "ENGLISH",
     "LANGUAGES",
+    "LEVEL_NAME",
     "LOCALES",
+    "MAP_NAME",
     "NAME_CONTEXT",
     "current",
     "from_discord",
     "language_name",
+    "level_title",
+    "map_title",
     "mark",
     "ntr",
+    "option_name",
     "set_language",
     "tr",
     "tr_in",
@@ -48,8 +71,6 @@ DOMAIN = "messages"
 LANGUAGES = {ENGLISH: ("en-US", "en-GB"), "uk": ("uk",), "zh_Hans": ("zh-CN",)}
 
 NAMES = {ENGLISH: "English", "uk": "Українська", "zh_Hans": "简体中文"}
-
-NAME_CONTEXT = "command name"  # the catalog context of command, group and option names
 
 
 def language_name(language: str) -> str:
@@ -66,6 +87,19 @@ def catalog_path(language: str) -> Path:
     return LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+class CommandQuoting(Translations):
+    """A catalog whose texts quote commands by their names in its language (see ``i18n.commands``)."""
+
+    def gettext(self, message: str) -> str:
+        return localised(super().gettext(message), self._name)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return localised(super().ngettext(singular, plural, n), self._name)
+
+    def _name(self, word: str) -> str:
+        return self.pgettext(NAME_CONTEXT, word)
+
+
 @cache
 def translations(language: str) -> gettext.NullTranslations:
     """The catalog of ``language`` (read once per process); English and unknown codes translate nothing.
@@ -78,7 +112,7 @@ def translations(language: str) -> gettext.NullTranslations:
     compiled = io.BytesIO()
     write_mo(compiled, catalog)
     compiled.seek(0)
-    return Translations(compiled, domain=DOMAIN)
+    return CommandQuoting(compiled, domain=DOMAIN)
 
 
 install(translations)

@@ -2,7 +2,8 @@
 
 Texts in code are marked with ``tr``/``ntr``/``tr_in``/``mark`` and found by Babel's extractor;
 command names and descriptions (also those made from rulesets' option schemas) are gathered by
-building the real command tree with a translator that records what it is asked. ``python -m
+building the real command tree with a translator that records what it is asked; the names of
+shipped maps and computer levels, which rulesets bring as data, are read from the rulesets. ``python -m
 i18n.update`` merges them into each language's ``.po`` (new messages arrive untranslated, changed
 ones fuzzy); tests/i18n checks that every message is translated.
 """
@@ -17,7 +18,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from i18n import ENGLISH, LANGUAGES, NAME_CONTEXT, catalog_path
+from i18n import ENGLISH, LANGUAGES, LEVEL_NAME, MAP_NAME, NAME_CONTEXT, catalog_path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "render", "service", "cogs", "i18n")
@@ -55,26 +56,39 @@ async def command_messages() -> set[tuple[str, str | None]]:
 
     with tempfile.TemporaryDirectory() as folder:
         database = Path(folder) / "catalog.sqlite3"
-        bot = GameBot(Config(token="-", database=database))
         pool = CpuPool(workers=0)
         service = await GameService.open(database, sink=None, pool=pool)
         try:
-            await install_commands(bot, service)
-            for command in bot.tree.get_commands():
-                await command.get_translated_payload(bot.tree, Recorder())
+            async with GameBot(Config(token="-", database=database)) as bot:  # never connects
+                await install_commands(bot, service)
+                for command in bot.tree.get_commands():
+                    await command.get_translated_payload(bot.tree, Recorder())
         finally:
             await service.close()
             pool.close()
-            await bot.close()
     return seen
+
+
+def ruleset_names() -> set[tuple[str, str]]:
+    """(text, context) of the names rulesets bring as data: their shipped maps and computer levels."""
+    from engine import RULESETS
+
+    names = set()
+    for rs in RULESETS.values():
+        names |= {(level.name, LEVEL_NAME) for level in rs.bot_levels}
+        names |= {(name, MAP_NAME) for option in rs.options_schema() if option.kind == "map" for name in option.choices}
+    return names
 
 
 def template() -> Catalog:
     """Every message the bot can show, as the source of each language's catalog."""
     catalog = code_messages()
-    for text, context in sorted(asyncio.run(command_messages()), key=lambda m: (m[1] or "", m[0])):
+    named = [*asyncio.run(command_messages()), *ruleset_names()]
+    for text, context in sorted(named, key=lambda m: (m[1] or "", m[0])):
         if catalog.get(text, context) is None:
-            catalog.add(text, locations=[("commands", 0)], context=context)
+            catalog.add(
+                text, locations=[("commands" if context in (None, NAME_CONTEXT) else "rulesets", 0)], context=context
+            )
     return catalog
 
 

@@ -18,7 +18,7 @@ from engine.conquest.board import CellType
 from engine.conquest.orders import Auto, Move, StopAuto
 from engine.conquest.state import CellView, ConquestView
 from engine.hexgrid import Hex
-from engine.i18n import mark, ntr, tr
+from engine.i18n import map_title, mark, ntr, tr
 from render import hexboard, legend, pieces, text
 from render.frame import Frame, canvas_for, draw_legend, frame_for, header
 from render.hexboard import HexLayout, Point
@@ -83,7 +83,7 @@ def _header(canvas: ImageDraw.ImageDraw, view: ConquestView, geometry: Frame, ti
         status = tr("Arrows show last round's moves")
     else:
         status = tr("Starting position") if view.round == 1 else tr("Nobody moved last round")
-    header(canvas, geometry, heading, tr("{status} · map {map}", status=status, map=view.map_name))
+    header(canvas, geometry, heading, tr("{status} · map {map}", status=status, map=map_title(view.map_name)))
 
 
 def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: CellView) -> None:

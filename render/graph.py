@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from engine.gra.orders import Create, Keep, Move, Pick
 from engine.gra.state import GraView, Phase
-from engine.i18n import mark, ntr, tr
+from engine.i18n import map_title, mark, ntr, tr
 from render import hexboard, legend, pieces, shapes, text
 from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, draw_legend, header
 from render.hexboard import Point
@@ -118,7 +118,7 @@ def _header(
     )
     sub = tr("Playing now: {players}", players=waiting) if waiting and not state.over else ""
     sub = tr("Final position") if state.over else sub
-    rest = tr("arrows: last move phase · map {map}", map=state.graph.name)
+    rest = tr("arrows: last move phase · map {map}", map=map_title(state.graph.name))
     header(canvas, frame, heading, f"{sub} · {rest}" if sub else rest)
 
 

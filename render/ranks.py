@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine.i18n import mark, ntr, tr
+from engine.i18n import map_title, mark, ntr, tr
 from engine.ranks.board import RanksMap
 from engine.ranks.orders import Blast, Move, Spawn, Upgrade
 from engine.ranks.state import ARCHER, KNIGHT, PAWN, TANK, RanksView
@@ -122,7 +122,7 @@ def _header(
         header(canvas, frame, heading, tr("Your orders — only you can see this"), player_colour(view.viewer))
         return
     status = tr("Arrows: last turn's moves · red crosses: captures") if state.last else tr("Starting position")
-    header(canvas, frame, heading, tr("{status} · map {map}", status=status, map=state.board.name))
+    header(canvas, frame, heading, tr("{status} · map {map}", status=status, map=map_title(state.board.name)))
 
 
 def _cell(canvas: ImageDraw.ImageDraw, frame: Layout, view: RanksView, square: Square) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine.i18n import mark, ntr, tr
+from engine.i18n import map_title, mark, ntr, tr
 from engine.labels import column_letters
 from engine.siege.board import adjacency
 from engine.siege.state import ENDINGS, SiegeView
@@ -113,7 +113,7 @@ def _header(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame, na
     if title:
         heading = f"{heading} — {title}"
     rule = tr("one attack clears all") if state.clear_all else tr("attacks remove one layer")
-    subline = tr("Map {map} · {rule} · highlighted: the last turn's actions", map=state.map_name, rule=rule)
+    subline = tr("Map {map} · {rule} · highlighted: the last turn's actions", map=map_title(state.map_name), rule=rule)
     header(canvas, frame, heading, subline)
 
 

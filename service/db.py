@@ -33,6 +33,8 @@ class SchemaTooNewError(StoreError):
 
 class Database:
     dialect = "sqlite"
+    shared = False  # one bot per file (``InstanceLock``)
+    session = None
 
     def __init__(self, conn: aiosqlite.Connection, path: str | pathlib.Path):
         self.conn, self.path = conn, pathlib.Path(path)
@@ -142,6 +144,13 @@ class Database:
                     await self._roll_back()
                     raise
             return await self._version()
+
+    async def serialize(self, conn: aiosqlite.Connection, topic: str) -> None:
+        """Nothing to do: a SQLite write transaction (BEGIN IMMEDIATE) already excludes every other."""
+
+    async def session_alive(self, conn: aiosqlite.Connection, session: int) -> bool:
+        """Never asked: no other process shares the file."""
+        return True
 
     async def ids_follow_copied_rows(self, conn: aiosqlite.Connection) -> None:
         """Nothing to do: SQLite numbers a new row after the largest id in its table."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Option, OptionError, Ruleset, normalize_options
-from i18n import ntr, tr
+from i18n import ntr, option_name, tr
 from service.models import TimeSettings
 
 HOUR, DAY = 3600, 86400
@@ -125,7 +125,16 @@ def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
     known = {o.name for o in creation_options(rs)}
     unknown = sorted(set(chosen) - known)
     if unknown:
-        raise OptionError(f"{', '.join(unknown)} does not apply to {rs.title}; options are: {', '.join(sorted(known))}")
+        raise OptionError(
+            ntr(
+                "{names} does not apply to {game}; options are: {known}",
+                "{names} do not apply to {game}; options are: {known}",
+                len(unknown),
+                names=", ".join(unknown),
+                game=tr(rs.title),
+                known=", ".join(sorted(option_name(name) for name in known)),
+            )
+        )
     table = normalize_options(table_options(rs), {k: v for k, v in chosen.items() if k in table_names})
     options = rs.normalize_options({k: v for k, v in chosen.items() if k not in table_names})
     turn = table["turn_time"]
@@ -142,7 +151,13 @@ def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
         )
     else:
         if "increment" in chosen:
-            raise OptionError("increment goes with a chess clock; choose one with the clock option")
+            raise OptionError(
+                tr(
+                    "{increment} goes with a chess clock; choose one with the {clock} option",
+                    increment=option_name("increment"),
+                    clock=option_name("clock"),
+                )
+            )
         time = TimeSettings(
             mode=table["clock"],
             round_seconds=turn,

@@ -14,7 +14,7 @@ from i18n import tr
 from service.errors import GameError, GameNotFound, NotAllowed, WrongPhase
 from service.gameoptions import settle
 from service.master import GameMasterCore
-from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, TimeSettings
+from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, TimeSettings, computer_name
 from service.store import Connection
 from service.timing import check_settings
 from service.turns import Planner
@@ -182,12 +182,17 @@ class LobbyOps(GameMasterCore):
     async def _change(
         self, game_id: int, change: Callable[[Connection, Game], Awaitable[None]], **columns: Any
     ) -> Game:
-        """One lobby change in one transaction: ``change`` checks and writes; the game's version is bumped."""
-        async with self._locks[game_id]:
+        """One lobby change in one transaction: ``change`` checks and writes; the game's version is bumped
+        first, so the game's row is this transaction's before any other."""
+
+        async def attempt() -> None:
             async with self.db.transaction() as conn:
                 game = await self._load(conn, game_id)
-                await change(conn, game)
                 await self._update_game(conn, game.row, **columns)
+                await change(conn, game)
+
+        async with self._locks[game_id]:
+            await self._retrying(attempt)
         return await self.get_game(game_id)
 
     async def rematch(self, game_id: int, actor: Actor) -> tuple[Game, bool]:
@@ -269,7 +274,7 @@ class LobbyOps(GameMasterCore):
             rs = self.ruleset(game.row)
             chosen = rs.bot_level(level)
             number = sum(1 for p in game.players if p.is_ai) + 1
-            name = f"Computer {number}" if len(rs.bot_levels) == 1 else f"Computer {number} ({chosen.name})"
+            name = computer_name(number, None if len(rs.bot_levels) == 1 else chosen.name)
             await self._insert_player(conn, game_id, None, name, ai_level=chosen.name)
 
         return await self._change(game_id, add)
@@ -332,13 +337,16 @@ class LobbyOps(GameMasterCore):
         return await self._transition(game_id, build)
 
     async def cancel(self, game_id: int, actor: Actor) -> Game:
-        async with self._locks[game_id]:
+        async def attempt() -> None:
             async with self.db.transaction() as conn:
                 game = await self._load(conn, game_id)
                 self.require_manager(game, actor)
                 self.require_status(game, LOBBY, RUNNING)
                 await self._update_game(conn, game.row, status=CANCELLED, deadline_at=None, reminder_at=None)
                 await self._announce(conn, game_id, [("game_cancelled", {"by": actor.user_id})])
+
+        async with self._locks[game_id]:
+            await self._retrying(attempt)
         self._notify(game_id, None)
         return await self.get_game(game_id)
 

@@ -4,6 +4,10 @@ Turn transitions (start, pass, deadline, surrender, removal) follow one path: un
 read a snapshot, plan the change off the event loop (``service.turns``), then write the plan in one
 transaction guarded by the game's version. A crash anywhere before COMMIT leaves the game as it was;
 the next wake-up plans the same change again from the same snapshot, to the same result.
+
+The lock is the process's own. Another bot process on the same database (``service.claims``) can
+only make the version check fail: the change is then planned again from the new snapshot, and
+every write to a game takes the game's row first, so two processes never wait on each other's rows.
 """
 
 from __future__ import annotations
@@ -12,11 +16,12 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
 
 from engine import RULESETS, EngineError, Ruleset
 from i18n import mark, tr
+from service.claims import Claims
 from service.clock import Clock
 from service.errors import Conflict, GameError, GameNotFound, NotAllowed, WrongPhase
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, GameRow, OrderRow, PlayerRow
@@ -28,8 +33,10 @@ from service.workers import CpuPool, bot_job
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 Fault = Callable[[str], None]
 PARSED_STATES_KEPT = 512
+ATTEMPTS = 3  # a change that meets another process's at the same moment is made again from the new state
 
 
 class NothingToDo(Exception):
@@ -50,17 +57,25 @@ class GameMasterCore:
         *,
         rulesets: Mapping[str, Ruleset] = RULESETS,
         pool: CpuPool | None = None,
+        claims: Claims | None = None,
         fault: Fault = _no_fault,
     ):
         self.db, self.clock, self.rulesets, self.fault = db, clock, rulesets, fault
         self.pool = pool or CpuPool(workers=0)
+        self.claims = claims or Claims(db, clock, shared=db.shared)
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self.on_commit: list[Callable[[int, float | None], None]] = []  # (game id, next wake) after each write
 
     def ruleset(self, game: GameRow) -> Ruleset:
         if game.ruleset not in self.rulesets:
-            raise GameError(f"game #{game.id} is played with {game.ruleset!r}, which this bot no longer has")
+            raise GameError(
+                tr(
+                    "game #{number} is played with {ruleset!r}, which this bot no longer has",
+                    number=game.id,
+                    ruleset=game.ruleset,
+                )
+            )
         return self.rulesets[game.ruleset]
 
     def state_of(self, game: GameRow) -> Any:
@@ -122,7 +137,11 @@ class GameMasterCore:
                     err,
                     exc_info=not isinstance(err, (EngineError, GameError)),
                 )
-                damage = f"game #{game_id} has damaged data and cannot continue ({err}); a server manager can cancel it"
+                damage = tr(
+                    "game #{number} has damaged data and cannot continue ({error}); a server manager can cancel it",
+                    number=game_id,
+                    error=err,
+                )
         passed = frozenset(seat for seat, row in orders.items() if row.passed)
         return Game(game, players, passed, acting, damage, state)
 
@@ -140,23 +159,40 @@ class GameMasterCore:
     async def _transition(self, game_id: int, build: Callable[[Planner, Game], None]) -> Game:
         """Plan with ``build`` (which may raise a GameError to refuse, or NothingToDo) and commit atomically."""
         async with self._locks[game_id]:
-            async with self.db.reading() as conn:
-                game = await self._load(conn, game_id)
-                orders = await self._orders(conn, game.row)
-                reminders = await self._reminder_settings(conn, [p.user_id for p in game.players if not p.is_ai])
-            if game.damage:
-                raise GameError(game.damage)
-            try:
-                plan = await asyncio.to_thread(self._plan, game, orders, reminders, build)
-            except NothingToDo:
+            game, plan = await self._retrying(lambda: self._plan_and_commit(game_id, build))
+            if plan is None:
                 return game
-            self.fault("planned")
-            await self._commit(game.row, plan)
             self.fault("committed")
             if plan.engine_state is not None:
                 self._keep_state((game_id, game.row.version + 1), plan.engine_state)
             self._notify(game_id, self.wake_time(plan.status, plan.paused_at, plan.deadline_at, plan.reminder_at))
         return await self.get_game(game_id)
+
+    async def _plan_and_commit(self, game_id: int, build: Callable[[Planner, Game], None]) -> tuple[Game, Plan | None]:
+        """One attempt: the snapshot, and the plan committed against it (None: nothing to do)."""
+        async with self.db.reading() as conn:
+            game = await self._load(conn, game_id)
+            orders = await self._orders(conn, game.row)
+            reminders = await self._reminder_settings(conn, [p.user_id for p in game.players if not p.is_ai])
+        if game.damage:
+            raise GameError(game.damage)
+        try:
+            plan = await asyncio.to_thread(self._plan, game, orders, reminders, build)
+        except NothingToDo:
+            return game, None
+        self.fault("planned")
+        await self._commit(game.row, plan)
+        return game, plan
+
+    async def _retrying(self, change: Callable[[], Awaitable[T]]) -> T:
+        """Make ``change`` (reading a game, then one transaction writing it against the version read) again
+        when another process changed the game at the same moment."""
+        for _ in range(ATTEMPTS - 1):
+            try:
+                return await change()
+            except Conflict:
+                log.info("another process changed the game at the same moment; trying again")
+        return await change()
 
     def _plan(
         self,

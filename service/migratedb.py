@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from service.packing import pack, unpack
-from service.store import Connection, Location, Store, described, open_store
+from service.store import SOLE, Connection, Location, Store, described, open_store
 from service.storeerrors import StoreError
 
 # Every table of the schema, parents before the rows that refer to them: its key (the order rows are
@@ -41,9 +41,9 @@ class Copied:
 
 async def migrate_db(source: Location, target: Location, *, report: Callable[[str], None] = print) -> Copied:
     """Copy everything from ``source`` into the empty ``target``; raises StoreError saying what is wrong."""
-    origin = await open_store(source, alone=True)
+    origin = await open_store(source, hold=SOLE)
     try:
-        destination = await open_store(target, alone=True)
+        destination = await open_store(target, hold=SOLE)
         try:
             counts = await _copy(origin, destination, report)
         finally:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+
+from i18n import level_title, tr
 
 LOBBY, RUNNING, FINISHED, CANCELLED = "lobby", "running", "finished", "cancelled"
 TIME_MODES = ("round", "bank", "increment", "none")
@@ -33,6 +36,20 @@ class TimeSettings:
     orders_stand: bool = False  # at a deadline, orders given but not passed are played
 
 
+_COMPUTER = re.compile(r"Computer (\d+)(?: \((.+)\))?")
+
+
+def computer_name(number: int, level: str | None) -> str:
+    """A computer seat's name as stored ("Computer 2 (Hard)"; without a level where the game has one
+    level): English, like every stored value, and read back by ``PlayerRow.shown_name`` to show it."""
+    return f"Computer {number}" if level is None else f"Computer {number} ({level})"
+
+
+def computer_title(level: str | None) -> str:
+    """A computer player of ``level`` as a leaderboard shows it, in the current language."""
+    return tr("Computer ({level})", level=level_title(level)) if level else tr("Computer")
+
+
 @dataclass(frozen=True)
 class PlayerRow:
     id: int
@@ -49,6 +66,18 @@ class PlayerRow:
     @property
     def is_ai(self) -> bool:
         return self.user_id is None
+
+    @property
+    def shown_name(self) -> str:
+        """The name players read, in the current language: a computer's stored English name is translated
+        (its number and level kept), a member's is his own."""
+        found = _COMPUTER.fullmatch(self.name) if self.is_ai else None
+        if found is None:
+            return self.name
+        number, level = found.groups()
+        if level is None:
+            return tr("Computer {number}", number=number)
+        return tr("Computer {number} ({level})", number=number, level=level_title(level))
 
 
 @dataclass(frozen=True)
@@ -161,7 +190,7 @@ class Game:
     def names(self) -> list[str]:
         """Display names by seat (running games)."""
         seated = sorted((p for p in self.players if p.seat is not None), key=lambda p: p.seat)
-        return [p.name for p in seated]
+        return [p.shown_name for p in seated]
 
     @property
     def waiting_seats(self) -> frozenset[int]:

@@ -5,7 +5,8 @@ retried with backoff. Each announcement keeps its id across retries, so the sink
 post idempotent (the Discord layer sends it as the message nonce), and its first attempt is
 recorded before it is made, so a retry long after it knows to check whether it got through. One
 game's announcements are delivered in order: a failed one holds back the later ones of the same game;
-different games are delivered side by side.
+different games are delivered side by side. Where several bot processes share the database, a game's
+posts are delivered by one of them at a time (``service.claims``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import json
 import logging
 from typing import Protocol
 
+from service.claims import OUTBOX, Claims
 from service.clock import Clock
 from service.master import Fault, _no_fault
 from service.models import Announcement
@@ -42,9 +44,18 @@ class Outbox:
     """``lanes`` games are delivered side by side; each game's posts go one after another, in order."""
 
     def __init__(
-        self, db: Store, clock: Clock, sink: Sink, *, fault: Fault = _no_fault, batch: int = 200, lanes: int = 8
+        self,
+        db: Store,
+        clock: Clock,
+        sink: Sink,
+        *,
+        claims: Claims | None = None,
+        fault: Fault = _no_fault,
+        batch: int = 200,
+        lanes: int = 8,
     ):
         self.db, self.clock, self.sink, self.fault, self.batch = db, clock, sink, fault, batch
+        self.claims = claims or Claims(db, clock, shared=db.shared)
         self._flushing = asyncio.Lock()
         self._lanes = asyncio.Semaphore(lanes)
         self.stopping = False
@@ -68,16 +79,26 @@ class Outbox:
             return delivered
 
     async def _deliver_in_order(self, rows: list, held: set[int]) -> int:
+        game_id = rows[0]["game_id"]
+        async with self._lanes, self.claims.holding(OUTBOX, game_id) as mine:
+            if not mine:  # another process is delivering this game's posts
+                held.add(game_id)
+                return 0
+            if self.claims.shared:
+                rows = await self._still_undelivered(rows)  # the other process may have delivered some meanwhile
+            return await self._deliver_lane(rows, held)
+
+    async def _deliver_lane(self, rows: list, held: set[int]) -> int:
         delivered = 0
-        async with self._lanes:
-            await self._trying([row["id"] for row in rows if row["tried_at"] is None])
-            for index, row in enumerate(rows):
-                due = not self.stopping and row["next_attempt"] <= self.clock.now()
-                outcome = await self._deliver(row, followed=index < len(rows) - 1) if due else None
-                if outcome is None:
-                    held.add(row["game_id"])
-                    break
-                delivered += outcome
+        await self._trying([row["id"] for row in rows if row["tried_at"] is None])
+        for index, row in enumerate(rows):
+            due = not self.stopping and row["next_attempt"] <= self.clock.now()
+            kept = due and await self.claims.keep(OUTBOX, row["game_id"])
+            outcome = await self._deliver(row, followed=index < len(rows) - 1) if kept else None
+            if outcome is None:
+                held.add(row["game_id"])
+                break
+            delivered += outcome
         return delivered
 
     async def _deliver(self, row, *, followed: bool) -> bool | None:
@@ -101,11 +122,18 @@ class Outbox:
         return True
 
     async def _undelivered(self, after: int):
+        return await self._rows("id > ?", (after,))
+
+    async def _still_undelivered(self, rows: list):
+        """These rows as they are now, without those delivered since they were read."""
+        return await self._rows(f"id IN ({','.join('?' * len(rows))})", [row["id"] for row in rows])
+
+    async def _rows(self, where: str, values):
         async with self.db.reading() as conn:
             async with conn.execute(
-                """SELECT id, game_id, kind, payload, attempts, next_attempt, tried_at FROM outbox
-                   WHERE delivered_at IS NULL AND id > ? ORDER BY id LIMIT ?""",
-                (after, self.batch),
+                f"""SELECT id, game_id, kind, payload, attempts, next_attempt, tried_at FROM outbox
+                   WHERE delivered_at IS NULL AND {where} ORDER BY id LIMIT ?""",
+                (*values, self.batch),
             ) as cursor:
                 return await cursor.fetchall()
 

@@ -9,10 +9,12 @@ the SQLite and the PostgreSQL dialect the bot meets is in this module.
 - The schema version is a row in ``schema_migrations`` (SQLite keeps it in ``PRAGMA user_version``).
 - Transactions: writes of one process are made one at a time, as SQLite makes them, and each takes a
   pooled connection; reads see one snapshot (REPEATABLE READ) and run beside the writes. Across
-  processes the version check on games keeps a turn from being resolved twice.
+  processes the version check on games keeps a turn from being resolved twice, and ``serialize``
+  (a transaction's advisory lock) stands for SQLite's one writer at a time where a topic needs it.
 - A copy (``migrate-db``) writes rows with their ids: the identity sequences are then moved past them.
-- One bot per database: a session advisory lock, dropped by the server when the holder's connection
-  ends however the process ends (SQLite uses a ``flock`` beside the file).
+- Many bots, one database (``service.claims``): each bot holds a shared session advisory lock, a copy
+  by ``migrate-db`` the exclusive one, so neither starts while the other runs. The server drops the
+  lock when the holder's connection ends, however the process ends.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import functools
 import logging
 import pathlib
 import re
+import zlib
 from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Any
 
@@ -30,7 +33,7 @@ import asyncpg
 
 from service.db import MIGRATIONS, SchemaTooNewError, available_migrations
 from service.instancelock import AlreadyRunning
-from service.store import redacted
+from service.store import BOT, SOLE, redacted
 from service.storeerrors import StorageFailure, StoreError, unsaved
 
 log = logging.getLogger(__name__)
@@ -43,7 +46,7 @@ POSTGRESQL_WORDS = (
 )
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|\?")
 _RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES)\b|\bRETURNING\b", re.IGNORECASE)
-INSTANCE_LOCK = 0x7465727269746F72  # any fixed number: the advisory lock one bot holds on its database
+INSTANCE_LOCK = 0x7465727269746F72  # any fixed number: bots hold it shared, a copy by migrate-db alone
 MIGRATION_LOCK = INSTANCE_LOCK + 1  # held while migrating, so two starting bots never apply one step twice
 POOL_SIZE = 8
 # Errors that mean the server, not the request, failed: a change they stop is reported as not saved.
@@ -134,15 +137,17 @@ class PgConnection:
 
 class PostgresStore:
     dialect = "postgresql"
+    shared = True
 
     def __init__(self, pool: asyncpg.Pool, url: str):
         self.pool, self.url, self.where = pool, url, redacted(url)
         self._writing = asyncio.Lock()
-        self._alone: asyncpg.Connection | None = None
+        self._held: asyncpg.Connection | None = None
+        self.session: int | None = None  # the held connection's server process
 
     @classmethod
-    async def open(cls, url: str, *, alone: bool = False) -> PostgresStore:
-        """Connect to the server; ``alone``: refuse to start beside another bot on this database."""
+    async def open(cls, url: str, *, hold: str | None = None) -> PostgresStore:
+        """Connect to the server; ``hold`` as ``service.store.open_store`` says."""
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as err:
@@ -151,26 +156,35 @@ class PostgresStore:
                 "server runs and lets this user in)"
             ) from err
         store = cls(pool, url)
-        if alone:
+        if hold is not None:
             try:
-                await store._hold_alone()
+                await store._hold(hold)
             except BaseException:
                 await store.close()
                 raise
         return store
 
-    async def _hold_alone(self) -> None:
-        self._alone = await asyncpg.connect(self.url)
-        if not await self._alone.fetchval("SELECT pg_try_advisory_lock($1)", INSTANCE_LOCK):
-            raise AlreadyRunning(
-                f"another bot is already running on {self.where}: stop it first, or give this one its own "
-                "database (two bots on one database would lose players' orders)"
-            )
+    async def _hold(self, hold: str) -> None:
+        self._held = await asyncpg.connect(self.url)
+        self.session = self._held.get_server_pid()
+        if hold == BOT:
+            if not await self._held.fetchval("SELECT pg_try_advisory_lock_shared($1)", INSTANCE_LOCK):
+                raise AlreadyRunning(
+                    f"a copy into {self.where} (migrate-db) is running: start the bot when it has finished"
+                )
+        elif hold == SOLE:
+            if not await self._held.fetchval("SELECT pg_try_advisory_lock($1)", INSTANCE_LOCK):
+                raise AlreadyRunning(
+                    f"a bot is running on {self.where}: stop every bot on it first (a copy made meanwhile "
+                    "would miss its players' latest orders)"
+                )
+        else:
+            raise ValueError(f"unknown hold {hold!r}")
 
     async def close(self) -> None:
-        if self._alone is not None:
-            await self._alone.close()  # the server drops the advisory lock with the session
-            self._alone = None
+        if self._held is not None:
+            await self._held.close()  # the server drops the advisory lock with the session
+            self._held = None
         await self.pool.close()
 
     @contextlib.asynccontextmanager
@@ -224,6 +238,13 @@ class PostgresStore:
                 await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
         except asyncpg.PostgresError as err:
             raise StoreError(f"the migration {path.name} failed on {self.where}: {err}") from err
+
+    async def serialize(self, conn: PgConnection, topic: str) -> None:
+        """A transaction's advisory lock on the topic: released by the server at COMMIT or ROLLBACK."""
+        await conn.conn.execute("SELECT pg_advisory_xact_lock($1)", zlib.crc32(topic.encode()))
+
+    async def session_alive(self, conn: PgConnection, session: int) -> bool:
+        return await conn.conn.fetchval("SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1)", session)
 
     async def ids_follow_copied_rows(self, conn: PgConnection) -> None:
         """Each identity column's sequence restarts after the largest id of its table."""

@@ -78,7 +78,8 @@ class PlayOps(GameMasterCore):
         self, game_id: int, actor: Actor, text: str, *, keep: bool, expected_turn: int | None
     ) -> MyOrders:
         _check_length(text)
-        async with self._locks[game_id]:
+
+        async def attempt() -> MyOrders:
             async with self.db.transaction() as conn:
                 game = await self._load(conn, game_id)
                 seat = self._require_acting(game, actor, expected_turn)
@@ -92,15 +93,20 @@ class PlayOps(GameMasterCore):
                 _check_length(combined)
                 orders = parse_named(rs, game, seat, combined)
                 normalized = rs.format_orders(orders)
+                # The version first: a transition planned before these orders must not commit, and the
+                # game's row is this transaction's before the orders' rows.
+                await self._update_game(conn, game.row)
                 await conn.execute(
                     """INSERT INTO orders (game_id, turn, seat, text, passed, updated_at) VALUES (?,?,?,?,0,?)
                        ON CONFLICT (game_id, turn, seat) DO UPDATE SET text = excluded.text,
                        updated_at = excluded.updated_at""",
                     (game_id, game.row.turn, seat, normalized, self.clock.now()),
                 )
-                await self._update_game(conn, game.row)  # a transition planned before these orders must not commit
             self._keep_state((game_id, game.row.version + 1), game.state)  # the position did not change
-        return self._mine(game, seat, OrderRow(seat, normalized, False))
+            return self._mine(game, seat, OrderRow(seat, normalized, False))
+
+        async with self._locks[game_id]:
+            return await self._retrying(attempt)
 
     def _require_acting(self, game: Game, actor: Actor, expected_turn: int | None = None) -> int:
         seat = self.require_seat_in_game(game, actor)
@@ -168,4 +174,9 @@ def parse_named(rs: Ruleset, game: Game, seat: int, text: str, state: Any = None
 
 def _check_length(text: str) -> None:
     if len(text) > MAX_ORDER_TEXT:
-        raise OrderError(f"orders are limited to {MAX_ORDER_TEXT} characters; send fewer at a time or replace them")
+        raise OrderError(
+            tr(
+                "orders are limited to {most} characters; send fewer at a time or replace them",
+                most=MAX_ORDER_TEXT,
+            )
+        )

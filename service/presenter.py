@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import BotLevel, Event, Option, Ruleset
-from i18n import NAME_CONTEXT, current, ntr, tr, tr_in
+from i18n import current, map_title, ntr, option_name, tr
 from render.replay import ReplayTooLarge
 from render.summary import describe_events, numbered_turn, seat_name
 from render.text import font_for
@@ -102,7 +102,7 @@ class Presenter:
             value = game.row.options.get(option.name)
             if value is None or value == option.default:
                 continue
-            shown.append(f"{tr_in(NAME_CONTEXT, option.name).replace('_', ' ')}: {tr(_readable(option, value))}")
+            shown.append(f"{option_name(option.name).replace('_', ' ')}: {_readable(option, value)}")
         return ", ".join(shown) or tr("defaults")
 
     def departed_seats(self, game: Game) -> frozenset[int]:
@@ -314,6 +314,7 @@ def _drawable(name: str) -> str:
 
 
 def _readable(option: Option, value: Any) -> str:
-    if option.kind == "map" and isinstance(value, Mapping):
-        return str(value.get("name", "custom"))
-    return option.label(value)
+    """An option's value as players read it, in the current language."""
+    if option.kind == "map":
+        return map_title(str(value.get("name", "custom")) if isinstance(value, Mapping) else value)
+    return tr(option.label(value))

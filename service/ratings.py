@@ -19,11 +19,13 @@ from openskill.models import PlackettLuce
 from i18n import tr
 from service.errors import GameError
 from service.master import GameMasterCore
-from service.models import FINISHED
+from service.models import FINISHED, computer_title
 from service.store import Connection
 
 GLOBAL = 0  # the scope of ratings over every server
 MODEL = PlackettLuce()
+
+COMPUTER, DEFAULT_LEVEL = "computer:", "default"  # a computer's rating key: "computer:Hard"
 
 
 @dataclass(frozen=True)
@@ -35,13 +37,21 @@ class Standing:
     wins: int
     points: int
 
+    @property
+    def shown_name(self) -> str:
+        """Who this is for players: a computer by its level, in the current language; a member's name."""
+        if self.player.startswith(COMPUTER):
+            level = self.player.removeprefix(COMPUTER)
+            return computer_title(None if level == DEFAULT_LEVEL else level)
+        return self.name
+
 
 UNRATED = """g.status = ? AND g.rated = 1 AND g.result IS NOT NULL
     AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id)"""  # finished, rated, not applied yet
 
 
 def player_key(user_id: int | None, ai_level: str | None) -> str:
-    return f"user:{user_id}" if user_id is not None else f"computer:{ai_level or 'default'}"
+    return f"user:{user_id}" if user_id is not None else f"{COMPUTER}{ai_level or DEFAULT_LEVEL}"
 
 
 class RatingOps(GameMasterCore):
@@ -97,6 +107,7 @@ class RatingOps(GameMasterCore):
                     return 0
         async with self._ratings_lock:
             async with self.db.transaction() as conn:
+                await self.db.serialize(conn, "ratings")  # another process may be applying the same games
                 async with conn.execute(
                     f"""SELECT g.id, g.guild_id, g.ruleset, g.result,
                               (SELECT max(h.at) FROM history h WHERE h.game_id = g.id) AS ended_at
@@ -112,6 +123,7 @@ class RatingOps(GameMasterCore):
         """Forget every rating and apply every finished rated game again."""
         async with self._ratings_lock:
             async with self.db.transaction() as conn:
+                await self.db.serialize(conn, "ratings")
                 for table in ("ratings", "rating_history", "rated_games"):
                     await conn.execute(f"DELETE FROM {table}")
         return await self.catch_up_ratings()

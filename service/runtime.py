@@ -15,7 +15,7 @@ from service.languages import ServerLanguages
 from service.outbox import Outbox, Sink
 from service.presenter import Presenter
 from service.scheduler import WakeScheduler, guarded
-from service.store import Location, Store, open_store, sqlite_path
+from service.store import BOT, Location, Store, open_store, sqlite_path
 from service.storeerrors import StoreError, explain
 from service.workers import CpuPool
 
@@ -26,7 +26,8 @@ ARM_AHEAD_SECONDS = 900.0  # how far ahead the scheduler holds wake-ups; many sw
 
 class GameService:
     """What the bot holds: ``master`` for every game operation, ``presenter`` for what players see of
-    games; announcements go to ``sink``; renders and computer players run in ``pool``."""
+    games; announcements go to ``sink``; renders and computer players run in ``pool`` (else in a pool of
+    its own with ``workers`` processes, one per core by default)."""
 
     def __init__(
         self,
@@ -36,16 +37,17 @@ class GameService:
         clock: Clock | None = None,
         sweep_seconds: float = 30.0,
         pool: CpuPool | None = None,
+        workers: int | None = None,
         rulesets: Mapping[str, Ruleset] = RULESETS,
     ):
         self.db = db
         self.clock = clock or SystemClock()
-        self.pool = pool or CpuPool()
+        self.pool = pool or CpuPool(workers)
         self._owns_pool = pool is None  # a pool handed in is shared, and closed by whoever made it
         self.master = GameMaster(db, self.clock, rulesets=rulesets, pool=self.pool)
         self.presenter = Presenter(self.master, self.pool)
         self.languages = ServerLanguages(db, self.clock)
-        self.outbox = Outbox(db, self.clock, sink)
+        self.outbox = Outbox(db, self.clock, sink, claims=self.master.claims)
         self.scheduler = WakeScheduler(self._wake, self.sweep, sweep_seconds=sweep_seconds)
         self.master.on_commit.append(self._after_commit)
         self._tasks: set[asyncio.Task] = set()
@@ -59,7 +61,7 @@ class GameService:
         and bring its schema up to date; raises StoreError (saying what to fix) if it cannot be used,
         leaving nothing open behind."""
         async with contextlib.AsyncExitStack() as undo:
-            db = await open_store(location, alone=True)
+            db = await open_store(location, hold=BOT)
             undo.push_async_callback(db.close)
             try:
                 await db.migrate()
@@ -119,7 +121,11 @@ class GameService:
         await self.outbox.flush()
 
     async def sweep(self) -> None:
-        """Resolve whatever is overdue, then deliver pending announcements."""
+        """Resolve whatever is overdue, then deliver pending announcements. Beside other processes,
+        also take over their dead ones' work (``service.claims``) and learn the servers' languages
+        chosen through them."""
+        if self.db.shared:
+            await self.languages.load()
         woken = await self.master.sweep()
         if woken:
             log.info("sweep woke %d overdue game(s)", woken)

@@ -19,6 +19,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
+BOT, SOLE = "bot", "sole"  # how a store is held (``open_store``)
 SQLITE_SCHEME = "sqlite:///"
 
 Location = str | pathlib.Path  # a SQLite file's path, or a database URL
@@ -41,6 +42,8 @@ class Connection(Protocol):
 
 class Store(Protocol):
     dialect: str  # "sqlite" or "postgresql"
+    shared: bool  # several bot processes may use it at once (``service.claims``)
+    session: int | None  # a shared store held by a bot: its session on the server, which ends with the process
 
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
         """All or nothing: committed when the block ends, rolled back on any exception."""
@@ -51,6 +54,13 @@ class Store(Protocol):
     async def migrate(self) -> int: ...
 
     async def version(self) -> int: ...
+
+    async def serialize(self, conn: Connection, topic: str) -> None:
+        """Inside a transaction: wait until no other process's transaction is on ``topic``, and keep
+        them waiting until this one ends."""
+
+    async def session_alive(self, conn: Connection, session: int) -> bool:
+        """Whether that bot's session on a shared store's server still lives (its process has not ended)."""
 
     async def ids_follow_copied_rows(self, conn: Connection) -> None:
         """Rows were written with their ids (a copy): make the ids of new rows follow them."""
@@ -83,13 +93,16 @@ def sqlite_path(location: Location) -> pathlib.Path:
     return pathlib.Path(text.removeprefix(SQLITE_SCHEME))
 
 
-async def open_store(location: Location, *, alone: bool = False) -> Store:
+async def open_store(location: Location, *, hold: str | None = None) -> Store:
     """Open the store ``location`` names, its schema not yet migrated; raises StoreError saying what to fix.
-    ``alone``: refuse to start beside another bot on the same database."""
+
+    ``hold``: ``BOT`` for a bot process (a SQLite file takes one, a PostgreSQL database any number),
+    ``SOLE`` when nothing else may use the database meanwhile (a copy by ``migrate-db``); None for a
+    look that guards nothing (tests, benches)."""
     if is_postgresql(location):
         from service.pgstore import PostgresStore  # asyncpg is loaded only by bots that use it
 
-        return await PostgresStore.open(str(location), alone=alone)
+        return await PostgresStore.open(str(location), hold=hold)
     from service.db import Database
 
-    return await Database.open(sqlite_path(location), alone=alone)
+    return await Database.open(sqlite_path(location), alone=hold is not None)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 from i18n import tr
+from service.claims import WAKE
 from service.errors import GameError
 from service.master import GameMasterCore, NothingToDo
 from service.models import RUNNING, Actor, Game
@@ -18,7 +19,9 @@ MAX_EXTENSION = 30 * 86400
 
 class TimeOps(GameMasterCore):
     async def wake(self, game_id: int) -> Game:
-        """Called at a game's wake-up time (and by the sweep): remind, resolve, or act on the deadline."""
+        """Called at a game's wake-up time (and by the sweep): remind, resolve, or act on the deadline.
+        Another process holding the game's wake-up (``service.claims``) does it instead: the game is
+        returned as it stands."""
 
         def build(planner: Planner, game: Game) -> None:
             row = game.row
@@ -31,7 +34,8 @@ class TimeOps(GameMasterCore):
                 return
             raise NothingToDo
 
-        return await self._transition(game_id, build)
+        async with self.claims.holding(WAKE, game_id) as held:
+            return await self._transition(game_id, build) if held else await self.get_game(game_id)
 
     async def sweep(self) -> int:
         """Wake every running game whose deadline or reminder time has passed; returns how many."""

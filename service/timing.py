@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from i18n import mark, tr
 from service.errors import GameError
+from service.gameoptions import DAY, duration
 from service.models import TIME_MODES, TimeSettings
 
 
@@ -45,17 +47,28 @@ def clocked_nodes(nodes: int, bank_left: float | None) -> int:
     return max(1, round(nodes * share))
 
 
+LIMITS = {
+    "round_seconds": (60, 30 * DAY, mark("the time for a turn must be between {low} and {high}, not {value}")),
+    "bank_seconds": (60, 90 * DAY, mark("the time bank must be between {low} and {high}, not {value}")),
+    "increment_seconds": (0, 7 * DAY, mark("the time added per turn must be between {low} and {high}, not {value}")),
+    "reminder_seconds": (0, 7 * DAY, mark("the reminder lead time must be between {low} and {high}, not {value}")),
+    "missed_limit": (
+        1,
+        20,
+        mark("the missed turns that remove a player must be between {low} and {high}, not {value}"),
+    ),
+}
+"""Each time setting's range, and what is said when a value is out of it."""
+
+
 def check_settings(settings: TimeSettings) -> None:
+    """Refuse a clock no game could run on, saying which setting is wrong."""
     if settings.mode not in TIME_MODES:
-        raise GameError(f"time mode {settings.mode!r} must be one of: round, bank, increment, none")
-    limits = {
-        "round_seconds": (60, 30 * 86400),
-        "bank_seconds": (60, 90 * 86400),
-        "increment_seconds": (0, 7 * 86400),
-        "reminder_seconds": (0, 7 * 86400),
-        "missed_limit": (1, 20),
-    }
-    for name, (low, high) in limits.items():
+        raise GameError(
+            tr("time mode {mode!r} must be one of: {modes}", mode=settings.mode, modes=", ".join(TIME_MODES))
+        )
+    for name, (low, high, refusal) in LIMITS.items():
         value = getattr(settings, name)
         if not low <= value <= high:
-            raise GameError(f"{name.replace('_', ' ')} must be between {low} and {high}, not {value}")
+            shown = str if name == "missed_limit" else duration
+            raise GameError(tr(refusal, low=shown(low), high=shown(high), value=shown(value)))

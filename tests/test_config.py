@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pathlib
+import re
 
 import pytest
 
@@ -73,3 +74,46 @@ def test_a_database_url_that_names_no_store_is_refused_without_its_password(env,
     with pytest.raises(ConfigError, match=message) as refusal:
         Config.from_env({"DISCORD_TOKEN": "t", **env})
     assert "secret" not in str(refusal.value)
+
+
+def test_shards():
+    unset = Config.from_env({"DISCORD_TOKEN": "t"})
+    assert unset.shard_count is None and unset.shard_ids is None  # as many as Discord recommends, all here
+    every = Config.from_env({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4"})
+    assert every.shard_count == 4 and every.shard_ids is None
+    some = Config.from_env({"DISCORD_TOKEN": "t", "SHARD_COUNT": "8", "SHARD_IDS": " 0, 5-7 "})
+    assert some.shard_count == 8 and some.shard_ids == (0, 5, 6, 7)
+
+
+@pytest.mark.parametrize(
+    "env, message",
+    [
+        ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT must be a whole number of shards, 1 or more, not '0'"),
+        ({"SHARD_COUNT": "two"}, "SHARD_COUNT must be a whole number"),
+        ({"SHARD_COUNT": "-2"}, "SHARD_COUNT must be a whole number"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "names shard 2, but SHARD_COUNT=2 numbers them 0 to 1"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "0-2,2"}, "names a shard twice"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "3-1"}, "backwards range '3-1': write 1-3"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "first"}, "must list shard numbers like 0,1 or 0-3"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "0,,1"}, "must list shard numbers"),
+    ],
+)
+def test_bad_shards_are_refused(env, message):
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        Config.from_env({"DISCORD_TOKEN": "t", **env})
+
+
+def test_sweep_period_and_worker_count():
+    config = Config.from_env({"DISCORD_TOKEN": "t", "SWEEP_SECONDS": "5", "WORKERS": "3"})
+    assert config.sweep_seconds == 5.0 and config.workers == 3
+    default = Config.from_env({"DISCORD_TOKEN": "t"})
+    assert default.sweep_seconds == 30.0 and default.workers is None
+
+
+@pytest.mark.parametrize(
+    ("name", "value"), [("SWEEP_SECONDS", "0"), ("SWEEP_SECONDS", "1.5"), ("WORKERS", "-1"), ("WORKERS", "many")]
+)
+def test_a_sweep_period_or_worker_count_out_of_bounds_is_refused(name, value):
+    with pytest.raises(ConfigError, match=f"{name} must be a whole number from .* not '{re.escape(value)}'"):
+        Config.from_env({"DISCORD_TOKEN": "t", name: value})

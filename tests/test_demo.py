@@ -33,7 +33,7 @@ def test_demo_plays_a_full_game_of_every_ruleset_at_its_default_table(tmp_path, 
 
 def test_an_impossible_table_fails_with_a_reason(tmp_path, capsys):
     assert bot.main(["demo", "--ruleset", "fortress", "--players", "3", "--out", str(tmp_path)]) == 2
-    assert "fortress is played by 2 players, not 3" in capsys.readouterr().err
+    assert "Fortress is played by 2 players, not 3" in capsys.readouterr().err
 
 
 def test_an_unfinished_game_is_a_failed_demo(tmp_path, capsys):

@@ -29,7 +29,7 @@ from engine.conquest.board import SHIPPED, SIZES, ConquestMap, generate_map
 from engine.conquest.orders import Order, parse, suggest
 from engine.conquest.state import Cell, ConquestState, ConquestView, from_dict, make_view, to_dict, upgrade_v1
 from engine.errors import OptionError
-from engine.i18n import mark
+from engine.i18n import map_title, mark, tr
 from engine.rng import seed_state
 from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
@@ -87,7 +87,14 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
         board = self._board(opts, num_players, seed)
         if num_players not in board.starts:
             counts = ", ".join(str(n) for n in sorted(board.starts))
-            raise OptionError(f"map {board.name!r} is for {counts} players, not {num_players}")
+            raise OptionError(
+                tr(
+                    "map {map} is for {counts} players, not {count}",
+                    map=map_title(board.name),
+                    counts=counts,
+                    count=num_players,
+                )
+            )
         starts = board.starts[num_players]
         cells = {h: Cell(None, board.garrisons.get(h, 0)) for h in board.types}
         for seat, start in enumerate(starts):

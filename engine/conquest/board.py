@@ -23,6 +23,7 @@ from typing import Any
 
 from engine.errors import MapError
 from engine.hexgrid import DIRECTIONS, Hex, hexagon, orbit, ring
+from engine.i18n import mark, ntr, tr
 from engine.maps import ShippedMaps, hex_on_board
 from engine.rng import Rng, seed_state
 
@@ -61,67 +62,101 @@ class ConquestMap:
     def from_dict(cls, data: Any) -> ConquestMap:
         """Validate map data; every problem is a MapError naming the bad entry."""
         if not isinstance(data, Mapping):
-            raise MapError("a conquest map must be an object with name, layout, garrisons and starts")
+            raise MapError(tr("a conquest map must be an object with name, layout, garrisons and starts"))
         name = data.get("name", "custom")
         if not isinstance(name, str) or not name.strip():
-            raise MapError("map name must be a non-empty text")
+            raise MapError(tr("map name must be a non-empty text"))
         types = _parse_layout(data.get("layout"))
         garrisons = _parse_garrisons(data.get("garrisons", {}), types)
         starts = _parse_starts(data.get("starts"), types)
         for cells in starts.values():
             for cell in cells:
                 if garrisons.get(cell):
-                    raise MapError(f"start cell {cell.label} cannot hold a neutral garrison")
+                    raise MapError(tr("start cell {cell} cannot hold a neutral garrison", cell=cell.label))
         _check_connected(types)
         return cls(name.strip(), types, garrisons, starts)
 
 
 def _parse_layout(layout: Any) -> dict[Hex, CellType]:
     if not isinstance(layout, list) or not layout or not all(isinstance(row, str) for row in layout):
-        raise MapError('map layout must be a list of rows of text, like ["n n b", "n g n"]')
-    for count, what in ((len(layout), "rows"), (max(len(row.split()) for row in layout), "columns")):
-        if count > MAX_SIDE:
-            raise MapError(f"map layout has {count} {what}; a conquest map has at most {MAX_SIDE}")
+        raise MapError(tr('map layout must be a list of rows of text, like ["n n b", "n g n"]'))
+    rows, columns = len(layout), max(len(row.split()) for row in layout)
+    if rows > MAX_SIDE:
+        raise MapError(
+            ntr(
+                "map layout has {n} row; a conquest map has at most {most}",
+                "map layout has {n} rows; a conquest map has at most {most}",
+                rows,
+                most=MAX_SIDE,
+            )
+        )
+    if columns > MAX_SIDE:
+        raise MapError(
+            ntr(
+                "map layout has {n} column; a conquest map has at most {most}",
+                "map layout has {n} columns; a conquest map has at most {most}",
+                columns,
+                most=MAX_SIDE,
+            )
+        )
     types: dict[Hex, CellType] = {}
     for row, line in enumerate(layout):
         for col, token in enumerate(line.split()):
             if token == ".":
                 continue
             if token.lower() not in _BY_TOKEN:
-                raise MapError(f"layout row {row + 1}, column {col + 1}: {token!r} is not one of n, b, s, g, .")
+                raise MapError(
+                    tr(
+                        "layout row {row}, column {column}: {token!r} is not one of n, b, s, g, .",
+                        row=row + 1,
+                        column=col + 1,
+                        token=token,
+                    )
+                )
             types[Hex.from_offset(col, row)] = _BY_TOKEN[token.lower()]
     if len(types) < 2:
-        raise MapError("a map needs at least two cells")
+        raise MapError(tr("a map needs at least two cells"))
     if len(types) > MAX_CELLS:
-        raise MapError(f"map layout has {len(types)} cells; a conquest map has at most {MAX_CELLS}")
+        raise MapError(
+            ntr(
+                "map layout has {n} cell; a conquest map has at most {most}",
+                "map layout has {n} cells; a conquest map has at most {most}",
+                len(types),
+                most=MAX_CELLS,
+            )
+        )
     return types
 
 
 def _parse_garrisons(data: Any, types: Mapping[Hex, CellType]) -> dict[Hex, int]:
     if not isinstance(data, Mapping):
-        raise MapError('map garrisons must be an object like {"C3": 4}')
+        raise MapError(tr("map garrisons must be an object like {example}", example='{"C3": 4}'))
     garrisons = {}
     for label, units in data.items():
-        cell = hex_on_board(label, types, "garrison cell")
+        cell = hex_on_board(label, types, mark("garrison cell"))
         if isinstance(units, bool) or not isinstance(units, int) or not 0 <= units <= 10_000:
-            raise MapError(f"garrison of {label} must be a whole number from 0 to 10000, not {units!r}")
+            raise MapError(
+                tr("garrison of {cell} must be a whole number from 0 to 10000, not {units!r}", cell=label, units=units)
+            )
         garrisons[cell] = units
     return garrisons
 
 
 def _parse_starts(data: Any, types: Mapping[Hex, CellType]) -> dict[int, tuple[Hex, ...]]:
     if not isinstance(data, Mapping) or not data:
-        raise MapError('map starts must be an object like {"2": ["A1", "H8"]}')
+        raise MapError(tr("map starts must be an object like {example}", example='{"2": ["A1", "H8"]}'))
     starts = {}
     for count_text, labels in data.items():
         if count_text not in ("2", "3", "4", "5", "6"):  # not int(): it would take " 3" or a digit of another script
-            raise MapError(f"starts key {count_text!r} must be a player count from 2 to 6")
+            raise MapError(tr("starts key {key!r} must be a player count from 2 to 6", key=count_text))
         count = int(count_text)
         if not isinstance(labels, list) or len(labels) != count:
-            raise MapError(f"starts for {count} players must list {count} cells")
-        cells = tuple(hex_on_board(label, types, "start cell") for label in labels)
+            raise MapError(
+                ntr("starts for {n} player must list {n} cell", "starts for {n} players must list {n} cells", count)
+            )
+        cells = tuple(hex_on_board(label, types, mark("start cell")) for label in labels)
         if len(set(cells)) != count:
-            raise MapError(f"starts for {count} players repeat a cell")
+            raise MapError(ntr("starts for {n} player repeat a cell", "starts for {n} players repeat a cell", count))
         starts[count] = cells
     return starts
 
@@ -138,7 +173,9 @@ def _check_connected(types: Mapping[Hex, CellType]) -> None:
                 frontier.append(near)
     if len(seen) != len(types):
         lost = sorted(set(types) - seen)[0]
-        raise MapError(f"every cell must be reachable; {lost.label} is cut off from {first.label}")
+        raise MapError(
+            tr("every cell must be reachable; {cell} is cut off from {first}", cell=lost.label, first=first.label)
+        )
 
 
 # Which corners of the hexagon the players start on, by player count (directions from east,

@@ -153,7 +153,7 @@ def _shown(order: Order) -> str:
 def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
     """Check a seat's order set against the start-of-round position; raise one error for all problems."""
     if not state.is_playing(seat):
-        raise NotActingError(f"seat {seat} is not playing in this game")
+        raise NotActingError(tr("seat {seat} is not playing in this game", seat=seat))
     problems: list[OrderError] = []
     moved: dict[Hex, list[Move]] = defaultdict(list)
     standing: dict[Hex, list[Order]] = defaultdict(list)

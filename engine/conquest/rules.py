@@ -11,7 +11,7 @@ from engine.conquest.orders import Auto, Move, Order, StopAuto, validate
 from engine.conquest.state import Cell, ConquestState, Trace
 from engine.errors import EngineError, NotActingError
 from engine.hexgrid import Hex
-from engine.i18n import mark
+from engine.i18n import mark, tr
 from engine.ruleset import Event, Outcome, Resolution
 
 Party = int | None  # a seat, or None for the neutral garrison
@@ -19,10 +19,10 @@ Party = int | None  # a seat, or None for the neutral garrison
 
 def resolve_round(state: ConquestState, orders: Mapping[int, Sequence[Order]]) -> Resolution[ConquestState]:
     if state.over:
-        raise EngineError("the game is over; no more rounds")
+        raise EngineError(tr("the game is over; no more rounds"))
     for seat, seat_orders in orders.items():
         if not state.is_playing(seat):
-            raise NotActingError(f"seat {seat} is not playing in this game")
+            raise NotActingError(tr("seat {seat} is not playing in this game", seat=seat))
         validate(state, seat, seat_orders)
     autos = _standing_orders(state, orders)
     flows = _flows(state, orders, autos)
@@ -165,9 +165,9 @@ def _eliminate(state: ConquestState, events: list[Event], round_played: int) -> 
 def remove_player(state: ConquestState, seat: int, reason: str) -> Resolution[ConquestState]:
     """Surrender or removal: the seat leaves now; its cells turn neutral and keep their units."""
     if state.over:
-        raise EngineError("the game is over; nobody can leave it now")
+        raise EngineError(tr("the game is over; nobody can leave it now"))
     if not state.is_playing(seat):
-        raise NotActingError(f"seat {seat} is not playing in this game")
+        raise NotActingError(tr("seat {seat} is not playing in this game", seat=seat))
     status = standings.departure(reason)
     cells = {h: Cell(None, c.units) if c.owner == seat else c for h, c in state.cells.items()}
     autos = {s: t for s, t in state.autos.items() if state.cells[s].owner != seat}

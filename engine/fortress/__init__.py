@@ -31,7 +31,7 @@ from engine.fortress.board import LAND, SHIPPED, FortressMap, generate_map
 from engine.fortress.orders import Order
 from engine.fortress.rules import advance, apply_turn, begin, claim, parse, remove
 from engine.fortress.state import MODES, FortressState, FortressView, from_dict, make_view, to_dict, upgrade_v1
-from engine.i18n import mark
+from engine.i18n import map_title, mark, tr
 from engine.rng import seed_state
 from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
@@ -90,7 +90,12 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
     def _field(self, opts: Mapping[str, Any], seed: int | str) -> FortressMap:
         field = SHIPPED.choose(opts["map"], lambda: generate_map(opts["mode"], seed, opts["width"], opts["height"]))
         if opts["mode"] == 1 and any(t != LAND for t in field.terrain.values()):
-            raise OptionError(f"mode 1 has no water or mountains, but map {field.name!r} has some; use mode 2 or 3")
+            raise OptionError(
+                tr(
+                    "mode 1 has no water or mountains, but map {map} has some; use mode 2 or 3",
+                    map=map_title(field.name),
+                )
+            )
         return field
 
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None, seed: int | str = 0) -> FortressState:
@@ -152,9 +157,9 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
 
     def remove_player(self, state: FortressState, seat: int, reason: str) -> Resolution[FortressState]:
         if state.over:
-            raise EngineError("the game is over; nobody can leave it now")
+            raise EngineError(tr("the game is over; nobody can leave it now"))
         if seat not in self.seats_in_game(state):
-            raise NotActingError(f"seat {seat} is not playing in this game")
+            raise NotActingError(tr("seat {seat} is not playing in this game", seat=seat))
         new = remove(state, seat, reason)
         events = (
             Event("player_removed", {"seat": seat, "reason": reason}),

@@ -20,6 +20,7 @@ from typing import Any
 
 from engine.errors import MapError
 from engine.hexgrid import Hex
+from engine.i18n import mark, tr
 from engine.maps import ShippedMaps, hex_on_board
 from engine.rng import Rng, seed_state
 
@@ -27,6 +28,9 @@ LAND, WATER, MOUNTAIN = "land", "water", "mountain"
 DEFAULT_SIZE = (11, 10)
 CITY_DISTANCE = 3  # cities at least this far apart share no neighbour, so both start with the same land
 SIDES = (4, 26)  # the fewest and most columns or rows of a field (stored games are held to it too)
+
+
+OFF_THE_FIELD = mark("{what} {label!r} is not a cell of the field")
 
 
 @dataclass(frozen=True)
@@ -40,37 +44,51 @@ class FortressMap:
     @classmethod
     def from_dict(cls, data: Any) -> FortressMap:
         if not isinstance(data, Mapping):
-            raise MapError("a fortress map must be an object with width, height, cities, mountains and water")
+            raise MapError(tr("a fortress map must be an object with width, height, cities, mountains and water"))
         name = data.get("name", "custom")
         width, height = data.get("width"), data.get("height")
         for what, value in (("width", width), ("height", height)):
             if isinstance(value, bool) or not isinstance(value, int) or not SIDES[0] <= value <= SIDES[1]:
-                raise MapError(f"map {what} must be a whole number from {SIDES[0]} to {SIDES[1]}, not {value!r}")
+                raise MapError(
+                    tr(
+                        "map {key} must be a whole number from {low} to {high}, not {value!r}",
+                        key=what,
+                        low=SIDES[0],
+                        high=SIDES[1],
+                        value=value,
+                    )
+                )
         field = {Hex.from_offset(c, r) for r in range(height) for c in range(width)}
         cities = data.get("cities")
         if not isinstance(cities, list) or len(cities) != 2:
-            raise MapError("map cities must list two cells, player 0's city then player 1's")
-        city_cells = tuple(hex_on_board(label, field, "city", "field") for label in cities)
+            raise MapError(tr("map cities must list two cells, player 0's city then player 1's"))
+        city_cells = tuple(hex_on_board(label, field, mark("city"), OFF_THE_FIELD) for label in cities)
         apart = city_cells[0].distance(city_cells[1])
         if apart < CITY_DISTANCE:
             raise MapError(
-                f"cities {city_cells[0].label} and {city_cells[1].label} are {apart} apart; they must be at least "
-                f"{CITY_DISTANCE} apart, so that no cell is a neighbour of both"
+                tr(
+                    "cities {first} and {second} are {apart} apart; they must be at least {least} apart, so that no "
+                    "cell is a neighbour of both",
+                    first=city_cells[0].label,
+                    second=city_cells[1].label,
+                    apart=apart,
+                    least=CITY_DISTANCE,
+                )
             )
         terrain = {cell: LAND for cell in field}
-        for kind, key in ((MOUNTAIN, "mountains"), (WATER, "water")):
+        for kind, key, what in ((MOUNTAIN, "mountains", mark("mountain")), (WATER, "water", mark("water"))):
             labels = data.get(key, [])
             if not isinstance(labels, list):
-                raise MapError(f"map {key} must be a list of cells")
+                raise MapError(tr("map {key} must be a list of cells", key=key))
             for label in labels:
-                cell = hex_on_board(label, field, key[:-1] if key == "mountains" else key, "field")
+                cell = hex_on_board(label, field, what, OFF_THE_FIELD)
                 if terrain[cell] != LAND:
-                    raise MapError(f"{cell.label} is listed as both water and mountain")
+                    raise MapError(tr("{cell} is listed as both water and mountain", cell=cell.label))
                 if any(cell == city or cell in city.neighbours() for city in city_cells):
-                    raise MapError(f"{cell.label} is a city or next to one; those cells must be land")
+                    raise MapError(tr("{cell} is a city or next to one; those cells must be land", cell=cell.label))
                 terrain[cell] = kind
         if not isinstance(name, str) or not name.strip():
-            raise MapError("map name must be a non-empty text")
+            raise MapError(tr("map name must be a non-empty text"))
         return cls(name.strip(), width, height, (city_cells[0], city_cells[1]), terrain)
 
 

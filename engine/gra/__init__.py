@@ -40,7 +40,7 @@ from engine.gra.state import (
     upgrade_v1,
     upgrade_v2,
 )
-from engine.i18n import mark
+from engine.i18n import map_title, mark, ntr, tr
 from engine.rng import seed_state
 from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
@@ -110,8 +110,14 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
         graph = self._graph(opts, seed)
         if len(graph.positions) < 3 * num_players:
             raise MapError(
-                f"map {graph.name!r} has {len(graph.positions)} nodes; {num_players} players need "
-                f"at least {3 * num_players}"
+                ntr(
+                    "map {map} has {nodes} nodes; {n} player needs at least {least}",
+                    "map {map} has {nodes} nodes; {n} players need at least {least}",
+                    num_players,
+                    map=map_title(graph.name),
+                    nodes=len(graph.positions),
+                    least=3 * num_players,
+                )
             )
         return GraState(
             graph=graph,
@@ -140,7 +146,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
 
     def parse_orders(self, state: GraState, seat: int, text: str) -> list[Order]:
         if seat not in acting(state):
-            raise NotActingError(f"seat {seat} does not play this {state.phase.turn_unit}")
+            raise NotActingError(tr("seat {seat} does not play this {turn}", seat=seat, turn=tr(state.phase.turn_unit)))
         return parse(state, seat, text)
 
     def format_order(self, order: Order) -> str:
@@ -155,11 +161,13 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
 
     def resolve(self, state: GraState, orders: Mapping[int, Sequence[Order]]) -> Resolution[GraState]:
         if state.over:
-            raise EngineError("the game is over; no more turns")
+            raise EngineError(tr("the game is over; no more turns"))
         players = acting(state)
         for seat, seat_orders in orders.items():
             if seat not in players:
-                raise NotActingError(f"seat {seat} does not play this {state.phase.turn_unit}")
+                raise NotActingError(
+                    tr("seat {seat} does not play this {turn}", seat=seat, turn=tr(state.phase.turn_unit))
+                )
             parse(state, seat, self.format_orders(seat_orders))
         complete = {seat: orders.get(seat) or self.default_orders(state, seat) for seat in players}
         new, events = resolve_phase(state, complete)
@@ -195,9 +203,9 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
 
     def remove_player(self, state: GraState, seat: int, reason: str) -> Resolution[GraState]:
         if state.over:
-            raise EngineError("the game is over; nobody can leave it now")
+            raise EngineError(tr("the game is over; nobody can leave it now"))
         if seat not in state.playing():
-            raise NotActingError(f"seat {seat} is not playing in this game")
+            raise NotActingError(tr("seat {seat} is not playing in this game", seat=seat))
         new = remove(state, seat, reason)
         events = [Event("player_removed", {"seat": seat, "reason": reason})]
         if not new.over and not acting(new):  # nobody left to play this phase: it resolves as it stands

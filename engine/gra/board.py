@@ -21,6 +21,7 @@ from functools import cached_property
 from typing import Any
 
 from engine.errors import MapError
+from engine.i18n import tr
 from engine.maps import ShippedMaps
 from engine.rng import Rng, seed_state
 
@@ -91,10 +92,10 @@ class Graph:
     @classmethod
     def from_dict(cls, data: Any) -> Graph:
         if not isinstance(data, Mapping):
-            raise MapError("a gra map must be an object with name, nodes and edges")
+            raise MapError(tr("a gra map must be an object with name, nodes and edges"))
         nodes, edges = data.get("nodes"), data.get("edges")
         if not isinstance(nodes, list) or not 3 <= len(nodes) <= 400:
-            raise MapError("map nodes must be a list of 3 to 400 [x, y] positions")
+            raise MapError(tr("map nodes must be a list of 3 to 400 [x, y] positions"))
         positions = []
         for index, point in enumerate(nodes, 1):
             if (
@@ -102,10 +103,17 @@ class Graph:
                 or len(point) != 2
                 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= REACH for v in point)
             ):
-                raise MapError(f"node {index} must be a position [x, y] within {REACH:g} of 0, not {point!r}")
+                raise MapError(
+                    tr(
+                        "node {node} must be a position [x, y] within {reach} of 0, not {point!r}",
+                        node=index,
+                        reach=f"{REACH:g}",
+                        point=point,
+                    )
+                )
             positions.append((float(point[0]), float(point[1])))
         if not isinstance(edges, list) or not 0 < len(edges) <= len(positions) * (len(positions) - 1) // 2:
-            raise MapError("map edges must be a list of [a, b] node pairs, each pair once")
+            raise MapError(tr("map edges must be a list of [a, b] node pairs, each pair once"))
         pairs = set()
         for edge in edges:
             if (
@@ -115,15 +123,21 @@ class Graph:
                 or not all(1 <= v <= len(positions) for v in edge)
                 or edge[0] == edge[1]
             ):
-                raise MapError(f"edge {edge!r} must join two different nodes numbered 1 to {len(positions)}")
+                raise MapError(
+                    tr(
+                        "edge {edge!r} must join two different nodes numbered 1 to {last}",
+                        edge=edge,
+                        last=len(positions),
+                    )
+                )
             pairs.add((min(edge), max(edge)))
         name = data.get("name", "custom")
         if not isinstance(name, str) or not name.strip():
-            raise MapError("map name must be a non-empty text")
+            raise MapError(tr("map name must be a non-empty text"))
         graph = cls(name.strip(), tuple(positions), frozenset(pairs))
         parts = graph.components(graph.nodes)
         if len(parts) > 1:
-            raise MapError(f"every node must be reachable; node {min(parts[1])} is cut off from node 1")
+            raise MapError(tr("every node must be reachable; node {node} is cut off from node 1", node=min(parts[1])))
         return graph
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from engine import standings
 from engine.alternating import TakesTurns
 from engine.errors import EngineError, MapError, NotActingError
-from engine.i18n import mark
+from engine.i18n import map_title, mark, ntr, tr
 from engine.ranks import ai, events, tutorial
 from engine.ranks.board import SHIPPED, RanksMap, generate_map
 from engine.ranks.orders import Order
@@ -85,7 +85,15 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
         opts = self.normalize_options(options)
         board = SHIPPED.choose(opts["map"], lambda: generate_map(num_players, seed, opts["size"]))
         if board.players != num_players:
-            raise MapError(f"map {board.name!r} is for {board.players} players, not {num_players}")
+            raise MapError(
+                ntr(
+                    "map {map} is for {n} player, not {count}",
+                    "map {map} is for {n} players, not {count}",
+                    board.players,
+                    map=map_title(board.name),
+                    count=num_players,
+                )
+            )
         return board
 
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None, seed: int | str = 0) -> RanksState:
@@ -135,9 +143,9 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
 
     def remove_player(self, state: RanksState, seat: int, reason: str) -> Resolution[RanksState]:
         if state.over:
-            raise EngineError("the game is over; nobody can leave it now")
+            raise EngineError(tr("the game is over; nobody can leave it now"))
         if seat not in self.seats_in_game(state):
-            raise NotActingError(f"seat {seat} is not playing in this game")
+            raise NotActingError(tr("seat {seat} is not playing in this game", seat=seat))
         new = remove(state, seat, reason)
         happened = [Event("player_removed", {"seat": seat, "reason": reason})]
         if new.over:

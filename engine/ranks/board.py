@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import MapError
+from engine.i18n import mark, tr
 from engine.maps import ShippedMaps, square_on_board
 from engine.rng import Rng, seed_state
 from engine.squaregrid import Square, SquareGrid
@@ -84,35 +85,55 @@ class RanksMap:
     def from_dict(cls, data: Any) -> RanksMap:
         """A validated map; anything wrong is a MapError saying which entry and why."""
         if not isinstance(data, Mapping):
-            raise MapError("a ranks map must be an object with width, height, cities, tracks, npcs and capitals")
+            raise MapError(tr("a ranks map must be an object with width, height, cities, tracks, npcs and capitals"))
         name = data.get("name", "custom")
         if not isinstance(name, str) or not name.strip() or len(name) > 60:
-            raise MapError("map name must be a non-empty text of at most 60 characters")
+            raise MapError(tr("map name must be a non-empty text of at most 60 characters"))
         for what in ("width", "height"):
             value = data.get(what)
             if isinstance(value, bool) or not isinstance(value, int) or not MIN_SIDE <= value <= MAX_SIDE:
-                raise MapError(f"map {what} must be a whole number from {MIN_SIDE} to {MAX_SIDE}, not {value!r}")
+                raise MapError(
+                    tr(
+                        "map {key} must be a whole number from {low} to {high}, not {value!r}",
+                        key=what,
+                        low=MIN_SIDE,
+                        high=MAX_SIDE,
+                        value=value,
+                    )
+                )
         grid = SquareGrid(data["width"], data["height"])
         board = set(grid.squares())
-        cities = _cells(data, "cities", "city cell", board)
-        tracks = _cells(data, "tracks", "track cell", board)
-        npcs = _cells(data, "npcs", "NPC", board)
+        cities = _cells(data, "cities", mark("city cell"), board)
+        tracks = _cells(data, "tracks", mark("track cell"), board)
+        npcs = _cells(data, "npcs", mark("NPC"), board)
         if both := sorted(cities & tracks, key=reading_order):
-            raise MapError(f"{both[0].label} is both a city cell and a track cell; a cell is one or the other")
+            raise MapError(
+                tr("{cell} is both a city cell and a track cell; a cell is one or the other", cell=both[0].label)
+            )
         if off := sorted(npcs - tracks, key=reading_order):
-            raise MapError(f"NPC {off[0].label} is not on a track cell; NPCs stand on tracks")
+            raise MapError(tr("NPC {cell} is not on a track cell; NPCs stand on tracks", cell=off[0].label))
         labels = data.get("capitals")
         if not isinstance(labels, list) or not MIN_PLAYERS <= len(labels) <= MAX_PLAYERS:
-            raise MapError(f"map capitals must list one city cell per player, {MIN_PLAYERS} to {MAX_PLAYERS} of them")
-        capitals = tuple(square_on_board(label, board, "capital") for label in labels)
+            raise MapError(
+                tr(
+                    "map capitals must list one city cell per player, {low} to {high} of them",
+                    low=MIN_PLAYERS,
+                    high=MAX_PLAYERS,
+                )
+            )
+        capitals = tuple(square_on_board(label, board, mark("capital")) for label in labels)
         city_groups = groups(cities)
         homes = []
         for capital in capitals:
             home = next((city for city in city_groups if capital in city), None)
             if home is None:
-                raise MapError(f"capital {capital.label} is not a city cell; a capital lies in its player's city")
+                raise MapError(
+                    tr("capital {cell} is not a city cell; a capital lies in its player's city", cell=capital.label)
+                )
             if home in homes:
-                raise MapError(f"capital {capital.label} shares a city with another capital; each needs its own")
+                raise MapError(
+                    tr("capital {cell} shares a city with another capital; each needs its own", cell=capital.label)
+                )
             homes.append(home)
         return cls(name.strip(), grid, city_groups, frozenset(tracks), frozenset(npcs), capitals)
 
@@ -120,12 +141,12 @@ class RanksMap:
 def _cells(data: Mapping[str, Any], key: str, what: str, board: set[Square]) -> set[Square]:
     labels = data.get(key, [])
     if not isinstance(labels, list) or len(labels) > len(board):
-        raise MapError(f"map {key} must be a list of cells like C4, at most one per cell")
+        raise MapError(tr("map {key} must be a list of cells like C4, at most one per cell", key=key))
     cells: set[Square] = set()
     for label in labels:
         cell = square_on_board(label, board, what)
         if cell in cells:
-            raise MapError(f"{what} {cell.label} is listed twice in {key}")
+            raise MapError(tr("{what} {cell} is listed twice in {key}", what=tr(what), cell=cell.label, key=key))
         cells.add(cell)
     return cells
 

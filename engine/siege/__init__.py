@@ -24,7 +24,7 @@ from typing import Any
 from engine import standings
 from engine.alternating import TakesTurns
 from engine.errors import EngineError, NotActingError
-from engine.i18n import mark
+from engine.i18n import mark, tr
 from engine.rng import seed_state
 from engine.ruleset import ClockPreset, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 from engine.siege import ai, events, hints
@@ -168,9 +168,9 @@ class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
 
     def remove_player(self, state: SiegeState, seat: int, reason: str) -> Resolution[SiegeState]:
         if state.over:
-            raise EngineError("the game is over; nobody can leave it now")
+            raise EngineError(tr("the game is over; nobody can leave it now"))
         if seat not in self.seats_in_game(state):
-            raise NotActingError(f"seat {seat} is not playing in this game")
+            raise NotActingError(tr("seat {seat} is not playing in this game", seat=seat))
         new = remove(state, seat, reason)
         happened = (
             Event("player_removed", {"seat": seat, "reason": reason}),

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import MapError
+from engine.i18n import mark, tr
 from engine.maps import ShippedMaps, square_on_board
 from engine.rng import Rng, seed_state
 from engine.squaregrid import Square, SquareGrid
@@ -56,6 +57,9 @@ def clear_zone(size: int) -> frozenset[Square]:
     return frozenset(sq for capital in capitals(size) for sq in (capital, *capital.orthogonal()))
 
 
+OFF_THE_BOARD = mark("{what} {label!r} is not a cell of the {size}x{size} board")
+
+
 @dataclass(frozen=True)
 class SiegeMap:
     name: str
@@ -66,39 +70,43 @@ class SiegeMap:
     @classmethod
     def from_dict(cls, data: Any) -> SiegeMap:
         if not isinstance(data, Mapping):
-            raise MapError("a siege map must be an object with size, rivers and mountains")
+            raise MapError(tr("a siege map must be an object with size, rivers and mountains"))
         name = data.get("name", "custom")
         if not isinstance(name, str) or not name.strip():
-            raise MapError("map name must be a non-empty text")
+            raise MapError(tr("map name must be a non-empty text"))
         size = data.get("size")
         if size not in SIZES or isinstance(size, bool):
-            raise MapError(f"map size must be 10 or 12, not {size!r}")
+            raise MapError(tr("map size must be 10 or 12, not {size!r}", size=size))
         grid = SquareGrid(size, size)
         board = set(grid.squares())
 
         def square(label: Any, what: str) -> Square:
-            return square_on_board(label, board, what, f"{size}x{size} board")
+            return square_on_board(label, board, what, OFF_THE_BOARD, size=size)
 
         labels, levels = data.get("rivers", []), data.get("mountains", {})
         if not isinstance(labels, list):
-            raise MapError('map rivers must be a list of squares like ["C5", "D5"]')
+            raise MapError(tr("map rivers must be a list of squares like {example}", example='["C5", "D5"]'))
         if not isinstance(levels, Mapping):
-            raise MapError('map mountains must be an object like {"C3": 2}')
-        rivers = frozenset(square(label, "river") for label in labels)
+            raise MapError(tr("map mountains must be an object like {example}", example='{"C3": 2}'))
+        rivers = frozenset(square(label, mark("river")) for label in labels)
         mountains = {}
         for label, level in levels.items():
-            sq = square(label, "mountain")
+            sq = square(label, mark("mountain"))
             if isinstance(level, bool) or level not in range(1, MAX_LEVEL + 1):
-                raise MapError(f"mountain {label} must have level 1, 2 or 3, not {level!r}")
+                raise MapError(
+                    tr("mountain {square} must have level 1, 2 or 3, not {level!r}", square=label, level=level)
+                )
             if sq in rivers:
-                raise MapError(f"{sq.label} is listed as both river and mountain")
+                raise MapError(tr("{square} is listed as both river and mountain", square=sq.label))
             mountains[sq] = level
         for sq in sorted(rivers | set(mountains)):
             if sq in clear_zone(size):
-                raise MapError(f"{sq.label} is a capital or next to one; those squares must be clear")
+                raise MapError(tr("{square} is a capital or next to one; those squares must be clear", square=sq.label))
             twin = grid.mirror(sq)
             if (sq in rivers) != (twin in rivers) or mountains.get(sq) != mountains.get(twin):
-                raise MapError(f"the map must be point-symmetric: {sq.label} and {twin.label} differ")
+                raise MapError(
+                    tr("the map must be point-symmetric: {square} and {twin} differ", square=sq.label, twin=twin.label)
+                )
         return cls(name.strip(), size, rivers, mountains)
 
     def to_dict(self) -> dict[str, Any]:

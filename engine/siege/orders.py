@@ -91,5 +91,7 @@ def parse_line(line: str) -> Action:
 def _square(text: str, line: str) -> Square:
     try:
         return Square.from_label(text.replace(" ", ""))
-    except ValueError as err:
-        raise OrderSyntaxError(f"{line!r}: {err}") from None
+    except ValueError:
+        raise OrderSyntaxError(
+            tr("{line!r}: {square!r} is not a square label like C4", line=line, square=text.replace(" ", ""))
+        ) from None

@@ -43,10 +43,11 @@ class Table:
     carol: FakeUser  # in the server, not in the game
     mod: FakeUser  # has Manage Server
 
-    async def restart(self) -> GameBot:
-        """Stop the bot and start a new one on the same database, as after a crash or a deploy."""
+    async def restart(self, **config: object) -> GameBot:
+        """Stop the bot and start a new one on the same database, as after a crash or a deploy;
+        ``config`` changes its configuration (e.g. ``shard_ids``)."""
         await self.fake.stop_bot(self.bot)
-        self.bot = make_bot(self.fake, self.database, self.clock, self.pool, self.rulesets)
+        self.bot = make_bot(self.fake, self.database, self.clock, self.pool, self.rulesets, **config)
         await self.fake.start_bot(self.bot)
         return self.bot
 
@@ -89,9 +90,15 @@ def button(message: FakeMessage, label: str) -> str:
 
 
 def make_bot(
-    fake: FakeDiscord, database, clock: ManualClock, pool: CpuPool, rulesets: Mapping[str, Ruleset] = RULESETS
+    fake: FakeDiscord,
+    database,
+    clock: ManualClock,
+    pool: CpuPool,
+    rulesets: Mapping[str, Ruleset] = RULESETS,
+    **config: object,
 ) -> GameBot:
-    config = Config(token=fake.token, database=database, api_base=fake.api_base)
+    """The bot as ``bot.py`` makes it; ``config`` sets more of its ``Config`` (e.g. ``shard_count``)."""
+    config = Config(token=fake.token, database=database, api_base=fake.api_base, **config)
     options = {"clock": clock, "sweep_seconds": 3600, "pool": pool, "rulesets": rulesets}
     return GameBot(config, service_options=options, guild_ready_timeout=0.1)
 
@@ -118,17 +125,30 @@ def cpu_pool():
 @contextlib.asynccontextmanager
 async def open_table(folder: pathlib.Path, pool: CpuPool, rulesets: Mapping[str, Ruleset] = RULESETS):
     """A server with four members and the bot serving ``rulesets`` on a new database in ``folder``."""
-    async with FakeDiscord() as fake:
-        guild = fake.add_guild()
-        users = {name: fake.add_user(name) for name in ("alice", "bob", "carol", "mod")}
-        for name, user in users.items():
-            fake.add_member(guild, user, permissions=discord.Permissions(manage_guild=True) if name == "mod" else None)
-        clock = ManualClock()
-        bot = make_bot(fake, folder / "games.sqlite3", clock, pool, rulesets)
-        await fake.start_bot(bot)
-        setup = Table(fake, bot, clock, pool, rulesets, folder / "games.sqlite3", guild, guild.channels[0], **users)
+    async with open_tables(folder, pool, rulesets) as (setup,):
         yield setup
-        await fake.stop_bot(setup.bot)
+
+
+@contextlib.asynccontextmanager
+async def open_tables(
+    folder: pathlib.Path, pool: CpuPool, rulesets: Mapping[str, Ruleset] = RULESETS, *, shards: int = 1
+):
+    """One server on each of ``shards`` shards, each with the same four members, and one bot running every
+    shard (``SHARD_COUNT=shards``) and serving ``rulesets`` on a new database in ``folder``."""
+    async with FakeDiscord(shards=shards, max_concurrency=shards) as fake:
+        guilds = [fake.add_guild(shard=(k, shards) if shards > 1 else None) for k in range(shards)]
+        users = {name: fake.add_user(name) for name in ("alice", "bob", "carol", "mod")}
+        for guild in guilds:
+            for name, user in users.items():
+                manager = discord.Permissions(manage_guild=True) if name == "mod" else None
+                fake.add_member(guild, user, permissions=manager)
+        clock, database = ManualClock(), folder / "games.sqlite3"
+        bot = make_bot(fake, database, clock, pool, rulesets, shard_count=shards if shards > 1 else None)
+        await fake.start_bot(bot)
+        tables = [Table(fake, bot, clock, pool, rulesets, database, g, g.channels[0], **users) for g in guilds]
+        yield tables
+        for running in {t.bot for t in tables}:
+            await fake.stop_bot(running)
 
 
 @pytest.fixture

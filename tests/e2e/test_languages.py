@@ -51,7 +51,7 @@ async def test_a_reply_is_in_the_language_of_the_user_who_asked(table):
     table.carol.locale = "de"  # a language the bot does not speak: the server's (English)
     ukrainian = await table.fake.slash(table.bob, table.channel, "game list")
     assert (
-        ukrainian.ephemeral and ukrainian.content == "Тут немає відкритих ігор. Створіть гру командою `/game create`."
+        ukrainian.ephemeral and ukrainian.content == "Тут немає відкритих ігор. Створіть гру командою `/гра створити`."
     )
     english = await table.fake.slash(table.carol, table.channel, "game list")
     assert english.content == "No open games here. Start one with `/game create`."
@@ -84,7 +84,7 @@ async def test_a_chinese_server_gets_chinese_posts_and_boards(table):
     await fake.click(table.bob, lobby, button(lobby, "加入"))
     await fake.click(table.alice, lobby, button(lobby, "开始"))
     started = await table.post(lambda m: "开始了！" in m.content)
-    assert "规则：`/rules conquest`" in started.content
+    assert "规则：`/规则 conquest`" in started.content  # the command as a Chinese client names it
     decode_png(started.attachments[0].data)
 
     table.bob.locale = "uk"  # his own mistakes are explained in his language, whatever the server's
@@ -121,3 +121,43 @@ async def test_rules_and_tutorial_speak_the_readers_language(table):
     await turned.wait_for(lambda h: "第 2 页" in fake.message(page.message.id).content)
     shown = fake.message(page.message.id)
     assert "**生成。**" in shown.content and decode_png(shown.attachments[0].data).width == first.width
+
+
+async def test_refusals_maps_and_levels_in_the_readers_language(table):
+    """The rare refusals (options that do not go together, a map the game does not ship), the maps'
+    and computer levels' names and the commands quoted in replies, in the reader's language; what is
+    stored and typed stays the ids."""
+    fake = table.fake
+    table.bob.locale, table.carol.locale = "uk", "zh-CN"
+    await fake.slash(table.mod, table.channel, "config language", language="zh_Hans")
+    clash = await fake.slash(table.bob, table.channel, "game create siege", increment=2)
+    assert clash.ephemeral and clash.content == (
+        "⚠️ прибавка діє лише із шаховим годинником; виберіть його параметром годинник"
+    )
+    unknown = await fake.slash(table.carol, table.channel, "game create conquest", map="nowhere")
+    assert unknown.ephemeral and unknown.content == "⚠️ 未知地图 'nowhere'；内置地图：王冠 (crown), 对决 (duel)"
+    offered = await fake.autocomplete(table.carol, table.channel, "game create conquest", focused="map", value="王")
+    assert offered == [{"name": "王冠", "value": "crown"}]
+    assert await table.bot.service.master.list_games(table.guild.id) == []  # nothing was opened
+
+    made = await fake.slash(table.bob, table.channel, "game create conquest", map="duel", turn_time=DAY)
+    assert made.content.endswith("кнопкою **Приєднатися** або `/гра приєднатися гра:1`.")
+    thread = table.thread()
+    levels = await fake.autocomplete(table.bob, thread, "game add-ai", focused="level", value="")
+    assert [(c["name"], c["value"]) for c in levels] == [
+        ("Легкий", "Easy"),
+        ("Середній", "Medium"),
+        ("Складний", "Hard"),
+        ("Екстремальний", "Extreme"),
+    ]
+    added = await fake.slash(table.bob, thread, "game add-ai", level="Hard")
+    assert added.content == "Комп’ютер 1 (Складний) приєднується до гри №1."
+    lobby = next(m for m in fake.channel_messages(table.channel) if m.components)
+    await added.wait_for(lambda h: "🤖" in str(fake.message(lobby.id).embeds))  # the card, redrawn
+    card = str(fake.message(lobby.id).embeds)  # what everyone reads: the server's language
+    assert "🤖 电脑 1（困难）" in card and "地图: 对决" in card
+    info = await fake.slash(table.bob, thread, "game info")
+    assert "🤖 Комп’ютер 1 (Складний)" in str(info.embeds) and "карта: дуель" in str(info.embeds)
+    game = (await table.bot.service.master.list_games(table.guild.id))[0]
+    assert [(p.name, p.ai_level) for p in game.players if p.is_ai] == [("Computer 1 (Hard)", "Hard")]
+    assert game.row.options["map"] == "duel"

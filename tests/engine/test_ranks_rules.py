@@ -88,7 +88,7 @@ def test_two_to_four_players_and_a_map_plays_its_own_table():
     """ "2 to 4 players." A shipped map is played by as many players as it has capitals."""
     with pytest.raises(OptionError, match="2 to 4 players, not 5"):
         RS.setup(5, {}, seed=1)
-    with pytest.raises(MapError, match="'four-corners' is for 4 players, not 2"):
+    with pytest.raises(MapError, match="four-corners is for 4 players, not 2"):
         RS.setup(2, {"map": "four-corners"}, seed=1)
     assert RS.setup(4, {"map": "four-corners"}, seed=1).board.players == 4
 

@@ -41,6 +41,10 @@ class EchoBot(commands.Bot):
         await self.tree.sync()
 
 
+class ShardedEchoBot(EchoBot, commands.AutoShardedBot):
+    """The echo bot on discord.py's sharded client: ``shard_count`` and ``shard_ids`` say which shards it runs."""
+
+
 def make_echo_bot(**kwargs: Any) -> EchoBot:
     """An :class:`EchoBot`; keyword arguments go to ``commands.Bot``."""
     return EchoBot(**kwargs)

@@ -17,7 +17,9 @@ that provokes violations on purpose takes them with :meth:`FakeDiscord.take_viol
 from __future__ import annotations
 
 import asyncio
+import os
 import pathlib
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -25,7 +27,7 @@ import discord
 import yarl
 
 from .callbacks import InteractionApi
-from .gateway import Gateway
+from .gateway import GUILDS_PER_SESSION, Gateway
 from .models import (
     BOT_DEFAULT,
     DM,
@@ -46,6 +48,8 @@ from .server import FakeServer, Fault
 from .users import InteractionHandle, Simulator
 from .world import World
 
+ROOT = pathlib.Path(__file__).resolve().parents[2]  # where bot.py is
+
 ChannelRef = FakeChannel | int
 
 
@@ -58,13 +62,20 @@ class FakeDiscord:
         openapi_path: pathlib.Path | None = None,
         check_on_exit: bool = True,
         check_bodies: bool = True,
+        shards: int = 1,
+        max_concurrency: int = 1,
+        guilds_per_session: int = GUILDS_PER_SESSION,
     ):
+        """``shards`` and ``max_concurrency`` are what ``GET /gateway/bot`` recommends and allows; a session
+        that would hold more than ``guilds_per_session`` guilds is refused (4011), as Discord does past 2,500."""
+        if shards < 1 or max_concurrency < 1 or guilds_per_session < 1:
+            raise ValueError("shards, max_concurrency and guilds_per_session are at least 1")
         self.world = World(token=token, bot_name=bot_name)
         self.schema = load_schema(openapi_path or default_spec_path())
         # Benches turn the body check off: it is Discord's work, which never runs on the bot's machine.
         self.server = FakeServer(self.world, self.schema if check_bodies else None)
-        self.gateway = Gateway(self.world)
-        self.rest = RestApi(self.server, self.world)
+        self.gateway = Gateway(self.world, guilds_per_session=guilds_per_session)
+        self.rest = RestApi(self.server, self.world, self.gateway, shards=shards, max_concurrency=max_concurrency)
         InteractionApi(self.server, self.world)
         self.server.app.router.add_get("/", self.gateway.handle)
         self.users = Simulator(self.world, self.gateway)
@@ -103,6 +114,25 @@ class FakeDiscord:
         return f"{self.world.base_url}/api/v10"
 
     @property
+    def gateway_url(self) -> str:
+        """Where the gateway listens; ``GET /gateway/bot`` answers it too."""
+        return self.gateway.url
+
+    def bot_env(self) -> dict[str, str]:
+        """The environment a ``python bot.py`` process needs to run against this fake (add the database
+        and ``SHARD_COUNT``/``SHARD_IDS``): the bot learns the gateway's address from ``GET /gateway/bot``."""
+        return {"DISCORD_TOKEN": self.token, "DISCORD_API_BASE": self.api_base}
+
+    async def bot_process(self, settings: dict[str, str], log: pathlib.Path) -> asyncio.subprocess.Process:
+        """``python bot.py`` against this fake, ``settings`` added to its environment (its database,
+        ``SHARD_COUNT``/``SHARD_IDS``, ...); its log goes to the file ``log`` (a pipe nobody reads would fill
+        up and stop the bot)."""
+        with log.open("wb") as out:
+            return await asyncio.create_subprocess_exec(
+                sys.executable, str(ROOT / "bot.py"), env=os.environ | self.bot_env() | settings, cwd=ROOT, stderr=out
+            )
+
+    @property
     def token(self) -> str:
         return self.world.token
 
@@ -133,7 +163,23 @@ class FakeDiscord:
 
     @property
     def gateway_log(self) -> list[str]:
+        """Protocol steps; a sharded session's entries carry its shard (``"READY 1/2"``)."""
         return self.gateway.log
+
+    def connected_shards(self) -> list[tuple[int, int] | None]:
+        """The shard (``(id, count)``, None when unsharded) of every session with a live connection."""
+        return sorted(
+            (s.shard for s in self.gateway.sessions.values() if s.connection is not None),
+            key=lambda shard: shard or (-1, 0),
+        )
+
+    async def wait_for_shards(self, *shards: tuple[int, int], timeout: float = 10.0) -> None:
+        """Wait until each of ``shards`` has a connected session, e.g. after starting bot processes."""
+        await self.world.wait_until(
+            lambda: set(shards) <= set(self.connected_shards()),
+            timeout,
+            f"sessions on shards {shards} (connected: {self.connected_shards()}; log {self.gateway.log})",
+        )
 
     @property
     def faults_fired(self) -> list[str]:
@@ -158,14 +204,19 @@ class FakeDiscord:
         bot_permissions: Any = BOT_DEFAULT,
         everyone_permissions: Any = EVERYONE_DEFAULT,
         channel: str | None = "general",
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
-        """A guild the bot is in, with an @everyone role, the bot's role and (by default) #general."""
+        """A guild the bot is in, with an @everyone role, the bot's role and (by default) #general;
+        ``shard=(id, count)`` picks its id so that it belongs to that shard."""
+        if shard is not None and not 0 <= shard[0] < shard[1]:
+            raise ValueError(f"shard must be (id, count) with 0 <= id < count, not {shard!r}")
         return self.world.add_guild(
             name,
             owner,
             bot_permissions=permission_value(bot_permissions),
             everyone_permissions=permission_value(everyone_permissions),
             channel=channel,
+            shard=shard,
         )
 
     def add_member(
@@ -276,6 +327,11 @@ class FakeDiscord:
             raise ValueError("a server error is a 5xx status")
         self.server.faults.append(Fault(str(status), route, method, count, 0.0))
 
+    def inject_hang(self, route: str, *, count: int = 1, method: str | None = None) -> None:
+        """The next ``count`` requests whose path contains ``route`` are carried out (a post is posted), but
+        their answers never come: as for a bot process that dies before it hears back."""
+        self.server.faults.append(Fault("hang", route, method, count, 0.0))
+
     def forget_nonces(self) -> None:
         """Let Discord's nonce window (a few minutes) pass: a post repeating an earlier nonce is posted again."""
         self.rest.forget_nonces()
@@ -288,8 +344,9 @@ class FakeDiscord:
         downtime: float = 0.0,
         wait: bool = True,
         timeout: float = 10.0,
+        shard: int | None = None,
     ) -> None:
-        """Drop the bot's gateway connection.
+        """Drop the bot's gateway connection (that of shard ``shard`` when several are connected).
 
         ``via="close"`` closes the socket (4000 if resumable, else 4009); ``"reconnect"`` sends op 7;
         ``"invalidate"`` sends op 9. Events dispatched meanwhile are replayed on RESUME; ``downtime``
@@ -297,7 +354,7 @@ class FakeDiscord:
         bot has RESUMED (or, without ``resume``, has a new READY).
         """
         start = len(self.gateway.log)
-        self.gateway.disconnect(resume=resume, via=via, downtime=downtime)
+        self.gateway.disconnect(resume=resume, via=via, downtime=downtime, shard_id=shard)
         if wait:
             await self.wait_for_gateway("RESUMED" if resume else "READY", after=start, timeout=timeout)
 
@@ -341,6 +398,9 @@ class FakeDiscord:
         """Close the bot and wait for ``bot.start`` to return; re-raises if the bot crashed."""
         task = self._bots.pop(bot, None)
         await bot.close()
-        self.gateway.session = None
         if task is not None:
             await asyncio.wait_for(task, timeout)
+        # its sessions end when the fake sees the sockets close (code 1000)
+        await self.world.wait_until(
+            lambda: all(not c.ws.closed for c in self.gateway.connections), timeout, "the bot's sockets to close"
+        )

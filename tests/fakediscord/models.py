@@ -74,6 +74,14 @@ class Snowflakes:
         self._last = max(self._last + 1, now)
         return self._last
 
+    def on_shard(self, shard_id: int, count: int) -> int:
+        """The next id whose guild would belong to shard ``shard_id`` of ``count`` (``(id >> 22) % count``):
+        its millisecond part is moved forward by less than ``count``."""
+        millis = next(self) >> 22
+        millis += (shard_id - millis) % count
+        self._last = max(self._last, millis << 22)
+        return millis << 22
+
 
 @dataclass(frozen=True)
 class FieldError:

@@ -11,6 +11,7 @@ from typing import Any
 from aiohttp import web
 
 from . import limits
+from .gateway import Gateway
 from .models import (
     ATTACH_FILES,
     CREATE_PRIVATE_THREADS,
@@ -32,6 +33,7 @@ from .server import ApiError, FakeServer, invalid_form, json_response, loop_time
 from .world import AttachmentError, World
 
 NONCE_WINDOW_SECONDS = 300.0
+SESSION_STARTS_PER_DAY = 1000
 KEPT_MESSAGE_FLAGS = (1 << 2) | (1 << 6) | (1 << 12) | (1 << 15)  # suppress embeds, ephemeral, silent, v2
 
 
@@ -69,14 +71,15 @@ def attachment_error(err: AttachmentError) -> ApiError:
 
 
 class RestApi:
-    def __init__(self, server: FakeServer, world: World):
-        self.server, self.world = server, world
+    def __init__(self, server: FakeServer, world: World, gateway: Gateway, *, shards: int, max_concurrency: int):
+        self.server, self.world, self.gateway = server, world, gateway
+        self.shards, self.max_concurrency = shards, max_concurrency
         self._nonces: dict[tuple[int, str], tuple[float, int]] = {}
         for method, path, handler in [
             ("GET", "/users/@me", self.get_me),
             ("GET", "/oauth2/applications/@me", self.get_application),
             ("GET", "/gateway", self.get_gateway),
-            ("GET", "/gateway/bot", self.get_gateway),
+            ("GET", "/gateway/bot", self.get_bot_gateway),
             ("GET", "/applications/{app_id}/commands", self.get_commands),
             ("PUT", "/applications/{app_id}/commands", self.put_commands),
             ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", self.get_commands),
@@ -128,12 +131,20 @@ class RestApi:
         )
 
     async def get_gateway(self, request: web.Request) -> web.Response:
-        url = self.world.base_url.replace("http://", "ws://", 1) + "/"
+        return json_response({"url": self.gateway.url})
+
+    async def get_bot_gateway(self, request: web.Request) -> web.Response:
+        """The gateway, the recommended shard count, and how many sessions may start (per 5 s: max_concurrency)."""
         return json_response(
             {
-                "url": url,
-                "shards": 1,
-                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+                "url": self.gateway.url,
+                "shards": self.shards,
+                "session_start_limit": {
+                    "total": SESSION_STARTS_PER_DAY,
+                    "remaining": max(0, SESSION_STARTS_PER_DAY - self.gateway.identifies),
+                    "reset_after": 86_400_000,
+                    "max_concurrency": self.max_concurrency,
+                },
             }
         )
 

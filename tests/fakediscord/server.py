@@ -86,7 +86,7 @@ class Body:
 
 @dataclass
 class Fault:
-    kind: str  # "429" or a 5xx status as text
+    kind: str  # "429", a 5xx status as text, or "hang" (carried out, never answered)
     route: str
     method: str | None
     remaining: int
@@ -104,6 +104,7 @@ class FakeServer:
         self.schema = schema
         self.faults: list[Fault] = []
         self.fired: list[str] = []
+        self._stopping = asyncio.Event()  # hung requests end with the server
         self.app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[self._middleware])
         self.app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._cdn)
         self._runner: web.AppRunner | None = None
@@ -121,6 +122,7 @@ class FakeServer:
         self.port = self._runner.addresses[0][1]
 
     async def stop(self) -> None:
+        self._stopping.set()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -135,27 +137,31 @@ class FakeServer:
         if fault is not None:
             fault.remaining -= 1
             self.fired.append(f"{fault.kind} {request.method} {path}")
+        if fault is not None and fault.kind != "hang":
             await request.read()
             response = self._fault_response(fault)
         else:
-            try:
-                self._authenticate(request, path)
-                response = await handler(request)
-            except ApiError as err:
-                self.world.violations.append(
-                    Violation(err.kind, err.detail, request.method, path, err.status, err.code)
-                )
-                response = json_response(err.body(), err.status)
-            except Exception as exc:  # a bug in the fake: fail the request fast (no 5xx retries) and loudly
-                detail = "".join(traceback.format_exception(exc))
-                self.world.violations.append(Violation("fake_internal_error", detail, request.method, path, 400))
-                response = json_response({"message": f"fakediscord internal error: {exc!r}", "code": 0}, 400)
+            response = await self._handle(request, handler, path)
         if response.status != 429:
             template = request.match_info.route.resource.canonical if request.match_info.route.resource else path
             bucket = hashlib.md5(f"{request.method} {template}".encode()).hexdigest()[:16]
             response.headers.update(_ratelimit_headers(bucket, remaining=4))
         self.world.requests.append(RequestRecord(request.method, path, response.status, request.get(BODY)))
+        if fault is not None and fault.kind == "hang":
+            await self._stopping.wait()  # carried out, and never answered
         return response
+
+    async def _handle(self, request: web.Request, handler: Handler, path: str) -> web.StreamResponse:
+        try:
+            self._authenticate(request, path)
+            return await handler(request)
+        except ApiError as err:
+            self.world.violations.append(Violation(err.kind, err.detail, request.method, path, err.status, err.code))
+            return json_response(err.body(), err.status)
+        except Exception as exc:  # a bug in the fake: fail the request fast (no 5xx retries) and loudly
+            detail = "".join(traceback.format_exception(exc))
+            self.world.violations.append(Violation("fake_internal_error", detail, request.method, path, 400))
+            return json_response({"message": f"fakediscord internal error: {exc!r}", "code": 0}, 400)
 
     def _authenticate(self, request: web.Request, path: str) -> None:
         if path.startswith(("/webhooks/", "/interactions/")):

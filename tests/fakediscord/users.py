@@ -404,8 +404,11 @@ class Simulator:
         *,
         message: FakeMessage | None = None,
     ) -> InteractionHandle:
-        if self.gateway.session is None:
-            raise SimulationError("no bot is connected to the fake gateway (call start_bot first)")
+        if not self.gateway.sessions_for(channel.guild_id):
+            raise SimulationError(
+                "no bot session receives this channel's events (call start_bot first, or start the bot "
+                "that holds this guild's shard)"
+            )
         interaction = self._start(kind, user, channel, data, message)
         await self.world.wait_until(
             lambda: interaction.acknowledged or interaction.expired or bool(interaction.rejected),

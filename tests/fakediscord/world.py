@@ -83,8 +83,9 @@ class World:
         bot_permissions: int = BOT_DEFAULT,
         everyone_permissions: int = EVERYONE_DEFAULT,
         channel: str | None = "general",
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
-        guild_id = next(self.ids)
+        guild_id = next(self.ids) if shard is None else self.ids.on_shard(*shard)
         owner = owner or self.add_user(f"{name} owner")
         everyone = FakeRole(guild_id, "@everyone", everyone_permissions)
         bot_role = FakeRole(next(self.ids), self.bot_user.name, bot_permissions, position=1, managed=True)

@@ -69,14 +69,14 @@ class ListSink:
 class Env:
     """One game master on one database; ``restart`` reopens it as a new process would."""
 
-    def __init__(self, location: Location, clock: ManualClock):
-        self.location, self.clock, self.sink = location, clock, ListSink()
+    def __init__(self, location: Location, clock: ManualClock, *, hold: str | None = None):
+        self.location, self.clock, self.sink, self.hold = location, clock, ListSink(), hold
         self.db: Store | None = None
         self.master: GameMaster | None = None
         self.outbox: Outbox | None = None
 
     async def open(self, fault=None) -> Env:
-        self.db = await open_store(self.location)
+        self.db = await open_store(self.location, hold=self.hold)
         await self.db.migrate()
         kwargs = {"fault": fault} if fault else {}
         self.master = GameMaster(self.db, self.clock, **kwargs)

@@ -47,7 +47,7 @@ async def test_bad_creation_input(env):
         )
     with pytest.raises(GameError, match="2 to 6 players; 1 to 6 is not possible"):
         await create(env, min_players=1)
-    with pytest.raises(GameError, match="round seconds must be between"):
+    with pytest.raises(GameError, match="the time for a turn must be between 1 minute and 30 days, not 5 seconds"):
         await create(env, time=TimeSettings(round_seconds=5))
     assert await env.master.list_games(GUILD) == []
 

@@ -1,5 +1,5 @@
-"""What only the PostgreSQL store has: its placeholders, one bot per database through an advisory lock,
-and a server that goes away mid-transaction."""
+"""What only the PostgreSQL store has: its placeholders, and a server that goes away mid-transaction
+(several bots on one database: ``test_processes``)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,10 @@ import urllib.parse
 
 import pytest
 
-from service.instancelock import AlreadyRunning
 from service.pgstore import numbered
-from service.runtime import GameService
 from service.store import open_store
 from service.storeerrors import StorageFailure, StoreError
-from tests.service.conftest import ALICE, BOB, ListSink, admin, blocking
+from tests.service.conftest import ALICE, BOB, admin, blocking
 
 pytestmark = pytest.mark.postgresql_only("the PostgreSQL store's own behaviour")
 
@@ -21,16 +19,6 @@ pytestmark = pytest.mark.postgresql_only("the PostgreSQL store's own behaviour")
 def test_placeholders_are_numbered_outside_quoted_text(store):
     sql = "SELECT ? FROM t WHERE a = '?' AND \"b?\" = ? AND c = 'it''s ?' OR d = ?"
     assert numbered(sql) == "SELECT $1 FROM t WHERE a = '?' AND \"b?\" = $2 AND c = 'it''s ?' OR d = $3"
-
-
-async def test_a_second_bot_on_the_same_database_is_refused_until_the_first_stops(places):
-    location = places.new()
-    first = await GameService.open(location, ListSink())
-    with pytest.raises(AlreadyRunning, match="another bot is already running"):
-        await GameService.open(location, ListSink())
-    await first.close()
-    second = await GameService.open(location, ListSink())
-    await second.close()
 
 
 async def test_an_unreachable_server_is_named_without_its_password(places, tmp_path):

@@ -1,0 +1,108 @@
+"""Leases that give one process at a time a game's wake-up or the delivery of its posts.
+
+When several bot processes share a PostgreSQL database, each one's scheduler and sweep may reach the
+same overdue game, and each one's outbox the same undelivered posts. Before doing either, a process
+takes the game's lease (a row of ``claims``) for ``LEASE_SECONDS``; the others skip the game meanwhile.
+A process that dies holding a lease loses it, and the next sweep of any other process takes the work
+over: at once when the holder's session on the database server has ended (the kernel closes a killed
+process's connection), else when the lease expires (a machine gone without a word). A deadline is then
+resolved at most one sweep period late, or ``LEASE_SECONDS`` plus one sweep period.
+
+A lease is an economy, not the guard of correctness: a turn is committed only against the game's
+version (``service.master``), so two processes that both resolve a turn (a lease that expired while
+its holder still worked) still commit it once; and a post retried after its first attempt is
+recognised by Discord's nonce or found again (``cogs.redelivery``).
+
+A process alone on its database (SQLite allows no other) takes every lease at once, without writing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import secrets
+import socket
+from collections.abc import AsyncIterator
+
+from service.clock import Clock
+from service.store import Connection, Store
+
+log = logging.getLogger(__name__)
+
+LEASE_SECONDS = 20.0
+WAKE, OUTBOX = "wake", "outbox"
+
+
+def process_name() -> str:
+    """Who holds a lease: readable in the table, and unique even when a pid is reused."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class Claims:
+    def __init__(self, db: Store, clock: Clock, *, shared: bool, owner: str | None = None):
+        self.db, self.clock, self.shared = db, clock, shared
+        self.owner = owner or process_name()
+        self._taken_at: dict[tuple[str, int], float] = {}
+
+    async def take(self, kind: str, game_id: int) -> bool:
+        """Take the lease, or renew ours; False while another live process holds it."""
+        if not self.shared:
+            return True
+        now = self.clock.now()
+        lease = (self.owner, self.db.session, now + LEASE_SECONDS)
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                """INSERT INTO claims (kind, game_id, owner, session, expires_at) VALUES (?, ?, ?, ?, ?)
+                   ON CONFLICT (kind, game_id) DO UPDATE SET owner = excluded.owner, session = excluded.session,
+                          expires_at = excluded.expires_at
+                   WHERE claims.expires_at < ? OR claims.owner = excluded.owner""",
+                (kind, game_id, *lease, now),
+            )
+            taken = cursor.rowcount == 1 or await self._take_from_the_dead(conn, kind, game_id, lease)
+        if taken:
+            self._taken_at[kind, game_id] = now
+        return taken
+
+    async def _take_from_the_dead(self, conn: Connection, kind: str, game_id: int, lease: tuple) -> bool:
+        async with conn.execute(
+            "SELECT owner, session FROM claims WHERE kind = ? AND game_id = ?", (kind, game_id)
+        ) as cur:
+            holder = await cur.fetchone()
+        if holder is None or holder["session"] is None or await self.db.session_alive(conn, holder["session"]):
+            return False
+        cursor = await conn.execute(
+            "UPDATE claims SET owner = ?, session = ?, expires_at = ? WHERE kind = ? AND game_id = ? AND owner = ?",
+            (*lease, kind, game_id, holder["owner"]),
+        )
+        if cursor.rowcount != 1:
+            return False
+        log.info("took over the %s of game #%s from %s, whose process has ended", kind, game_id, holder["owner"])
+        return True
+
+    async def keep(self, kind: str, game_id: int) -> bool:
+        """Renew a lease held for long work once half of it has run; False if it was lost meanwhile."""
+        taken_at = self._taken_at.get((kind, game_id))
+        if not self.shared or (taken_at is not None and self.clock.now() - taken_at < LEASE_SECONDS / 2):
+            return True
+        return await self.take(kind, game_id)
+
+    async def release(self, kind: str, game_id: int) -> None:
+        if not self.shared:
+            return
+        self._taken_at.pop((kind, game_id), None)
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "DELETE FROM claims WHERE kind = ? AND game_id = ? AND owner = ?", (kind, game_id, self.owner)
+            )
+
+    @contextlib.asynccontextmanager
+    async def holding(self, kind: str, game_id: int) -> AsyncIterator[bool]:
+        """``async with claims.holding(kind, game) as held``: the work runs only if ``held``; the lease
+        is given back when the block ends."""
+        held = await self.take(kind, game_id)
+        try:
+            yield held
+        finally:
+            if held:
+                await self.release(kind, game_id)

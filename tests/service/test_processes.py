@@ -1,0 +1,124 @@
+"""Several bot processes on one PostgreSQL database (``service.claims``): each here is a game master,
+an outbox and a store held as a bot's (``hold=BOT``), as a process of its own would have them."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from service.claims import LEASE_SECONDS, OUTBOX, WAKE
+from service.clock import ManualClock
+from service.instancelock import AlreadyRunning
+from service.runtime import GameService
+from service.store import BOT, SOLE, open_store
+from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, GUILD, HOUR, Env, ListSink
+
+pytestmark = pytest.mark.postgresql_only("several bot processes share only a PostgreSQL database")
+
+
+@pytest.fixture
+async def two(places):
+    """Two bot processes on one database, with one clock."""
+    location, clock = places.new(), ManualClock()
+    first = await Env(location, clock, hold=BOT).open()
+    second = await Env(location, clock, hold=BOT).open()
+    yield first, second
+    for process in (first, second):
+        await process.db.close()
+
+
+async def test_bots_share_a_database_and_a_copy_waits_until_none_runs(places):
+    location = places.new()
+    first = await GameService.open(location, ListSink())
+    second = await GameService.open(location, ListSink())
+    with pytest.raises(AlreadyRunning, match="a bot is running"):
+        await open_store(location, hold=SOLE)
+    await first.close()
+    await second.close()
+    copy = await open_store(location, hold=SOLE)
+    with pytest.raises(AlreadyRunning, match="migrate-db"):
+        await GameService.open(location, ListSink())
+    await copy.close()
+
+
+async def test_a_deadline_due_in_both_processes_is_planned_and_resolved_by_one(two):
+    first, second = two
+    game = await first.new_game(ALICE, BOB)
+    planned: list[str] = []
+    for process in two:
+        process.master.fault = lambda point: planned.append(point) if point == "planned" else None
+    first.clock.advance(HOUR)
+    await asyncio.gather(
+        first.master.wake(game.id), second.master.wake(game.id), first.master.sweep(), second.master.sweep()
+    )
+    assert planned == ["planned"]
+    assert await first.count("SELECT COUNT(*) FROM history WHERE game_id = ? AND kind = 'resolve'", game.id) == 1
+    assert (await second.master.get_game(game.id)).row.turn == 1
+
+
+async def test_each_post_goes_out_once_and_each_games_posts_in_order(two):
+    first, second = two
+    games = [await first.new_game(ALICE, BOB, seed=seed) for seed in range(3)]
+    for game in games:
+        await first.master.pause(game.id, ALICE)
+        await first.master.resume(game.id, ALICE)
+    pending = await first.outbox.pending_count()
+    await asyncio.gather(first.outbox.flush(), second.outbox.flush())
+    posted = [a.id for a in first.sink.posted + second.sink.posted]
+    assert sorted(posted) == sorted(set(posted)) and len(posted) == pending
+    for sink in (first.sink, second.sink):
+        for game in games:
+            mine = [a.id for a in sink.posted if a.game_id == game.id]
+            assert mine == sorted(mine)
+
+
+async def test_a_dead_processs_lease_is_taken_at_once_and_a_silent_ones_when_it_expires(two, places):
+    first, second = two
+    assert await first.master.claims.take(WAKE, 7)
+    assert not await second.master.claims.take(WAKE, 7)
+    third = await Env(first.location, first.clock, hold=BOT).open()
+    assert await third.master.claims.take(OUTBOX, 7)
+    await third.db.close()  # a process killed: its connection, and so its session, ends with it
+    for _ in range(200):  # the server notices the closed connection within moments
+        if await second.master.claims.take(OUTBOX, 7):
+            break
+        await asyncio.sleep(0.05)
+    else:
+        pytest.fail("the lease of a process whose session ended was never taken over")
+    first.clock.advance(LEASE_SECONDS - 1)
+    assert not await second.master.claims.take(WAKE, 7)  # its holder lives and its lease runs
+    first.clock.advance(2)
+    assert await second.master.claims.take(WAKE, 7)  # a silent holder's lease has expired
+
+
+async def test_a_change_made_by_another_process_while_a_turn_is_planned_is_kept(two):
+    """The deadline's plan was made before a manager paused the game elsewhere: the plan is made again
+    from the paused game, so the pause stands and the turn waits."""
+    first, second = two
+    game = await first.new_game(ALICE, BOB, CAROL)
+    first.clock.advance(HOUR)
+    commit = first.master._commit
+
+    async def paused_meanwhile(before, plan):
+        first.master._commit = commit
+        await second.master.pause(game.id, ADMIN)
+        await commit(before, plan)
+
+    first.master._commit = paused_meanwhile
+    after = await first.master.wake(game.id)
+    assert after.row.paused_at is not None and after.row.turn == 0
+
+
+async def test_a_language_chosen_through_one_process_reaches_the_others_at_their_sweep(places):
+    location, clock = places.new(), ManualClock()
+    first = await GameService.open(location, ListSink(), clock=clock)
+    second = await GameService.open(location, ListSink(), clock=clock)
+    try:
+        assert await second.languages.of(GUILD) == "en"
+        await first.languages.set(GUILD, "uk", ADMIN)
+        await second.sweep()
+        assert await second.languages.of(GUILD) == "uk"
+    finally:
+        await first.close()
+        await second.close()
