@@ -1,7 +1,8 @@
 """Is any seat favoured? Seeded conquest self-play on generated maps, for every player count.
 
 For each player count 2-6, GAMES games (default 200) on the default medium map, map seed = game
-number, every seat played by the engine's own computer player, to the end or a 200-round limit
+number, every seat played by the engine's Easy computer player (the greedy one: the starts are what is
+measured, and the stronger levels would take hours), to the end or a 200-round limit
 (then ranked by cells, then units). Counts the games each seat won alone (shared first places are
 counted as draws, apart) and tests the counts against "every seat wins equally often" with a
 chi-square test; p < 0.01 would mean a seat is favoured.
@@ -28,6 +29,7 @@ from collections import Counter
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from bench.positions import quick_level  # noqa: E402
 from bench.stats import chi2_sf, uniform_p  # noqa: E402
 from engine import find_ruleset  # noqa: E402
 from engine.conquest.board import FIVE_RING  # noqa: E402
@@ -44,7 +46,7 @@ def play(players: int, seed: int) -> tuple[ConquestState, tuple[int, ...]]:
     """One self-play game: the start position and the first place."""
     start = state = RS.setup(players, {"round_limit": ROUND_LIMIT}, seed=seed)
     while (outcome := RS.outcome(state)) is None:
-        orders = {seat: RS.ai_orders(state, seat, seed) for seat in RS.acting_players(state)}
+        orders = {seat: RS.ai_orders(state, seat, seed, level=quick_level(RS)) for seat in RS.acting_players(state)}
         state = RS.resolve(state, orders).state
     return start, outcome.winners
 

@@ -8,6 +8,13 @@ same node budget, where the ruleset has one (``bench/<ruleset>_mcts.py`` with
 simultaneous games (conquest, gra) also ``--games`` four-player tables, one player of each level,
 in seats drawn for each game (seeded), which report each level's share of the wins (a shared win split evenly).
 
+``--quick`` (what ``make bench`` runs) plays ``QUICK_GAMES`` games per pairing instead, the levels at
+their own budgets as in the full run, and the yardstick games at a ``QUICK_YARDSTICK``-th of the
+strongest level's budget for both sides (the plain search costs most of the time): a check that the
+ladder still holds roughly, in a few minutes on two cores, not a measurement. The ``RESULT`` line
+says how many games were played (``games=``) and the yardstick games' budget of each side
+(``<ruleset>_mcts_nodes=``).
+
 Games use the ruleset's default options unless ``--option key=value`` (repeatable) sets some, e.g.
 ``--ruleset fortress --option mode=3``. A game's seed decides its board and every player's tie-breaks, so a run is reproducible; games run
 in ``--jobs`` processes. A game still running after ``--max-turns`` turns counts as a draw (the
@@ -15,9 +22,10 @@ number of such games is printed). Each computer move's CPU time is measured in t
 makes it; the slowest per level is printed (the goal: under a second on the largest default map).
 
 Ends with ``RESULT ladder games=N <ruleset>_<weaker>_<stronger>=… <ruleset>_<strongest>_mcts=…
-<ruleset>_table_<level>=… weakest=…``, each pair figure the stronger side's share of the games
-(a draw counts half), ``weakest`` the lowest pair figure, and ``<ruleset>_max_move_s`` the slowest
-move of any level.
+<ruleset>_mcts_nodes=… <ruleset>_table_<level>=… weakest=…``, each pair figure the stronger side's
+share of the games (a draw counts half), ``<ruleset>_mcts_nodes`` each side's budget in the
+yardstick games, ``weakest`` the lowest pair figure, and ``<ruleset>_max_move_s`` the slowest move
+of any level.
 """
 
 from __future__ import annotations
@@ -40,6 +48,8 @@ from engine import RULESETS  # noqa: E402
 MCTS = "MCTS"
 TABLE_RULESETS = ("conquest", "gra")
 TABLE_SIZE = 4
+QUICK_GAMES = 6  # an even number: each side of a pairing takes the first seat as often
+QUICK_YARDSTICK = 4
 
 
 def baseline(name: str):
@@ -61,20 +71,27 @@ def matches(name: str) -> list[tuple[str, ...]]:
     return pairs
 
 
-def move(name: str, state, seat: int, level: str, seed: int):
+def move(name: str, state, seat: int, level: str, seed: int, budget: int | None):
+    """The level's turn, searching ``budget`` nodes (None: its own); the yardstick's budget is the
+    strongest level's unless given."""
     rs = RULESETS[name]
     if level == MCTS:
-        return baseline(name).choose(state, seat, seed, rs.search_budget(None, None))
-    return rs.ai_orders(state, seat, seed, level=level)
+        return baseline(name).choose(state, seat, seed, rs.search_budget(None, budget))
+    return rs.ai_orders(state, seat, seed, level=level, budget=budget)
 
 
-Job = tuple[str, tuple[str, ...], int, int, tuple[tuple[str, object], ...]]
+def yardstick_nodes(name: str, share: int) -> int:
+    """Each side's budget in a yardstick game: a ``share``-th of the strongest level's."""
+    return max(1, RULESETS[name].bot_levels[-1].budget // share)
+
+
+Job = tuple[str, tuple[str, ...], int, int, tuple[tuple[str, object], ...], int | None]
 
 
 def play(job: Job) -> tuple[dict[str, float], dict[str, float], bool]:
     """One game: each seat's level's score (1 shared among the winners; a draw or an unfinished game
     shares it among everyone), the slowest move per level in CPU seconds, and whether it was cut."""
-    name, seats, number, max_turns, options = job
+    name, seats, number, max_turns, options, budget = job
     rs = RULESETS[name]
     state = rs.setup(len(seats), dict(options), seed=number)
     slowest: dict[str, float] = defaultdict(float)
@@ -83,7 +100,7 @@ def play(job: Job) -> tuple[dict[str, float], dict[str, float], bool]:
         orders = {}
         for seat in sorted(rs.acting_players(state)):
             began = time.process_time()
-            orders[seat] = move(name, state, seat, seats[seat], number)
+            orders[seat] = move(name, state, seat, seats[seat], number, budget)
             slowest[seats[seat]] = max(slowest[seats[seat]], time.process_time() - began)
         state = rs.resolve(state, orders).state
         turns += 1
@@ -95,16 +112,21 @@ def play(job: Job) -> tuple[dict[str, float], dict[str, float], bool]:
     return dict(scores), dict(slowest), outcome is None
 
 
-def jobs_for(name: str, games: int, max_turns: int, options: tuple[tuple[str, object], ...] = ()) -> list[Job]:
+def jobs_for(
+    name: str, games: int, max_turns: int, options: tuple[tuple[str, object], ...] = (), share: int = 1
+) -> list[Job]:
+    """The games to play; the yardstick games at a ``share``-th of the strongest level's budget (1:
+    every side at its own)."""
     jobs = []
     for weaker, stronger in matches(name):
+        budget = yardstick_nodes(name, share) if weaker == MCTS and share > 1 else None
         for number in range(games):
             seats = (stronger, weaker) if number % 2 == 0 else (weaker, stronger)
-            jobs.append((name, seats, number, max_turns, options))
+            jobs.append((name, seats, number, max_turns, options, budget))
     if name in TABLE_RULESETS and len(levels(name)) == TABLE_SIZE:
         for number in range(games):  # seats drawn for each game: no level always sits beside the same one
             seats = random.Random(f"table:{number}").sample(levels(name), TABLE_SIZE)
-            jobs.append((name, tuple(seats), number, max_turns, options))
+            jobs.append((name, tuple(seats), number, max_turns, options, None))
     return jobs
 
 
@@ -120,14 +142,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", action="append", choices=sorted(RULESETS), help="only these (repeatable)")
     parser.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
-    parser.add_argument("--quick", action="store_true", help="10 games per pairing")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"{QUICK_GAMES} games per pairing, the yardstick's at 1/{QUICK_YARDSTICK} budget on both sides",
+    )
     parser.add_argument("--max-turns", type=int, default=400, help="turns after which a game counts as a draw")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     parser.add_argument("--option", type=option, action="append", default=[], help="a game option, key=value")
     args = parser.parse_args(argv)
-    games = 10 if args.quick else args.games
+    games, yardstick_share = (QUICK_GAMES, QUICK_YARDSTICK) if args.quick else (args.games, 1)
     names = args.ruleset or sorted(RULESETS)
-    jobs = [job for name in names for job in jobs_for(name, games, args.max_turns, tuple(args.option))]
+    jobs = [job for name in names for job in jobs_for(name, games, args.max_turns, tuple(args.option), yardstick_share)]
     results: dict[tuple[str, tuple[str, ...]], list[dict[str, float]]] = defaultdict(list)
     slowest: dict[str, float] = defaultdict(float)
     cut = 0
@@ -139,8 +165,11 @@ def main(argv: list[str] | None = None) -> int:
             for level, seconds in moves.items():
                 slowest[f"{name}_{level}"] = max(slowest[f"{name}_{level}"], seconds)
             cut += unfinished
-    print(f"ladder: {games} games per pairing, seats alternating, {time.perf_counter() - began:.0f} s, {cut} cut short")
-    figures: dict[str, float] = {}
+    print(
+        f"ladder: {games} games per pairing, seats alternating, the yardstick games at 1/{yardstick_share} of the"
+        f" strongest level's budget each, {time.perf_counter() - began:.0f} s, {cut} cut short"
+    )
+    figures: dict[str, float | int] = {}
     for name in names:
         if not jobs_for(name, 1, 1):
             print(f"\n{name}: one computer level only, nothing to compare")
@@ -148,10 +177,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{name}: {'stronger':>8} vs {'weaker':<8} {'score':>6}")
         for weaker, stronger in matches(name):
             got = results[(name, (weaker, stronger))]
-            share = sum(scores.get(stronger, 0.0) for scores in got) / len(got)
+            won = sum(scores.get(stronger, 0.0) for scores in got) / len(got)
             key = f"{name}_{stronger}_{weaker}" if weaker == MCTS else f"{name}_{weaker}_{stronger}"
-            figures[key.lower()] = share
-            print(f"{'':>{len(name) + 1}} {stronger:>8} vs {weaker:<8} {share:>6.0%}")
+            figures[key.lower()] = won
+            nodes = yardstick_nodes(name, yardstick_share)
+            each = f"  ({nodes} nodes each)" if weaker == MCTS else ""
+            print(f"{'':>{len(name) + 1}} {stronger:>8} vs {weaker:<8} {won:>6.0%}{each}")
+            if weaker == MCTS:
+                figures[f"{name}_mcts_nodes"] = nodes
         table = [(name, key) for (ruleset, key) in results if ruleset == name and len(key) == TABLE_SIZE]
         for _, key in table:
             got = results[(name, key)]
@@ -162,9 +195,15 @@ def main(argv: list[str] | None = None) -> int:
         moves = {level: slowest.get(f"{name}_{level}", 0.0) for level in levels(name)}
         print(f"{'':>{len(name) + 1}} slowest moves: " + ", ".join(f"{lv} {s:.2f}" for lv, s in moves.items()))
         figures[f"{name}_max_move_s"] = max(moves.values())
-    pairs = [share for key, share in figures.items() if "_table_" not in key and not key.endswith("_max_move_s")]
+    pairs = [
+        share
+        for key, share in figures.items()
+        if "_table_" not in key and not key.endswith(("_max_move_s", "_mcts_nodes"))
+    ]
     weakest = f" weakest={min(pairs):.2f}" if pairs else ""
-    result = " ".join(f"{key}={value:.2f}" for key, value in figures.items())
+    result = " ".join(
+        f"{key}={value}" if isinstance(value, int) else f"{key}={value:.2f}" for key, value in figures.items()
+    )
     print(f"RESULT ladder games={games} {result}{weakest}")
     return 0
 

@@ -1,7 +1,8 @@
 """Engine time per turn, for every registered ruleset on its largest map.
 
 1. Every ruleset: a game on its largest map (the last ``size`` choice, the largest ``width`` and
-   ``height``) with its most players, played by its own computer players for up to 40 turns; each
+   ``height``) with its most players, played by its own computer players (the weakest level,
+   ``bench.positions.quick_level``) for up to 40 turns; each
    turn's ``resolve`` is timed on its own (the computer players' thinking is not counted). Prints
    the median and the slowest turn.
 2. Conquest's worst case: the largest 6-player map with every cell owned and three orders per cell
@@ -19,7 +20,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from bench.positions import busy_position, largest_options  # noqa: E402
+from bench.positions import busy_position, largest_options, quick_level  # noqa: E402
 from engine import RULESETS, Ruleset, find_ruleset  # noqa: E402
 
 TURNS = 40
@@ -31,7 +32,7 @@ def turn_times(rs: Ruleset) -> list[float]:
     for turn in range(TURNS):
         if rs.outcome(state) is not None:
             break
-        orders = {seat: rs.ai_orders(state, seat, turn) for seat in rs.acting_players(state)}
+        orders = {seat: rs.ai_orders(state, seat, turn, level=quick_level(rs)) for seat in rs.acting_players(state)}
         start = time.perf_counter()
         state = rs.resolve(state, orders).state
         times.append((time.perf_counter() - start) * 1000)

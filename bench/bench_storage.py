@@ -1,7 +1,7 @@
 """History storage per turn, on a real SQLite file through the game master.
 
 Plays conquest games on the medium map (4 players: one human seat played by the engine's own bot
-through the game master, three computer seats) to their round limit, then reads what the history
+through the game master, three computer seats, all at the weakest level, which thinks least) to their round limit, then reads what the history
 table holds: bytes per turn as stored (deflated JSON), against the same rows as plain JSON text
 (what they took before). That every stored turn reads back exactly is a test
 (tests/service/test_turns.py, the game replayed from its history).
@@ -19,6 +19,7 @@ import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from bench.positions import quick_level  # noqa: E402
 from engine import find_ruleset  # noqa: E402
 from service import GameMaster  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
@@ -40,12 +41,12 @@ async def play(master: GameMaster, clock: ManualClock, seed: int, rounds: int) -
         seed=seed,
     )
     for _ in range(3):
-        game = await master.add_ai(game.id, HUMAN)
+        game = await master.add_ai(game.id, HUMAN, quick_level(RS))
     game = await master.start_game(game.id, HUMAN)
     seat = game.player_of(HUMAN.user_id).seat
     while game.row.status == "running":
         if seat in game.waiting_seats:
-            orders = RS.ai_orders(game.state, seat, f"human:{game.row.turn}")
+            orders = RS.ai_orders(game.state, seat, f"human:{game.row.turn}", level=quick_level(RS))
             game = await master.submit(game.id, HUMAN, RS.format_orders(orders))
         else:
             clock.advance(1)

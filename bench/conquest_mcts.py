@@ -6,7 +6,7 @@ holds), ``WIDTH`` of them per seat at each tree node, every seat choosing its ow
 own results; random rollouts of ``ROLLOUT_ROUNDS`` rounds; a rollout is worth 1 to the last seat
 standing and 0 to those out, else each seat's share of the cells (what the rules rank by at a round
 limit). No domain score, no move generator. Its budget counts the same nodes as the bots': every
-round it simulates, in the tree or in a rollout.
+round it simulates, in the tree or in a rollout, and a finished game reached again in the tree.
 """
 
 from __future__ import annotations
@@ -71,6 +71,8 @@ def _iterate(geometry: Geometry, root: Node, rng: Rng, budget: Budget, stopped: 
             node = child
             break
         node = child
+    else:  # a finished game reached again: scoring it is this iteration's node
+        budget.spend()
     worth = _rollout(geometry, node.position, rng, budget)
     for visited, picks in path:
         visited.rounds += 1

@@ -7,7 +7,8 @@ own nodes; a split keeps a random part); each iteration every player picks one b
 results, the joint orders are resolved, and a new position is scored by a random rollout of
 ``ROLLOUT_MOVES`` move phases: +1/-1 for a won or lost game, else the lead in nodes over the
 strongest rival squashed into (-1, 1). No domain score, no move generator. Its budget counts the
-same nodes as the bots': every phase it resolves, in the tree or in a rollout.
+same nodes as the bots': every phase it resolves, in the tree or in a rollout, and a finished game
+reached again in the tree (else, near the end, the search would go round forever).
 """
 
 from __future__ import annotations
@@ -95,7 +96,8 @@ def _iterate(root: Node, rng: Rng, budget: Budget) -> None:
     path: list[tuple[Node, tuple[int, ...]]] = []
     node = root
     while True:
-        if node.state.over:
+        if node.state.over:  # a finished game reached again: scoring it is this iteration's node
+            budget.spend()
             final = node.state
             break
         if not node.players:

@@ -28,9 +28,17 @@ def largest_options(rs: Ruleset) -> dict:
     return options
 
 
+def quick_level(rs: Ruleset) -> str:
+    """The computer level that plays the games of the benches timing the engine, the images and the
+    stores: the weakest, which thinks least (a stronger one would take most of their time, and
+    ``bench_ladder`` measures the levels)."""
+    return rs.bot_levels[0].name
+
+
 def played(rs: Ruleset, first: int, count: int) -> list:
-    """Positions of a game on the largest board with the most players, played by the computer:
-    after ``first`` turns and the ``count - 1`` turns that follow (fewer if the game ends)."""
+    """Positions of a game on the largest board with the most players, played by the computer
+    (``quick_level``): after ``first`` turns and the ``count - 1`` turns that follow (fewer if the
+    game ends)."""
     state = rs.setup(rs.max_players, largest_options(rs), seed=1)
     states = []
     for turn in range(first + count):
@@ -38,7 +46,10 @@ def played(rs: Ruleset, first: int, count: int) -> list:
             states.append(state)
         if rs.outcome(state) is not None:
             break
-        state = rs.resolve(state, {s: rs.ai_orders(state, s, turn) for s in rs.acting_players(state)}).state
+        level = quick_level(rs)
+        state = rs.resolve(
+            state, {s: rs.ai_orders(state, s, turn, level=level) for s in rs.acting_players(state)}
+        ).state
     return states or [state]
 
 

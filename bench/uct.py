@@ -4,7 +4,9 @@ A tree position is anything with ``moves()`` (none once the game is over), ``pla
 position) and ``mover`` (the seat choosing among its moves). Each iteration walks down by UCT,
 adds one untried move, rolls out from there with the game's ``rollout`` and credits every step
 with ``worth(final, mover)`` for the seat that chose it. Every position stepped into counts one
-node of the budget, as in the bots' own searches.
+node of the budget, as in the bots' own searches; an iteration that ends on a finished game already
+in the tree counts one too (it scores that ending), or near the end, once every ending is in the
+tree, the search would go round forever.
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ def _iterate(root: Node, rng: Rng, budget: Budget, rollout: Rollout, worth: Wort
         node.children[move] = child
         node = child
         path.append(node)
+    else:
+        budget.spend()  # a finished game reached again: scoring it is this iteration's node
     final = rollout(node.position, rng, budget)
     for parent, child in zip(path, path[1:], strict=False):
         child.visits += 1

@@ -261,6 +261,15 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
             tr("{game} has no computer level {level!r}; levels: {names}", game=tr(self.title), level=level, names=names)
         )
 
+    def bot_evaluation(self, state: S, seat: int) -> float:
+        """How ``seat``'s position looks to the game's computer players, from -1 (lost) through 0
+        (even) to 1 (won). A computer asked for a draw accepts unless this is above 0 (it is ahead).
+        Rulesets give their bots' own evaluation of the position, cheap (no search: the service asks
+        it while planning a turn); by default the standing: 1 alone in first place, 0 sharing it, -1
+        behind."""
+        first = self.standing(state)[0]
+        return (1.0 if len(first) == 1 else 0.0) if seat in first else -1.0
+
     def order_hint(self, state: S) -> str:
         """What to write this turn, in a line for the ping that asks for it (Discord markdown)."""
         return ""

@@ -381,15 +381,13 @@ class Planner:
         )
 
     def agree_draw(self, seat: int) -> None:
-        """Every human still in the game agreed, and no computer still in is ahead (alone in first
-        place now): the game ends drawn among everyone still in it."""
+        """Every human still in the game agreed, and no computer still in is ahead (by its ruleset's
+        ``bot_evaluation``): the game ends drawn among everyone still in it."""
         self._update_player(self.seated()[seat], draw_agreed=True)
         in_game = self.rs.seats_in_game(self.state)
         seated = self.seated()
-        leader = self.rs.standing(self.state)[0]
-        computers_agree = all(not (seated[s].is_ai and leader == (s,)) for s in in_game)
-        if not computers_agree or not all(seated[s].draw_agreed or seated[s].is_ai for s in in_game):
-            declined = [s for s in in_game if seated[s].is_ai and leader == (s,)]
+        declined = [s for s in sorted(in_game) if seated[s].is_ai and self.rs.bot_evaluation(self.state, s) > 0]
+        if declined or not all(seated[s].draw_agreed or seated[s].is_ai for s in in_game):
             self.plan.announcements.append(
                 ("draw_proposed", {"seat": seat, "user_id": seated[seat].user_id, "declined": declined})
             )

@@ -174,6 +174,9 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
     ) -> list[Order]:
         return ai.choose_orders(state, seat, seed, self.bot_level(level).name, self.search_budget(level, budget))
 
+    def bot_evaluation(self, state: ConquestState, seat: int) -> float:
+        return ai.evaluation(state, seat)
+
     def turn_unit(self, state: ConquestState) -> str:
         return mark("round")
 

@@ -46,3 +46,10 @@ def choose_orders(state: ConquestState, seat: int, seed: int | str, level: str, 
     else:
         steps = search.anticipate(geometry, position, seat, planner.VARIANTS, DEPTH, rng, budget)
     return as_orders(state, seat, geometry, steps)
+
+
+def evaluation(state: ConquestState, seat: int) -> float:
+    """The searches' score of the position (``planner.scores``: strength against the strongest
+    rival, 0.5 for even), from -1 to 1."""
+    geometry = Geometry.of(state)
+    return 2 * planner.scores(geometry, Position.of(state, geometry)).get(seat, 0.0) - 1

@@ -178,6 +178,9 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
     ) -> list[Order]:
         return ai.choose_orders(state, seat, seed, self.bot_level(level).name, self.search_budget(level, budget))
 
+    def bot_evaluation(self, state: FortressState, seat: int) -> float:
+        return ai.evaluation(state, seat)
+
     def turn_unit(self, state: FortressState) -> str:
         return mark("move")
 

@@ -13,13 +13,15 @@ general's most promising action, the city's general first).
 
 from __future__ import annotations
 
+import math
+
 from engine.budget import Budget
 from engine.completion import after, split_last
 from engine.errors import OrderError
 from engine.fortress.orders import Order, Pass, Walk
 from engine.fortress.position import Position
 from engine.fortress.rules import act, claim, general_actions, may_build, parse_lines, play_actions, way_out
-from engine.fortress.search import Search, Style
+from engine.fortress.search import Search, Style, evaluate
 from engine.fortress.state import FortressState
 from engine.hexgrid import Hex
 from engine.notation import words
@@ -33,6 +35,16 @@ STYLES = {
     "Hard": Style(depth=3, width=8, root_width=12, tempo=True, prospects=True),
     "Extreme": Style(depth=12, width=4, root_width=8, tempo=True, prospects=True),
 }
+
+
+LEAD = 6.0  # a lead of this many cells is worth about 0.76 of a won game (tanh)
+
+
+def evaluation(state: FortressState, seat: int) -> float:
+    """The score the searches give a position (``search.evaluate`` in Extreme's style: the lead,
+    the next build of the player to move or what the generals can reach), squashed into (-1, 1)."""
+    unsearched = Budget(0)  # evaluate counts its scans as nodes; here nothing is searched
+    return math.tanh(evaluate(Position.of(state), seat, STYLES["Extreme"], unsearched) / LEAD)
 
 
 def gain(state: FortressState, seat: int, cell: Hex) -> int:

@@ -224,6 +224,9 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     ) -> list[Order]:
         return ai.choose_orders(state, seat, seed, self.bot_level(level).name, self.search_budget(level, budget))
 
+    def bot_evaluation(self, state: GraState, seat: int) -> float:
+        return ai.evaluation(state, seat)
+
     def turn_unit(self, state: GraState) -> str:
         return state.phase.turn_unit
 

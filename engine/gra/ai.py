@@ -17,14 +17,15 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from engine.budget import Budget
 from engine.gra.orders import Create, Keep, Move, Order, Pick
 from engine.gra.rules import default_keep
-from engine.gra.search import Lookahead, choose_moves
+from engine.gra.search import SCALE, Lookahead, choose_moves
 from engine.gra.state import GraState, Phase
-from engine.gra.tactics import keep, plan_creates
+from engine.gra.tactics import keep, plan_creates, worth
 from engine.rng import Rng, seed_state
 from engine.ruleset import BotLevel
 
@@ -61,6 +62,16 @@ def choose_orders(state: GraState, seat: int, seed: int | str, level: str, budge
             return plan_creates(state, seat) if style.planned else _creates(state, seat)
         case Phase.SPLIT:
             return [keep(state, seat) if style.planned else Keep(default_keep(state, seat))]
+
+
+def evaluation(state: GraState, seat: int) -> float:
+    """The searches' worth of the position (``tactics.worth``) against the best of the rivals' own,
+    squashed into (-1, 1) as the search squashes its gains; -1 for a seat that is out."""
+    playing = state.playing()
+    if seat not in playing:
+        return -1.0
+    rivals = [worth(state, other) for other in playing if other != seat]
+    return math.tanh((worth(state, seat) - max(rivals)) / SCALE) if rivals else 1.0
 
 
 def spread(state: GraState, rng: Rng) -> list[int]:

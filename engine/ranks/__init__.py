@@ -166,6 +166,9 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
     ) -> list[Order]:
         return ai.choose_orders(state, seat, seed, self.search_budget(level, budget))
 
+    def bot_evaluation(self, state: RanksState, seat: int) -> float:
+        return ai.evaluation(state, seat)
+
     def turn_unit(self, state: RanksState) -> str:
         return mark("turn")
 

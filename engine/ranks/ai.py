@@ -12,6 +12,7 @@ of thought, and always legal).
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 
 from engine import notation, standings
@@ -43,6 +44,18 @@ def choose_orders(state: RanksState, seat: int, seed: int | str, budget: Budget)
     if moves:
         turns.append(_improve(state, seat, moves, moved, budget, _upgrades))
     return max(turns, key=lambda t: t[0])[1]
+
+
+def evaluation(state: RanksState, seat: int) -> float:
+    """How the bot would judge the position (``judge``, a pass as the turn) against the best of the
+    rivals judged alike, squashed into (-1, 1) (a pawn's worth of difference is about 0.1)."""
+    if not state.players[seat].playing:
+        return -1.0
+    rivals = [s for s in standings.still_in(state.players) if s != seat]
+    if not rivals:
+        return 1.0
+    mine = judge(state, seat, [], Budget(0))
+    return math.tanh((mine - max(judge(state, rival, [], Budget(0)) for rival in rivals)) / 10)
 
 
 def judge(state: RanksState, seat: int, orders: list[Order], budget: Budget) -> float:

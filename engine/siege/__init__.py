@@ -189,6 +189,9 @@ class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
     ) -> list[Action]:
         return ai.choose_actions(state, seat, seed, self.bot_level(level).name, self.search_budget(level, budget))
 
+    def bot_evaluation(self, state: SiegeState, seat: int) -> float:
+        return ai.evaluation(state, seat)
+
     def turn_unit(self, state: SiegeState) -> str:
         return mark("turn")
 

@@ -13,6 +13,7 @@ new candidate is weighed (the first always is, so there is always a legal turn).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -68,6 +69,19 @@ def choose_actions(state: SiegeState, seat: int, seed: int | str, level: str, bu
     budget.spend(budget.left // 2 - share.left)
     best = max(plans[: style.replies], key=lambda plan: _after_reply(plan, seat, rng, budget, style))
     return list(best.actions)
+
+
+POINTS = 50.0  # a score of this much (five squares of lead) is worth about 0.76 of a won game (tanh)
+
+
+def evaluation(state: SiegeState, seat: int) -> float:
+    """Extreme's score (``tactics.evaluate``) for the player whose turn ended last, squashed into
+    (-1, 1): his own, or, on his turn, the opponent's (just ended) turned round."""
+    if state.to_move == seat and not state.over:
+        score = -evaluate(state, 1 - seat, secure=True)
+    else:
+        score = evaluate(state, seat, secure=True)
+    return math.tanh(score / POINTS)
 
 
 def _after_reply(plan: Plan, seat: int, rng: Rng, budget: Budget, style: Style) -> float:

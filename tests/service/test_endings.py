@@ -35,19 +35,24 @@ async def test_the_game_ends_when_the_last_human_leaves(env):
     assert game.row.result["points"][str(alice)] == 0
 
 
+def pair(gold: str) -> dict:
+    """A row of five cells, a start at each end; the start at ``gold`` produces most."""
+    layout = "g n n n n" if gold == "A1" else "n n n n g"
+    return {"map": {"name": "pair", "layout": [layout], "starts": {"2": ["A1", "E1"]}}}
+
+
 async def test_computers_decline_a_draw_while_they_are_ahead_and_accept_when_they_are_not(env):
-    game = await env.new_game(ALICE, ai=1)
-    for _ in range(3):  # Alice lets the computer grow while she waits
-        game = await env.master.submit(game.id, ALICE)
-    computer = 1 - seat_of(game, ALICE)
-    assert RS.standing(game.state)[0] == (computer,)
-    offered = await env.master.propose_draw(game.id, ALICE)
-    assert offered.row.status == "running"
+    """By their own evaluation, not the standing: both start with one cell and the same units (tied),
+    but the computer on the gold cell is ahead and declines; the one on a plain cell accepts."""
+    answers = {}
+    for gold in ("A1", "E1"):  # the computer sits on the gold cell in one game, on a plain one in the other
+        game = await env.new_game(ALICE, ai=1, options=pair(gold))
+        computer = 1 - seat_of(game, ALICE)
+        assert RS.standing(game.state) == ((0, 1),)
+        answers[("A1", "E1")[computer] == gold] = computer, await env.master.propose_draw(game.id, ALICE)
+    computer, declined = answers[True]
     await env.outbox.flush()
     proposal = next(a for a in env.sink.posted if a.kind == "draw_proposed")
-    assert proposal.payload["declined"] == [computer]
-
-    even = await env.new_game(ALICE, ai=1, seed=9)  # at the start nobody is ahead
-    assert len(RS.standing(even.state)[0]) == 2
-    drawn = await env.master.propose_draw(even.id, ALICE)
-    assert drawn.row.status == "finished" and drawn.row.result["draw"]
+    assert declined.row.status == "running" and proposal.payload["declined"] == [computer]
+    _, accepted = answers[False]
+    assert accepted.row.status == "finished" and accepted.row.result["draw"]
