@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from cogs.common import COLOUR_EMOJI, when
-from i18n import ntr, tr
+from i18n import joined, ntr, tr
 from service.gameoptions import duration
 from service.models import LOBBY, RUNNING, Game, PlayerRow, TimeSettings
 from service.presenter import Presenter
@@ -53,7 +53,7 @@ def game_embed(game: Game, presenter: Presenter) -> discord.Embed:
         if presenter.order_hint(game):
             embed.description += "\n" + tr("To play: {hint}.", hint=tr(presenter.order_hint(game)))
         if waiting:
-            embed.description += "\n" + tr("Waiting on: {players}", players=", ".join(waiting))
+            embed.description += "\n" + tr("Waiting on: {players}", players=joined(waiting))
     else:
         reason = (row.result or {}).get("reason")
         if row.status != "finished":
@@ -66,6 +66,8 @@ def game_embed(game: Game, presenter: Presenter) -> discord.Embed:
     embed.add_field(name=tr("Clock"), value=describe_time(row.time), inline=True)
     options = presenter.options_text(game) + ("" if row.rated else tr("; unrated (not on leaderboards)"))
     embed.add_field(name=tr("Options"), value=options[:1024], inline=True)
+    if generated := presenter.generated_map(game):
+        embed.add_field(name=tr("Map"), value=generated, inline=True)
     if row.result:
         embed.add_field(name=tr("Result"), value="\n".join(result_lines(game))[:1024], inline=False)
     embed.set_footer(text=tr("Game #{number}", number=row.id))
@@ -119,7 +121,7 @@ def result_lines(game: Game) -> list[str]:
     names = {p.seat: (f"<@{p.user_id}>" if p.user_id else p.shown_name) for p in game.players if p.seat is not None}
     lines = []
     if result.get("draw"):
-        lines.append(tr("🤝 Draw between {players}", players=", ".join(names[s] for s in result["winners"])))
+        lines.append(tr("🤝 Draw between {players}", players=joined(names[s] for s in result["winners"])))
     elif result.get("winners"):
         lines.append(tr("🏆 Winner: {player}", player=names[result["winners"][0]]))
     place = 1

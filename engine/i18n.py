@@ -10,6 +10,7 @@ message a catalog lacks, the English source text is used.
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -68,6 +69,11 @@ def tr_in(context: str, message: str, /) -> str:
     return _source(LANGUAGE.get()).pgettext(context, message)
 
 
+def mark(message: str, /) -> str:
+    """Marks a text that is translated later, where it is shown (``tr(constant)``); returns it unchanged."""
+    return message
+
+
 NAME_CONTEXT = "command name"  # the catalog context of command, group and option names
 MAP_NAME = "map name"  # the catalog context of shipped maps' names
 LEVEL_NAME = "computer level"  # the catalog context of computer players' level names
@@ -79,14 +85,31 @@ def option_name(name: str) -> str:
 
 
 GENERATED = "generated-"  # how the name of a generated map begins ("generated-medium-3p")
+MAP_SIZES = (mark("small"), mark("medium"), mark("large"))  # size words in generated maps' names
+_GENERATED_DETAILS = re.compile(r"(?P<size>[a-z]+|\d+x\d+)(?:-(?P<players>\d+)p)?(?:-mode(?P<mode>\d+))?")
 
 
 def map_title(name: str) -> str:
     """A map as players read it: a shipped map's name translated (its id stays what is stored and typed),
     a generated one said to be generated, a map given as data by its own name."""
     if name.startswith(GENERATED):
-        return tr("generated {details}", details=name.removeprefix(GENERATED))
+        return _generated_title(name.removeprefix(GENERATED))
     return tr_in(MAP_NAME, name)
+
+
+def _generated_title(details: str) -> str:
+    """A generated map's id read out ("generated-medium-3p" is "generated medium, 3 players"): its size
+    (a word or width x height), then the players it was made for or its mode, if the id says them."""
+    parts = _GENERATED_DETAILS.fullmatch(details)
+    if parts is None:
+        return tr("generated {details}", details=details)
+    size, players, mode = parts.group("size", "players", "mode")
+    size = tr(size) if size in MAP_SIZES else size  # a word is translated, width x height reads alike
+    if players:
+        return tr("generated {size}, {players}", size=size, players=ntr("{n} player", "{n} players", int(players)))
+    if mode:
+        return tr("generated {size}, mode {mode}", size=size, mode=mode)
+    return tr("generated {size}", size=size)
 
 
 def level_title(name: str) -> str:
@@ -94,12 +117,12 @@ def level_title(name: str) -> str:
     return tr_in(LEVEL_NAME, name)
 
 
+def joined(items: Iterable[object]) -> str:
+    """Names listed for players the way the current language lists them ("Alice, Bob"; Chinese "甲、乙")."""
+    return tr_in("list separator", ", ").join(map(str, items))
+
+
 def titled(ids: Iterable[str], title: Callable[[str], str]) -> str:
     """Names listed for a message as players read them, each with the id to type where it differs
     ("Корона (crown), Дуель (duel)")."""
-    return ", ".join(shown if (shown := title(name)) == name else f"{shown} ({name})" for name in ids)
-
-
-def mark(message: str, /) -> str:
-    """Marks a text that is translated later, where it is shown (``tr(constant)``); returns it unchanged."""
-    return message
+    return joined(shown if (shown := title(name)) == name else f"{shown} ({name})" for name in ids)

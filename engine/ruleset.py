@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 from engine import stored
 from engine.budget import Budget
 from engine.errors import OptionError, StateError
-from engine.i18n import level_title, ntr, option_name, titled, tr
+from engine.i18n import joined, level_title, ntr, option_name, titled, tr
 
 S = TypeVar("S")
 OrderT = TypeVar("OrderT")
@@ -110,7 +110,7 @@ class Option:
                         "option {name}={value!r} must be one of: {choices}",
                         name=option_name(self.name),
                         value=value,
-                        choices=", ".join(map(str, self.choices)),
+                        choices=joined(self.choices),
                     )
                 )
         elif self.kind == "bool":
@@ -132,8 +132,8 @@ def normalize_options(schema: Sequence[Option], options: Mapping[str, Any] | Non
                 "unknown option {names}; options are: {known}",
                 "unknown options {names}; options are: {known}",
                 len(unknown),
-                names=", ".join(unknown),
-                known=", ".join(known),
+                names=joined(unknown),
+                known=joined(known),
             )
         )
     return {name: opt.check(options[name]) if name in options else opt.default for name, opt in known.items()}
@@ -244,6 +244,10 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
     @abstractmethod
     def describe_event(self, event: Event, who: SeatNamer) -> str | None:
         """One line for players about ``event``, or None for events too small to mention."""
+
+    def map_name(self, state: S) -> str | None:
+        """The id of the map the game is played on (a generated map's too), or None in a game without maps."""
+        return None
 
     def bot_level(self, level: str | None) -> BotLevel:
         """The named level (default: the strongest); an unknown name is refused with the known ones."""

@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from engine.gra.orders import Create, Keep, Move, Pick
 from engine.gra.state import GraView, Phase
-from engine.i18n import map_title, mark, ntr, tr
+from engine.i18n import joined, map_title, mark, ntr, tr
 from render import hexboard, legend, pieces, shapes, text
 from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, draw_legend, header
 from render.hexboard import Point
@@ -113,7 +113,7 @@ def _header(
     if private:
         header(canvas, frame, heading, tr("Your orders — only you can see this"), player_colour(view.viewer))
         return
-    waiting = ", ".join(
+    waiting = joined(
         text.drawable(names[s]).strip() or tr("Player {number}", number=s + 1) for s in sorted(view.acting)
     )
     sub = tr("Playing now: {players}", players=waiting) if waiting and not state.over else ""

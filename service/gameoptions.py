@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Option, OptionError, Ruleset, normalize_options
-from i18n import ntr, option_name, tr
+from i18n import joined, ntr, option_name, tr
 from service.models import TimeSettings
 
 HOUR, DAY = 3600, 86400
@@ -130,9 +130,9 @@ def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
                 "{names} does not apply to {game}; options are: {known}",
                 "{names} do not apply to {game}; options are: {known}",
                 len(unknown),
-                names=", ".join(unknown),
+                names=joined(unknown),
                 game=tr(rs.title),
-                known=", ".join(sorted(option_name(name) for name in known)),
+                known=joined(sorted(option_name(name) for name in known)),
             )
         )
     table = normalize_options(table_options(rs), {k: v for k, v in chosen.items() if k in table_names})

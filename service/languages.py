@@ -4,7 +4,7 @@ choices are read once at start-up; a service opened without ``load`` reads each 
 
 from __future__ import annotations
 
-from i18n import ENGLISH, LANGUAGES, from_discord, language_name, tr
+from i18n import ENGLISH, LANGUAGES, from_discord, joined, language_name, tr
 from service.clock import Clock
 from service.errors import GameError, NotAllowed
 from service.models import Actor
@@ -46,7 +46,7 @@ class ServerLanguages:
             raise NotAllowed(tr("only server managers (Manage Server) can choose the server's language"))
         chosen = language if language in LANGUAGES else from_discord(language)
         if chosen is None:
-            names = ", ".join(f"{code} ({language_name(code)})" for code in LANGUAGES)
+            names = joined(f"{code} ({language_name(code)})" for code in LANGUAGES)
             raise GameError(tr("unknown language {language!r}; available: {names}", language=language, names=names))
         async with self.db.transaction() as conn:
             await conn.execute(

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine import EngineError, Ruleset
 from engine.rng import Rng
-from i18n import tr
+from i18n import joined, tr
 from service.errors import GameError, GameNotFound, NotAllowed, WrongPhase
 from service.gameoptions import settle
 from service.master import GameMasterCore
@@ -38,7 +38,7 @@ def _seat_counts(rs: Ruleset, options: dict[str, Any]) -> list[int]:
 def _counts(counts: list[int]) -> str:
     if len(counts) == 1:
         return str(counts[0])
-    return tr("{some} or {last}", some=", ".join(map(str, counts[:-1])), last=counts[-1])
+    return tr("{some} or {last}", some=joined(counts[:-1]), last=counts[-1])
 
 
 class LobbyOps(GameMasterCore):
@@ -59,7 +59,7 @@ class LobbyOps(GameMasterCore):
         """A new lobby, with its creator seated in it."""
         if ruleset not in self.rulesets:
             raise GameError(
-                tr("unknown game {name!r}; available: {names}", name=ruleset, names=", ".join(sorted(self.rulesets)))
+                tr("unknown game {name!r}; available: {names}", name=ruleset, names=joined(sorted(self.rulesets)))
             )
         rs = self.rulesets[ruleset]
         options = rs.normalize_options(options)
@@ -126,7 +126,7 @@ class LobbyOps(GameMasterCore):
         game opened again by the same player within a few seconds (a double tap) is the first one."""
         if ruleset not in self.rulesets:
             raise GameError(
-                tr("unknown game {name!r}; available: {names}", name=ruleset, names=", ".join(sorted(self.rulesets)))
+                tr("unknown game {name!r}; available: {names}", name=ruleset, names=joined(sorted(self.rulesets)))
             )
         rs = self.rulesets[ruleset]
         settings = settle(rs, chosen)
@@ -403,7 +403,7 @@ class LobbyOps(GameMasterCore):
             return mine[0]
         if not mine:
             raise GameError(tr("you have no open game here; give the game number, or use /game list"))
-        listed = ", ".join(f"#{g.id} ({g.row.ruleset})" for g in mine)
+        listed = joined(f"#{g.id} ({g.row.ruleset})" for g in mine)
         raise GameError(tr("you are in several games ({games}); say which with the game option", games=listed))
 
     async def stored_state_at(self, game_id: int, seq: int) -> bytes | str:

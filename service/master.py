@@ -138,7 +138,7 @@ class GameMasterCore:
                     exc_info=not isinstance(err, (EngineError, GameError)),
                 )
                 damage = tr(
-                    "game #{number} has damaged data and cannot continue ({error}); a server manager can cancel it",
+                    "game #{number} has damaged data and cannot continue; a server manager can cancel it (details: {error})",
                     number=game_id,
                     error=err,
                 )

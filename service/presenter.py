@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import BotLevel, Event, Option, Ruleset
-from i18n import current, map_title, ntr, option_name, tr
+from i18n import current, joined, map_title, ntr, option_name, tr
 from render.replay import ReplayTooLarge
 from render.summary import describe_events, numbered_turn, seat_name
 from render.text import font_for
@@ -67,7 +67,7 @@ class Presenter:
         found = next((card for card in self.cards() if card.name == name), None)
         if found is None:
             raise GameError(
-                tr("unknown game {name!r}; available: {names}", name=name, names=", ".join(sorted(self.rulesets)))
+                tr("unknown game {name!r}; available: {names}", name=name, names=joined(sorted(self.rulesets)))
             )
         return found
 
@@ -103,7 +103,7 @@ class Presenter:
             if value is None or value == option.default:
                 continue
             shown.append(f"{option_name(option.name).replace('_', ' ')}: {_readable(option, value)}")
-        return ", ".join(shown) or tr("defaults")
+        return joined(shown) or tr("defaults")
 
     def departed_seats(self, game: Game) -> frozenset[int]:
         return self.master.departed_seats(game)
@@ -270,6 +270,13 @@ class Presenter:
             if option.kind == "map" and value is not None:
                 return _readable(option, value)
         return None
+
+    def generated_map(self, game: Game) -> str | None:
+        """The map a running game generated for itself, as players read it (None if one was chosen)."""
+        if game.state is None or self.chosen_map(game) is not None:
+            return None
+        name = self.master.ruleset(game.row).map_name(game.state)
+        return map_title(name) if name else None
 
     async def map_preview(self, game: Game) -> bytes:
         """PNG of the board the game will start on, with as many players as it seats."""

@@ -16,7 +16,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from i18n import tr
+from i18n import joined, tr
 from service.errors import GameError
 from service.master import GameMasterCore
 from service.models import FINISHED, computer_title
@@ -64,7 +64,7 @@ class RatingOps(GameMasterCore):
         """The best rated players of ``ruleset`` in ``scope`` (a guild id, or GLOBAL)."""
         if ruleset not in self.rulesets:
             raise GameError(
-                tr("unknown game {name!r}; available: {names}", name=ruleset, names=", ".join(sorted(self.rulesets)))
+                tr("unknown game {name!r}; available: {names}", name=ruleset, names=joined(sorted(self.rulesets)))
             )
         await self.catch_up_ratings()
         async with self.db.reading() as conn:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from i18n import mark, tr
+from i18n import joined, mark, tr
 from service.errors import GameError
 from service.gameoptions import DAY, duration
 from service.models import TIME_MODES, TimeSettings
@@ -64,9 +64,7 @@ LIMITS = {
 def check_settings(settings: TimeSettings) -> None:
     """Refuse a clock no game could run on, saying which setting is wrong."""
     if settings.mode not in TIME_MODES:
-        raise GameError(
-            tr("time mode {mode!r} must be one of: {modes}", mode=settings.mode, modes=", ".join(TIME_MODES))
-        )
+        raise GameError(tr("time mode {mode!r} must be one of: {modes}", mode=settings.mode, modes=joined(TIME_MODES)))
     for name, (low, high, refusal) in LIMITS.items():
         value = getattr(settings, name)
         if not low <= value <= high:

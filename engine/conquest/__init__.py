@@ -29,7 +29,7 @@ from engine.conquest.board import SHIPPED, SIZES, ConquestMap, generate_map
 from engine.conquest.orders import Order, parse, suggest
 from engine.conquest.state import Cell, ConquestState, ConquestView, from_dict, make_view, to_dict, upgrade_v1
 from engine.errors import OptionError
-from engine.i18n import map_title, mark, tr
+from engine.i18n import joined, map_title, mark, tr
 from engine.rng import seed_state
 from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
@@ -86,7 +86,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
         opts = self.normalize_options(options)
         board = self._board(opts, num_players, seed)
         if num_players not in board.starts:
-            counts = ", ".join(str(n) for n in sorted(board.starts))
+            counts = joined(sorted(board.starts))
             raise OptionError(
                 tr(
                     "map {map} is for {counts} players, not {count}",
@@ -150,6 +150,9 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
 
     def standing(self, state: ConquestState) -> tuple[tuple[int, ...], ...]:
         return standings.ranking(state.players, rules.score(state))
+
+    def map_name(self, state: ConquestState) -> str:
+        return state.map_name
 
     def view(self, state: ConquestState, seat: int | None) -> ConquestView:
         return make_view(state, seat)

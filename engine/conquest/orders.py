@@ -27,7 +27,7 @@ from engine.errors import (
     raise_collected,
 )
 from engine.hexgrid import Hex
-from engine.i18n import ntr, tr
+from engine.i18n import joined, ntr, tr
 from engine.notation import CELL, number, words
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ def _colour(seat: int | None) -> str:
 
 def _not_yours(text: str, label: str, owner: int | None, yours: list[Hex]) -> IllegalOrderError:
     """An order from a cell of someone else: whose it is (by colour here, by name in the bot)."""
-    mine = ", ".join(c.label for c in yours) or tr("none")
+    mine = joined(c.label for c in yours) or tr("none")
 
     def naming(who) -> str:
         if owner is None:
@@ -181,7 +181,7 @@ def validate(state: ConquestState, seat: int, orders: Sequence[Order]) -> None:
             )
             problems.append(
                 IllegalOrderError(
-                    why.format(line=text, cell=_named(order.target), source=order.source.label, near=", ".join(near))
+                    why.format(line=text, cell=_named(order.target), source=order.source.label, near=joined(near))
                 )
             )
             continue

@@ -146,6 +146,9 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
     def standing(self, state: FortressState) -> tuple[tuple[int, ...], ...]:
         return standings.ranking(state.players, state.territory)
 
+    def map_name(self, state: FortressState) -> str:
+        return state.map_name
+
     def view(self, state: FortressState, seat: int | None) -> FortressView:
         return make_view(state, seat)
 

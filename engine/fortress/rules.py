@@ -11,7 +11,7 @@ from engine.fortress.board import LAND, MOUNTAIN, WATER
 from engine.fortress.orders import PATTERNS, Build, Order, Pass, Walk, WalkBuild
 from engine.fortress.state import FortressState
 from engine.hexgrid import Hex
-from engine.i18n import mark, tr
+from engine.i18n import joined, mark, tr
 from engine.ruleset import Event
 
 
@@ -312,7 +312,7 @@ def play_actions(
     for order in orders:
         at = origin(order)
         if state.generals.get(at) != seat:
-            mine = ", ".join(c.label for c, s in sorted(state.generals.items()) if s == seat) or tr("none")
+            mine = joined(c.label for c, s in sorted(state.generals.items()) if s == seat) or tr("none")
             raise IllegalOrderError(
                 tr(
                     "{order!r}: you have no general on {cell}; your generals: {mine}",

@@ -192,6 +192,9 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
         """Players still in are ranked by nodes, then soldiers."""
         return lambda seat: (len(state.territory(seat)), state.soldiers(seat))
 
+    def map_name(self, state: GraState) -> str:
+        return state.graph.name
+
     def view(self, state: GraState, seat: int | None) -> GraView:
         return make_view(state, seat, acting(state))
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from engine.errors import AmbiguousOrderError, IllegalOrderError, OrderError, OrderSyntaxError, raise_collected
 from engine.gra.state import GraState, Phase
-from engine.i18n import ntr, tr
+from engine.i18n import joined, ntr, tr
 from engine.notation import number, parse_lines
 
 
@@ -174,7 +174,7 @@ def _check_moves(state: GraState, seat: int, orders: Sequence[Order]) -> list[Or
             )
             problems.append(IllegalOrderError(why.format(order=str(order), node=order.source)))
         elif not state.graph.adjacent(order.source, order.target):
-            near = ", ".join(map(str, state.graph.adjacency[order.source]))
+            near = joined(state.graph.adjacency[order.source])
             problems.append(
                 IllegalOrderError(
                     tr(
@@ -238,7 +238,7 @@ def _check_keep(state: GraState, seat: int, orders: Sequence[Order]) -> list[Ord
     node = orders[0].node
     if not any(node in part for part in parts):
         sizes = [ntr("{n} node", "{n} nodes", len(p)) for p in parts]
-        listed = "; ".join(f"{min(p)} ({size})" for p, size in zip(parts, sizes))
+        listed = joined(f"{min(p)} ({size})" for p, size in zip(parts, sizes))
         return [
             IllegalOrderError(
                 tr("node {node} is not yours; your parts (by their lowest node): {parts}", node=node, parts=listed)

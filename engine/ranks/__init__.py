@@ -132,6 +132,9 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
     def order_hint(self, state: RanksState) -> str:
         return mark("`spawn`, or moves like `C4>C5; D2>E3`; then upgrades like `up E3` (or `pass`)")
 
+    def map_name(self, state: RanksState) -> str:
+        return state.board.name
+
     def view(self, state: RanksState, seat: int | None) -> RanksView:
         return make_view(state, seat)
 

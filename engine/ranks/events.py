@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.i18n import mark, tr
+from engine.i18n import joined, mark, tr
 from engine.ranks.state import a
 from engine.ruleset import Event, SeatNamer
 
@@ -20,7 +20,7 @@ def describe(event: Event, who: SeatNamer) -> str | None:
     rank = data.get("rank", "")
     match event.kind:
         case "spawned":
-            cells = ", ".join(data["cells"])
+            cells = joined(data["cells"])
             if cells:
                 return tr("{player} spawned pawns on {cells}.", player=player, cells=cells)
             return tr("{player} spawned nothing.", player=player)
@@ -37,7 +37,7 @@ def describe(event: Event, who: SeatNamer) -> str | None:
                 taken=taken,
             )
         case "blasted":
-            taken = ", ".join(_victim(v, who) for v in data["captured"]) or tr("nothing")
+            taken = joined(_victim(v, who) for v in data["captured"]) or tr("nothing")
             return tr("{player}'s tank on {cell} blasted: {taken}.", player=player, cell=data["cell"], taken=taken)
         case "upgraded":
             old = data["from"]

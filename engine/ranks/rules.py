@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from engine import notation, standings
 from engine.errors import AmbiguousOrderError, IllegalOrderError
-from engine.i18n import mark, tr
+from engine.i18n import joined, mark, tr
 from engine.ranks.board import reading_order
 from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade, read_line
 from engine.ranks.state import ARCHER, KNIGHT, PAWN, RANK_NAMES, TANK, Army, RanksState, Trace, a, exp_for
@@ -99,7 +99,7 @@ class Turn:
                     order=str(order),
                     how=tr(MOVES[army.rank]),
                     cell=order.source.label,
-                    cells=", ".join(c.label for c in legal),
+                    cells=joined(c.label for c in legal),
                 )
             )
         paid = 1 if army.rank == TANK else 0
@@ -155,7 +155,7 @@ class Turn:
     def _own_army(self, cell: Square, order: Order) -> Army:
         army = self.armies.get(cell)
         if army is None or army.seat != self.seat:
-            mine = ", ".join(
+            mine = joined(
                 c.label
                 for c, a in sorted(self.armies.items(), key=lambda i: reading_order(i[0]))
                 if a.seat == self.seat

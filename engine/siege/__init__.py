@@ -157,6 +157,9 @@ class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
     def order_hint(self, state: SiegeState) -> str:
         return mark("spend 6 EP: `expand C4; attack D5>D6; wall E1` (or `end`)")
 
+    def map_name(self, state: SiegeState) -> str:
+        return state.map_name
+
     def view(self, state: SiegeState, seat: int | None) -> SiegeView:
         return make_view(state, seat)
 

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from engine.errors import OrderSyntaxError
-from engine.i18n import tr
+from engine.i18n import joined, tr
 from engine.squaregrid import Square
 
 COSTS = {
@@ -77,7 +77,7 @@ def parse_line(line: str) -> Action:
     one, two = _ONE.match(line), _TWO.match(line)
     kind = (one or two).group(1) if one or two else line.split(" ")[0]
     if kind not in COSTS or kind == "end":
-        names = ", ".join(k for k in COSTS if k != "end")
+        names = joined(k for k in COSTS if k != "end")
         raise OrderSyntaxError(tr("{line!r} is not an action; actions: {names}, or end", line=line, names=names))
     if kind in FROM_TOKEN:
         if not two:

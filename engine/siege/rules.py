@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from engine import standings
 from engine.errors import IllegalOrderError, OrderError, OrderSyntaxError, raise_collected
-from engine.i18n import mark, tr
+from engine.i18n import joined, mark, tr
 from engine.ruleset import Event
 from engine.siege.board import adjacency, numbering
 from engine.siege.orders import COSTS, END, EP_PER_TURN, TOWER_PRICE, WALL_PRICE, Action, parse_line, split_lines
@@ -69,7 +69,7 @@ def why_not(state: SiegeState, seat: int, action: Action) -> str | None:
 
 
 def _labels(squares: Sequence[Square]) -> str:
-    return ", ".join(sq.label for sq in squares)
+    return joined(sq.label for sq in squares)
 
 
 def _new_token(state: SiegeState, seat: int, target: Square) -> str | None:

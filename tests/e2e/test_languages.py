@@ -85,6 +85,8 @@ async def test_a_chinese_server_gets_chinese_posts_and_boards(table):
     await fake.click(table.alice, lobby, button(lobby, "开始"))
     started = await table.post(lambda m: "开始了！" in m.content)
     assert "规则：`/规则 conquest`" in started.content  # the command as a Chinese client names it
+    card = fake.message(lobby.id)  # the lobby card, kept up to date, names the map the game generated
+    assert {"name": "地图", "value": "随机生成 小 · 2 名玩家", "inline": True} in card.embeds[0]["fields"]
     decode_png(started.attachments[0].data)
 
     table.bob.locale = "uk"  # his own mistakes are explained in his language, whatever the server's
@@ -135,7 +137,7 @@ async def test_refusals_maps_and_levels_in_the_readers_language(table):
         "⚠️ прибавка діє лише із шаховим годинником; виберіть його параметром годинник"
     )
     unknown = await fake.slash(table.carol, table.channel, "game create conquest", map="nowhere")
-    assert unknown.ephemeral and unknown.content == "⚠️ 未知地图 'nowhere'；内置地图：王冠 (crown), 对决 (duel)"
+    assert unknown.ephemeral and unknown.content == "⚠️ 未知地图 'nowhere'；内置地图：王冠 (crown)、对决 (duel)"
     offered = await fake.autocomplete(table.carol, table.channel, "game create conquest", focused="map", value="王")
     assert offered == [{"name": "王冠", "value": "crown"}]
     assert await table.bot.service.master.list_games(table.guild.id) == []  # nothing was opened

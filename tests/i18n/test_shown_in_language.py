@@ -4,12 +4,14 @@ and the game master, in Ukrainian and Chinese; what is stored (ids, English name
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine import RULESETS, MapError, OptionError
 from engine.conquest.board import ConquestMap
 from engine.siege.board import SiegeMap
-from i18n import level_title, map_title, tr, using
+from i18n import joined, level_title, map_title, tr, using
 from i18n.commands import localised, register
 from service.gameoptions import settle
 from service.models import PlayerRow, TimeSettings
@@ -72,8 +74,47 @@ def test_every_shipped_map_and_computer_level_has_a_name_in_the_language(languag
     with using(language):
         assert [name for name in sorted(maps) if map_title(name) == name] == []
         assert [name for name in sorted(levels) if level_title(name) == name] == []
-        assert map_title("generated-medium-3p").endswith("medium-3p") and map_title("my own") == "my own"
+        assert map_title("my own") == "my own"
     assert map_title("crown") == "crown" and level_title("Hard") == "Hard"
+
+
+@pytest.mark.parametrize(
+    "language, shown",
+    [
+        ("en", ["generated medium, 3 players", "generated 10x10", "generated 20x16, mode 2", "generated small"]),
+        (
+            "uk",
+            ["згенерована середня, 3 гравці", "згенерована 10x10", "згенерована 20x16, режим 2", "згенерована мала"],
+        ),
+        ("zh_Hans", ["随机生成 中 · 3 名玩家", "随机生成 10x10", "随机生成 20x16 · 模式 2", "随机生成 小"]),
+    ],
+)
+def test_generated_maps_are_named_in_the_language(language, shown):
+    ids = ["generated-medium-3p", "generated-10x10", "generated-20x16-mode2", "generated-small"]
+    with using(language):
+        assert [map_title(name) for name in ids] == shown
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_every_rulesets_generated_map_reads_without_english_words(ruleset):
+    rs = RULESETS[ruleset]
+    name = rs.map_name(rs.setup(rs.max_players))
+    assert name.startswith("generated-")  # the stored id is unchanged
+    for language in TRANSLATED:
+        with using(language):
+            assert re.search("[a-wyz]", map_title(name)) is None, map_title(name)  # "x" only in "10x10"
+
+
+def test_lists_of_names_are_joined_the_languages_way():
+    with using("zh_Hans"), pytest.raises(OptionError, match="：small、medium、large$"):
+        settle(RULESETS["conquest"], {"size": "huge"})
+    with using("zh_Hans"), pytest.raises(MapError, match="：王冠 \\(crown\\)、"):
+        RULESETS["conquest"].setup(2, {"map": "nowhere"})
+    with using("uk"), pytest.raises(OptionError, match=": small, medium, large$"):
+        settle(RULESETS["conquest"], {"size": "huge"})
+    assert joined(["Alice", "Bob"]) == "Alice, Bob"
+    with using("zh_Hans"):
+        assert joined(["Alice", "Bob"]) == "Alice、Bob" and joined([2, 3]) == "2、3"
 
 
 def computer(name: str, level: str | None, user_id: int | None = None) -> PlayerRow:

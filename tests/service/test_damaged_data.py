@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 
+from i18n import using
 from service.models import TimeSettings
 from service.presenter import Presenter
 from service.workers import CpuPool
@@ -82,6 +84,17 @@ async def test_a_game_with_a_damaged_state_is_listed_as_damaged_beside_the_other
     assert "damaged data" in listed[damaged.id].damage and "height" in listed[damaged.id].damage
     assert listed[healthy.id].damage is None and listed[healthy.id].state is not None
     assert [g.id for g in await env.master.games_of(ALICE.user_id)] == [healthy.id, damaged.id]
+
+
+async def test_the_damage_is_told_in_the_readers_language_with_its_detail_labelled(env):
+    damaged = await fortress_game_stored_as(env, {"height": 10**6})
+    with using("zh_Hans"):
+        [game] = await env.master.list_games(GUILD)
+    assert game.id == damaged and game.damage.startswith(f"第 {damaged} 号游戏的数据已损坏")
+    assert re.search(r"（详情：.*height.*）$", game.damage)  # the technical detail kept for the report
+    with using("uk"):
+        [game] = await env.master.list_games(GUILD)
+    assert re.search(r"скасувати \(подробиці: .*height.*\)$", game.damage)
 
 
 async def test_a_state_that_breaks_loading_in_any_way_only_marks_its_own_game(env, monkeypatch):
