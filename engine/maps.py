@@ -51,10 +51,14 @@ class ShippedMaps(Generic[M]):
 
     def __init__(self, package: str, from_dict: Callable[[Any], M]):
         self.package, self.from_dict = package, from_dict
+        self._names: list[str] | None = None
 
     def names(self) -> list[str]:
-        folder = resources.files(self.package) / "maps"
-        return sorted(entry.name[:-5] for entry in folder.iterdir() if entry.name.endswith(".json"))
+        """Listed once: the files ship with the package, and every game card asks (through the options)."""
+        if self._names is None:
+            folder = resources.files(self.package) / "maps"
+            self._names = sorted(entry.name[:-5] for entry in folder.iterdir() if entry.name.endswith(".json"))
+        return list(self._names)
 
     def load(self, name: str) -> M:
         if name not in self.names():

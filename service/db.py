@@ -14,12 +14,14 @@ import logging
 import pathlib
 import re
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Sequence
+from typing import Any
 
 import aiosqlite
 
 from service.instancelock import InstanceLock
-from service.storeerrors import StoreError, explain, storage_failure
+from service.store import RETURNS_ROWS, Fetched, Statement
+from service.storeerrors import StorageFailure, StoreError, explain, storage_failure
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +33,28 @@ class SchemaTooNewError(StoreError):
     """The database was written by a newer version of the bot."""
 
 
+class SqliteConnection:
+    """The service's view of the connection: each statement one trip to aiosqlite's thread (a read
+    runs and is fetched at once, a write reports its rowcount), instead of execute, fetch and close
+    each crossing over."""
+
+    def __init__(self, conn: aiosqlite.Connection):
+        self.conn = conn
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Statement:
+        return Statement(lambda: self._run(sql, params))
+
+    async def _run(self, sql: str, params: Sequence[Any]) -> Fetched:
+        if RETURNS_ROWS.search(sql):
+            rows = await self.conn.execute_fetchall(sql, params)
+            return Fetched(rows, len(rows))
+        cursor = await self.conn.execute(sql, params)
+        return Fetched([], cursor.rowcount)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self.conn.executemany(sql, rows)
+
+
 class Database:
     dialect = "sqlite"
     shared = False  # one bot per file (``InstanceLock``)
@@ -38,6 +62,7 @@ class Database:
 
     def __init__(self, conn: aiosqlite.Connection, path: str | pathlib.Path):
         self.conn, self.path = conn, pathlib.Path(path)
+        self.statements = SqliteConnection(conn)
         self.lock = asyncio.Lock()
         self.instance: InstanceLock | None = None
 
@@ -87,7 +112,7 @@ class Database:
             self.instance = None
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[SqliteConnection]:
         """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception (a crash mid-way leaves nothing).
 
         SQLite rolls back by itself after some errors (a full disk): the error raised is then the
@@ -95,15 +120,32 @@ class Database:
         async with self.lock:
             try:
                 await self.conn.execute("BEGIN IMMEDIATE")
-                yield self.conn
+                yield self.statements
                 await self.conn.execute("COMMIT")
             except BaseException as err:
                 await self._roll_back()
-                failure = storage_failure(err) if isinstance(err, sqlite3.Error) else None
-                if failure is None:
+                if (failure := self._unsaved(err)) is None:
                     raise
-                log.error("a write to %s failed and was undone: %s", self.path, explain(err, self.path))
                 raise failure from err
+
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement, atomic by itself (SQLite's autocommit: one trip instead of a transaction's
+        three); returns how many rows it changed."""
+        async with self.lock:
+            try:
+                return (await self.statements.execute(sql, params)).rowcount
+            except BaseException as err:
+                if (failure := self._unsaved(err)) is None:
+                    raise
+                raise failure from err
+
+    def _unsaved(self, err: BaseException) -> StorageFailure | None:
+        """The storage failure players are told about when ``err`` means the write could not be made."""
+        failure = storage_failure(err) if isinstance(err, sqlite3.Error) else None
+        if failure is None:
+            return None
+        log.error("a write to %s failed and was undone: %s", self.path, explain(err, self.path))
+        return failure
 
     async def _roll_back(self) -> None:
         if not self.conn.in_transaction:
@@ -114,9 +156,9 @@ class Database:
             log.exception("rolling back failed too; the first error follows")
 
     @contextlib.asynccontextmanager
-    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def reading(self) -> AsyncIterator[SqliteConnection]:
         async with self.lock:
-            yield self.conn
+            yield self.statements
 
     async def migrate(self, folder: pathlib.Path = MIGRATIONS) -> int:
         """Apply the missing numbered migrations in order, each in one transaction with its version."""
@@ -145,14 +187,14 @@ class Database:
                     raise
             return await self._version()
 
-    async def serialize(self, conn: aiosqlite.Connection, topic: str) -> None:
+    async def serialize(self, conn: SqliteConnection, topic: str) -> None:
         """Nothing to do: a SQLite write transaction (BEGIN IMMEDIATE) already excludes every other."""
 
-    async def session_alive(self, conn: aiosqlite.Connection, session: int) -> bool:
+    async def session_alive(self, conn: SqliteConnection, session: int) -> bool:
         """Never asked: no other process shares the file."""
         return True
 
-    async def ids_follow_copied_rows(self, conn: aiosqlite.Connection) -> None:
+    async def ids_follow_copied_rows(self, conn: SqliteConnection) -> None:
         """Nothing to do: SQLite numbers a new row after the largest id in its table."""
 
     async def version(self) -> int:

@@ -102,6 +102,10 @@ class GameMasterCore:
             return await self._load(conn, game_id)
 
     async def _load(self, conn: Connection, game_id: int) -> Game:
+        return (await self._snapshot(conn, game_id))[0]
+
+    async def _snapshot(self, conn: Connection, game_id: int) -> tuple[Game, dict[int, OrderRow]]:
+        """The game, and the orders of its current turn (read once: the game's ``passed`` comes from them)."""
         async with conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
             row = await cursor.fetchone()
         if row is None:
@@ -143,7 +147,7 @@ class GameMasterCore:
                     error=err,
                 )
         passed = frozenset(seat for seat, row in orders.items() if row.passed)
-        return Game(game, players, passed, acting, damage, state)
+        return Game(game, players, passed, acting, damage, state), orders
 
     async def _orders(self, conn: Connection, game: GameRow) -> dict[int, OrderRow]:
         async with conn.execute(
@@ -156,8 +160,11 @@ class GameMasterCore:
 
     # --- the transition path -------------------------------------------------------------
 
-    async def _transition(self, game_id: int, build: Callable[[Planner, Game], None]) -> Game:
-        """Plan with ``build`` (which may raise a GameError to refuse, or NothingToDo) and commit atomically."""
+    async def _transition(
+        self, game_id: int, build: Callable[[Planner, Game], None], *, reload: bool = True
+    ) -> Game | None:
+        """Plan with ``build`` (which may raise a GameError to refuse, or NothingToDo) and commit atomically;
+        returns the game as it is after (unless ``reload`` is false: a deadline has no one to show it to)."""
         async with self._locks[game_id]:
             game, plan = await self._retrying(lambda: self._plan_and_commit(game_id, build))
             if plan is None:
@@ -166,13 +173,12 @@ class GameMasterCore:
             if plan.engine_state is not None:
                 self._keep_state((game_id, game.row.version + 1), plan.engine_state)
             self._notify(game_id, self.wake_time(plan.status, plan.paused_at, plan.deadline_at, plan.reminder_at))
-        return await self.get_game(game_id)
+        return await self.get_game(game_id) if reload else None
 
     async def _plan_and_commit(self, game_id: int, build: Callable[[Planner, Game], None]) -> tuple[Game, Plan | None]:
         """One attempt: the snapshot, and the plan committed against it (None: nothing to do)."""
         async with self.db.reading() as conn:
-            game = await self._load(conn, game_id)
-            orders = await self._orders(conn, game.row)
+            game, orders = await self._snapshot(conn, game_id)
             reminders = await self._reminder_settings(conn, [p.user_id for p in game.players if not p.is_ai])
         if game.damage:
             raise GameError(game.damage)

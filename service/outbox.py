@@ -144,26 +144,22 @@ class Outbox:
         if not announcement_ids:
             return
         marks = ",".join("?" * len(announcement_ids))
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                f"UPDATE outbox SET tried_at = ? WHERE id IN ({marks})",
-                (self.clock.now(), *announcement_ids),
-            )
+        await self.db.write(
+            f"UPDATE outbox SET tried_at = ? WHERE id IN ({marks})", (self.clock.now(), *announcement_ids)
+        )
 
     async def _settled(self, announcement_id: int, error: str | None) -> None:
         """Delivered, or given up for good (``error`` says why): either way it leaves the queue."""
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?",
-                (self.clock.now(), error, announcement_id),
-            )
+        await self.db.write(
+            "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?",
+            (self.clock.now(), error, announcement_id),
+        )
 
     async def _failed(self, announcement_id: int, attempts: int, error: str) -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE outbox SET attempts = ?, next_attempt = ?, last_error = ? WHERE id = ?",
-                (attempts, self.clock.now() + backoff(attempts), error[:500], announcement_id),
-            )
+        await self.db.write(
+            "UPDATE outbox SET attempts = ?, next_attempt = ?, last_error = ? WHERE id = ?",
+            (attempts, self.clock.now() + backoff(attempts), error[:500], announcement_id),
+        )
 
     async def pending_count(self) -> int:
         async with self.db.reading() as conn:

@@ -33,7 +33,7 @@ import asyncpg
 
 from service.db import MIGRATIONS, SchemaTooNewError, available_migrations
 from service.instancelock import AlreadyRunning
-from service.store import BOT, SOLE, redacted
+from service.store import BOT, RETURNS_ROWS, SOLE, Fetched, Statement, redacted
 from service.storeerrors import StorageFailure, StoreError, unsaved
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,6 @@ POSTGRESQL_WORDS = (
     (re.compile(r"\bBLOB\b"), "BYTEA"),
 )
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|\?")
-_RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES)\b|\bRETURNING\b", re.IGNORECASE)
 INSTANCE_LOCK = 0x7465727269746F72  # any fixed number: bots hold it shared, a copy by migrate-db alone
 MIGRATION_LOCK = INSTANCE_LOCK + 1  # held while migrating, so two starting bots never apply one step twice
 POOL_SIZE = 8
@@ -85,49 +84,22 @@ def postgresql_schema(script: str) -> str:
     return script
 
 
-class PgCursor:
-    def __init__(self, rows: list[asyncpg.Record], rowcount: int):
-        self.rows, self.rowcount = rows, rowcount
-
-    async def fetchone(self) -> asyncpg.Record | None:
-        return self.rows[0] if self.rows else None
-
-    async def fetchall(self) -> list[asyncpg.Record]:
-        return self.rows
-
-
-class _Statement:
-    """What ``execute`` returns: await it, or use it with ``async with``, for its cursor."""
-
-    def __init__(self, conn: asyncpg.Connection, sql: str, params: Sequence[Any]):
-        self.conn, self.sql, self.params = conn, numbered(sql), tuple(params)
-
-    async def _run(self) -> PgCursor:
-        if _RETURNS_ROWS.search(self.sql):
-            rows = await self.conn.fetch(self.sql, *self.params)
-            return PgCursor(rows, len(rows))
-        status = await self.conn.execute(self.sql, *self.params)
-        count = status.rpartition(" ")[2]
-        return PgCursor([], int(count) if count.isdigit() else -1)
-
-    def __await__(self):
-        return self._run().__await__()
-
-    async def __aenter__(self) -> PgCursor:
-        return await self._run()
-
-    async def __aexit__(self, *exc) -> None:
-        return None
-
-
 class PgConnection:
     """One pooled asyncpg connection speaking the service's SQL (see ``service.store``)."""
 
     def __init__(self, conn: asyncpg.Connection):
         self.conn = conn
 
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Statement:
-        return _Statement(self.conn, sql, params)
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Statement:
+        return Statement(functools.partial(self._run, numbered(sql), tuple(params)))
+
+    async def _run(self, sql: str, params: tuple) -> Fetched:
+        if RETURNS_ROWS.search(sql):
+            rows = await self.conn.fetch(sql, *params)
+            return Fetched(rows, len(rows))
+        status = await self.conn.execute(sql, *params)
+        count = status.rpartition(" ")[2]
+        return Fetched([], int(count) if count.isdigit() else -1)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         rows = [tuple(row) for row in rows]
@@ -201,6 +173,10 @@ class PostgresStore:
                     raise
                 log.error("a write to %s failed and was undone: %s", self.where, err)
                 raise failure from err
+
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self.transaction() as conn:
+            return (await conn.execute(sql, params)).rowcount
 
     @contextlib.asynccontextmanager
     async def reading(self) -> AsyncIterator[PgConnection]:

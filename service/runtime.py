@@ -117,7 +117,7 @@ class GameService:
         self._spawn(guarded("delivering announcements", self.outbox.flush))
 
     async def _wake(self, game_id: int) -> None:
-        await self.master.wake(game_id)
+        await self.master.wake(game_id, reload=False)
         await self.outbox.flush()
 
     async def sweep(self) -> None:

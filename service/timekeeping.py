@@ -18,10 +18,10 @@ MAX_EXTENSION = 30 * 86400
 
 
 class TimeOps(GameMasterCore):
-    async def wake(self, game_id: int) -> Game:
+    async def wake(self, game_id: int, *, reload: bool = True) -> Game | None:
         """Called at a game's wake-up time (and by the sweep): remind, resolve, or act on the deadline.
         Another process holding the game's wake-up (``service.claims``) does it instead: the game is
-        returned as it stands."""
+        returned as it stands (``reload`` false: nothing is returned, and the game is not read again)."""
 
         def build(planner: Planner, game: Game) -> None:
             row = game.row
@@ -35,7 +35,9 @@ class TimeOps(GameMasterCore):
             raise NothingToDo
 
         async with self.claims.holding(WAKE, game_id) as held:
-            return await self._transition(game_id, build) if held else await self.get_game(game_id)
+            if held:
+                return await self._transition(game_id, build, reload=reload)
+            return await self.get_game(game_id) if reload else None
 
     async def sweep(self) -> int:
         """Wake every running game whose deadline or reminder time has passed; returns how many."""
@@ -49,7 +51,7 @@ class TimeOps(GameMasterCore):
                 due = [row[0] for row in await cursor.fetchall()]
         for game_id in due:
             try:
-                await self.wake(game_id)
+                await self.wake(game_id, reload=False)
             except Exception:  # one broken game must not hold up every other game's deadline
                 log.exception("waking game #%s failed", game_id)
         return len(due)

@@ -20,6 +20,7 @@ from aiohttp import web
 
 from . import limits
 from .models import FieldError, RequestRecord, Upload, Violation
+from .multipart import MalformedForm, media_type, parse_form
 from .schema import ApiSchema
 from .world import World
 
@@ -207,29 +208,30 @@ class FakeServer:
         """Parse and validate the body against the operation's schema; raises ``ApiError`` if invalid."""
         uploads: list[Upload] = []
         payload: Any = None
-        multipart = request.content_type == "multipart/form-data"
+        content_type = request.headers.get("Content-Type", "")
+        multipart = media_type(content_type) == "multipart/form-data"
         if multipart:
-            reader = await request.multipart()
-            while (part := await reader.next()) is not None:
-                name = getattr(part, "name", None) or ""
-                if name == "payload_json":
-                    payload = _parse_json(await part.read())
-                elif name.startswith("files[") and name.endswith("]") and name[6:-1].isdigit():
-                    uploads.append(
-                        Upload(int(name[6:-1]), getattr(part, "filename", None) or name, bytes(await part.read()))
-                    )
+            try:
+                parts = parse_form(content_type, await request.read())
+            except MalformedForm as err:
+                raise ApiError(400, 50035, "Invalid Form Body", kind="schema", detail=str(err)) from None
+            for part in parts:
+                if part.name == "payload_json":
+                    payload = _parse_json(part.data)
+                elif part.name.startswith("files[") and part.name.endswith("]") and part.name[6:-1].isdigit():
+                    uploads.append(Upload(int(part.name[6:-1]), part.filename or part.name, part.data))
                 else:
-                    raise invalid_form([FieldError((name,), "Unexpected multipart field")], kind="schema")
+                    raise invalid_form([FieldError((part.name,), "Unexpected multipart field")], kind="schema")
         else:
             raw = await request.read()
             if raw:
-                if request.content_type != "application/json":
+                if media_type(content_type) != "application/json":
                     raise ApiError(
                         400,
                         50035,
                         "Invalid Form Body",
                         kind="schema",
-                        detail=f"body sent as {request.content_type!r}, not application/json",
+                        detail=f"body sent as {media_type(content_type)!r}, not application/json",
                     )
                 payload = _parse_json(raw)
         request[BODY] = payload
