@@ -98,6 +98,7 @@ def _migrate_db(source: str, target: str) -> int:
 
 async def run_bot(config: Config) -> int:
     """Run until SIGINT/SIGTERM; shut down cleanly so no committed turn or announcement is lost."""
+    import aiohttp
     import discord
 
     from cogs.client import GameBot
@@ -124,6 +125,17 @@ async def run_bot(config: Config) -> int:
         return 1
     except discord.PrivilegedIntentsRequired as err:
         print(f"Discord refused the connection: {err}", file=sys.stderr)
+        return 1
+    except aiohttp.ClientConnectionError as err:
+        where = config.api_base or "Discord"
+        print(f"cannot reach {where} to log in: {err}. Check the network (and DISCORD_API_BASE).", file=sys.stderr)
+        return 1
+    except (discord.HTTPException, discord.GatewayNotFound) as err:
+        print(
+            f"Discord failed a request while the bot was starting ({err}); "
+            "it is probably a Discord outage: start the bot again later.",
+            file=sys.stderr,
+        )
         return 1
     except discord.ConnectionClosed as err:
         if err.code != SHARDING_REQUIRED:

@@ -4,6 +4,7 @@ double nothing; a rejected token stops the bot with a clear message."""
 from __future__ import annotations
 
 import json
+import socket
 
 import pytest
 
@@ -73,6 +74,22 @@ async def test_a_rejected_token_stops_the_bot_with_a_clear_message(table, tmp_pa
     assert await run_bot(config) == 1
     assert "Discord rejected DISCORD_TOKEN" in capsys.readouterr().err
     table.fake.take_violations()  # the 401 was the point
+
+
+async def test_discord_out_of_reach_at_start_stops_the_bot_with_a_clear_message(tmp_path, capsys):
+    with socket.socket() as closed:  # a port nothing listens on
+        closed.bind(("127.0.0.1", 0))
+        base = f"http://127.0.0.1:{closed.getsockname()[1]}/api/v10"
+    config = Config(token="a-token", database=tmp_path / "alone.sqlite3", api_base=base)
+    assert await run_bot(config) == 1
+    assert f"cannot reach {base} to log in" in capsys.readouterr().err
+
+
+async def test_discord_failing_at_start_stops_the_bot_with_a_clear_message(table, tmp_path, capsys):
+    table.fake.inject_server_error("/gateway/bot", status=503)
+    config = Config(token=table.fake.token, database=tmp_path / "other.sqlite3", api_base=table.fake.api_base)
+    assert await run_bot(config) == 1
+    assert "Discord failed a request while the bot was starting" in capsys.readouterr().err
 
 
 @pytest.fixture(autouse=True)
