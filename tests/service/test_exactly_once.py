@@ -55,14 +55,17 @@ async def test_stale_writer_is_refused_by_the_version_check(env):
 
 async def reference_run(env):
     """The same game without any crash: the result every crashed run must reach."""
-    game = await env.new_game(ALICE, BOB, CAROL, ai=1)
-    await env.master.submit(game.id, ALICE)
-    await env.master.submit(game.id, BOB)
-    env.clock.advance(HOUR)
-    await env.master.sweep()
-    await env.outbox.flush()
-    game = await env.master.get_game(game.id)
-    return game.row.state, [(a.kind, a.payload) for a in env.sink.posted]
+    try:
+        game = await env.new_game(ALICE, BOB, CAROL, ai=1)
+        await env.master.submit(game.id, ALICE)
+        await env.master.submit(game.id, BOB)
+        env.clock.advance(HOUR)
+        await env.master.sweep()
+        await env.outbox.flush()
+        game = await env.master.get_game(game.id)
+        return game.row.state, [(a.kind, a.payload) for a in env.sink.posted]
+    finally:
+        await env.db.close()  # an open connection's thread would keep the test process from ending
 
 
 @pytest.mark.parametrize("point", ["planned", "in_transaction", "committed", "delivered"])
