@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import pathlib
 import re
@@ -42,7 +43,7 @@ class SqliteConnection:
         self.conn = conn
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Statement:
-        return Statement(lambda: self._run(sql, params))
+        return Statement(functools.partial(self._run, sql, params))
 
     async def _run(self, sql: str, params: Sequence[Any]) -> Fetched:
         if RETURNS_ROWS.search(sql):

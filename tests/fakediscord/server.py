@@ -58,6 +58,11 @@ def invalid_form(errors: list[FieldError], kind: str = "limit") -> ApiError:
     return ApiError(400, 50035, "Invalid Form Body", errors=errors, kind=kind)
 
 
+def unreadable_body(detail: str) -> ApiError:
+    """Discord's answer to a body it cannot read as JSON or as a form."""
+    return ApiError(400, 50035, "Invalid Form Body", kind="schema", detail=detail)
+
+
 def _nest(errors: list[FieldError]) -> dict[str, Any]:
     """Discord's nested error object: ``{"content": {"_errors": [{"code", "message"}]}}``."""
     root: dict[str, Any] = {}
@@ -209,12 +214,13 @@ class FakeServer:
         uploads: list[Upload] = []
         payload: Any = None
         content_type = request.headers.get("Content-Type", "")
-        multipart = media_type(content_type) == "multipart/form-data"
+        media = media_type(content_type)
+        multipart = media == "multipart/form-data"
         if multipart:
             try:
                 parts = parse_form(content_type, await request.read())
             except MalformedForm as err:
-                raise ApiError(400, 50035, "Invalid Form Body", kind="schema", detail=str(err)) from None
+                raise unreadable_body(str(err)) from None
             for part in parts:
                 if part.name == "payload_json":
                     payload = _parse_json(part.data)
@@ -225,14 +231,8 @@ class FakeServer:
         else:
             raw = await request.read()
             if raw:
-                if media_type(content_type) != "application/json":
-                    raise ApiError(
-                        400,
-                        50035,
-                        "Invalid Form Body",
-                        kind="schema",
-                        detail=f"body sent as {media_type(content_type)!r}, not application/json",
-                    )
+                if media != "application/json":
+                    raise unreadable_body(f"body sent as {media!r}, not application/json")
                 payload = _parse_json(raw)
         request[BODY] = payload
         self._check_files(uploads, size_limit)
