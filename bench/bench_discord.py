@@ -10,8 +10,8 @@
    that the two see the same machine.
 2. Deadline to image: from the sweep noticing the deadline of all PLAYERS/2 rounds to each game's
    round image arriving in its thread (each game on the default board, with its lobby card kept up to
-   date): the p99 over the games, and when everything (the turn announcements and lobby cards that
-   follow the images) was posted. The floor: one round image, times the games, divided by the cores
+   date): the p99 over the games, and when everything (the lobby cards that follow the images) was
+   posted. The floor: one round image, times the games, divided by the cores
    (no bot can post the images faster). This machine's speed drifts by a third from minute to minute,
    so one image is timed twice, and the lesser counts: drawn in the bench's process (the median of
    FLOOR_RUNS just before the deadline and as many just after), and the median CPU the bot's own
@@ -169,7 +169,7 @@ class BotSide:
 
     async def deadline_to_images(self) -> tuple[list[float], float, float]:
         """Milliseconds from the deadline to each game's round image, and to the last post of all (the
-        turn announcements and lobby cards after the images); this process's CPU per turn."""
+        lobby cards after the images); this process's CPU per turn."""
         turns = len(self.users) // 2
         arrivals: dict[int, float] = {}
 

@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 NO_PINGS = discord.AllowedMentions.none()
 
 
@@ -45,9 +44,9 @@ DEPARTURES = {
 }
 
 
-def _turn(a: Announcement, *, capital: bool = True) -> str:
+def _turn(payload: dict, *, capital: bool = True) -> str:
     """The announced turn by its ruleset's name ("Round 4", "creating phase 12")."""
-    return numbered_turn(a.payload.get("unit", "turn"), a.payload["turn"], capital=capital)
+    return numbered_turn(payload.get("unit", "turn"), payload["turn"], capital=capital)
 
 
 def _fit(lines: list[str], limit: int = 1900) -> str:
@@ -61,7 +60,7 @@ class DiscordAnnouncer:
         self.handlers: dict[str, Callable[[Announcement, Game, discord.abc.Messageable], Awaitable[None]]] = {
             "game_started": self._started,
             "round_resolved": self._resolved,
-            "turn_started": self._turn,
+            "turn_started": self._turn_started,
             "reminder": self._reminder,
             "player_removed": self._removed,
             "game_over": self._over,
@@ -100,14 +99,28 @@ class DiscordAnnouncer:
         *,
         file: discord.File | None = None,
         view: discord.ui.View | None = None,
-        pings: bool = False,
+        pings: list[int] | None = None,
     ) -> None:
+        """Post it once; only the users in ``pings`` are notified (players mentioned elsewhere are not)."""
         if await posted_before(self.client, channel, a, self.service.clock.now(), text[:2000]):
             return
         kwargs = {"file": file} if file else {}
         if view is not None:
             kwargs["view"] = view
-        await channel.send(text[:2000], nonce=f"a{a.id}", allowed_mentions=PING_USERS if pings else NO_PINGS, **kwargs)
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in pings]) if pings else NO_PINGS
+        await channel.send(text[:2000], nonce=f"a{a.id}", allowed_mentions=mentions, **kwargs)
+
+    async def _post_with_call(
+        self, channel: discord.abc.Messageable, a: Announcement, game: Game, lines: list[str], **kwargs
+    ) -> None:
+        """Post the lines (cut to fit), then the new turn's call to play when this post carries it."""
+        call = a.payload.get("next_turn")
+        text = self._call(call, game) if call else None
+        if text is None:
+            await self._post(channel, a, _fit(lines), **kwargs)
+            return
+        shown = _fit(lines, max(200, 1990 - len(text)))
+        await self._post(channel, a, f"{shown}\n{text}", pings=call["user_ids"], **kwargs)
 
     def _mention(self, game: Game, seat: int) -> str:
         player = game.player_at(seat)
@@ -132,10 +145,12 @@ class DiscordAnnouncer:
             seats=seats,
             ruleset=game.row.ruleset,
         )
-        await self._post(channel, a, text, file=await self._board(game, a.payload["seq"], tr("Start")))
+        await self._post_with_call(
+            channel, a, game, [text], file=await self._board(game, a.payload["seq"], tr("Start"))
+        )
 
     async def _resolved(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
-        lines = [f"**{_turn(a)}.**"]
+        lines = [f"**{_turn(a.payload)}.**"]
         lines += self.service.presenter.event_lines(game, a.payload["events"], shown=plain)
         limit = a.payload.get("missed_limit")
         for seat, count in a.payload.get("missed", []):
@@ -148,15 +163,22 @@ class DiscordAnnouncer:
                     limit=limit,
                 )
             )
-        await self._post(channel, a, _fit(lines), file=await self._board(game, a.payload["seq"]))
+        await self._post_with_call(channel, a, game, lines, file=await self._board(game, a.payload["seq"]))
 
-    async def _turn(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
-        if game.row.status != RUNNING or not a.payload["user_ids"]:
-            return
-        pings = " ".join(f"<@{user}>" for user in a.payload["user_ids"])
-        deadline = when(a.payload["deadline_at"]) if a.payload["deadline_at"] else tr("no deadline")
-        turn = _turn(a, capital=False)
-        if a.payload.get("secret", True):
+    async def _turn_started(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
+        text = self._call(a.payload, game)
+        if text is not None:
+            await self._post(channel, a, text, pings=a.payload["user_ids"])
+
+    def _call(self, call: dict, game: Game) -> str | None:
+        """A turn's call to play, naming who must play it; None when there is nobody to call (only
+        computers act, or the game is no longer running)."""
+        if game.row.status != RUNNING or not call["user_ids"]:
+            return None
+        pings = " ".join(f"<@{user}>" for user in call["user_ids"])
+        deadline = when(call["deadline_at"]) if call["deadline_at"] else tr("no deadline")
+        turn = _turn(call, capital=False)
+        if call.get("secret", True):
             text = tr(
                 "{pings} — {turn}: give your orders with `/orders give`, check them with "
                 "`/orders show`, then `/orders pass`. Deadline: {deadline}.",
@@ -171,10 +193,10 @@ class DiscordAnnouncer:
                 turn=turn,
                 deadline=deadline,
             )
-        hint = a.payload.get("hint")
+        hint = call.get("hint")
         if hint:
             text += "\n" + tr("To play: {hint}.", hint=tr(hint))
-        await self._post(channel, a, text, pings=True)
+        return text
 
     async def _reminder(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
         where = f"<#{game.row.thread_id}>" if game.row.thread_id else f"<#{game.row.channel_id}>"
@@ -190,7 +212,7 @@ class DiscordAnnouncer:
                 tr(
                     "⏰ {game}, {turn}: the deadline is {deadline}. {where}",
                     game=self._title(game),
-                    turn=_turn(a, capital=False),
+                    turn=_turn(a.payload, capital=False),
                     deadline=deadline,
                     where=where,
                 )
@@ -227,7 +249,7 @@ class DiscordAnnouncer:
     async def _removed(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
         consequences = self.service.presenter.event_lines(game, a.payload.get("events", []), shown=plain)
         left = self._departure(game, a.payload["seat"], a.payload["reason"])
-        await self._post(channel, a, _fit([f"{left}.", *consequences]))
+        await self._post_with_call(channel, a, game, [f"{left}.", *consequences])
 
     async def _over(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
         result = a.payload["result"]

@@ -23,6 +23,10 @@ from service.timing import bank_after_pass, clocked_nodes, turn_deadline
 
 log = logging.getLogger(__name__)
 
+# A new turn's call to play ("next_turn") rides on the post made just before it in the same change,
+# so players get one message with the board instead of two; otherwise it is a post of its own.
+CARRY_THE_CALL = frozenset({"game_started", "round_resolved", "player_removed"})
+
 
 @dataclass
 class HistoryRow:
@@ -441,20 +445,20 @@ class Planner:
                 self.orders[seat] = OrderRow(seat, text, True)
         self._refresh_deadline()
         humans = [seated[s].user_id for s in acting if not seated[s].is_ai]
-        self.plan.announcements.append(
-            (
-                "turn_started",
-                {
-                    "turn": self.plan.turn + 1,
-                    "unit": self.rs.turn_unit(self.state),
-                    "secret": self.rs.orders_are_secret(self.state),
-                    "hint": self.rs.order_hint(self.state),
-                    "seats": acting,
-                    "user_ids": humans,
-                    "deadline_at": self.plan.deadline_at,
-                },
-            )
-        )
+        call = {
+            "turn": self.plan.turn + 1,
+            "unit": self.rs.turn_unit(self.state),
+            "secret": self.rs.orders_are_secret(self.state),
+            "hint": self.rs.order_hint(self.state),
+            "seats": acting,
+            "user_ids": humans,
+            "deadline_at": self.plan.deadline_at,
+        }
+        last = self.plan.announcements[-1] if self.plan.announcements else None
+        if last is not None and last[0] in CARRY_THE_CALL:
+            last[1]["next_turn"] = call  # one post (and one notification) shows what happened and calls to play
+        else:
+            self.plan.announcements.append(("turn_started", call))
 
     def _refresh_deadline(self) -> None:
         if self._ready():

@@ -31,8 +31,9 @@ async def test_a_whole_game(table):
     await fake.click(table.alice, lobby, button(lobby, "Start"))
     started = await table.post(lambda m: "has started" in m.content)
     decode_png(started.attachments[0].data)
-    ping = await table.post(lambda m: "round 1" in m.content and "/orders give" in m.content)
-    assert f"<@{table.alice.id}>" in ping.content and f"<@{table.bob.id}>" in ping.content
+    # The start post calls the humans to round 1: it notifies them, not the computer's creator or anyone else.
+    assert "round 1" in started.content and "/orders give" in started.content
+    assert started.pinged == {table.alice.id, table.bob.id}
 
     game = (await table.bot.service.master.list_games(table.guild.id))[0]
     seat = {p.user_id: p.seat for p in game.players}
@@ -64,6 +65,7 @@ async def test_a_whole_game(table):
     await fake.slash(table.bob, thread, "orders pass")
     resolved = await table.post(lambda m: m.content.startswith("**Round 1."))
     decode_png(resolved.attachments[0].data)
+    assert "round 2" in resolved.content and resolved.pinged == {table.alice.id, table.bob.id}
 
     # A restart in the middle of round 2, with Alice's orders programmed and the deadline pending.
     await fake.slash(table.alice, thread, "orders give", text=f"{target.label}>{home.label} 1")
@@ -79,8 +81,11 @@ async def test_a_whole_game(table):
         assert reminder, f"no reminder for round {round_number}"
         await table.tick(3000)
         await table.post(lambda m, n=round_number: m.content.startswith(f"**Round {n}."))
+    last_round = await table.post(lambda m: m.content.startswith("**Round 4."))
+    assert f"<@{table.bob.id}>" in last_round.content and not last_round.pinged  # his miss is said, not rung
     removed = await table.post(lambda m: "missing turns in a row" in m.content)
-    assert f"<@{table.bob.id}>" in removed.content
+    assert f"<@{table.bob.id}>" in removed.content and "round 5" in removed.content
+    assert removed.pinged == {table.alice.id}  # the call to round 5 rides on the removal, for Alice alone
     gone = await fake.slash(table.bob, thread, "orders pass")
     assert gone.ephemeral and "no longer playing" in gone.content
 

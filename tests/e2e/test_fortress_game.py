@@ -25,7 +25,7 @@ async def test_mode_three_game(table):
         mover, waiter = players[seat], players[1 - seat]
         move += 1
         ping = await table.post(lambda m, n=move: f"your turn (move {n})" in m.content)
-        assert f"<@{mover.id}>" in ping.content and f"<@{waiter.id}>" not in ping.content
+        assert ping.pinged == {mover.id}  # only the player whose move it is is called
         early = await fake.slash(waiter, thread, "orders send", text="pass")
         assert early.ephemeral and "not your turn" in early.content
         if move == 3:  # the mover lets the deadline pass: his move is a pass

@@ -24,7 +24,9 @@ async def test_a_past_turn_shows_its_board_its_summary_and_then_everyones_orders
 
     past = await fake.slash(table.bob, thread, "game history", turn=1)
     assert past.ephemeral and past.content.startswith("**Conquest #1, round 1.**")
-    assert past.content.split("\n")[1:] == posted.content.split("\n")[1:]  # the round post's own lines
+    own, shown = past.content.split("\n")[1:], posted.content.split("\n")[1:]
+    # the post's own lines, then its call to play
+    assert shown[: len(own)] == own and "round 2: give your orders" in shown[len(own)]
     shown, sent = decode_png(past.message.attachments[0].data), decode_png(posted.attachments[0].data)
     assert shown.tobytes() == sent.tobytes()  # the board as it was after round 1
 

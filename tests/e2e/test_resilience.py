@@ -26,6 +26,23 @@ async def test_rate_limits_and_server_errors_on_round_posts(table):
     assert len(rounds) == 1 and len(table.fake.faults_fired) >= 2
 
 
+async def test_a_turn_call_queued_by_an_older_version_is_posted(table):
+    """Older versions queued each turn's call to play as a post of its own; one still undelivered when
+    the bot is upgraded is posted, notifying the players it names."""
+    await table.start_game(**CONQUEST)
+    game = (await table.bot.service.master.list_games(table.guild.id))[0]
+    users = [table.alice.id, table.bob.id]
+    call = {"turn": 1, "unit": "round", "seats": [0, 1], "user_ids": users, "deadline_at": game.row.deadline_at}
+    async with table.bot.service.db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO outbox (game_id, kind, payload, created_at, next_attempt) VALUES (?, 'turn_started', ?, ?, ?)",
+            (game.id, json.dumps(call), table.clock.now(), table.clock.now()),
+        )
+    await table.bot.service.outbox.flush()
+    posted = await table.post(lambda m: m.content.startswith(f"<@{table.alice.id}> <@{table.bob.id}> — round 1:"))
+    assert posted.pinged == set(users) and not posted.attachments
+
+
 async def test_a_repeated_delivery_is_posted_once(table):
     """After a crash between posting and recording the delivery, the outbox posts again with the same
     nonce; Discord hands back the first message instead of a second one."""
@@ -44,20 +61,21 @@ async def test_a_delivery_retried_after_the_nonce_window_is_posted_once(table):
     """A crash between posting and recording two posts, and a restart long after: Discord has forgotten
     the nonces, so the retry finds the post that got through and posts only the one that did not."""
     thread = await table.start_game(**CONQUEST)
-    await table.fake.slash(table.alice, thread, "orders pass")
-    await table.fake.slash(table.bob, thread, "orders pass")
-    ping = await table.post(lambda m: "round 2" in m.content and "/orders give" in m.content)
+    for _ in range(2):
+        await table.fake.slash(table.alice, thread, "orders pass")
+        await table.fake.slash(table.bob, thread, "orders pass")
+    second = await table.post(lambda m: m.content.startswith("**Round 2.") and "round 3" in m.content)
     await table.bot.service.outbox.flush()  # the deliveries under way are recorded
-    table.fake.world.delete_message(ping)  # this one never reached Discord
+    table.fake.world.delete_message(second)  # this one never reached Discord
     async with table.bot.service.db.transaction() as conn:
-        await conn.execute("UPDATE outbox SET delivered_at = NULL WHERE kind IN ('round_resolved', 'turn_started')")
+        await conn.execute("UPDATE outbox SET delivered_at = NULL WHERE kind = 'round_resolved'")
     table.fake.forget_nonces()
     table.clock.advance(3600)
     await table.restart()
     await table.bot.service.recovery
     live = [m for m in table.posts() if not m.deleted]
     assert len([m for m in live if m.content.startswith("**Round 1.")]) == 1
-    assert len([m for m in live if m.content == ping.content]) == 1
+    assert len([m for m in live if m.content == second.content]) == 1
 
 
 async def test_gateway_drop_is_resumed_and_commands_keep_working(table):

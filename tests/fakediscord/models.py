@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import io
 import itertools
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -377,6 +378,7 @@ class FakeMessage:
     edited_timestamp: str | None = None
     deleted: bool = False
     revisions: list[Revision] = field(default_factory=list)
+    pinged: frozenset[int] = frozenset()  # the users this post notified (when it was created)
 
     @property
     def ephemeral(self) -> bool:
@@ -448,6 +450,18 @@ class FakeMessage:
         if self.interaction_metadata is not None:
             data["interaction_metadata"] = self.interaction_metadata
         return data
+
+
+USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def pinged_users(content: str, allowed: dict[str, Any] | None) -> frozenset[int]:
+    """The users a new message notifies: those its content mentions that ``allowed_mentions`` lets
+    through (every one when the body has none, as Discord does)."""
+    named = {int(found) for found in USER_MENTION.findall(content)}
+    if allowed is None or "users" in (allowed.get("parse") or []):
+        return frozenset(named)
+    return frozenset(named & {int(user) for user in allowed.get("users") or []})
 
 
 @dataclass

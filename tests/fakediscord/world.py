@@ -33,6 +33,7 @@ from .models import (
     Violation,
     iso_now,
     permission_value,
+    pinged_users,
 )
 
 GUILDS_INTENT = 1 << 0
@@ -244,6 +245,7 @@ class World:
             guild_id=channel.guild_id,
             nonce=body.get("nonce"),
             visible_only_to=visible_only_to,
+            pinged=pinged_users(body.get("content") or "", body.get("allowed_mentions")),
         )
         message.attachments = self._attachments(message, body.get("attachments"), uploads, [])
         message.embeds = self._embeds(body.get("embeds") or [], message.attachments)

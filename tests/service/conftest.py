@@ -111,6 +111,12 @@ class Env:
             await master.add_ai(game.id, players[0])
         return await master.start_game(game.id, players[0])
 
+    async def played_a_round(self, game):
+        """The game after everyone in it passed its first round: its start and that round are to be posted."""
+        for player in game.players:
+            await self.master.submit(game.id, Actor(player.user_id, player.name))
+        return game
+
     async def count(self, sql: str, *params) -> int:
         async with self.db.reading() as conn:
             async with conn.execute(sql, params) as cursor:

@@ -98,8 +98,8 @@ async def test_a_pass_for_a_turn_that_just_ended_changes_nothing(env):
 
 
 async def test_one_undeliverable_game_does_not_hold_back_the_others(env):
-    broken = await env.new_game(ALICE, BOB, seed=1)
-    healthy = await env.new_game(ALICE, CAROL, seed=2)
+    broken = await env.played_a_round(await env.new_game(ALICE, BOB, seed=1))
+    healthy = await env.played_a_round(await env.new_game(ALICE, CAROL, seed=2))
 
     class Picky:
         def __init__(self):
@@ -115,4 +115,4 @@ async def test_one_undeliverable_game_does_not_hold_back_the_others(env):
     env.outbox.sink = Picky()
     assert await env.outbox.flush() == 2
     assert {a.game_id for a in env.outbox.sink.posted} == {healthy.id}
-    assert await env.outbox.pending_count() == 1  # the broken game's turn ping waits for a retry
+    assert await env.outbox.pending_count() == 1  # the broken game's round post waits for a retry

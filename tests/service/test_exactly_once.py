@@ -109,7 +109,7 @@ async def test_restart_with_deadlines_pending_rearms_and_resolves_overdue(env):
 
 
 async def test_failed_deliveries_are_retried_in_order(env):
-    game = await env.new_game(ALICE, BOB)
+    game = await env.played_a_round(await env.new_game(ALICE, BOB))
     env.sink.fail_next = 1
     assert await env.outbox.flush() == 0
     assert env.sink.posted == []
@@ -117,14 +117,14 @@ async def test_failed_deliveries_are_retried_in_order(env):
     assert await env.outbox.flush() == 0  # backing off: nothing is due yet
     env.clock.advance(backoff(1))
     assert await env.outbox.flush() == 2
-    assert env.sink.kinds() == ["game_started", "turn_started"]
+    assert env.sink.kinds() == ["game_started", "round_resolved"]
     assert all(a.game_id == game.id for a in env.sink.posted)
     assert [a.followed for a in env.sink.posted] == [True, False]  # what shows the game waits for the last
 
 
 async def test_games_posts_go_out_side_by_side_and_each_games_in_order(env):
     """Delivering one game's image never waits for another game's; one game's posts keep their order."""
-    games = [await env.new_game(ALICE, BOB, seed=s) for s in range(3)]
+    games = [await env.played_a_round(await env.new_game(ALICE, BOB, seed=s)) for s in range(3)]
     in_flight, most = 0, 0
     order: dict[int, list[int]] = {}
 
@@ -138,6 +138,6 @@ async def test_games_posts_go_out_side_by_side_and_each_games_in_order(env):
             in_flight -= 1
 
     outbox = Outbox(env.db, env.clock, SlowSink())
-    assert await outbox.flush() == 6  # each game: started, first turn
+    assert await outbox.flush() == 6  # each game: its start, its first round
     assert most == 3
     assert set(order) == {g.id for g in games} and all(ids == sorted(ids) and len(ids) == 2 for ids in order.values())

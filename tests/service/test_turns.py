@@ -301,3 +301,16 @@ async def test_a_pass_needs_a_complete_set_of_orders(env):
     with pytest.raises(IllegalOrderError, match="pick 2 different nodes"):
         await env.master.submit(game.id, ALICE)
     assert (await env.master.get_game(game.id)).passed_seats == frozenset()
+
+
+async def test_a_turns_call_to_play_rides_on_the_post_before_it(env):
+    """One post per round: the start and each round's result carry the next turn's call to play
+    (who is called, the deadline), so players get the board and the call in one notification."""
+    game = await env.played_a_round(await env.new_game(ALICE, BOB))
+    await env.outbox.flush()
+    started, resolved = env.sink.posted
+    assert (started.kind, started.payload["next_turn"]["turn"]) == ("game_started", 1)
+    assert (resolved.kind, resolved.payload["next_turn"]["turn"]) == ("round_resolved", 2)
+    assert sorted(resolved.payload["next_turn"]["user_ids"]) == [ALICE.user_id, BOB.user_id]
+    game = await env.master.get_game(game.id)
+    assert resolved.payload["next_turn"]["deadline_at"] == game.row.deadline_at
