@@ -11,12 +11,12 @@
 2. Deadline to image: from the sweep noticing the deadline of all PLAYERS/2 rounds to each game's
    round image arriving in its thread (each game on the default board, with its lobby card kept up to
    date): the p99 over the games, and when everything (the lobby cards that follow the images) was
-   posted. The floor: one round image, times the games, divided by the cores
-   (no bot can post the images faster). This machine's speed drifts by a third from minute to minute,
-   so one image is timed twice, and the lesser counts: drawn in the bench's process (the median of
-   FLOOR_RUNS just before the deadline and as many just after), and the median CPU the bot's own
-   renders took in its worker processes during the run. Also the CPU the bench's process (the bot and
-   the fake Discord; renders run in worker processes) spent per turn.
+   posted. The floor: the same boards drawn at once by the bot's own render workers, nothing else
+   running (every game's board through the presenter, as a round post draws it): one round image,
+   times the games, spread over the cores the machine gives at that moment. This machine's host takes
+   back up to half of its CPU from minute to minute, so the floor is timed just before the deadline
+   and just after (the very images posted), and the lesser counts. Also the CPU the bench's process
+   (the bot and the fake Discord; renders run in worker processes) spent per turn.
 
 The fake does not check request bodies against Discord's schema here (the tests do): that is
 Discord's work, which never runs on the bot's machine, and it would be counted against the bot.
@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import pathlib
 import statistics
 import sys
@@ -39,7 +38,6 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from bench import workertime  # noqa: E402
 from bench.crowd import DAY, crowded_database  # noqa: E402
 from cogs.client import GameBot  # noqa: E402
 from cogs.config import Config  # noqa: E402
@@ -47,13 +45,11 @@ from cogs.lobby import post_lobby  # noqa: E402
 from engine import RULESETS, find_ruleset  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
 from service.models import Actor, TimeSettings  # noqa: E402
-from service.workers import render_job  # noqa: E402
 from tests.fakediscord.echo import echo_group  # noqa: E402
 from tests.fakediscord.harness import FakeDiscord  # noqa: E402
 
 RS = find_ruleset("conquest")
 LATE_MS = 2500.0
-FLOOR_RUNS = 9  # images drawn for the floor before the deadline, and as many after
 
 
 async def timed(send) -> tuple[float, float]:
@@ -98,28 +94,11 @@ class BotSide:
         )
         self.bot.tree.add_command(echo_group())
         self.orders: dict[int, tuple[object, str]] = {}  # user -> (his game's thread, orders)
-        self.rendered = None  # the game whose round image the floor draws
-        self.worker_render_ms: list[float] = []  # the CPU each round image took in its worker
-
-    def _time_renders(self) -> None:
-        """Have the bot's worker processes report the CPU each board image takes there."""
-        pool = self.bot.service.pool
-        run = pool.run
-
-        async def timed_run(job, *args, **kwargs):
-            if job is not render_job:
-                return await run(job, *args, **kwargs)
-            image, cpu_ms = await run(workertime.timed, job, *args, **kwargs)
-            self.worker_render_ms.append(cpu_ms)
-            return image
-
-        pool.run = timed_run
 
     async def seat_players(self) -> None:
         """Two players per conquest game on the default board, each game opened as the bot opens it:
         a lobby card in the channel (kept up to date at every post) and the game's thread under it."""
         service = self.bot.service
-        self._time_renders()
         for i in range(0, len(self.users), 2):
             if i % 40 == 0:  # a channel holds at most 25 open games
                 channel = self.fake.add_text_channel(self.guild, f"games-{i // 40}")
@@ -178,34 +157,31 @@ class BotSide:
                 arrivals[message.channel_id] = (time.perf_counter() - start) * 1000
             return len(arrivals) == turns
 
+        cards = {g.row.lobby_message_id for g in await self.bot.service.master.list_games(self.guild.id)}
+        shown: set[int] = set()
+
+        def every_card_shows_round_2(message) -> bool:
+            if message.id in cards and "Round 2" in str(message.embeds):
+                shown.add(message.id)
+            return len(shown) == len(cards)
+
         self.clock.advance(3600)
-        self.worker_render_ms.clear()
         start, cpu = time.perf_counter(), time.process_time()
         sweep = asyncio.create_task(self.bot.service.sweep())
         await self.fake.wait_for_message(round_image, timeout=300)
         await sweep
+        await self.fake.wait_for_message(every_card_shows_round_2, timeout=60)
         everything = (time.perf_counter() - start) * 1000
         return sorted(arrivals.values()), everything, (time.process_time() - cpu) * 1000 / turns
 
-    def render_times(self, runs: int) -> list[float]:
-        """Milliseconds to draw one round image in this process, ``runs`` times."""
-        game = self.rendered
-        names = self.bot.service.presenter.drawn_names(game)
-        times = []
-        for _ in range(runs):
-            started = time.perf_counter()
-            render_job(RS, game.row.state, viewer=None, orders_text="", names=names, title=None)
-            times.append((time.perf_counter() - started) * 1000)
-        return times
-
-    async def pick_rendered(self) -> None:
-        games = [g for g in await self.bot.service.master.list_games(self.guild.id) if g.row.thread_id]
-        self.rendered = games[0]
-
-
-def render_floor(one_render_ms: float, games: int) -> float:
-    """The least the round images cost: one round image, times the games, spread over every core."""
-    return one_render_ms * games / (os.cpu_count() or 1)
+    async def boards_at_once(self) -> float:
+        """Milliseconds for the bot's render workers to draw every game's board at once (through the
+        presenter, as a round post draws it), with nothing else going on."""
+        service = self.bot.service
+        games = [g for g in await service.master.list_games(self.guild.id) if g.row.thread_id]
+        started = time.perf_counter()
+        await asyncio.gather(*(service.presenter.board(g) for g in games))
+        return (time.perf_counter() - started) * 1000
 
 
 async def main(players: int, crowd: int, rounds: int) -> None:
@@ -225,16 +201,11 @@ async def main(players: int, crowd: int, rounds: int) -> None:
             bot_samples += await bot.orders_burst()
             if burst % 2 == 1:
                 echo_samples += await bot.echo_burst()
-        await bot.pick_rendered()
-        render_ms = bot.render_times(FLOOR_RUNS)
+        before = await bot.boards_at_once()
         images, everything, cpu_per_turn = await bot.deadline_to_images()
-        render_ms += bot.render_times(FLOOR_RUNS)
-        in_workers_ms = list(bot.worker_render_ms)
+        after = await bot.boards_at_once()
         await fake.stop_bot(bot.bot)
-    # Whichever is less: drawn alone around the deadline, or the bot's own renders in its workers
-    # (the CPU each took: the machine's speed at that very moment).
-    one_render = min(statistics.median(render_ms), statistics.median(in_workers_ms))
-    floor_images = render_floor(one_render, len(images))
+    floor_images = min(before, after)
     image_p99 = p99(images)
     acks, answers = [a for a, _ in bot_samples], [d for _, d in bot_samples]
     echo_acks = [a for a, _ in echo_samples]
@@ -247,10 +218,9 @@ async def main(players: int, crowd: int, rounds: int) -> None:
     print(f"  p99 first response {ratio:.2f}x the echo floor; {late} of {len(acks)} over {LATE_MS / 1000:.1f} s")
     print(summary(f"deadline -> round image posted, {len(images)} games", images))
     print(
-        f"  p99 {image_p99 / floor_images:.2f}x the floor of {floor_images:.0f} ms (one image: {one_render:.1f} ms, the "
-        f"least of {statistics.median(render_ms):.1f} ms drawn alone and {statistics.median(in_workers_ms):.1f} ms of "
-        f"CPU in the bot's workers; spread over {os.cpu_count()} cores); everything posted "
-        f"(turn announcements, lobby cards) after {everything:.0f} ms; "
+        f"  p99 {image_p99 / floor_images:.2f}x the floor of {floor_images:.0f} ms (the {len(images)} boards drawn at "
+        f"once by the bot's workers: {before:.0f} ms before the deadline, {after:.0f} ms after); everything posted "
+        f"(lobby cards too) after {everything:.0f} ms; "
         f"{cpu_per_turn:.1f} ms of CPU per turn in the bot's process (with the fake Discord)"
     )
     print(

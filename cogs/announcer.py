@@ -16,7 +16,6 @@ import discord
 from cogs.buttons import rematch_view
 from cogs.common import COLOUR_EMOJI, plain, png_file, replay_file, when
 from cogs.embeds import result_lines
-from cogs.lobby import refresh_lobby
 from cogs.redelivery import posted_before
 from cogs.translator import server_language
 from i18n import mark, ntr, tr, using
@@ -85,8 +84,8 @@ class DiscordAnnouncer:
                 await self.handlers[announcement.kind](announcement, game, channel)
         except (discord.NotFound, discord.Forbidden, GameNotFound) as err:
             raise Undeliverable(str(err)) from err
-        if announcement.kind != "reminder" and not announcement.followed:  # the card shows the game as it is now
-            await refresh_lobby(self.client, self.service.presenter, game)
+        if announcement.kind != "reminder":  # the card shows the game as it is now, once the posts are out
+            self.client.cards.refresh_later(game.id)
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable:
         return self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)

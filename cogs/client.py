@@ -19,7 +19,7 @@ from cogs.common import on_app_command_error
 from cogs.config import Config
 from cogs.game import GameCog
 from cogs.language import ConfigCog
-from cogs.lobby import LobbyButton
+from cogs.lobby import LobbyButton, LobbyCards
 from cogs.mygames import MyGamesCog
 from cogs.orders import OrdersCog
 from cogs.ratings import RatingsCog
@@ -51,6 +51,7 @@ class GameBot(commands.AutoShardedBot):
         self.service_options = {"sweep_seconds": config.sweep_seconds, "workers": config.workers}
         self.service_options.update(service_options or {})
         self.service: GameService | None = None
+        self.cards = LobbyCards(self)
         self.identify_limiter = IdentifyLimiter()
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
@@ -95,6 +96,7 @@ class GameBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         if self.service is not None:
+            await self.cards.close()
             await self.service.close()
             self.service = None
         await super().close()

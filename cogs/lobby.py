@@ -5,6 +5,8 @@ The buttons' custom ids hold the game number, so they keep working after a resta
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import re
 from typing import TYPE_CHECKING
@@ -15,7 +17,7 @@ from cogs.common import USER_ERRORS, actor_of, send_error, service_of
 from cogs.embeds import game_embed
 from cogs.translator import RepliesInUsersLanguage, server_language
 from i18n import mark, tr, using
-from service.errors import GameError
+from service.errors import GameError, GameNotFound
 from service.models import LOBBY, Actor, Game
 from service.presenter import Presenter
 
@@ -23,6 +25,9 @@ if TYPE_CHECKING:
     from service.runtime import GameService
 
 log = logging.getLogger(__name__)
+
+LATE_CARD_SECONDS = 5.0  # a card waits at most this long for the outbox to post what it holds
+CARD_LANES = 4  # cards edited side by side
 
 
 class LobbyButton(
@@ -117,3 +122,52 @@ async def refresh_lobby(client: discord.Client, presenter: Presenter, game: Game
             await message.edit(embed=game_embed(game, presenter), view=lobby_view(game))
     except discord.HTTPException as err:
         log.info("lobby card of game #%s not updated: %s", game.id, err)
+
+
+class LobbyCards:
+    """Lobby cards brought up to date after a game's posts, once the outbox has posted everything it
+    holds (or after LATE_CARD_SECONDS at most): players wait for the round posts in their threads,
+    the card in the channel can follow a moment later. Changes close together make one edit."""
+
+    def __init__(self, client: discord.Client):
+        self.client = client
+        self._due: dict[int, None] = {}  # game ids, in the order they asked
+        self._task: asyncio.Task | None = None
+
+    def refresh_later(self, game_id: int) -> None:
+        self._due[game_id] = None
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._refresh_when_posted())
+
+    async def _refresh_when_posted(self) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.client.service.outbox.idle(), LATE_CARD_SECONDS)
+        await self.refresh_now()
+
+    async def refresh_now(self) -> None:
+        """Edit every card waiting for it, a few at a time."""
+        lanes = asyncio.Semaphore(CARD_LANES)
+
+        async def refresh(game_id: int) -> None:
+            async with lanes:
+                service = self.client.service
+                try:
+                    await refresh_lobby(self.client, service.presenter, await service.master.get_game(game_id))
+                except GameNotFound:
+                    pass
+                except Exception:  # one card must not keep the others stale
+                    log.exception("lobby card of game #%s not updated", game_id)
+
+        while self._due:
+            due = list(self._due)
+            self._due.clear()
+            await asyncio.gather(*(refresh(game_id) for game_id in due))
+
+    async def close(self) -> None:
+        """The cards still waiting are edited now (for a few seconds at most), before the bot stops."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.refresh_now(), LATE_CARD_SECONDS)

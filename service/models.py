@@ -200,12 +200,10 @@ class Game:
 @dataclass(frozen=True)
 class Announcement:
     """Something to post to Discord. ``id`` is stable across retries, so delivery can be made idempotent;
-    ``tried_at`` is when it was first attempted (None the first time); ``followed``: another of the
-    game's announcements is delivered right after this one (what shows the game's state once can wait)."""
+    ``tried_at`` is when it was first attempted (None the first time)."""
 
     id: int
     game_id: int
     kind: str
     payload: dict[str, Any] = field(default_factory=dict)
     tried_at: float | None = None
-    followed: bool = False

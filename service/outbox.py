@@ -58,7 +58,15 @@ class Outbox:
         self.claims = claims or Claims(db, clock, shared=db.shared)
         self._flushing = asyncio.Lock()
         self._lanes = asyncio.Semaphore(lanes)
+        self._passes = 0  # flushes running or waiting to run
+        self._idle = asyncio.Event()
+        self._idle.set()
         self.stopping = False
+
+    async def idle(self) -> None:
+        """Return once no flush is running or waiting: what the outbox holds has been posted (or is
+        held back for a retry later)."""
+        await self._idle.wait()
 
     async def flush(self) -> int:
         """Deliver what is due, each game's oldest first; returns how many were delivered.
@@ -66,17 +74,24 @@ class Outbox:
         One pass in id order over the undelivered rows, a batch at a time: each row is read once, so
         a backlog drains in time linear in its size, and each read holds the database only briefly.
         A game whose post fails or is not due yet is held back for the rest of the pass."""
-        async with self._flushing:
-            delivered, after, held = 0, 0, set()
-            while not self.stopping and (rows := await self._undelivered(after)):
-                after = rows[-1]["id"]
-                games: dict[int, list] = {}
-                for row in rows:
-                    if row["game_id"] not in held:
-                        games.setdefault(row["game_id"], []).append(row)
-                counts = await asyncio.gather(*(self._deliver_in_order(lane, held) for lane in games.values()))
-                delivered += sum(counts)
-            return delivered
+        self._passes += 1
+        self._idle.clear()
+        try:
+            async with self._flushing:
+                delivered, after, held = 0, 0, set()
+                while not self.stopping and (rows := await self._undelivered(after)):
+                    after = rows[-1]["id"]
+                    games: dict[int, list] = {}
+                    for row in rows:
+                        if row["game_id"] not in held:
+                            games.setdefault(row["game_id"], []).append(row)
+                    counts = await asyncio.gather(*(self._deliver_in_order(lane, held) for lane in games.values()))
+                    delivered += sum(counts)
+                return delivered
+        finally:
+            self._passes -= 1
+            if not self._passes:
+                self._idle.set()
 
     async def _deliver_in_order(self, rows: list, held: set[int]) -> int:
         game_id = rows[0]["game_id"]
@@ -91,22 +106,20 @@ class Outbox:
     async def _deliver_lane(self, rows: list, held: set[int]) -> int:
         delivered = 0
         await self._trying([row["id"] for row in rows if row["tried_at"] is None])
-        for index, row in enumerate(rows):
+        for row in rows:
             due = not self.stopping and row["next_attempt"] <= self.clock.now()
             kept = due and await self.claims.keep(OUTBOX, row["game_id"])
-            outcome = await self._deliver(row, followed=index < len(rows) - 1) if kept else None
+            outcome = await self._deliver(row) if kept else None
             if outcome is None:
                 held.add(row["game_id"])
                 break
             delivered += outcome
         return delivered
 
-    async def _deliver(self, row, *, followed: bool) -> bool | None:
+    async def _deliver(self, row) -> bool | None:
         """Post one row: True if posted, False if given up for good, None if it is to be retried later."""
         payload = json.loads(row["payload"])
-        announcement = Announcement(
-            row["id"], row["game_id"], row["kind"], payload, tried_at=row["tried_at"], followed=followed
-        )
+        announcement = Announcement(row["id"], row["game_id"], row["kind"], payload, tried_at=row["tried_at"])
         try:
             await self.sink.deliver(announcement)
         except Undeliverable as err:

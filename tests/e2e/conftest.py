@@ -68,6 +68,13 @@ class Table:
         thread = self.thread()
         return await self.fake.wait_for_message(lambda m: m.channel_id == thread.id and predicate(m), timeout)
 
+    async def card_showing(self, *texts: str, timeout: float = 10.0) -> FakeMessage:
+        """The game's lobby card once it shows every one of ``texts`` (a card follows the game's posts)."""
+        card = next(m for m in self.fake.channel_messages(self.channel) if m.embeds)
+        return await self.fake.wait_for_message(
+            lambda m: m.id == card.id and all(text in str(m.embeds) for text in texts), timeout
+        )
+
     async def open_lobby(self, ruleset: str, **options) -> FakeMessage:
         """Alice runs /game create <ruleset> with ``options``; returns the lobby card with its buttons."""
         made = await self.fake.slash(self.alice, self.channel, f"game create {ruleset}", **options)

@@ -4,6 +4,7 @@ turns counted in public and in private, a clear end, and menus that refuse impos
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import replace
 
@@ -54,6 +55,21 @@ async def test_orders_waiting_for_a_pass_say_so_and_offer_the_pass(table):
     assert "already passed" in stale.followups[0].content
 
 
+async def test_the_lobby_card_follows_the_round_post_in_one_edit(table):
+    """At a deadline, the card shows the new round once the round's post is out: edited after it, once."""
+    fake = table.fake
+    thread = await table.start_game(**CONQUEST)
+    card = await table.card_showing("Round 1")
+    await table.tick(DAY)
+    await table.post(lambda m: m.content.startswith("**Round 1."))
+    await table.card_showing("Round 2")
+    await asyncio.sleep(0.2)  # room for a second edit, which must not come
+    requests = [(r.method, r.path) for r in fake.world.requests]
+    posted = max(i for i, r in enumerate(requests) if r == ("POST", f"/channels/{thread.id}/messages"))
+    card_edit = ("PATCH", f"/channels/{table.channel.id}/messages/{card.id}")
+    assert requests[posted:].count(card_edit) == 1
+
+
 async def test_missed_turns_are_counted_in_public_and_warned_in_private(table):
     fake = table.fake
     thread = await table.start_game(**CONQUEST)
@@ -76,7 +92,7 @@ async def test_missed_turns_are_counted_in_public_and_warned_in_private(table):
     await table.tick(3000)
     over = await table.post(lambda m: "is over" in m.content)
     assert "Winner" in over.content and f"<@{table.alice.id}>" in over.content
-    assert "Game over" in lobby_card(table) and "Result" in lobby_card(table)
+    await table.card_showing("Game over", "Result")
     board = await fake.slash(table.alice, thread, "game board")
     assert "final position" in board.content
 
