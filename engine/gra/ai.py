@@ -12,7 +12,10 @@
   taking, and keeps the split part worth most.
 - Hard: searches its plans against several plans of every opponent at once (decoupled UCT,
   :mod:`engine.gra.search`), each joint choice played on two move phases before it is scored.
-- Extreme: more plans on each side, a bigger budget, and four move phases played on.
+- Extreme: more plans on each side, a bigger budget, and four move phases played on; and each
+  joint choice is played out up to six times, the follow-ups after the first drawn from several
+  plans, so a choice is judged by the mean of what either side could do next rather than by one
+  steady follow-up (a fixed follow-up often misses the cut that splits a snaking territory).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from engine.ruleset import BotLevel
 
 # Easy's 50 outnumber the armies anyone can field on the largest generated map (cap 40), so its
 # greedy never stops short; the searches' budgets keep a move well under a second there, 6 players.
-LEVELS = (BotLevel("Easy", 50), BotLevel("Medium", 150), BotLevel("Hard", 600), BotLevel("Extreme", 3_000))
+LEVELS = (BotLevel("Easy", 50), BotLevel("Medium", 150), BotLevel("Hard", 600), BotLevel("Extreme", 2_000))
 
 
 @dataclass(frozen=True)
@@ -44,7 +47,7 @@ STYLES = {
     "Easy": Style(None, planned=False),
     "Medium": Style(Lookahead(mine=4, theirs=1, follow=1), planned=True),
     "Hard": Style(Lookahead(mine=6, theirs=3, follow=2), planned=True),
-    "Extreme": Style(Lookahead(mine=8, theirs=4, follow=4), planned=True),
+    "Extreme": Style(Lookahead(mine=8, theirs=4, follow=4, playouts=6), planned=True),
 }
 
 

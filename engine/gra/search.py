@@ -5,8 +5,14 @@ Each acting player gets a few candidate order sets from the move generator
 root: every iteration each player picks one of its candidates by UCB1 on its own results, the
 joint orders are resolved and the position is scored for every player (after a greedy follow-up
 of ``follow`` move phases, if asked). The seat plays its most tried candidate. Every candidate
-generated and every phase resolved is a node of the :class:`Budget`; a joint choice met before is
-looked up, not resolved again, and costs one node.
+generated and every phase resolved is a node of the :class:`Budget`.
+
+The first play-out of a joint choice follows up with everyone's steady plan; a level with
+``playouts`` above one plays a joint choice out again when it is met again, each player following
+up with a plan drawn from :data:`VARIED` every move phase, up to ``playouts`` times. One fixed
+follow-up judges a choice by luck (a cut that the steady plan happens to miss or make); the mean
+of several weighs the cuts each side could make. After that, and always for a level with one
+play-out, a joint choice met again is looked up, not resolved again, and costs one node.
 """
 
 from __future__ import annotations
@@ -19,11 +25,12 @@ from engine.budget import Budget
 from engine.gra.orders import Order
 from engine.gra.rules import acting, resolve_phase
 from engine.gra.state import GraState, Phase
-from engine.gra.tactics import PLANS, STEADY, keep, plan_creates, plan_moves, worth
+from engine.gra.tactics import PLANS, STEADY, Plan, keep, plan_creates, plan_moves, worth
 from engine.rng import Rng
 
 EXPLORE = 0.5
 SCALE = 5.0  # a gain of this many nodes scores about 0.76 (tanh)
+VARIED = (STEADY, Plan(guard=1.0, margin=0.5, noise=50), *PLANS[1:4])  # follow-ups after the first play-out
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,7 @@ class Lookahead:
     mine: int  # candidate order sets of its own
     theirs: int  # candidate order sets of each opponent (1: it expects their steady plan)
     follow: int  # greedy move phases played after the searched one before scoring
+    playouts: int = 1  # play-outs of a joint choice, each but the first with varied follow-ups
 
 
 @dataclass
@@ -48,18 +56,22 @@ def choose_moves(state: GraState, seat: int, rng: Rng, budget: Budget, look: Loo
         return list(options[seat][0])
     base = {p: worth(state, p) for p in players}
     arms = {p: [Arm() for _ in options[p]] for p in players}
-    seen: dict[tuple[int, ...], dict[int, float]] = {}
+    seen: dict[tuple[int, ...], list[dict[int, float]]] = {}
     rounds = 0
     while not budget.spent:
         rounds += 1
         pick = tuple(_ucb(arms[p], rounds) for p in players)
-        if pick not in seen:
+        runs = seen.setdefault(pick, [])
+        if len(runs) < look.playouts:
             joint = {p: options[p][i] for p, i in zip(players, pick, strict=True)}
-            seen[pick] = _scores(state, joint, players, budget, look.follow)
+            runs.append(_scores(state, joint, players, budget, look.follow, len(runs)))
+            scores = runs[-1]
+        else:
+            scores = {p: sum(run[p] for run in runs) / len(runs) for p in players}
         budget.spend()
         for p, i in zip(players, pick, strict=True):
             arms[p][i].visits += 1
-            arms[p][i].total += math.tanh((seen[pick][p] - base[p]) / SCALE)
+            arms[p][i].total += math.tanh((scores[p] - base[p]) / SCALE)
     mine = arms[seat]
     best = max(range(len(mine)), key=lambda i: (mine[i].visits, mine[i].total / max(1, mine[i].visits), -i))
     return list(options[seat][best])
@@ -87,15 +99,21 @@ def _ucb(arms: list[Arm], rounds: int) -> int:
 
 
 def _scores(
-    state: GraState, joint: Mapping[int, Sequence[Order]], players: list[int], budget: Budget, follow: int
+    state: GraState, joint: Mapping[int, Sequence[Order]], players: list[int], budget: Budget, follow: int, run: int
 ) -> dict[int, float]:
+    """Every player's worth after the joint orders and ``follow`` move phases: on run 0 everyone
+    follows up with the steady plan, on later runs with plans drawn from :data:`VARIED`."""
     after, _ = resolve_phase(state, joint)
     budget.spend()
     after = settle(after, budget)
+    draw = Rng(run * 7919 + state.turn) if run else None
     for _ in range(follow):
         if after.over or after.phase != Phase.MOVE:
             break
-        orders = {p: plan_moves(after, p, STEADY, Rng(after.turn)) for p in acting(after)}
+        if draw is None:
+            orders = {p: plan_moves(after, p, STEADY, Rng(after.turn)) for p in acting(after)}
+        else:
+            orders = {p: plan_moves(after, p, draw.choice(VARIED), draw) for p in sorted(acting(after))}
         after, _ = resolve_phase(after, orders)
         budget.spend(1 + len(orders))
         after = settle(after, budget)

@@ -105,6 +105,62 @@ def keep(state: GraState, seat: int) -> Keep:
     return Keep(min(best_part(state, seat, state.splits[seat])))
 
 
+def cut_table(state: GraState, seat: int) -> dict[int, int]:
+    """:func:`cut_off` of every node of the seat (0 where nothing is cut off), all at once. The last
+    state's tables are kept: every player's plans are made on the same state, one after another."""
+    if _TABLES[0] is not state:
+        _TABLES[:] = [state, {}]
+    tables = _TABLES[1]
+    if seat not in tables:
+        land = set(state.territory(seat))
+        table = _articulations(state, land)
+        tables[seat] = table if table is not None else {n: cut_off(state, seat, n) for n in land}
+    return tables[seat]
+
+
+_TABLES: list = [None, {}]  # the state the tables are for, and its tables by seat
+
+
+def _articulations(state: GraState, land: set[int]) -> dict[int, int] | None:
+    """For each node whose loss splits ``land``: the nodes cut off (all but the largest part), by one
+    depth-first search (Tarjan's low points). None when ``land`` is not connected."""
+    adjacency = state.graph.adjacency
+    total = len(land)
+    if total < 3:
+        return None if total == 2 and not state.graph.adjacent(*land) else {}
+    root = min(land)
+    order, low, size = {root: 0}, {root: 0}, {root: 1}
+    parts: dict[int, list[int]] = defaultdict(list)  # node -> sizes of the subtrees its loss cuts away
+    stack = [(root, iter(adjacency[root]), None)]
+    while stack:
+        node, nears, parent = stack[-1]
+        for near in nears:
+            if near not in land:
+                continue
+            if near not in order:
+                order[near] = low[near] = len(order)
+                size[near] = 1
+                stack.append((near, iter(adjacency[near]), node))
+                break
+            if near != parent:
+                low[node] = min(low[node], order[near])
+        else:
+            stack.pop()
+            if parent is not None:
+                low[parent] = min(low[parent], low[node])
+                size[parent] += size[node]
+                if low[node] >= order[parent]:
+                    parts[parent].append(size[node])
+    if len(order) < total:
+        return None
+    table = {}
+    for node, cut in parts.items():
+        pieces = cut if node == root else [*cut, total - 1 - sum(cut)]
+        if len(pieces) > 1:
+            table[node] = total - 1 - max(pieces)
+    return table
+
+
 def cut_off(state: GraState, seat: int, node: int) -> int:
     """Nodes the seat would lose beside ``node`` if ``node`` were taken (it keeps its largest part)."""
     land = [n for n in state.territory(seat) if n != node]
@@ -143,7 +199,7 @@ def plan_moves(state: GraState, seat: int, plan: Plan, rng: Rng) -> list[Order]:
     danger = threats(state, seat, beaten)
     for node, count in free.items():
         if danger[node] and count:
-            weight = 1 + cut_off(state, seat, node)
+            weight = 1 + cut_table(state, seat).get(node, 0)
             free[node] -= min(count, round(danger[node] * plan.guard * min(weight, 2)))
     _send(state, [t for t in targets if t[0] not in state.ready], free, moves)
     _walk(state, seat, plan.pull, free, {b for (_, b) in moves}, moves)
@@ -194,13 +250,19 @@ def _walk(
 
 
 def _nearest(state: GraState, seat: int, start: int, claimed: set[int], pull: float) -> int | None:
-    """The closest free node to take, an enemy's counting ``pull`` edges closer than a neutral one."""
-    goals = [
-        (d - pull * (state.owners.get(n) is not None), n)
-        for n, d in state.graph.distance[start].items()
-        if n not in claimed and state.owners.get(n) != seat and n not in state.ready
-    ]
-    return min(goals)[1] if goals else None
+    """The closest free node to take, an enemy's counting ``pull`` edges closer than a neutral one.
+    The distances come nearest first, so the scan stops where nothing closer can follow."""
+    best = None
+    for n, d in state.graph.distance[start].items():
+        if best is not None and d - max(pull, 0.0) > best[0]:
+            break
+        owner = state.owners.get(n)
+        if n in claimed or owner == seat or n in state.ready:
+            continue
+        key = (d - pull * (owner is not None), n)
+        if best is None or key < best:
+            best = key
+    return best[1] if best else None
 
 
 def _targets(state: GraState, seat: int, plan: Plan, rng: Rng, free: dict[int, int]) -> list[tuple[int, int]]:
@@ -216,7 +278,7 @@ def _targets(state: GraState, seat: int, plan: Plan, rng: Rng, free: dict[int, i
         need = defenders + 1 + round(plan.margin * helpers)
         value = 1.0 + 0.1 * sum(1 for n in graph.adjacency[target] if n not in state.owners) + defenders
         if owner is not None:
-            value += 1.0 + cut_off(state, owner, target)
+            value += 1.0 + cut_table(state, owner).get(target, 0)
             spawn = state.spawning.get(target)
             value += SOLDIER * (spawn[1] if spawn else 0)
         score = value / need
