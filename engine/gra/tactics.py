@@ -9,6 +9,7 @@ targets in a different order.
 
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -107,10 +108,11 @@ def keep(state: GraState, seat: int) -> Keep:
 
 def cut_table(state: GraState, seat: int) -> dict[int, int]:
     """:func:`cut_off` of every node of the seat (0 where nothing is cut off), all at once. The last
-    state's tables are kept: every player's plans are made on the same state, one after another."""
-    if _TABLES[0] is not state:
-        _TABLES[:] = [state, {}]
-    tables = _TABLES[1]
+    state's tables are kept: every player's plans are made on the same state, one after another
+    (per thread: computer players may search side by side in threads of one process)."""
+    if getattr(_TABLES, "state", None) is not state:
+        _TABLES.state, _TABLES.by_seat = state, {}
+    tables = _TABLES.by_seat
     if seat not in tables:
         land = set(state.territory(seat))
         table = _articulations(state, land)
@@ -118,7 +120,7 @@ def cut_table(state: GraState, seat: int) -> dict[int, int]:
     return tables[seat]
 
 
-_TABLES: list = [None, {}]  # the state the tables are for, and its tables by seat
+_TABLES = threading.local()  # this thread's last state (``state``) and its tables by seat (``by_seat``)
 
 
 def _articulations(state: GraState, land: set[int]) -> dict[int, int] | None:
