@@ -15,7 +15,10 @@
 - Extreme: more plans on each side, a bigger budget, and four move phases played on; and each
   joint choice is played out up to six times, the follow-ups after the first drawn from several
   plans, so a choice is judged by the mean of what either side could do next rather than by one
-  steady follow-up (a fixed follow-up often misses the cut that splits a snaking territory).
+  steady follow-up (a fixed follow-up often misses the cut that splits a snaking territory). It
+  searches its creating phases the same way, among several placements of its new soldiers (at the
+  front, toward land to take, on the nodes whose loss would cut its land apart, all together):
+  where new soldiers stand decides the move phases after next.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from dataclasses import dataclass
 from engine.budget import Budget
 from engine.gra.orders import Create, Keep, Move, Order, Pick
 from engine.gra.rules import default_keep
-from engine.gra.search import SCALE, Lookahead, choose_moves
+from engine.gra.search import SCALE, Lookahead, choose_creates, choose_moves
 from engine.gra.state import GraState, Phase
 from engine.gra.tactics import keep, plan_creates, worth
 from engine.rng import Rng, seed_state
@@ -41,13 +44,14 @@ LEVELS = (BotLevel("Easy", 50), BotLevel("Medium", 150), BotLevel("Hard", 600), 
 class Style:
     look: Lookahead | None  # None: the greedy mover
     planned: bool  # starts, creating and splits by the tactics (else spread, front round-robin, largest part)
+    search_creates: bool = False  # new soldiers placed by the search, not by the tactics alone
 
 
 STYLES = {
     "Easy": Style(None, planned=False),
     "Medium": Style(Lookahead(mine=4, theirs=1, follow=1), planned=True),
     "Hard": Style(Lookahead(mine=6, theirs=3, follow=2), planned=True),
-    "Extreme": Style(Lookahead(mine=8, theirs=4, follow=4, playouts=6), planned=True),
+    "Extreme": Style(Lookahead(mine=8, theirs=4, follow=4, playouts=6), planned=True, search_creates=True),
 }
 
 
@@ -62,6 +66,8 @@ def choose_orders(state: GraState, seat: int, seed: int | str, level: str, budge
                 return _moves(state, seat, rng, budget)
             return choose_moves(state, seat, rng, budget, style.look)
         case Phase.CREATE:
+            if style.search_creates:
+                return choose_creates(state, seat, budget, style.look)
             return plan_creates(state, seat) if style.planned else _creates(state, seat)
         case Phase.SPLIT:
             return [keep(state, seat) if style.planned else Keep(default_keep(state, seat))]

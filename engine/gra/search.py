@@ -13,6 +13,9 @@ up with a plan drawn from :data:`VARIED` every move phase, up to ``playouts`` ti
 follow-up judges a choice by luck (a cut that the steady plan happens to miss or make); the mean
 of several weighs the cuts each side could make. After that, and always for a level with one
 play-out, a joint choice met again is looked up, not resolved again, and costs one node.
+
+A creating phase can be searched the same way (:func:`choose_creates`): the seat's placements of
+its new soldiers (:data:`engine.gra.tactics.SPAWNS`) against the others' steady placement.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from engine.budget import Budget
 from engine.gra.orders import Order
 from engine.gra.rules import acting, resolve_phase
 from engine.gra.state import GraState, Phase
-from engine.gra.tactics import PLANS, STEADY, Plan, keep, plan_creates, plan_moves, worth
+from engine.gra.tactics import PLANS, SPAWNS, STEADY, Plan, keep, plan_creates, plan_moves, worth
 from engine.rng import Rng
 
 EXPLORE = 0.5
@@ -52,6 +55,23 @@ class Arm:
 def choose_moves(state: GraState, seat: int, rng: Rng, budget: Budget, look: Lookahead) -> list[Order]:
     players = sorted(acting(state))
     options = {p: candidates(state, p, rng, budget, look.mine if p == seat else look.theirs) for p in players}
+    return _search(state, seat, options, budget, look)
+
+
+def choose_creates(state: GraState, seat: int, budget: Budget, look: Lookahead) -> list[Order]:
+    """The seat's new soldiers placed in each of the :data:`SPAWNS` ways, each placement played on
+    as a move phase's choice is, against every other player's steady placement."""
+    options = {p: [tuple(plan_creates(state, p))] for p in sorted(acting(state))}
+    budget.spend(len(SPAWNS))
+    options[seat] = list(dict.fromkeys(tuple(plan_creates(state, seat, spawn)) for spawn in SPAWNS))
+    return _search(state, seat, options, budget, look)
+
+
+def _search(
+    state: GraState, seat: int, options: dict[int, list[tuple]], budget: Budget, look: Lookahead
+) -> list[Order]:
+    """Decoupled UCT over every player's options (see the module's text): the seat's most tried."""
+    players = sorted(options)
     if len(options[seat]) == 1 or budget.spent:
         return list(options[seat][0])
     base = {p: worth(state, p) for p in players}

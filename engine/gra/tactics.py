@@ -293,14 +293,38 @@ def _targets(state: GraState, seat: int, plan: Plan, rng: Rng, free: dict[int, i
 # --- creating phase --------------------------------------------------------------------------
 
 
-def plan_creates(state: GraState, seat: int) -> list[Order]:
-    """New soldiers where they are safe from the next move phase's attacks and near nodes worth
-    taking; each one placed makes its node a little less wanted for the next."""
+@dataclass(frozen=True)
+class Spawn:
+    """How a creating phase places new soldiers: each safe node of the seat scores its neighbours
+    still to take and the enemy army next to it; each soldier placed lowers its node's score by
+    ``spread`` (0: all on the best node)."""
+
+    open: float = 1.0  # per neutral neighbour
+    enemy: float = 1.5  # per enemy neighbour
+    exposed: float = 0.5  # if an enemy army is next to it
+    cut: float = 0.0  # per node its loss would cut off
+    spread: float = 1.0
+
+
+STEADY_SPAWN = Spawn()
+SPAWNS = (
+    STEADY_SPAWN,
+    Spawn(open=0.0, enemy=3.0, exposed=1.0),  # at the front
+    Spawn(open=2.0, enemy=0.5, exposed=0.0),  # where there is land to take
+    Spawn(exposed=2.0, cut=0.5),  # where a loss would cut the land apart
+    Spawn(open=0.5, enemy=2.0, exposed=1.0, spread=0.0),  # all together, to strike
+)
+
+
+def plan_creates(state: GraState, seat: int, spawn: Spawn = STEADY_SPAWN) -> list[Order]:
+    """New soldiers where they are safe from the next move phase's attacks, scored by ``spawn``;
+    each one placed makes its node a little less wanted for the next."""
     room = state.cap(seat) - state.soldiers(seat)
     if room <= 0:
         return []
     graph = state.graph
     danger = threats(state, seat)
+    cuts = cut_table(state, seat) if spawn.cut else {}
     scores = {}
     for node in state.territory(seat):
         held = state.ready.get(node, (seat, 0))[1]
@@ -308,12 +332,17 @@ def plan_creates(state: GraState, seat: int) -> list[Order]:
             continue  # an enemy could take it, and spawning soldiers die with their node
         open_near = sum(1 for n in graph.adjacency[node] if n not in state.owners)
         enemy_near = sum(1 for n in graph.adjacency[node] if state.owners.get(n) not in (None, seat))
-        scores[node] = open_near + 1.5 * enemy_near + 0.5 * bool(danger[node])
+        scores[node] = (
+            spawn.open * open_near
+            + spawn.enemy * enemy_near
+            + spawn.exposed * bool(danger[node])
+            + spawn.cut * cuts.get(node, 0)
+        )
     if not scores:
         return []
     chosen = []
     for _ in range(room):
         node = max(sorted(scores), key=lambda n: scores[n])
         chosen.append(node)
-        scores[node] -= 1.0
+        scores[node] -= spawn.spread
     return [Create(tuple(sorted(chosen)))]

@@ -15,7 +15,7 @@ from engine.budget import Budget
 from engine.gra import ai, search
 from engine.gra.orders import Create, Keep, Move
 from engine.gra.state import Phase
-from engine.gra.tactics import STEADY, plan_creates, plan_moves
+from engine.gra.tactics import SPAWNS, STEADY, Spawn, plan_creates, plan_moves
 from engine.rng import Rng
 
 RS = find_ruleset("gra")
@@ -80,6 +80,37 @@ def test_a_search_spends_its_budget_and_stops(level, monkeypatch):
         budget = Budget(nodes)
         ai.choose_orders(state, seat, 1, level, budget)
         assert -20 < budget.left <= 0 and 0 < len(resolved) <= nodes - budget.left
+
+
+def test_extreme_plays_each_placement_of_new_soldiers_on(monkeypatch):
+    """Extreme's creating phase is searched: phases are resolved within its budget, and it places its
+    soldiers in one of the tactics' ways; the lower levels place them by the steady way alone."""
+    state = mixed_game(2, 1, 28)
+    assert state.phase == Phase.CREATE and RS.acting_players(state) == {0, 1}
+    resolved = []
+    real = search.resolve_phase
+    monkeypatch.setattr(search, "resolve_phase", lambda *args: resolved.append(args) or real(*args))
+    for seat in (0, 1):
+        ways = {tuple(plan_creates(state, seat, spawn)) for spawn in SPAWNS}
+        assert len(ways) > 2
+        for nodes in (30, 300):
+            resolved.clear()
+            budget = Budget(nodes)
+            made = ai.choose_orders(state, seat, 1, "Extreme", budget)
+            assert tuple(made) in ways and -20 < budget.left <= 0 and 0 < len(resolved) <= nodes - budget.left
+        resolved.clear()
+        assert ai.choose_orders(state, seat, 1, "Hard", Budget(600)) == plan_creates(state, seat)
+        assert not resolved
+
+
+def test_new_soldiers_all_together_or_spread():
+    """A placement with no spread puts every new soldier on its best node; the steady one spreads them."""
+    state = position(phase=Phase.CREATE, owners={n: 0 for n in (1, 2, 3, 4, 5)} | {9: 1}, ready={9: (1, 1)})
+    assert state.cap(0) - state.soldiers(0) == 2
+    (together,) = plan_creates(state, 0, Spawn(spread=0.0))
+    (spread,) = plan_creates(state, 0)
+    assert len(set(together.nodes)) == 1 and len(together.nodes) == 2
+    assert len(set(spread.nodes)) == 2
 
 
 def test_no_budget_plays_the_steady_plan():
