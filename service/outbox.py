@@ -1,7 +1,7 @@
 """Delivering announcements to Discord after the transaction that produced them has committed.
 
-Rows stay in the outbox until the sink returns; a failure or a crash leaves them there to be
-retried with backoff. Each announcement keeps its id across retries, so the sink can make the
+Rows stay in the outbox until the sink returns; a failure, a post that hangs past
+``DELIVERY_TIMEOUT`` or a crash leaves them there to be retried with backoff. Each announcement keeps its id across retries, so the sink can make the
 post idempotent (the Discord layer sends it as the message nonce), and its first attempt is
 recorded before it is made, so a retry long after it knows to check whether it got through. One
 game's announcements are delivered in order: a failed one holds back the later ones of the same game;
@@ -25,6 +25,9 @@ from service.store import Store
 log = logging.getLogger(__name__)
 
 MAX_BACKOFF = 3600.0
+# A post's longest wait: a request Discord took but never answered would otherwise hold its game's
+# posts, and a stopping bot, for the HTTP client's five minutes.
+DELIVERY_TIMEOUT = 30.0
 
 
 class Sink(Protocol):
@@ -53,8 +56,10 @@ class Outbox:
         fault: Fault = _no_fault,
         batch: int = 200,
         lanes: int = 8,
+        timeout: float = DELIVERY_TIMEOUT,
     ):
         self.db, self.clock, self.sink, self.fault, self.batch = db, clock, sink, fault, batch
+        self.timeout = timeout
         self.claims = claims or Claims(db, clock, shared=db.shared)
         self._flushing = asyncio.Lock()
         self._lanes = asyncio.Semaphore(lanes)
@@ -121,12 +126,13 @@ class Outbox:
         payload = json.loads(row["payload"])
         announcement = Announcement(row["id"], row["game_id"], row["kind"], payload, tried_at=row["tried_at"])
         try:
-            await self.sink.deliver(announcement)
+            async with asyncio.timeout(self.timeout):
+                await self.sink.deliver(announcement)
         except Undeliverable as err:
             log.warning("announcement %s (%s) given up: %s", row["id"], row["kind"], err)
             await self._settled(row["id"], repr(err))
             return False
-        except Exception as err:  # noqa: BLE001 - any other failure of the sink means: try again later
+        except Exception as err:  # noqa: BLE001 - any other failure of the sink (a timeout too) means: try again later
             log.warning("delivery of announcement %s (%s) failed: %r", row["id"], row["kind"], err)
             await self._failed(row["id"], row["attempts"] + 1, repr(err))
             return None

@@ -121,6 +121,28 @@ async def test_failed_deliveries_are_retried_in_order(env):
     assert all(a.game_id == game.id for a in env.sink.posted)
 
 
+async def test_a_post_that_hangs_is_given_up_for_now_and_retried(env):
+    """Discord took the request and never answered: the wait ends after the outbox's timeout, the
+    game's later posts wait behind it, and the post is tried again after the backoff."""
+    await env.played_a_round(await env.new_game(ALICE, BOB))
+    hanging = asyncio.Event()
+
+    class HangingOnce(type(env.sink)):
+        async def deliver(self, announcement) -> None:
+            if not hanging.is_set():
+                hanging.set()
+                await asyncio.Event().wait()  # never answered
+            await super().deliver(announcement)
+
+    sink = HangingOnce()
+    outbox = Outbox(env.db, env.clock, sink, timeout=0.05)
+    assert await asyncio.wait_for(outbox.flush(), 5) == 0
+    assert hanging.is_set() and sink.posted == [] and await outbox.pending_count() == 2
+    env.clock.advance(backoff(1))
+    assert await outbox.flush() == 2
+    assert sink.kinds() == ["game_started", "round_resolved"]
+
+
 async def test_games_posts_go_out_side_by_side_and_each_games_in_order(env):
     """Delivering one game's image never waits for another game's; one game's posts keep their order."""
     games = [await env.played_a_round(await env.new_game(ALICE, BOB, seed=s)) for s in range(3)]
