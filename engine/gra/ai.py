@@ -11,14 +11,16 @@
   It starts on well-connected nodes, creates soldiers where they are safe and near nodes worth
   taking, and keeps the split part worth most.
 - Hard: searches its plans against several plans of every opponent at once (decoupled UCT,
-  :mod:`engine.gra.search`), each joint choice played on two move phases before it is scored.
-- Extreme: more plans on each side, a bigger budget, and four move phases played on; and each
-  joint choice is played out up to six times, the follow-ups after the first drawn from several
-  plans, so a choice is judged by the mean of what either side could do next rather than by one
-  steady follow-up (a fixed follow-up often misses the cut that splits a snaking territory). It
+  :mod:`engine.gra.search`), each joint choice played on two move phases before it is scored. It
   searches its creating phases the same way, among several placements of its new soldiers (at the
   front, toward land to take, on the nodes whose loss would cut its land apart, all together):
   where new soldiers stand decides the move phases after next.
+- Extreme: more plans on each side, a bigger budget, and four move phases played on; and each
+  joint choice is played out up to six times, the follow-ups after the first drawn from several
+  plans, so a choice is judged by the mean of what either side could do next rather than by one
+  steady follow-up (a fixed follow-up often misses the cut that splits a snaking territory). Its
+  own plans come also in a shielding form: a soldier steps into each empty node of its land that an
+  enemy could take and whose loss would cut the land apart (a loss the other plans never guard).
 """
 
 from __future__ import annotations
@@ -50,8 +52,8 @@ class Style:
 STYLES = {
     "Easy": Style(None, planned=False),
     "Medium": Style(Lookahead(mine=4, theirs=1, follow=1), planned=True),
-    "Hard": Style(Lookahead(mine=6, theirs=3, follow=2), planned=True),
-    "Extreme": Style(Lookahead(mine=8, theirs=4, follow=4, playouts=6), planned=True, search_creates=True),
+    "Hard": Style(Lookahead(mine=6, theirs=3, follow=2), planned=True, search_creates=True),
+    "Extreme": Style(Lookahead(mine=8, theirs=4, follow=4, playouts=6, shielded=4), planned=True, search_creates=True),
 }
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.budget import Budget
 from engine.gra.orders import Order
@@ -44,6 +44,7 @@ class Lookahead:
     theirs: int  # candidate order sets of each opponent (1: it expects their steady plan)
     follow: int  # greedy move phases played after the searched one before scoring
     playouts: int = 1  # play-outs of a joint choice, each but the first with varied follow-ups
+    shielded: int = 0  # of its own plans, how many are also tried shielding the nodes that would cut its land
 
 
 @dataclass
@@ -54,7 +55,9 @@ class Arm:
 
 def choose_moves(state: GraState, seat: int, rng: Rng, budget: Budget, look: Lookahead) -> list[Order]:
     players = sorted(acting(state))
-    options = {p: candidates(state, p, rng, budget, look.mine if p == seat else look.theirs) for p in players}
+    options = {
+        p: candidates(state, p, rng, budget, own_plans(look) if p == seat else PLANS[: look.theirs]) for p in players
+    }
     return _search(state, seat, options, budget, look)
 
 
@@ -97,10 +100,14 @@ def _search(
     return list(options[seat][best])
 
 
-def candidates(state: GraState, seat: int, rng: Rng, budget: Budget, wanted: int) -> list[tuple]:
-    """Up to ``wanted`` different order sets, the steady plan first (always made, whatever the budget)."""
+def own_plans(look: Lookahead) -> tuple[Plan, ...]:
+    return (*PLANS[: look.mine], *(replace(plan, shield=True) for plan in PLANS[: look.shielded]))
+
+
+def candidates(state: GraState, seat: int, rng: Rng, budget: Budget, plans: Sequence[Plan]) -> list[tuple]:
+    """The different order sets the plans give, the first plan's first (always made, whatever the budget)."""
     found: dict[tuple, None] = {}
-    for plan in PLANS[:wanted]:
+    for plan in plans:
         if found and budget.spent:
             break
         budget.spend()

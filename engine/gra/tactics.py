@@ -31,6 +31,7 @@ class Plan:
     margin: float  # share of the target's enemy neighbours added to an attack, against reinforcements
     noise: int  # 0: targets strictly by worth per soldier; else the worth is jittered up to noise %
     pull: float = 1.5  # idle soldiers treat an enemy node as this many edges closer than a neutral one
+    shield: bool = False  # soldiers step into the seat's empty nodes an enemy could take that would cut its land
 
 
 STEADY = Plan(guard=1.0, margin=0.5, noise=0)
@@ -203,9 +204,19 @@ def plan_moves(state: GraState, seat: int, plan: Plan, rng: Rng) -> list[Order]:
         if danger[node] and count:
             weight = 1 + cut_table(state, seat).get(node, 0)
             free[node] -= min(count, round(danger[node] * plan.guard * min(weight, 2)))
+    if plan.shield:
+        _send(state, _shields(state, seat, danger), free, moves)
     _send(state, [t for t in targets if t[0] not in state.ready], free, moves)
     _walk(state, seat, plan.pull, free, {b for (_, b) in moves}, moves)
     return [Move(a, b, n) for (a, b), n in sorted(moves.items())]
+
+
+def _shields(state: GraState, seat: int, danger: dict[int, int]) -> list[tuple[int, int]]:
+    """The seat's empty nodes an enemy could take whose loss would cut its land, the biggest cut
+    first, each with the soldiers that hold it (arrivals that wipe each other out leave the owner)."""
+    cuts = cut_table(state, seat)
+    exposed = [node for node, cut in cuts.items() if cut and danger[node] and node not in state.ready]
+    return [(node, danger[node]) for node in sorted(exposed, key=lambda n: (-cuts[n], n))]
 
 
 def _send(

@@ -82,10 +82,11 @@ def test_a_search_spends_its_budget_and_stops(level, monkeypatch):
         assert -20 < budget.left <= 0 and 0 < len(resolved) <= nodes - budget.left
 
 
-def test_extreme_plays_each_placement_of_new_soldiers_on(monkeypatch):
-    """Extreme's creating phase is searched: phases are resolved within its budget, and it places its
-    soldiers in one of the tactics' ways; the lower levels place them by the steady way alone."""
-    state = mixed_game(2, 1, 28)
+@pytest.mark.parametrize("level", ["Hard", "Extreme"])
+def test_the_searches_play_each_placement_of_new_soldiers_on(level, monkeypatch):
+    """Hard's and Extreme's creating phases are searched: phases are resolved within the budget, and
+    the soldiers are placed in one of the tactics' ways; Medium places them by the steady way alone."""
+    state = mixed_game(2, 1, 21)
     assert state.phase == Phase.CREATE and RS.acting_players(state) == {0, 1}
     resolved = []
     real = search.resolve_phase
@@ -96,11 +97,22 @@ def test_extreme_plays_each_placement_of_new_soldiers_on(monkeypatch):
         for nodes in (30, 300):
             resolved.clear()
             budget = Budget(nodes)
-            made = ai.choose_orders(state, seat, 1, "Extreme", budget)
+            made = ai.choose_orders(state, seat, 1, level, budget)
             assert tuple(made) in ways and -20 < budget.left <= 0 and 0 < len(resolved) <= nodes - budget.left
         resolved.clear()
-        assert ai.choose_orders(state, seat, 1, "Hard", Budget(600)) == plan_creates(state, seat)
+        assert ai.choose_orders(state, seat, 1, "Medium", Budget(150)) == plan_creates(state, seat)
         assert not resolved
+
+
+def test_a_shielding_plan_holds_an_empty_node_whose_loss_would_cut_the_land():
+    """An enemy army next to node 4, the link between 3 and 5: the shielding plan steps a soldier
+    into it (arrivals that wipe each other out leave the node its owner's); the steady plan, whose
+    guards stay where soldiers stand, sends both soldiers out to take land."""
+    state = position(owners={3: 0, 4: 0, 5: 0, 8: 1}, ready={3: (0, 1), 5: (0, 1), 8: (1, 1)})
+    shielding = plan_moves(state, 0, replace(STEADY, shield=True), Rng(1))
+    steady = plan_moves(state, 0, STEADY, Rng(1))
+    assert Move(3, 4, 1) in shielding
+    assert all(move.target != 4 for move in steady) and len(steady) == 2
 
 
 def test_new_soldiers_all_together_or_spread():
