@@ -101,6 +101,7 @@ def _search(
 
 
 def own_plans(look: Lookahead) -> tuple[Plan, ...]:
+    """The searching seat's plans: the first ``mine``, then the first ``shielded`` in their shielding form."""
     return (*PLANS[: look.mine], *(replace(plan, shield=True) for plan in PLANS[: look.shielded]))
 
 
