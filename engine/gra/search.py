@@ -64,7 +64,7 @@ def choose_moves(state: GraState, seat: int, rng: Rng, budget: Budget, look: Loo
 def choose_creates(state: GraState, seat: int, budget: Budget, look: Lookahead) -> list[Order]:
     """The seat's new soldiers placed in each of the :data:`SPAWNS` ways, each placement played on
     as a move phase's choice is, against every other player's steady placement."""
-    options = {p: [tuple(plan_creates(state, p))] for p in sorted(acting(state))}
+    options = {p: [tuple(plan_creates(state, p))] for p in acting(state) if p != seat}
     budget.spend(len(SPAWNS))
     options[seat] = list(dict.fromkeys(tuple(plan_creates(state, seat, spawn)) for spawn in SPAWNS))
     return _search(state, seat, options, budget, look)
