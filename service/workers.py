@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import select
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -100,6 +101,28 @@ def bot_job(rs: Ruleset, state: Mapping[str, Any], seat: int, seed: str, level: 
     return rs.format_orders(rs.ai_orders(rs.from_dict(state), seat, seed, level=level, budget=nodes))
 
 
+def follow(bot_pid: int) -> None:
+    """End this worker when the bot's process ends, however it ends. A worker never sees its job
+    queue close (it holds both ends of it), and the forkserver lives while any worker does, so a
+    killed bot would otherwise leave them, and the resource tracker, running for good."""
+    try:
+        handle = os.pidfd_open(bot_pid)
+    except ProcessLookupError:
+        os._exit(0)
+
+    def watch() -> None:
+        select.select([handle], [], [])  # readable once the process has ended
+        os._exit(0)
+
+    threading.Thread(target=watch, name="bot-watch", daemon=True).start()
+
+
+def start_worker(bot_pid: int) -> None:
+    """A new worker's initializer: it follows the bot and warms up."""
+    follow(bot_pid)
+    warm_up()
+
+
 def warm_up() -> None:
     """What a new worker does before its first job: read the fonts' character maps and draw each
     ruleset's opening board once, so its first real image finds the glyphs (labels, numbers) and
@@ -139,7 +162,9 @@ class CpuPool:
         else:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["engine", "render", "service.workers"])
-            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=warm_up)
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=context, initializer=start_worker, initargs=(os.getpid(),)
+            )
         return self._executor
 
     def start(self) -> None:

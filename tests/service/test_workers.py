@@ -1,9 +1,19 @@
-"""Worker processes warm up when they start, so a worker's first board is not its slowest."""
+"""Worker processes warm up when they start, so a worker's first board is not its slowest, and end
+with the bot however it ends."""
 
 from __future__ import annotations
 
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import time
+
 from render import text
 from service.workers import CpuPool
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def glyphs_drawn() -> int:
@@ -22,3 +32,55 @@ def test_a_started_worker_has_drawn_the_opening_boards_before_its_first_job():
         assert pool.call(fonts_read) == 3  # the fallback font's map too, which no opening board needs
     finally:
         pool.close()
+
+
+BOT = """
+import time
+from multiprocessing import resource_tracker
+from service.workers import CpuPool
+from tests.service.test_workers import pids
+
+if __name__ == "__main__":
+    pool = CpuPool(workers=1)
+    worker, forkserver = pool.call(pids)
+    print(worker, forkserver, resource_tracker._resource_tracker._pid, flush=True)
+    time.sleep(60)
+"""
+
+
+def pids() -> tuple[int, int]:
+    return os.getpid(), os.getppid()
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (not gone, not a zombie waiting to be reaped)."""
+    try:
+        stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_a_killed_bot_leaves_no_worker_forkserver_or_resource_tracker_running(tmp_path):
+    script = tmp_path / "bot.py"
+    script.write_text(BOT)
+    bot = subprocess.Popen(
+        [sys.executable, str(script)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        helpers = [int(pid) for pid in bot.stdout.readline().split()]
+        assert len(helpers) == 3 and all(running(pid) for pid in helpers)
+    finally:
+        bot.kill()
+        bot.wait()
+    deadline = time.monotonic() + 30
+    while any(running(pid) for pid in helpers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid in helpers if running(pid)]
+    for pid in left:  # not to leave them to the next test run
+        os.kill(pid, signal.SIGKILL)
+    assert not left
