@@ -53,7 +53,9 @@ class SqliteConnection:
         return Fetched([], cursor.rowcount)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        await self.conn.executemany(sql, rows)
+        rows = list(rows)
+        if rows:  # no rows, no trip
+            await self.conn.executemany(sql, rows)
 
 
 class Database:
