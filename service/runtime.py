@@ -84,7 +84,8 @@ class GameService:
         """Arm the games that wake within the next ``ARM_AHEAD_SECONDS`` and were not armed yet.
 
         The scheduler holds only the near future: start-up costs what is due soon, not one job per
-        open game, and each sweep extends the window. A commit arms its own game whatever the time."""
+        open game, and each sweep extends the window. A commit arms its own game when it wakes inside
+        the window, so that the jobs held stay those of the near future, however long the bot runs."""
         until = self.clock.now() + ARM_AHEAD_SECONDS
         for game_id, at in await self.master.open_wakeups(after=self._armed_until, until=until):
             self.scheduler.arm(game_id, at)
@@ -113,7 +114,8 @@ class GameService:
         return task
 
     def _after_commit(self, game_id: int, wake_at: float | None) -> None:
-        self.scheduler.arm(game_id, wake_at)
+        beyond = wake_at is not None and self._armed_until is not None and wake_at > self._armed_until
+        self.scheduler.arm(game_id, None if beyond else wake_at)  # beyond: a sweep arms it when the window gets there
         self._spawn(guarded("delivering announcements", self.outbox.flush))
 
     async def _wake(self, game_id: int) -> None:

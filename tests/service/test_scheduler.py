@@ -68,3 +68,27 @@ async def test_runtime_arms_what_wakes_soon_at_start_and_each_sweep_extends_the_
         assert service.scheduler.armed_at(game.id) == pytest.approx(wake_at, abs=1e-3)
     finally:
         await service.close()
+
+
+async def test_a_commit_arms_its_game_only_inside_the_window_and_a_sweep_arms_it_later(places):
+    clock = ManualClock(time.time())
+    service = await GameService.open(places.new(), ListSink(), clock=clock)
+    await service.start()
+    try:
+        master = service.master
+        game = await master.create_game(
+            guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest", options={"size": "small"}, seed=1
+        )
+        await master.join(game.id, BOB)
+        game = await master.start_game(game.id, ALICE)
+        wake_at = game.row.reminder_at
+        assert wake_at - clock.now() > ARM_AHEAD_SECONDS
+        assert service.scheduler.armed_at(game.id) is None  # the scheduler holds only the near future
+        clock.advance(wake_at - clock.now() - ARM_AHEAD_SECONDS / 2)
+        await service.sweep()
+        assert service.scheduler.armed_at(game.id) == pytest.approx(wake_at, abs=1e-3)
+        await master.extend(game.id, ALICE, 60)  # a commit waking it inside the window re-arms it at once
+        game = await master.get_game(game.id)
+        assert service.scheduler.armed_at(game.id) == pytest.approx(game.row.reminder_at, abs=1e-3)
+    finally:
+        await service.close()
