@@ -16,6 +16,7 @@ import multiprocessing
 import os
 import select
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -105,16 +106,20 @@ def follow(bot_pid: int) -> None:
     """End this worker when the bot's process ends, however it ends. A worker never sees its job
     queue close (it holds both ends of it), and the forkserver lives while any worker does, so a
     killed bot would otherwise leave them, and the resource tracker, running for good."""
+    threading.Thread(target=_exit_after, args=(bot_pid,), name="bot-watch", daemon=True).start()
+
+
+def _exit_after(pid: int) -> None:
     try:
-        handle = os.pidfd_open(bot_pid)
-    except ProcessLookupError:
-        os._exit(0)
-
-    def watch() -> None:
-        select.select([handle], [], [])  # readable once the process has ended
-        os._exit(0)
-
-    threading.Thread(target=watch, name="bot-watch", daemon=True).start()
+        if hasattr(os, "pidfd_open"):  # Linux: a handle that turns readable when the process ends
+            select.select([os.pidfd_open(pid)], [], [])
+        else:
+            while True:
+                os.kill(pid, 0)
+                time.sleep(1)
+    except ProcessLookupError:  # already gone
+        pass
+    os._exit(0)
 
 
 def start_worker(bot_pid: int) -> None:
