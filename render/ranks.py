@@ -19,7 +19,7 @@ from engine.ranks.board import RanksMap
 from engine.ranks.orders import Blast, Move, Spawn, Upgrade
 from engine.ranks.state import ARCHER, KNIGHT, PAWN, TANK, RanksView
 from engine.squaregrid import Square
-from render import hexboard, legend, text
+from render import hexboard, legend, pieces, text
 from render.frame import HEADER, MARGIN, MIN_WIDTH, canvas_for, draw_legend, header
 from render.style import INK, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
@@ -129,6 +129,7 @@ def _cell(canvas: ImageDraw.ImageDraw, frame: Layout, view: RanksView, square: S
     state = view.state
     size = frame.cell
     x0, y0, x1, y1 = frame.box(square)
+    reach = math.ceil(size / 2)  # the marks and pieces stay inside their cell, and are pasted
     fill = cell_fill(view, square)
     canvas.rectangle((x0, y0, x1, y1), fill=fill, outline=GRID, width=1)
     if square in state.board.tracks:
@@ -137,14 +138,15 @@ def _cell(canvas: ImageDraw.ImageDraw, frame: Layout, view: RanksView, square: S
     if square in state.board.capitals:
         owner = player_colour(state.board.capitals.index(square))
         canvas.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=owner, width=max(4, size // 12))
-        _crown(canvas, (x1 - size * 0.2, y0 + size * 0.3), size * 0.13, owner)
+        pieces.draw(canvas, (x1 - size * 0.2, y0 + size * 0.3), reach, _crown, size * 0.13, owner)
     text.draw(canvas, (x0 + size * 0.12, y0 + size * 0.2), square.label, max(11, round(size * 0.16)), ink_on(fill))
     center = frame.center(square)
     if square in state.npcs:
-        _disk(canvas, (center[0], center[1] + size * 0.05), size * 0.27, NPC)
+        pieces.draw(canvas, (center[0], center[1] + size * 0.05), reach, _disk, size * 0.27, NPC)
     army = state.armies.get(square)
     if army is not None:
-        _army(canvas, (center[0], center[1] + size * 0.05), size * 0.3, army.rank, player_colour(army.seat))
+        at = (center[0], center[1] + size * 0.05)
+        pieces.draw(canvas, at, reach, _army, size * 0.3, army.rank, player_colour(army.seat))
 
 
 def _disk(canvas: ImageDraw.ImageDraw, center: Point, radius: float, colour: Colour) -> None:

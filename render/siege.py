@@ -19,7 +19,7 @@ from engine.labels import column_letters
 from engine.siege.board import adjacency
 from engine.siege.state import ENDINGS, SiegeView
 from engine.squaregrid import Square
-from render import hexboard, legend, text
+from render import hexboard, legend, pieces, text
 from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, draw_legend, header
 from render.hexboard import Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
@@ -156,14 +156,15 @@ def _square(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame, sq
     canvas.rectangle((x, y, x + cell, y + cell), fill=square_fill(view, sq), outline=GRID, width=2)
     canvas.rectangle((x + band, y + band, x + cell - band, y + cell - band), fill=inner)
     middle = (x + cell / 2, y + cell / 2)
-    if sq in state.rivers:
-        _waves(canvas, middle, cell * 0.34, WHITE)
+    reach = math.ceil(cell / 2)  # the symbols stay inside their square
+    if sq in state.rivers:  # every river square shows the same waves, pasted
+        pieces.draw(canvas, middle, reach, _waves, cell * 0.34, WHITE)
     elif sq in state.mountains:
-        _peak(canvas, (middle[0], middle[1] - cell * 0.08), cell * 0.3, state.mountains[sq])
+        pieces.draw(canvas, (middle[0], middle[1] - cell * 0.08), reach, _peak, cell * 0.3, state.mountains[sq])
     if sq in state.capitals:
-        _capital(canvas, middle, cell * 0.3, player_colour(state.capitals.index(sq)))
+        pieces.draw(canvas, middle, reach, _capital, cell * 0.3, player_colour(state.capitals.index(sq)))
     if sq in state.tokens:
-        _token(canvas, middle, cell * 0.2, player_colour(state.tokens[sq]))
+        pieces.draw(canvas, middle, reach, _token, cell * 0.2, player_colour(state.tokens[sq]))
     if state.walls.get(sq):
         _walls(canvas, (x + band + cell * 0.2, y + band + cell * 0.1), cell * 0.12, state.walls[sq])
     if sq in state.towers:

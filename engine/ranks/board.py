@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from engine.errors import MapError
@@ -65,7 +66,12 @@ class RanksMap:
         return len(self.capitals)
 
     def city_of(self, square: Square) -> tuple[Square, ...] | None:
-        return next((city for city in self.cities if square in city), None)
+        return self._city_by_cell.get(square)
+
+    @cached_property
+    def _city_by_cell(self) -> dict[Square, tuple[Square, ...]]:
+        """Each city cell's city: a board asks for every cell's, every turn."""
+        return {cell: city for city in self.cities for cell in city}
 
     def to_dict(self) -> dict[str, Any]:
         def labels(cells: Iterable[Square]) -> list[str]:
