@@ -6,7 +6,7 @@ differ in lightness as well as hue, so they stay apart for most colour-blind pla
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 from render.text import Colour
 
@@ -29,13 +29,13 @@ def player_colour(seat: int) -> Colour:
     return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
 
 
-@cache  # boards ask for the same few mixes hundreds of times
+@lru_cache(maxsize=1024)  # boards ask for the same few mixes hundreds of times
 def mix(colour: Colour, other: Colour, amount: float) -> Colour:
     """``colour`` moved ``amount`` (0..1) of the way towards ``other``."""
     return tuple(round(a + (b - a) * amount) for a, b in zip(colour, other))  # type: ignore[return-value]
 
 
-@cache
+@lru_cache(maxsize=1024)
 def ink_on(fill: Colour) -> Colour:
     """A quiet text colour that stays legible on ``fill``: light on dark fills, dark on light ones."""
     red, green, blue = fill
