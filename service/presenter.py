@@ -207,7 +207,7 @@ class Presenter:
         """The game from its start to now, animated, in at most ``limit`` bytes (an upload limit)."""
         steps = await self.master.replay_steps(game.id)
         try:
-            replay = await self.pool.run(
+            replay = await self.pool.run_long(
                 replay_job,
                 self.master.ruleset(game.row),
                 steps,

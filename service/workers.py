@@ -128,6 +128,16 @@ def start_worker(bot_pid: int) -> None:
     warm_up()
 
 
+LONG_JOB_NICENESS = 10
+"""How much lower a long job's worker runs than the bot and its render workers."""
+
+
+def start_long_worker(bot_pid: int) -> None:
+    """A long job's worker: it follows the bot and yields the CPU to the others."""
+    follow(bot_pid)
+    os.nice(LONG_JOB_NICENESS)
+
+
 def warm_up() -> None:
     """What a new worker does before its first job: read the fonts' character maps and draw each
     ruleset's opening board once, so its first real image finds the glyphs (labels, numbers) and
@@ -149,28 +159,36 @@ def started() -> bool:
 
 class CpuPool:
     """Where CPU-heavy jobs run: ``await pool.run(job, ...)`` from the event loop, ``pool.call(job, ...)``
-    from a planning thread (it blocks that thread, never the loop)."""
+    from a planning thread (it blocks that thread, never the loop).
+
+    Long jobs (a replay: seconds of frames) go to ``run_long``: a worker process of their own for
+    each, at a lower priority, so that round images never queue behind them and take the CPU first;
+    it ends with its job, so no idle process is kept for them."""
 
     def __init__(self, workers: int | None = None):
         self.workers = max(1, (os.cpu_count() or 2)) if workers is None else workers
         self._executor: Executor | None = None
+        self._long: set[Executor] = set()  # one per long job running
         self._making = threading.Lock()  # planning threads and the start-up may ask at once
 
     @property
     def executor(self) -> Executor:
         with self._making:
-            return self._executor or self._make()
+            if self._executor is None:
+                self._executor = self._make(self.workers, start_worker)
+            return self._executor
 
-    def _make(self) -> Executor:
-        if self.workers == 0:
-            self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cpu")
-        else:
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["engine", "render", "service.workers"])
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=context, initializer=start_worker, initargs=(os.getpid(),)
-            )
-        return self._executor
+    def _make(self, workers: int, initializer: Callable[[int], None]) -> Executor:
+        if workers == 0:
+            return ThreadPoolExecutor(max_workers=2, thread_name_prefix="cpu")
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["engine", "render", "service.workers"])
+        return ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=context,
+            initializer=initializer,
+            initargs=(os.getpid(),),
+        )
 
     def start(self) -> None:
         """Start the workers now, each warming up, rather than when the first board is asked for
@@ -180,13 +198,29 @@ class CpuPool:
                 self.executor.submit(started)
 
     async def run(self, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return await self._await(self.executor, job, *args, **kwargs)
+
+    async def run_long(self, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        if not self.workers:  # no worker processes: long jobs share the others' threads
+            return await self.run(job, *args, **kwargs)
+        executor = self._make(1, start_long_worker)
+        self._long.add(executor)
+        try:
+            return await self._await(executor, job, *args, **kwargs)
+        finally:
+            self._long.discard(executor)
+            executor.shutdown(wait=False)
+
+    @staticmethod
+    async def _await(executor: Executor, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         loop = asyncio.get_running_loop()
-        return await asyncio.wrap_future(self.executor.submit(job, *args, **kwargs), loop=loop)
+        return await asyncio.wrap_future(executor.submit(job, *args, **kwargs), loop=loop)
 
     def call(self, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return self.executor.submit(job, *args, **kwargs).result()
 
     def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        for executor in [*self._long, *([self._executor] if self._executor else [])]:
+            executor.shutdown(wait=True, cancel_futures=True)
+        self._executor = None
+        self._long.clear()

@@ -3,6 +3,7 @@ with the bot however it ends."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import pathlib
 import signal
@@ -11,7 +12,7 @@ import sys
 import time
 
 from render import text
-from service.workers import CpuPool
+from service.workers import LONG_JOB_NICENESS, CpuPool
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -84,3 +85,28 @@ def test_a_killed_bot_leaves_no_worker_forkserver_or_resource_tracker_running(tm
     for pid in left:  # not to leave them to the next test run
         os.kill(pid, signal.SIGKILL)
     assert not left
+
+
+def long_job(seconds: float) -> tuple[int, int, float]:
+    """Its process's niceness and pid, and when it ended."""
+    time.sleep(seconds)
+    return os.nice(0), os.getpid(), time.time()
+
+
+async def test_a_long_job_runs_in_a_process_of_its_own_at_a_lower_priority_and_ends_with_it():
+    pool = CpuPool(workers=1)
+    try:
+        pool.start()
+        long = asyncio.ensure_future(pool.run_long(long_job, 3.0))
+        await asyncio.sleep(0.5)  # the long job is under way
+        assert await pool.run(glyphs_drawn) > 0
+        board_done = time.time()
+        niceness, pid, long_done = await long
+        assert board_done < long_done  # a board's job does not queue behind it
+        assert niceness == os.nice(0) + LONG_JOB_NICENESS
+        deadline = time.monotonic() + 30
+        while running(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not running(pid)  # no idle process is kept for long jobs
+    finally:
+        pool.close()
