@@ -3,11 +3,11 @@
 Rows stay in the outbox until the sink returns; a failure, a post that hangs past
 ``DELIVERY_TIMEOUT`` or a crash leaves them there to be retried with backoff. Each announcement
 keeps its id across retries, so the sink can make the post idempotent (the Discord layer sends it
-as the message nonce), and its first attempt is
-recorded before it is made, so a retry long after it knows to check whether it got through. One
-game's announcements are delivered in order: a failed one holds back the later ones of the same game;
-different games are delivered side by side. Where several bot processes share the database, a game's
-posts are delivered by one of them at a time (``service.claims``).
+as the message nonce), and its first attempt is recorded before it is made, so a retry long after
+it knows to check whether it got through. One game's announcements are delivered in order: a
+failed one holds back the later ones of the same game; different games are delivered side by side.
+Where several bot processes share the database, a game's posts are delivered by one of them at a
+time (``service.claims``).
 """
 
 from __future__ import annotations

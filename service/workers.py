@@ -220,7 +220,8 @@ class CpuPool:
         return self.executor.submit(job, *args, **kwargs).result()
 
     def close(self) -> None:
-        for executor in [*self._long, *([self._executor] if self._executor else [])]:
-            executor.shutdown(wait=True, cancel_futures=True)
+        for executor in [*self._long, self._executor]:
+            if executor is not None:
+                executor.shutdown(wait=True, cancel_futures=True)
         self._executor = None
         self._long.clear()

@@ -1,5 +1,5 @@
 """Worker processes warm up when they start, so a worker's first board is not its slowest, and end
-with the bot however it ends."""
+with the bot however it ends; a long job runs in a process of its own."""
 
 from __future__ import annotations
 
@@ -62,6 +62,14 @@ def running(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+def still_running(pids: list[int], within: float = 30) -> list[int]:
+    """Those of ``pids`` still running once they have all ended, or ``within`` seconds have passed."""
+    deadline = time.monotonic() + within
+    while any(running(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return [pid for pid in pids if running(pid)]
+
+
 def test_a_killed_bot_leaves_no_worker_forkserver_or_resource_tracker_running(tmp_path):
     script = tmp_path / "bot.py"
     script.write_text(BOT)
@@ -78,10 +86,7 @@ def test_a_killed_bot_leaves_no_worker_forkserver_or_resource_tracker_running(tm
     finally:
         bot.kill()
         bot.wait()
-    deadline = time.monotonic() + 30
-    while any(running(pid) for pid in helpers) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    left = [pid for pid in helpers if running(pid)]
+    left = still_running(helpers)
     for pid in left:  # not to leave them to the next test run
         os.kill(pid, signal.SIGKILL)
     assert not left
@@ -104,9 +109,6 @@ async def test_a_long_job_runs_in_a_process_of_its_own_at_a_lower_priority_and_e
         niceness, pid, long_done = await long
         assert board_done < long_done  # a board's job does not queue behind it
         assert niceness == os.nice(0) + LONG_JOB_NICENESS
-        deadline = time.monotonic() + 30
-        while running(pid) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not running(pid)  # no idle process is kept for long jobs
+        assert not still_running([pid])  # no idle process is kept for long jobs
     finally:
         pool.close()
