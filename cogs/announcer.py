@@ -44,8 +44,10 @@ DEPARTURES = {
 
 
 def _turn(payload: dict, *, capital: bool = True) -> str:
-    """The announced turn by its ruleset's name ("Round 4", "creating phase 12")."""
-    return numbered_turn(payload.get("unit", "turn"), payload["turn"], capital=capital)
+    """The announced turn by its ruleset's name and count ("Round 4", "move phase 7 of 12"); posts
+    queued before turns carried their count say the service's turn number."""
+    number = payload.get("number", payload["turn"])
+    return numbered_turn(payload.get("unit", "turn"), number, payload.get("of"), capital=capital)
 
 
 def _fit(lines: list[str], limit: int = 1900) -> str:

@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 
 from engine import stored
 from engine.budget import Budget
-from engine.errors import OptionError, StateError
+from engine.errors import EngineError, NotActingError, OptionError, StateError
 from engine.i18n import joined, level_title, ntr, option_name, titled, tr
 
 S = TypeVar("S")
@@ -181,6 +181,7 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
     bot_levels: tuple[BotLevel, ...]  # weakest first
     clock_presets: tuple[ClockPreset, ...] = ()  # chess clocks of the game's own rules, if any
     state_version: int = 1
+    state_upgrades: Mapping[int, Callable[[Mapping[str, Any]], dict[str, Any]]] = {}  # version v -> v + 1
 
     @abstractmethod
     def options_schema(self) -> tuple[Option, ...]: ...
@@ -221,14 +222,42 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
     @abstractmethod
     def view(self, state: S, seat: int | None) -> ViewT: ...
 
-    @abstractmethod
-    def to_dict(self, state: S) -> dict[str, Any]: ...
+    def to_dict(self, state: S) -> dict[str, Any]:
+        """The state as JSON-safe data, in the envelope that names its ruleset and format version."""
+        return {"ruleset": self.name, "version": self.state_version, **self.write_state(state)}
+
+    def from_dict(self, data: Mapping[str, Any]) -> S:
+        """A stored state, upgraded from older formats (``state_upgrades``) and validated: the
+        ruleset's own reader checks every field, then the game must be able to go on."""
+        return self.check_playable(self.read_state(self.check_envelope(data, self.state_upgrades)))
 
     @abstractmethod
-    def from_dict(self, data: Mapping[str, Any]) -> S: ...
+    def write_state(self, state: S) -> dict[str, Any]:
+        """The state's own fields as JSON-safe data (``to_dict`` adds the envelope)."""
 
     @abstractmethod
-    def remove_player(self, state: S, seat: int, reason: str) -> Resolution[S]: ...
+    def read_state(self, data: Mapping[str, Any]) -> S:
+        """The state from data in the current format (envelope included and already checked), every
+        field validated: anything inconsistent is a StateError naming the field. Rules for a game's
+        *start* (a fair map) are not checked here: play moves a position away from them."""
+
+    def remove_player(self, state: S, seat: int, reason: str) -> Resolution[S]:
+        """Surrender, timeout or missed turns: ``seat`` leaves now, and the game goes on or ends."""
+        if self.outcome(state) is not None:
+            raise EngineError(tr("the game is over; nobody can leave it now"))
+        if seat not in self.seats_in_game(state):
+            raise NotActingError(tr("seat {seat} is not playing in this game", seat=seat))
+        new, followed = self.leave(state, seat, reason)
+        happened = [Event("player_removed", {"seat": seat, "reason": reason}), *followed]
+        if (ended := self.outcome(new)) is not None:
+            happened.append(Event("game_over", {"winners": list(ended.winners)}))
+        return Resolution(new, tuple(happened))
+
+    @abstractmethod
+    def leave(self, state: S, seat: int, reason: str) -> tuple[S, Sequence[Event]]:
+        """The state once ``seat`` (known to be in the game) has left for ``reason``: its holdings
+        neutral as the rules say; with the events of anything that followed at once (a phase nobody
+        is left to play resolving), not the departure or the game's end, which ``remove_player`` adds."""
 
     @abstractmethod
     def ai_orders(
@@ -244,6 +273,12 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
     @abstractmethod
     def describe_event(self, event: Event, who: SeatNamer) -> str | None:
         """One line for players about ``event``, or None for events too small to mention."""
+
+    def turn_number(self, state: S, played: int) -> tuple[int, int | None]:
+        """The current turn's number as players count it (``played`` turns have been resolved) and the
+        last number the game allows, or None where it sets none: by default turn ``played + 1``.
+        A game that counts only some turns against its limit numbers them as it counts them."""
+        return played + 1, None
 
     def map_name(self, state: S) -> str | None:
         """The id of the map the game is played on (a generated map's too), or None in a game without maps."""

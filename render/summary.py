@@ -12,9 +12,13 @@ from engine.words import count
 COLOURS = (mark("red"), mark("blue"), mark("green"), mark("orange"), mark("purple"), mark("brown"))
 
 
-def numbered_turn(unit: str, number: int, *, capital: bool = True) -> str:
-    """ "Round 4", "creating phase 12": a turn by its ruleset's name for it, in the current language."""
-    named = tr("{unit} {number}", unit=tr(unit), number=number)
+def numbered_turn(unit: str, number: int, of: int | None = None, *, capital: bool = True) -> str:
+    """ "Round 4", "creating phase 12", "move phase 7 of 12": a turn by its ruleset's name for it and
+    its number as the ruleset counts it (``Ruleset.turn_number``), in the current language."""
+    if of is None:
+        named = tr("{unit} {number}", unit=tr(unit), number=number)
+    else:
+        named = tr("{unit} {number} of {total}", unit=tr(unit), number=number, total=of)
     return named[:1].upper() + named[1:] if capital else named
 
 

@@ -46,7 +46,7 @@ def run_demo(ruleset: str, players: int | None, seed: int, out: pathlib.Path, ma
         if step == 1:
             private = board_png(rs.view(state, 0), names=names, orders=orders[0])
             images.append(_write(out / "private-orders-seat0-round-001.png", private))
-        captions.append(numbered_turn(rs.turn_unit(state), step))
+        captions.append(numbered_turn(rs.turn_unit(state), *rs.turn_number(state, step - 1)))
         heading = f"{captions[-1]} resolved."
         resolution = rs.resolve(state, orders)
         state = resolution.state

@@ -20,6 +20,7 @@ from service.packing import unpack
 class PastTurn:
     number: int  # as players count turns: 1 is the first one resolved
     unit: str  # what the turn was called ("round", "move phase")
+    counted: tuple[int, int | None]  # its number as the ruleset counts it, and the limit (7 of 12)
     seq: int  # the history entry whose position the turn left (its board)
     events: tuple[dict[str, Any], ...]
     orders: dict[int, str]  # by seat, as played: a seat that gave none played its defaults
@@ -71,10 +72,11 @@ class HistoryOps(GameMasterCore):
             ) as cursor:
                 (before,) = await cursor.fetchone()
         rs = self.ruleset(game.row)
-        played = unpack(payload)
+        played, position = unpack(payload), rs.from_dict(unpack(before))
         return PastTurn(
             number,
-            rs.turn_unit(rs.from_dict(unpack(before))),
+            rs.turn_unit(position),
+            rs.turn_number(position, number - 1),
             seq,
             tuple(unpack(events)),
             {int(seat): text for seat, text in played["orders"].items()},

@@ -85,8 +85,8 @@ class Presenter:
             return tr("Final position")
         if game.state is None:
             return tr("Lobby") if game.row.status != RUNNING else tr("Turn {number}", number=game.row.turn + 1)
-        unit = self.master.ruleset(game.row).turn_unit(game.state)
-        return numbered_turn(unit, game.row.turn + 1)
+        rs = self.master.ruleset(game.row)
+        return numbered_turn(rs.turn_unit(game.state), *rs.turn_number(game.state, game.row.turn))
 
     def order_hint(self, game: Game) -> str:
         """What to write this turn ("`keep 17` …"), or nothing outside a running game."""
@@ -129,13 +129,13 @@ class Presenter:
 
     def past_turn_lines(self, game: Game, past: PastTurn, *, shown: Callable[[str], str] = str) -> list[str]:
         """A past turn as its round post told it: the heading, then what happened."""
-        heading = f"**{self.title(game)}, {numbered_turn(past.unit, past.number, capital=False)}.**"
+        heading = f"**{self.title(game)}, {numbered_turn(past.unit, *past.counted, capital=False)}.**"
         return [heading, *self.event_lines(game, past.events, shown=shown)]
 
     def past_orders_lines(self, game: Game, past: PastTurn, *, shown: Callable[[str], str] = str) -> list[str]:
         """Everyone's orders of a past turn, by seat; "no orders" for a seat that gave none."""
         names = game.names()
-        turn = numbered_turn(past.unit, past.number, capital=False)
+        turn = numbered_turn(past.unit, *past.counted, capital=False)
         lines = [tr("**{game}, orders of {turn}**", game=self.title(game), turn=turn)]
         for seat, text in sorted(past.orders.items()):
             name = shown(names[seat]) if seat < len(names) else tr("seat {number}", number=seat + 1)

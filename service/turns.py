@@ -158,7 +158,7 @@ class Planner:
     def resolve(self, timed_out: bool) -> None:
         """Resolve the turn: submitted orders, default orders for everyone the game waited for."""
         acting = self.rs.acting_players(self.state)
-        unit = self.rs.turn_unit(self.state)
+        named = self._turn_named()
         parsed, texts, events = {}, {}, []
         for seat in sorted(acting):
             row = self.orders.get(seat)
@@ -189,8 +189,7 @@ class Planner:
             (
                 "round_resolved",
                 {
-                    "turn": self.plan.turn + 1,
-                    "unit": unit,
+                    **named,
                     "seq": seq,
                     "events": events,
                     "missed": missed_now if self.game.time.mode == "round" else [],
@@ -290,8 +289,7 @@ class Planner:
             (
                 "reminder",
                 {
-                    "turn": self.plan.turn + 1,
-                    "unit": self.rs.turn_unit(self.state),
+                    **self._turn_named(),
                     "user_ids": [seated[s].user_id for s in due],
                     "orders": [self._given(s) for s in due],  # programmed, not passed
                     "last_chance": [  # one more miss removes him
@@ -429,6 +427,12 @@ class Planner:
             if not seated[seat].is_ai and not self.orders.get(seat, OrderRow(seat, "", False)).passed
         }
 
+    def _turn_named(self) -> dict[str, Any]:
+        """The turn about to be played, for posts: the service's number, and the ruleset's name and
+        count for it ("move phase" 7 of 12)."""
+        number, of = self.rs.turn_number(self.state, self.plan.turn)
+        return {"turn": self.plan.turn + 1, "unit": self.rs.turn_unit(self.state), "number": number, "of": of}
+
     def _begin_turn(self) -> None:
         # A turn that begins during a pause starts, as far as clocks go, when the pause ends.
         self.plan.turn_started_at = self.plan.paused_at if self.plan.paused_at is not None else self.now
@@ -446,8 +450,7 @@ class Planner:
         self._refresh_deadline()
         humans = [seated[s].user_id for s in acting if not seated[s].is_ai]
         call = {
-            "turn": self.plan.turn + 1,
-            "unit": self.rs.turn_unit(self.state),
+            **self._turn_named(),
             "secret": self.rs.orders_are_secret(self.state),
             "hint": self.rs.order_hint(self.state),
             "seats": acting,

@@ -85,8 +85,11 @@ def replay_job(
     def caption(step: ReplayStep, last: bool) -> str:
         if step.number is None:
             return tr("Final position")
-        unit = rs.turn_unit(rs.from_dict(unpack(step.before))) if step.number else ""
-        label = numbered_turn(unit, step.number) if step.number else tr("Start")
+        if step.number:
+            position = rs.from_dict(unpack(step.before))
+            label = numbered_turn(rs.turn_unit(position), *rs.turn_number(position, step.number - 1))
+        else:
+            label = tr("Start")
         return final(label) if last and finished else label
 
     def board(stored: bytes | str) -> Callable[[], Any]:

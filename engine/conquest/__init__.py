@@ -16,6 +16,9 @@ Decisions beyond the spec:
 - Standing auto-moves are orders, so they stay secret: a player's view shows his own; everybody
   sees the units that moved (``last_moves``, marked when an auto-move moved them).
 - Missed-turn counting belongs to the game master (it knows deadlines); it calls ``remove_player``.
+- The round limit is on by default (150 rounds); ``round_limit=0`` asks for none. Computers that
+  hold most of the board press on: their attacks are sized to take the last enemy cells
+  (``planner.PRESS``; rounds to the end: ``bench/bench_finish.py``).
 """
 
 from __future__ import annotations
@@ -27,9 +30,9 @@ from engine import standings
 from engine.conquest import ai, events, rules
 from engine.conquest.board import SHIPPED, SIZES, ConquestMap, generate_map
 from engine.conquest.orders import Order, parse, suggest
-from engine.conquest.state import Cell, ConquestState, ConquestView, from_dict, make_view, to_dict, upgrade_v1
+from engine.conquest.state import Cell, ConquestState, ConquestView, from_data, make_view, to_data, upgrade_v1
 from engine.errors import OptionError
-from engine.i18n import joined, map_title, mark, tr
+from engine.i18n import joined, map_title, mark, option_name, tr
 from engine.rng import seed_state
 from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 
@@ -51,9 +54,13 @@ two largest parties fight: the larger keeps the difference, a tie leaves the cel
 then production. Moving everything out of a cell keeps it yours unless an enemy walks in.
 
 **End**: a player without cells is out; the last one wins (or the most cells, then units, at the \
-round limit). Points: one per player ranked below you, plus one per round survived. \
+round limit: 150 rounds unless the game sets another or none). Points: one per player ranked below you, plus one per round survived. \
 You may surrender or agree a draw at any time."""
 )
+
+
+ROUND_LIMIT = 150  # on by default (rules/conquest.md); 0 only where the creator asks for no limit
+SHORTEST_LIMIT = 10
 
 
 class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
@@ -64,7 +71,10 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
     max_players = 6
     default_players = 3
     bot_levels = ai.LEVELS
+    write_state = staticmethod(to_data)
+    read_state = staticmethod(from_data)
     state_version = 2
+    state_upgrades = {1: upgrade_v1}
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
@@ -74,8 +84,8 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
             Option(
                 "round_limit",
                 "int",
-                0,
-                "Rounds before the game ends on cells and units (0: none)",
+                ROUND_LIMIT,
+                "Rounds before the game ends on cells and units (10-1000; 0: no limit)",
                 minimum=0,
                 maximum=1000,
             ),
@@ -113,6 +123,16 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
 
     def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         opts = super().normalize_options(options)
+        if 0 < opts["round_limit"] < SHORTEST_LIMIT:
+            raise OptionError(
+                tr(
+                    "option {name}={value} must be 0 (no limit) or between {low} and {high}",
+                    name=option_name("round_limit"),
+                    value=opts["round_limit"],
+                    low=SHORTEST_LIMIT,
+                    high=1000,
+                )
+            )
         if opts["map"] is not None:
             self._board(opts, self.min_players, 0)  # explicit or named maps are checked now, not at start
         return opts
@@ -157,14 +177,8 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
     def view(self, state: ConquestState, seat: int | None) -> ConquestView:
         return make_view(state, seat)
 
-    def to_dict(self, state: ConquestState) -> dict[str, Any]:
-        return to_dict(state, self.name, self.state_version)
-
-    def from_dict(self, data: Mapping[str, Any]) -> ConquestState:
-        return self.check_playable(from_dict(self.check_envelope(data, {1: upgrade_v1})))
-
-    def remove_player(self, state: ConquestState, seat: int, reason: str) -> Resolution[ConquestState]:
-        return rules.remove_player(state, seat, reason)
+    def leave(self, state: ConquestState, seat: int, reason: str) -> tuple[ConquestState, tuple[Event, ...]]:
+        return rules.remove(state, seat, reason), ()
 
     def suggest_orders(self, state: ConquestState, seat: int, text: str) -> list[str]:
         return suggest(state, seat, text)

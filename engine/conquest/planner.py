@@ -19,6 +19,10 @@ from engine.conquest.sim import NEUTRAL, Geometry, Position, Step
 from engine.rng import Rng
 
 PRODUCTION_WEIGHT = 8  # a cell's production counts as this many units when a position is scored
+# A seat holding most of the board presses on to the end (rules/conquest.md): every attack is sized
+# at this many times all the enemy units around its target, so that the enemy's last cells, which
+# reinforce each other, fall instead of trading a few units a round for ever.
+PRESS = 2
 
 
 @dataclass(frozen=True)
@@ -179,6 +183,7 @@ def _targets(geometry: Geometry, position: Position, survey: Survey, knobs: Knob
     """Foreign cells next to ours with the units it takes to win each, best value per unit first."""
     owner, units, near, production = position.owner, position.units, geometry.near, geometry.production
     turn = rng.below(len(units))  # a seeded tie-break between equally good targets
+    pressing = 2 * len(survey.mine) > len(owner)
     ranked = []
     for target in survey.foreign:
         holder = owner[target]
@@ -188,6 +193,9 @@ def _targets(geometry: Geometry, position: Position, survey: Survey, knobs: Knob
             support = sum(units[n] for n in near[target] if owner[n] == holder)
             need = units[target] + 1 + math.ceil(knobs.margin * support)
             value = production[target] * knobs.hunt + 1
+        if pressing:
+            enemies = sum(units[n] for n in (target, *near[target]) if owner[n] not in (NEUTRAL, survey.seat))
+            need = max(need, units[target] + 1 + PRESS * enemies)
         ranked.append((-value / need, (target - turn) % len(units), need, target))
     return [(need, target) for _, _, need, target in sorted(ranked)]
 

@@ -162,21 +162,12 @@ def _eliminate(state: ConquestState, events: list[Event], round_played: int) -> 
     return replace(state, players=players)
 
 
-def remove_player(state: ConquestState, seat: int, reason: str) -> Resolution[ConquestState]:
+def remove(state: ConquestState, seat: int, reason: str) -> ConquestState:
     """Surrender or removal: the seat leaves now; its cells turn neutral and keep their units."""
-    if state.over:
-        raise EngineError(tr("the game is over; nobody can leave it now"))
-    if not state.is_playing(seat):
-        raise NotActingError(tr("seat {seat} is not playing in this game", seat=seat))
-    status = standings.departure(reason)
     cells = {h: Cell(None, c.units) if c.owner == seat else c for h, c in state.cells.items()}
     autos = {s: t for s, t in state.autos.items() if state.cells[s].owner != seat}
-    players = standings.leave(state.players, [seat], status, reason, state.round)
-    next_state = replace(state, cells=cells, autos=autos, players=players)
-    events = [Event("player_removed", {"seat": seat, "reason": reason, "status": status})]
-    if next_state.over:
-        events.append(Event("game_over", {"winners": list(outcome(next_state).winners)}))
-    return Resolution(next_state, tuple(events))
+    players = standings.leave(state.players, [seat], standings.departure(reason), reason, state.round)
+    return replace(state, cells=cells, autos=autos, players=players)
 
 
 def outcome(state: ConquestState) -> Outcome | None:

@@ -62,10 +62,9 @@ class ConquestState:
         return len(self.playing()) <= 1 or bool(limit_reached)
 
 
-def to_dict(state: ConquestState, name: str, version: int) -> dict[str, Any]:
+def to_data(state: ConquestState) -> dict[str, Any]:
+    """The state's fields as stored (the ruleset adds the envelope)."""
     return {
-        "ruleset": name,
-        "version": version,
         "map_name": state.map_name,
         "cells": {
             h.label: {"type": state.types[h].value, "owner": c.owner, "units": c.units}
@@ -80,7 +79,7 @@ def to_dict(state: ConquestState, name: str, version: int) -> dict[str, Any]:
     }
 
 
-def from_dict(data: Mapping[str, Any]) -> ConquestState:
+def from_data(data: Mapping[str, Any]) -> ConquestState:
     """Rebuild and validate a state; anything inconsistent is a StateError naming the field, never a
     half-loaded game."""
     read = stored.Fields(data, GAME, known=("ruleset", "version"))

@@ -25,12 +25,12 @@ from typing import Any
 
 from engine import standings
 from engine.alternating import TakesTurns
-from engine.errors import EngineError, NotActingError, OptionError
+from engine.errors import OptionError
 from engine.fortress import ai, events
 from engine.fortress.board import LAND, SHIPPED, FortressMap, generate_map
 from engine.fortress.orders import Order
 from engine.fortress.rules import advance, apply_turn, begin, claim, parse, remove
-from engine.fortress.state import MODES, FortressState, FortressView, from_dict, make_view, to_dict, upgrade_v1
+from engine.fortress.state import MODES, FortressState, FortressView, from_data, make_view, to_data, upgrade_v1
 from engine.i18n import map_title, mark, tr
 from engine.rng import seed_state
 from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer
@@ -63,8 +63,11 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
     max_players = 2
     default_players = 2
     bot_levels = ai.LEVELS
+    write_state = staticmethod(to_data)
+    read_state = staticmethod(from_data)
     turn_word = "move"  # a player's go, in messages
     state_version = 2
+    state_upgrades = {1: upgrade_v1}
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
@@ -152,23 +155,8 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
     def view(self, state: FortressState, seat: int | None) -> FortressView:
         return make_view(state, seat)
 
-    def to_dict(self, state: FortressState) -> dict[str, Any]:
-        return to_dict(state, self.name, self.state_version)
-
-    def from_dict(self, data: Mapping[str, Any]) -> FortressState:
-        return self.check_playable(from_dict(self.check_envelope(data, {1: upgrade_v1})))
-
-    def remove_player(self, state: FortressState, seat: int, reason: str) -> Resolution[FortressState]:
-        if state.over:
-            raise EngineError(tr("the game is over; nobody can leave it now"))
-        if seat not in self.seats_in_game(state):
-            raise NotActingError(tr("seat {seat} is not playing in this game", seat=seat))
-        new = remove(state, seat, reason)
-        events = (
-            Event("player_removed", {"seat": seat, "reason": reason}),
-            Event("game_over", {"winners": list(self.outcome(new).winners)}),
-        )
-        return Resolution(new, events)
+    def leave(self, state: FortressState, seat: int, reason: str) -> tuple[FortressState, tuple[Event, ...]]:
+        return remove(state, seat, reason), ()
 
     def suggest_orders(self, state: FortressState, seat: int, text: str) -> list[str]:
         return ai.suggestions(state, seat, text) if not state.over and seat == state.to_move else []

@@ -48,13 +48,13 @@ class FortressState:
         return self.moves - (self.turn + (1 - seat)) // 2
 
 
-def to_dict(state: FortressState, name: str, version: int) -> dict[str, Any]:
+def to_data(state: FortressState) -> dict[str, Any]:
+    """The state's fields as stored (the ruleset adds the envelope)."""
+
     def labels(cells) -> list[str]:
         return [c.label for c in sorted(cells)]
 
     return {
-        "ruleset": name,
-        "version": version,
         "map_name": state.map_name,
         "mode": state.mode,
         "width": state.width,
@@ -73,7 +73,7 @@ def to_dict(state: FortressState, name: str, version: int) -> dict[str, Any]:
     }
 
 
-def from_dict(data: Mapping[str, Any]) -> FortressState:
+def from_data(data: Mapping[str, Any]) -> FortressState:
     """Rebuild and validate; anything inconsistent is a StateError naming the field."""
     read = stored.Fields(data, GAME, known=("ruleset", "version"))
     width, height = read.whole("width", *SIDES), read.whole("height", *SIDES)

@@ -34,9 +34,9 @@ from engine.gra.state import (
     GraState,
     GraView,
     Phase,
-    from_dict,
+    from_data,
     make_view,
-    to_dict,
+    to_data,
     upgrade_v1,
     upgrade_v2,
 )
@@ -76,7 +76,10 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     max_players = 6
     default_players = 3
     bot_levels = ai.LEVELS
+    write_state = staticmethod(to_data)
+    read_state = staticmethod(from_data)
     state_version = 3
+    state_upgrades = {1: upgrade_v1, 2: upgrade_v2}
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
@@ -171,18 +174,14 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
             parse(state, seat, self.format_orders(seat_orders))
         complete = {seat: orders.get(seat) or self.default_orders(state, seat) for seat in players}
         new, events = resolve_phase(state, complete)
-        return Resolution(new, tuple(self._ending(new, events)))
-
-    def _ending(self, state: GraState, events: list[Event]) -> list[Event]:
-        if state.over:
-            events.append(Event("game_over", {"winners": list(self.outcome(state).winners)}))
-        return events
+        if new.over:
+            events.append(Event("game_over", {"winners": list(self.outcome(new).winners)}))
+        return Resolution(new, tuple(events))
 
     def outcome(self, state: GraState) -> Outcome | None:
         if not state.over:
             return None
-        limit = f"the turn limit of {state.turn_limit} move phases was reached"
-        return standings.outcome(state.players, self._score(state), limit=limit)
+        return standings.outcome(state.players, self._score(state), limit=mark("the turn limit was reached"))
 
     def standing(self, state: GraState) -> tuple[tuple[int, ...], ...]:
         return standings.ranking(state.players, self._score(state))
@@ -198,23 +197,11 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     def view(self, state: GraState, seat: int | None) -> GraView:
         return make_view(state, seat, acting(state))
 
-    def to_dict(self, state: GraState) -> dict[str, Any]:
-        return to_dict(state, self.name, self.state_version)
-
-    def from_dict(self, data: Mapping[str, Any]) -> GraState:
-        return self.check_playable(from_dict(self.check_envelope(data, {1: upgrade_v1, 2: upgrade_v2})))
-
-    def remove_player(self, state: GraState, seat: int, reason: str) -> Resolution[GraState]:
-        if state.over:
-            raise EngineError(tr("the game is over; nobody can leave it now"))
-        if seat not in state.playing():
-            raise NotActingError(tr("seat {seat} is not playing in this game", seat=seat))
+    def leave(self, state: GraState, seat: int, reason: str) -> tuple[GraState, list[Event]]:
         new = remove(state, seat, reason)
-        events = [Event("player_removed", {"seat": seat, "reason": reason})]
         if not new.over and not acting(new):  # nobody left to play this phase: it resolves as it stands
-            new, more = resolve_phase(new, {})
-            events += more
-        return Resolution(new, tuple(self._ending(new, events)))
+            return resolve_phase(new, {})
+        return new, []
 
     def suggest_orders(self, state: GraState, seat: int, text: str) -> list[str]:
         return ai.suggestions(state, seat, text) if seat in acting(state) else []
@@ -229,6 +216,13 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
 
     def turn_unit(self, state: GraState) -> str:
         return state.phase.turn_unit
+
+    def turn_number(self, state: GraState, played: int) -> tuple[int, int | None]:
+        """Move phases are numbered as the turn limit counts them ("move phase 7 of 12"); the split
+        and creating phases that follow move phase 7 are the 7th of theirs; negotiation is the 1st."""
+        if state.phase == Phase.MOVE:
+            return state.move_phases + 1, state.turn_limit
+        return max(state.move_phases, 1), None
 
     def order_hint(self, state: GraState) -> str:
         return ORDER_HINTS[state.phase]

@@ -100,10 +100,9 @@ class GraState:
         return len(self.territory(seat)) // 3 + 1
 
 
-def to_dict(state: GraState, name: str, version: int) -> dict[str, Any]:
+def to_data(state: GraState) -> dict[str, Any]:
+    """The state's fields as stored (the ruleset adds the envelope)."""
     return {
-        "ruleset": name,
-        "version": version,
         "map": state.graph.to_dict(),
         "phase": state.phase.value,
         "spacing": state.spacing,
@@ -120,7 +119,7 @@ def to_dict(state: GraState, name: str, version: int) -> dict[str, Any]:
     }
 
 
-def from_dict(data: Mapping[str, Any]) -> GraState:
+def from_data(data: Mapping[str, Any]) -> GraState:
     """Rebuild and validate a state; anything inconsistent is a StateError naming the field."""
     read = stored.Fields(data, GAME, known=("ruleset", "version"))
     try:

@@ -22,13 +22,13 @@ from typing import Any
 
 from engine import standings
 from engine.alternating import TakesTurns
-from engine.errors import EngineError, MapError, NotActingError
-from engine.i18n import map_title, mark, ntr, tr
+from engine.errors import MapError
+from engine.i18n import map_title, mark, ntr
 from engine.ranks import ai, events, tutorial
 from engine.ranks.board import SHIPPED, RanksMap, generate_map
 from engine.ranks.orders import Order
 from engine.ranks.rules import parse, play, remove
-from engine.ranks.state import PAWN, Army, RanksState, RanksView, from_dict, make_view, to_dict
+from engine.ranks.state import PAWN, Army, RanksState, RanksView, from_data, make_view, to_data
 from engine.rng import seed_state
 from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer, TutorialPage
 
@@ -70,6 +70,8 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
     max_players = 4
     default_players = 2
     bot_levels = (BotLevel("novice", 15), BotLevel("standard", 6_000))
+    write_state = staticmethod(to_data)
+    read_state = staticmethod(from_data)
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
@@ -138,22 +140,8 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
     def view(self, state: RanksState, seat: int | None) -> RanksView:
         return make_view(state, seat)
 
-    def to_dict(self, state: RanksState) -> dict[str, Any]:
-        return to_dict(state, self.name, self.state_version)
-
-    def from_dict(self, data: Mapping[str, Any]) -> RanksState:
-        return self.check_playable(from_dict(self.check_envelope(data), self.name, self.state_version))
-
-    def remove_player(self, state: RanksState, seat: int, reason: str) -> Resolution[RanksState]:
-        if state.over:
-            raise EngineError(tr("the game is over; nobody can leave it now"))
-        if seat not in self.seats_in_game(state):
-            raise NotActingError(tr("seat {seat} is not playing in this game", seat=seat))
-        new = remove(state, seat, reason)
-        happened = [Event("player_removed", {"seat": seat, "reason": reason})]
-        if new.over:
-            happened.append(Event("game_over", {"winners": list(self.outcome(new).winners)}))
-        return Resolution(new, tuple(happened))
+    def leave(self, state: RanksState, seat: int, reason: str) -> tuple[RanksState, tuple[Event, ...]]:
+        return remove(state, seat, reason), ()
 
     def tutorial(self) -> tuple[TutorialPage[RanksState], ...]:
         return tutorial.pages(self)

@@ -73,10 +73,9 @@ class RanksState:
         return len(self.armies_of(seat)), self.exp[seat]
 
 
-def to_dict(state: RanksState, name: str, version: int) -> dict[str, Any]:
+def to_data(state: RanksState) -> dict[str, Any]:
+    """The state's fields as stored (the ruleset adds the envelope)."""
     return {
-        "ruleset": name,
-        "version": version,
         "map": state.board.to_dict(),
         "armies": {
             c.label: [a.seat, a.rank] for c, a in sorted(state.armies.items(), key=lambda i: reading_order(i[0]))
@@ -92,7 +91,7 @@ def to_dict(state: RanksState, name: str, version: int) -> dict[str, Any]:
     }
 
 
-def from_dict(data: Mapping[str, Any], name: str, version: int) -> RanksState:
+def from_data(data: Mapping[str, Any]) -> RanksState:
     """Rebuild and validate; anything inconsistent, or anything that would not be stored back exactly
     as it is (a duplicate, a label out of order), is a StateError naming the field."""
     read = stored.Fields(data, GAME, known=("ruleset", "version"))
@@ -137,7 +136,7 @@ def from_dict(data: Mapping[str, Any], name: str, version: int) -> RanksState:
         raise stored.damaged(GAME, "armies", "include armies of a player who is out")
     if not state.over and not state.players[state.to_move].playing:
         raise stored.damaged(GAME, "to_move", f"is seat {state.to_move}, who is out")
-    if to_dict(state, name, version) != data:
+    if to_data(state) != {key: value for key, value in data.items() if key not in ("ruleset", "version")}:
         raise stored.damaged(GAME, "the state", "does not read back as stored (a duplicate or an entry out of order)")
     return state
 

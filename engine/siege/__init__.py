@@ -23,15 +23,14 @@ from typing import Any
 
 from engine import standings
 from engine.alternating import TakesTurns
-from engine.errors import EngineError, NotActingError
-from engine.i18n import mark, tr
+from engine.i18n import mark
 from engine.rng import seed_state
 from engine.ruleset import ClockPreset, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
 from engine.siege import ai, events, hints
 from engine.siege.board import SHIPPED, SIZES, SiegeMap, generate_map
 from engine.siege.orders import Action
 from engine.siege.rules import CAPTURED, advance, neighbours, parse, play, remove
-from engine.siege.state import ENDINGS, SiegeState, SiegeView, from_dict, make_view, to_dict
+from engine.siege.state import ENDINGS, SiegeState, SiegeView, from_data, make_view, to_data
 
 RULES_TEXT = mark(
     """\
@@ -46,7 +45,7 @@ for example `expand E3; attack D5>D6; wall E1`:
 · `attack D5>D6` (2, +2 per wall, +4 for a tower) from a token into an enemy land square \
 · `cross D5>D6` (2) a token steps onto a river, `climb D5>D6` (2) onto a mountain (neutral or yours) \
 · `dig E5` (2) lower a mountain under or next to your token · `fill E5` (2) raise a mountain \
-(max 3) on your square · `wall E1` (3, max 2) / `tower E1` (5, not with walls) on your token's \
+(max 3) on your square, not on or next to a capital · `wall E1` (3, max 2) / `tower E1` (5, not with walls) on your token's \
 square or your capital · `end` ends the turn.
 
 **Attacks** are paid up front. A tower is removed, else one wall is removed, else the square is \
@@ -71,6 +70,8 @@ class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
     max_players = 2
     default_players = 2
     bot_levels = ai.LEVELS
+    write_state = staticmethod(to_data)
+    read_state = staticmethod(from_data)
     clock_presets = (
         ClockPreset("bullet-1", "Bullet 1 min", 60),
         ClockPreset("bullet-2", "Bullet 2 min", 120),
@@ -163,23 +164,8 @@ class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
     def view(self, state: SiegeState, seat: int | None) -> SiegeView:
         return make_view(state, seat)
 
-    def to_dict(self, state: SiegeState) -> dict[str, Any]:
-        return to_dict(state, self.name, self.state_version)
-
-    def from_dict(self, data: Mapping[str, Any]) -> SiegeState:
-        return from_dict(self.check_envelope(data))
-
-    def remove_player(self, state: SiegeState, seat: int, reason: str) -> Resolution[SiegeState]:
-        if state.over:
-            raise EngineError(tr("the game is over; nobody can leave it now"))
-        if seat not in self.seats_in_game(state):
-            raise NotActingError(tr("seat {seat} is not playing in this game", seat=seat))
-        new = remove(state, seat, reason)
-        happened = (
-            Event("player_removed", {"seat": seat, "reason": reason}),
-            Event("game_over", {"winners": list(self.outcome(new).winners)}),
-        )
-        return Resolution(new, happened)
+    def leave(self, state: SiegeState, seat: int, reason: str) -> tuple[SiegeState, tuple[Event, ...]]:
+        return remove(state, seat, reason), ()
 
     def suggest_orders(self, state: SiegeState, seat: int, text: str) -> list[str]:
         return hints.suggestions(state, seat, text) if not state.over and seat == state.to_move else []

@@ -9,8 +9,9 @@ A map as data (shipped files in ``maps/`` and ``options["map"]`` alike)::
     }
 
 Capitals are not part of the data: they stand where the spec puts them (:func:`capitals`). A map
-is refused unless it is point-symmetric (a river or mountain on a square means the same on the
-mirrored square, at the same level) and each capital and its four neighbours are clear.
+a game starts on is refused unless it is point-symmetric (a river or mountain on a square means the
+same on the mirrored square, at the same level) and each capital and its four neighbours are clear;
+a position's terrain (after Dig and Fill) is read with :meth:`SiegeMap.terrain`, which checks neither.
 """
 
 from __future__ import annotations
@@ -69,6 +70,23 @@ class SiegeMap:
 
     @classmethod
     def from_dict(cls, data: Any) -> SiegeMap:
+        """A map a game may start on: its terrain, point-symmetric, with the capitals' squares clear."""
+        board = cls.terrain(data)
+        grid = SquareGrid(board.size, board.size)
+        for sq in sorted(board.rivers | set(board.mountains)):
+            if sq in clear_zone(board.size):
+                raise MapError(tr("{square} is a capital or next to one; those squares must be clear", square=sq.label))
+            twin = grid.mirror(sq)
+            if (sq in board.rivers) != (twin in board.rivers) or board.mountains.get(sq) != board.mountains.get(twin):
+                raise MapError(
+                    tr("the map must be point-symmetric: {square} and {twin} differ", square=sq.label, twin=twin.label)
+                )
+        return board
+
+    @classmethod
+    def terrain(cls, data: Any) -> SiegeMap:
+        """The terrain as data says it, checked square by square only: Dig and Fill change the terrain
+        during play, so a position's terrain need not be symmetric (the starting map's rules)."""
         if not isinstance(data, Mapping):
             raise MapError(tr("a siege map must be an object with size, rivers and mountains"))
         name = data.get("name", "custom")
@@ -77,8 +95,7 @@ class SiegeMap:
         size = data.get("size")
         if size not in SIZES or isinstance(size, bool):
             raise MapError(tr("map size must be 10 or 12, not {size!r}", size=size))
-        grid = SquareGrid(size, size)
-        board = set(grid.squares())
+        board = set(SquareGrid(size, size).squares())
 
         def square(label: Any, what: str) -> Square:
             return square_on_board(label, board, what, OFF_THE_BOARD, size=size)
@@ -99,14 +116,6 @@ class SiegeMap:
             if sq in rivers:
                 raise MapError(tr("{square} is listed as both river and mountain", square=sq.label))
             mountains[sq] = level
-        for sq in sorted(rivers | set(mountains)):
-            if sq in clear_zone(size):
-                raise MapError(tr("{square} is a capital or next to one; those squares must be clear", square=sq.label))
-            twin = grid.mirror(sq)
-            if (sq in rivers) != (twin in rivers) or mountains.get(sq) != mountains.get(twin):
-                raise MapError(
-                    tr("the map must be point-symmetric: {square} and {twin} differ", square=sq.label, twin=twin.label)
-                )
         return cls(name.strip(), size, rivers, mountains)
 
     def to_dict(self) -> dict[str, Any]:

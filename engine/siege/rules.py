@@ -89,7 +89,9 @@ def _expand(state: SiegeState, seat: int, target: Square) -> str | None:
     if reason := _new_token(state, seat, target):
         return reason
     if not next_to_token(state, seat, target):
-        return tr("{cell} is not next to one of your tokens (the capital cannot expand)", cell=target.label)
+        if target in state.capitals[seat].orthogonal():
+            return tr("{cell} is not next to one of your tokens (the capital cannot expand)", cell=target.label)
+        return tr("{cell} is not next to one of your tokens", cell=target.label)
     return None
 
 
@@ -153,6 +155,8 @@ def _fill(state: SiegeState, seat: int, target: Square) -> str | None:
         return tr("{cell} is not yours", cell=target.label)
     if target in state.capitals:
         return tr("a capital cannot be filled")
+    if any(target in capital.orthogonal() for capital in state.capitals):
+        return tr("{cell} is next to a capital; a capital's neighbours stay clear of mountains", cell=target.label)
     if target in state.rivers:
         return tr("{cell} is a river; mountains rise on land", cell=target.label)
     if state.mountains.get(target, 0) >= 3:

@@ -57,14 +57,14 @@ class SiegeState:
         return range(0, 2) if seat == 0 else range(self.size - 2, self.size)
 
 
-def to_dict(state: SiegeState, name: str, version: int) -> dict[str, Any]:
+def to_data(state: SiegeState) -> dict[str, Any]:
+    """The state's fields as stored (the ruleset adds the envelope)."""
+
     def seats(mapping: Mapping[Square, int]) -> dict[str, int]:
         return {sq.label: value for sq, value in sorted(mapping.items())}
 
     board = SiegeMap(state.map_name, state.size, state.rivers, state.mountains).to_dict()
     return {
-        "ruleset": name,
-        "version": version,
         **{key: board[key] for key in ("size", "rivers", "mountains")},
         "map_name": state.map_name,
         "owners": seats(state.owners),
@@ -81,11 +81,11 @@ def to_dict(state: SiegeState, name: str, version: int) -> dict[str, Any]:
     }
 
 
-def from_dict(data: Mapping[str, Any]) -> SiegeState:
+def from_data(data: Mapping[str, Any]) -> SiegeState:
     """Rebuild and validate a state; anything inconsistent is a StateError naming the field."""
     read = stored.Fields(data, GAME, known=("ruleset", "version"))
     try:
-        board = SiegeMap.from_dict(
+        board = SiegeMap.terrain(
             {"name": read["map_name"], "size": read["size"], "rivers": read["rivers"], "mountains": read["mountains"]}
         )
     except MapError as err:

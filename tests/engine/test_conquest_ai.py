@@ -3,9 +3,11 @@ to their node budget, and search with a round simulator that resolves exactly as
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import OptionError
 from engine.conquest import ai, sim
 from engine.conquest.orders import Move, StopAuto
 from engine.conquest.sim import Geometry, Position
@@ -87,3 +89,24 @@ def test_a_stack_next_door_is_attacked_only_with_enough_units():
         attacks = [o for o in orders if isinstance(o, Move) and o.target.label == "B1"]
         assert sum(o.units for o in attacks) in (0, *range(7, 10))
     assert any(o.target.label == "A2" for o in RS.ai_orders(state, 0, 1, level="Easy"))
+
+
+def test_a_computer_holding_most_of_the_board_presses_on_to_the_end():
+    """A computer that holds most of the board keeps attacking until the game ends (rules/conquest.md:
+    in this five-player table the leader held 158 of 170 cells with 107,533 units against 33 and was
+    still trading a few units a round with the last enemy cells at round 400)."""
+    state = RS.setup(5, {"round_limit": 0}, seed=1)
+    while RS.outcome(state) is None and state.round <= 100:
+        orders = {seat: RS.ai_orders(state, seat, 1, level="Medium") for seat in RS.acting_players(state)}
+        state = RS.resolve(state, orders).state
+    assert RS.outcome(state) is not None and len(RS.outcome(state).winners) == 1
+
+
+def test_the_round_limit_is_on_by_default():
+    """The round limit is on by default, 150 rounds (option round_limit, 10-1000); a game with no
+    limit at all exists only where the creator asks for it explicitly."""
+    assert RS.setup(2, {}, seed=1).round_limit == 150
+    assert RS.setup(2, {"round_limit": 0}, seed=1).round_limit == 0
+    assert RS.normalize_options({"round_limit": 10})["round_limit"] == 10
+    with pytest.raises(OptionError, match="must be 0 \\(no limit\\) or between 10 and 1000"):
+        RS.normalize_options({"round_limit": 9})

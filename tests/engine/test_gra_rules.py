@@ -300,7 +300,7 @@ def test_turn_limit_ends_a_game_that_would_loop():
         ).state
         phases += 1
     assert state.move_phases == 300 and phases < 1000
-    assert RS.outcome(state).reason == "the turn limit of 300 move phases was reached"
+    assert RS.outcome(state).reason == "the turn limit was reached"
 
 
 @pytest.mark.parametrize(
@@ -323,8 +323,38 @@ def test_at_the_turn_limit_most_nodes_then_soldiers_win(nodes, ready, winners):
     state = play(state, {seat: "" for seat in RS.acting_players(state)}).state
     outcome = RS.outcome(state)
     assert outcome.winners == winners and outcome.draw == (len(winners) == 2)
-    assert outcome.reason == "the turn limit of 2 move phases was reached"
+    assert outcome.reason == "the turn limit was reached"
     assert RS.acting_players(state) == frozenset()
+
+
+def test_move_phases_are_numbered_as_the_turn_limit_counts_them():
+    """The turn limit counts move phases, so players read "move phase 7 of 12": the phase that ends
+    the game is the last number of the limit, whatever split and creating phases came between."""
+    state, played, seen = RS.setup(3, {"turn_limit": 12}, seed=21), 0, []
+    assert RS.turn_number(state, played) == (1, None)  # the negotiation
+    while RS.outcome(state) is None:
+        number, of = RS.turn_number(state, played)
+        if state.phase == Phase.MOVE:
+            assert of == 12 and number == state.move_phases + 1
+            seen.append(number)
+        else:
+            assert of is None and number == max(state.move_phases, 1)
+        orders = {seat: RS.ai_orders(state, seat, played, level="Medium") for seat in RS.acting_players(state)}
+        state, played = RS.resolve(state, orders).state, played + 1
+    assert seen == list(range(1, 13)) and played > 12
+
+
+def test_the_turn_limits_reason_is_read_in_the_players_language():
+    """Every text from the engine goes through the catalogs: a Chinese game ends in Chinese."""
+    import i18n  # noqa: F401 - installs the catalogs
+    from engine.i18n import tr, using
+
+    owners, ready = {1: 0, 2: 0, 5: 1}, {1: (0, 1), 5: (1, 1)}
+    state = replace(RS.setup(2, {"map": LINE, "turn_limit": 1}, seed=3), phase=Phase.MOVE, owners=owners, ready=ready)
+    state = play(state, {seat: "" for seat in RS.acting_players(state)}).state
+    with using("zh_Hans"):
+        said = tr(RS.outcome(state).reason)
+    assert said != RS.outcome(state).reason and not any("a" <= ch <= "z" for ch in said)
 
 
 def test_later_departures_rank_above_earlier_ones():

@@ -145,6 +145,9 @@ def test_expand():
     refused(state, "expand D3", "belongs to your opponent")
     refused(state, "expand C3", "C3 is not empty")
     refused(board(), "expand E2", "not next to one of your tokens \\(the capital cannot expand\\)")
+    with pytest.raises(IllegalOrderError, match="C6 is not next to one of your tokens") as far:
+        RS.parse_orders(state, 0, "expand C6")
+    assert "capital" not in str(far.value), "the capital's excuse belongs only next to the capital"
 
 
 def test_move():
@@ -343,6 +346,32 @@ def test_dig_under_an_enemy_token_keeps_level_one():
 def test_fill_never_on_a_capital():
     """Fill may not be used on a capital square."""
     refused(board(["E2"]), "fill E1", "a capital cannot be filled")
+
+
+def test_fill_never_next_to_a_capital():
+    """Capitals and their immediate neighbours are always clear holds for the whole game, so Fill is
+    refused on a capital's neighbours as well."""
+    state = board(["C3", "E2"], owned0=["D1", "F1"], owned1=["F9"])
+    refused(state, "fill D1", "D1 is next to a capital")
+    refused(state, "fill E2", "E2 is next to a capital")
+    refused(replace(state, turn=1), "fill F9", "F9 is next to a capital")
+    assert after(state, "fill C3").mountains[sq("C3")] == 1
+
+
+def test_a_position_after_dig_and_fill_is_stored_and_loaded():
+    """The map's symmetry and the clear squares are rules for the starting map only: once Dig and Fill
+    have been played the terrain is no longer symmetric, and a game in that position is perfectly
+    healthy (it must save, load and go on like any other)."""
+    state = RS.setup(2, {}, seed=1)
+    state = after(state, "expand C1; fill C1")
+    state = after(after(state, "end"), "dig C1")
+    loaded = RS.from_dict(json.loads(json.dumps(RS.to_dict(state))))
+    assert loaded == state and sq("C1") not in loaded.mountains and loaded.owners[sq("C1")] == 0
+    after(loaded, "end")
+    filled = after(RS.setup(2, {}, seed=1), "expand C1; fill C1")
+    assert RS.from_dict(RS.to_dict(filled)).mountains[sq("C1")] == 1
+    with pytest.raises(MapError, match="point-symmetric"):
+        SiegeMap.from_dict({"name": "played", **{k: RS.to_dict(filled)[k] for k in ("size", "rivers", "mountains")}})
 
 
 def test_actions_run_in_order_and_a_bad_turn_is_refused_whole():

@@ -148,11 +148,10 @@ class TugRuleset(Ruleset[TugState, Pull, TugState]):
     def view(self, state: TugState, seat: int | None) -> TugState:
         return state  # nothing in a tug position is secret; programmed pulls are not part of it
 
-    def to_dict(self, state: TugState) -> dict[str, Any]:
-        return {"ruleset": self.name, "version": self.state_version, **state.__dict__}
+    def write_state(self, state: TugState) -> dict[str, Any]:
+        return dict(state.__dict__)
 
-    def from_dict(self, data: Mapping[str, Any]) -> TugState:
-        self.check_envelope(data)
+    def read_state(self, data: Mapping[str, Any]) -> TugState:
         try:
             state = TugState(
                 int(data["goal"]),
@@ -168,9 +167,8 @@ class TugRuleset(Ruleset[TugState, Pull, TugState]):
             raise StateError("tug state is damaged: seats do not match")
         return state
 
-    def remove_player(self, state: TugState, seat: int, reason: str) -> Resolution[TugState]:
-        out = tuple(o or s == seat for s, o in enumerate(state.out))
-        return Resolution(replace(state, out=out), (Event("player_removed", {"seat": seat, "reason": reason}),))
+    def leave(self, state: TugState, seat: int, reason: str) -> tuple[TugState, tuple[Event, ...]]:
+        return replace(state, out=tuple(o or s == seat for s, o in enumerate(state.out))), ()
 
     def ai_orders(
         self, state: TugState, seat: int, seed: int | str, *, level: str | None = None, budget: int | None = None
