@@ -1,18 +1,22 @@
 """Do conquest games end? Seeded self-play at every computer level, for every player count 2-6.
 
 Each table is a generated medium map (map seed = table number) with every seat played by the same
-level, and **no round limit** (``round_limit=0``, the case a creator must ask for): the default limit
-of 150 rounds ends every game by itself, so only an unlimited game shows whether the computers finish.
-A table still running at round ``--cap`` (default 1,000) has not ended.
-
+level, under the game's default options (the round limit of 150 rounds included), played to its end.
 Figures per level and player count:
-- ``ended``: the share of tables that ended by elimination before the cap (goal: all);
-- ``pressed``: of the tables where one seat came to hold more than half the cells, the share where
-  that seat won by elimination within 60 rounds of first holding it (goal: 0.95 at Medium and up).
+- ``ended``: the share of tables that ended (goal: all), and how many of them the round limit ended;
+- ``pressed``: of the tables where one seat came to hold more than half the cells by round 90 (so
+  that 60 rounds fit before the limit), the share where that seat won by elimination within 60
+  rounds of first holding it (goal: 0.95 at Medium and up).
+
+``--round-limit 0`` plays the games a creator may ask for with no limit at all, up to ``--cap``
+rounds (default 1,000): there, two equal computers that neither holds most of the board nor is
+twice as strong as the other can face each other for ever (their stacks growing alike); ``ended``
+then counts the tables that ended by elimination before the cap.
 
 What it leaves out: mixed levels at one table, human play, and shipped maps (generated ones only).
 
-Usage: python bench/bench_finish.py [--games N] [--players 2 5 …] [--levels Easy Hard …] [--cap R]
+Usage: python bench/bench_finish.py [--games N] [--players 2 5 …] [--levels Easy Hard …]
+       [--round-limit R] [--cap R]
 Ends with ``RESULT finish games=N ended=<lowest share> pressed_medium_up=<lowest share> …`` and a
 figure per level and player count.
 """
@@ -32,23 +36,27 @@ RS = find_ruleset("conquest")
 PRESS_WITHIN = 60  # rounds from holding most of the board to winning it
 
 
-def play(players: int, seed: int, level: str, cap: int) -> tuple[bool, bool | None]:
-    """One table: whether it ended, and whether a seat that held most of the board won within
-    PRESS_WITHIN rounds (None when no seat ever held most of it)."""
-    state = RS.setup(players, {"round_limit": 0}, seed=seed)
+def play(players: int, seed: int, level: str, limit: int, cap: int) -> tuple[bool, bool, bool | None]:
+    """One table: whether it ended, whether the round limit ended it, and whether a seat that held
+    most of the board in time won within PRESS_WITHIN rounds (None when no seat held most of it in
+    time to)."""
+    state = RS.setup(players, {"round_limit": limit}, seed=seed)
+    latest = limit - PRESS_WITHIN if limit else cap
     leader, since = None, None
     while RS.outcome(state) is None and state.round <= cap:
         orders = {seat: RS.ai_orders(state, seat, seed, level=level) for seat in RS.acting_players(state)}
         state = RS.resolve(state, orders).state
-        if leader is None:
+        if leader is None and state.round <= latest:
             for seat in state.playing():
                 if 2 * len(state.cells_of(seat)) > len(state.cells):
                     leader, since = seat, state.round
     outcome = RS.outcome(state)
+    by_limit = outcome is not None and len(state.playing()) > 1
+    ended = outcome is not None and (bool(limit) or not by_limit)
     if leader is None:
-        return outcome is not None, None
-    pressed = outcome is not None and outcome.winners == (leader,) and state.round - since <= PRESS_WITHIN
-    return outcome is not None, pressed
+        return ended, by_limit, None
+    pressed = ended and not by_limit and outcome.winners == (leader,) and state.round - since <= PRESS_WITHIN
+    return ended, by_limit, pressed
 
 
 def main() -> None:
@@ -56,21 +64,24 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, nargs="*", default=list(range(RS.min_players, RS.max_players + 1)))
     parser.add_argument("--levels", nargs="*", default=[level.name for level in RS.bot_levels])
+    parser.add_argument("--round-limit", type=int, default=RS.normalize_options({})["round_limit"])
     parser.add_argument("--cap", type=int, default=1000)
     args = parser.parse_args()
     figures, ended_all, pressed_up = [], [], []
     for level in args.levels:
         for players in args.players:
             start = time.process_time()
-            results = [play(players, seed, level, args.cap) for seed in range(args.games)]
-            ended = sum(done for done, _ in results) / len(results)
-            led = [pressed for _, pressed in results if pressed is not None]
+            results = [play(players, seed, level, args.round_limit, args.cap) for seed in range(args.games)]
+            ended = sum(done for done, _, _ in results) / len(results)
+            by_limit = sum(limited for _, limited, _ in results)
+            led = [pressed for _, _, pressed in results if pressed is not None]
             pressed = sum(led) / len(led) if led else 1.0
             ended_all.append(ended)
             if level != RS.bot_levels[0].name:
                 pressed_up.append(pressed)
             print(
-                f"{level:8} {players} players: ended {ended:.3f}, pressed on {pressed:.3f} of {len(led)} led tables"
+                f"{level:8} {players} players: ended {ended:.3f} ({by_limit} at the limit),"
+                f" pressed on {pressed:.3f} of {len(led)} led tables"
                 f" ({time.process_time() - start:.0f} s CPU)",
                 flush=True,
             )
@@ -79,7 +90,7 @@ def main() -> None:
             )
     lowest_pressed = min(pressed_up) if pressed_up else 1.0
     print(
-        f"RESULT finish games={args.games} cap={args.cap} ended={min(ended_all):.3f}"
+        f"RESULT finish games={args.games} round_limit={args.round_limit} ended={min(ended_all):.3f}"
         f" pressed_medium_up={lowest_pressed:.3f} {' '.join(figures)}"
     )
 

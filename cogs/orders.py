@@ -34,7 +34,11 @@ def _listing(mine: MyOrders, game: Game, turn: str, room: int = 1600) -> str:
     lines = "\n".join(shown) or tr("no orders (standing orders still run)")
     again = tr("You had just given these orders; they are kept once.") + "\n" if mine.repeated else ""
     heading = tr("Game #{number}, {turn} — your orders:", number=mine.game_id, turn=turn[:1].lower() + turn[1:])
-    return f"{again}{heading}\n{lines}\n{_fate(mine, game)}"
+    warned = "".join(
+        "\n" + tr("⚠️ **Careful: {warning}.** They are not played until you pass.", warning=warning)
+        for warning in mine.warnings
+    )
+    return f"{again}{heading}\n{lines}{warned}\n{_fate(mine, game)}"
 
 
 def _fate(mine: MyOrders, game: Game) -> str:
@@ -140,6 +144,9 @@ class OrdersCog(
         self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000], game: MyGame | None = None
     ) -> None:
         target = await game_meant(interaction, game)
-        updated = await self.master.submit(target.id, actor_of(interaction), text, expected_turn=target.row.turn)
-        await interaction.followup.send(after_pass(self.presenter, target, updated), ephemeral=True)
-        await refresh_lobby(self.bot, self.presenter, updated)
+        sent = await self.master.send_orders(target.id, actor_of(interaction), text, expected_turn=target.row.turn)
+        if isinstance(sent, MyOrders):  # held back: they would lose the game at once
+            await self._answer(interaction, target, sent)
+            return
+        await interaction.followup.send(after_pass(self.presenter, target, sent), ephemeral=True)
+        await refresh_lobby(self.bot, self.presenter, sent)

@@ -320,6 +320,19 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
         """Pages that teach the game from real positions, first to last; none unless a ruleset has them."""
         return ()
 
+    def order_warnings(self, state: S, seat: int, orders: Sequence[OrderT]) -> list[str]:
+        """What ``orders`` (legal ones) would do at once that their author must know before they are
+        final: where he alone acts now, that they put him out of the game. Where others act too,
+        their orders decide what happens, and nothing is foretold."""
+        if self.acting_players(state) != frozenset({seat}):
+            return []
+        after = self.resolve(state, {seat: list(orders)}).state
+        return [] if seat in self.seats_in_game(after) else [self.losing_warning(state, seat)]
+
+    def losing_warning(self, state: S, seat: int) -> str:
+        """The warning for orders that would put their author out of the game, in the game's words."""
+        return tr("these orders would put you out of the game at once")
+
     def suggest_orders(self, state: S, seat: int, text: str) -> list[str]:
         """Legal order lines starting like ``text`` (for autocomplete); rulesets override it."""
         return []

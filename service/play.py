@@ -33,6 +33,7 @@ class MyOrders:
     lines: tuple[str, ...]
     passed: bool
     repeated: bool = False  # these orders had just been given; they were kept once
+    warnings: tuple[str, ...] = ()  # what they would do at once that he must know before passing
 
 
 class PlayOps(GameMasterCore):
@@ -46,7 +47,18 @@ class PlayOps(GameMasterCore):
     def _mine(self, game: Game, seat: int, row: OrderRow | None, *, repeated: bool = False) -> MyOrders:
         text = row.text if row else ""
         lines = tuple(part.strip() for part in text.split(";") if part.strip())
-        return MyOrders(game.id, game.row.turn + 1, seat, lines, bool(row and row.passed), repeated)
+        passed = bool(row and row.passed)
+        warnings = () if passed or not lines else self._warnings(game, seat, text)
+        return MyOrders(game.id, game.row.turn + 1, seat, lines, passed, repeated, warnings)
+
+    def _warnings(self, game: Game, seat: int, text: str) -> tuple[str, ...]:
+        """The engine's warnings about programmed orders; orders that no longer read warn of nothing
+        here (the pass says what is wrong with them)."""
+        rs = self.ruleset(game.row)
+        try:
+            return tuple(rs.order_warnings(game.state, seat, rs.parse_orders(game.state, seat, text)))
+        except OrderError:
+            return ()
 
     def _repeated(self, game: Game, seat: int, current: OrderRow, text: str) -> bool:
         """The same orders given again within a few seconds: a double tap, not a second set."""
@@ -142,6 +154,18 @@ class PlayOps(GameMasterCore):
             planner.passed(seat)
 
         return await self._transition(game_id, build)
+
+    async def send_orders(
+        self, game_id: int, actor: Actor, text: str, *, expected_turn: int | None = None
+    ) -> Game | MyOrders:
+        """Give ``text`` and pass at once (the game after the pass), unless the orders would lose the
+        game at once: then they are only programmed, and his orders come back with the warning, so
+        that he passes knowingly or changes them."""
+        _check_length(text)
+        game = await self.get_game(game_id)
+        if self._warnings(game, self._require_acting(game, actor, expected_turn), text):
+            return await self.replace_orders(game_id, actor, text, expected_turn=expected_turn)
+        return await self.submit(game_id, actor, text, expected_turn=expected_turn)  # bad orders refused here
 
     async def surrender(self, game_id: int, actor: Actor) -> Game:
         def build(planner: Planner, game: Game) -> None:

@@ -19,10 +19,12 @@ from engine.conquest.sim import NEUTRAL, Geometry, Position, Step
 from engine.rng import Rng
 
 PRODUCTION_WEIGHT = 8  # a cell's production counts as this many units when a position is scored
-# A seat holding most of the board presses on to the end (rules/conquest.md): every attack is sized
-# at this many times all the enemy units around its target, so that the enemy's last cells, which
-# reinforce each other, fall instead of trading a few units a round for ever.
+# A seat holding most of the board, or twice the strength of every rival, presses on to the end
+# (rules/conquest.md): every attack is sized at PRESS times all the enemy units around its target,
+# so that the enemy's last cells, which reinforce each other, fall instead of trading a few units a
+# round for ever, and a rich seat stops sitting on its stacks beside a poor one.
 PRESS = 2
+PRESS_SCORE = 2 / 3  # ``scores`` of a seat twice as strong as its strongest rival
 
 
 @dataclass(frozen=True)
@@ -183,7 +185,7 @@ def _targets(geometry: Geometry, position: Position, survey: Survey, knobs: Knob
     """Foreign cells next to ours with the units it takes to win each, best value per unit first."""
     owner, units, near, production = position.owner, position.units, geometry.near, geometry.production
     turn = rng.below(len(units))  # a seeded tie-break between equally good targets
-    pressing = 2 * len(survey.mine) > len(owner)
+    pressing = 2 * len(survey.mine) > len(owner) or scores(geometry, position)[survey.seat] >= PRESS_SCORE
     ranked = []
     for target in survey.foreign:
         holder = owner[target]

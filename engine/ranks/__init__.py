@@ -23,7 +23,7 @@ from typing import Any
 from engine import standings
 from engine.alternating import TakesTurns
 from engine.errors import MapError
-from engine.i18n import map_title, mark, ntr
+from engine.i18n import map_title, mark, ntr, tr
 from engine.ranks import ai, events, tutorial
 from engine.ranks.board import SHIPPED, RanksMap, generate_map
 from engine.ranks.orders import Order
@@ -145,6 +145,12 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
 
     def tutorial(self) -> tuple[TutorialPage[RanksState], ...]:
         return tutorial.pages(self)
+
+    def losing_warning(self, state: RanksState, seat: int) -> str:
+        return tr(
+            "these orders leave your capital {capital} empty: you would be out",
+            capital=state.board.capitals[seat].label,
+        )
 
     def suggest_orders(self, state: RanksState, seat: int, text: str) -> list[str]:
         return ai.suggestions(state, seat, text) if not state.over and seat == state.to_move else []

@@ -21,7 +21,7 @@ from engine.completion import after, split_last
 from engine.errors import OrderError
 from engine.ranks.board import reading_order
 from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade
-from engine.ranks.rules import STEPS, Turn, act, capital_check, npc_step, parse, targets
+from engine.ranks.rules import STEPS, Turn, act, capital_check, npc_step, parse, play, targets
 from engine.ranks.state import ARCHER, KNIGHT, PAWN, TANK, RanksState, exp_for
 from engine.rng import Rng, seed_state
 from engine.squaregrid import Square, SquareGrid
@@ -217,7 +217,8 @@ def _legal(state: RanksState, seat: int, orders: list[Order]) -> bool:
 def suggestions(state: RanksState, seat: int, text: str) -> list[str]:
     """Legal orders that extend the last line of ``text`` (in any case; the earlier lines stay as
     typed): the spawn and every move (those that capture first) while no action is chosen, then
-    further moves, then upgrades."""
+    further moves, then upgrades; a line that would lose the game at once (leaving the capital
+    empty, if the turn ended there) always comes after every other."""
     head, last = split_last(text)
     typed = notation.words(last)
     try:
@@ -239,4 +240,14 @@ def suggestions(state: RanksState, seat: int, text: str) -> list[str]:
     for cell, army in sorted(turn.armies.items(), key=lambda i: reading_order(i[0])):
         if army.seat == seat and _legal(state, seat, [*orders, Upgrade(cell)]):
             lines.append(str(Upgrade(cell)))
-    return after(head, (line for line in lines if notation.words(line).startswith(typed)))
+    offered = after(head, (line for line in lines if notation.words(line).startswith(typed)))
+    return sorted(offered, key=lambda line: _loses(state, seat, line))
+
+
+def _loses(state: RanksState, seat: int, text: str) -> bool:
+    """Whether ``seat`` is out after playing ``text`` as his whole turn."""
+    try:
+        orders = parse(state, seat, text)
+    except OrderError:
+        return False
+    return not play(state, seat, orders)[0].players[seat].playing

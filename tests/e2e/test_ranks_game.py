@@ -61,3 +61,30 @@ async def test_the_ranks_tutorial_turns_its_pages(table):
     last = fake.message(page.message.id)
     assert "**Then the NPCs**" in last.content
     decode_png(last.attachments[0].data)
+
+
+async def test_an_order_that_loses_at_once_is_offered_last_and_held_back_with_a_warning(table):
+    """Orders that lose the game at once are never suggested first, and the reply to /orders send
+    warns before they are final ("leaves your capital empty: you would be out")."""
+    fake = table.fake
+    thread = await table.start_game(ruleset="ranks")
+    game = (await table.bot.service.master.list_games(table.guild.id))[0]
+    mover = table.alice if game.player_of(table.alice.id).seat == 0 else table.bob
+    rs = table.bot.service.master.ruleset(game.row)
+    capital = rs.from_dict(game.row.state).board.capitals[0].label
+
+    offered = [c["value"] for c in await fake.autocomplete(mover, thread, "orders send", focused="text", value="")]
+    leaving = [line for line in offered if line.startswith(f"{capital}>")]
+    assert leaving and not offered[0].startswith(f"{capital}>")
+    assert offered[-len(leaving) :] == leaving  # every order that empties the capital comes last
+
+    held = await fake.slash(mover, thread, "orders send", text=leaving[0])
+    assert held.ephemeral and f"leave your capital {capital} empty: you would be out" in held.content
+    assert "⚠️" in held.content
+    shown = await (await fake.slash(mover, thread, "orders show")).settled()
+    assert shown.ephemeral and f"capital {capital} empty" in shown.content
+    assert not any(m.channel_id == thread.id and m.content.startswith("**Turn 1.**") for m in fake.visible_to(mover))
+
+    await fake.click(mover, held.message, button(held.message, "Pass: make my orders final"))  # knowingly
+    over = await table.post(lambda m: "is over" in m.content)
+    assert f"<@{mover.id}>" not in over.content.split("Winner:")[1].split("\n")[0]

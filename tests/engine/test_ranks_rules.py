@@ -521,3 +521,18 @@ def test_autocomplete_offers_legal_orders_that_extend_the_text():
     for line in first + RS.suggest_orders(state, 0, "C3>C4; "):
         RS.parse_orders(state, 0, line)
     assert RS.suggest_orders(state, 1, "") == [] and RS.suggest_orders(state, 0, "fly; ") == []
+
+
+def test_orders_that_lose_at_once_come_last_and_warn():
+    """After a player's turn, if none of his armies stands on his capital, he loses: autocomplete
+    never offers such an order before the others (a second move off the capital would otherwise come
+    before the upgrades), and the engine warns of it before the order is final."""
+    state = guarded({"A2": (1, "pawn"), "D4": (0, "pawn")}, exp=[5, 0])
+    offered = RS.suggest_orders(state, 0, "D4>D5; ")
+    losing = [line for line in offered if line.split("; ")[-1].startswith("A1>")]
+    assert "D4>D5; A1>A2" in losing and "D4>D5; up D5" in offered
+    assert offered[-len(losing) :] == losing
+    assert RS.order_warnings(state, 0, RS.parse_orders(state, 0, "D4>D5; A1>A2")) == [
+        "these orders leave your capital A1 empty: you would be out"
+    ]
+    assert RS.order_warnings(state, 0, RS.parse_orders(state, 0, "D4>D5")) == []
