@@ -1,4 +1,4 @@
-"""Ranks computer players against random play: the standard level must win at least 95% of games.
+"""Ranks computer players against random play: the Medium level must win at least 95% of games.
 
 A random player builds its turn from the autocomplete suggestions (``suggest_orders``), so every turn
 it gives is legal: after each order it stops with a chance of one in three, else it takes any
@@ -7,10 +7,11 @@ within a turn or two, which would measure nothing). The computer player sits fir
 half, on the generated board and on every shipped two-player map. A game the computer does not win
 outright (a loss or a draw at the turn limit) counts against it.
 
-Then the standard level plays the novice level (a fifth as many games, seats alternating), which
-shows what the larger budget buys.
+Easy and Medium play random play here; Hard and Extreme, which look ahead, are measured against the
+levels below them by ``bench_ladder.py``. Then the Medium level plays the Easy level (a fifth as
+many games, seats alternating), which shows what the larger budget buys.
 
-Ends with ``RESULT ranks_ai games=<n> wins_vs_random=<share> … standard_vs_novice=<share>``.
+Ends with ``RESULT ranks_ai games=<n> wins_vs_random=<share> … medium_vs_easy=<share>``.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def random_text(state, seat: int, rng: Rng) -> str:
         text = rng.choice(options)
 
 
-def match(seed: int, map_name: str | None, level: str = "standard") -> bool:
+def match(seed: int, map_name: str | None, level: str = "Medium") -> bool:
     """One game; True when the computer player (first in even seeds) wins it outright."""
     rng = Rng(seed_state(f"random:{seed}"))
     state = RS.setup(2, {"map": map_name}, seed=seed)
@@ -56,19 +57,19 @@ def match(seed: int, map_name: str | None, level: str = "standard") -> bool:
 
 
 def duel(seed: int, map_name: str | None) -> bool:
-    """Standard against novice; True when standard (first in even seeds) wins outright."""
+    """Medium against Easy; True when Medium (first in even seeds) wins outright."""
     state = RS.setup(2, {"map": map_name}, seed=seed)
-    levels = ("standard", "novice") if seed % 2 == 0 else ("novice", "standard")
+    levels = ("Medium", "Easy") if seed % 2 == 0 else ("Easy", "Medium")
     while RS.outcome(state) is None:
         seat = state.to_move
         state = RS.resolve(state, {seat: RS.ai_orders(state, seat, seed, level=levels[seat])}).state
     outcome = RS.outcome(state)
-    return outcome.winners == (levels.index("standard"),) and not outcome.draw
+    return outcome.winners == (levels.index("Medium"),) and not outcome.draw
 
 
 def main(games: int = 100) -> None:
     figures = {}
-    for level in [lvl.name for lvl in RS.bot_levels]:
+    for level in [lvl.name for lvl in RS.bot_levels[:2]]:  # Hard and Extreme: bench_ladder, against Medium
         start = time.perf_counter()
         wins = sum(match(seed, TWO_PLAYER_MAPS[seed % len(TWO_PLAYER_MAPS)], level) for seed in range(games))
         figures[level] = wins / games
@@ -76,11 +77,11 @@ def main(games: int = 100) -> None:
     start = time.perf_counter()
     duels = games // 5
     beaten = sum(duel(seed, TWO_PLAYER_MAPS[seed % len(TWO_PLAYER_MAPS)]) for seed in range(duels))
-    print(f"standard  won {beaten} of {duels} games against novice ({time.perf_counter() - start:.1f} s)")
+    print(f"Medium    won {beaten} of {duels} games against Easy ({time.perf_counter() - start:.1f} s)")
     others = " ".join(f"{level}_wins={share:.2f}" for level, share in figures.items())
     print(
-        f"RESULT ranks_ai games={games} wins_vs_random={figures['standard']:.2f} {others} "
-        f"standard_vs_novice={beaten / duels:.2f}"
+        f"RESULT ranks_ai games={games} wins_vs_random={figures['Medium']:.2f} {others} "
+        f"medium_vs_easy={beaten / duels:.2f}"
     )
 
 

@@ -87,7 +87,10 @@ class Option:
         return str(value)
 
     def check(self, value: Any) -> Any:
-        """The value, validated; raises OptionError saying what would be right."""
+        """The value, validated; raises OptionError saying what would be right. An option whose default
+        is None (unset: the ruleset decides, as a generated map or a measured komi) may be given unset."""
+        if value is None and self.default is None:
+            return value
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
                 raise OptionError(
@@ -179,6 +182,7 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
     max_players: int
     default_players: int  # the table a demo or a quick game is played with
     bot_levels: tuple[BotLevel, ...]  # weakest first
+    bot_level_aliases: Mapping[str, str] = {}  # old level name -> its name now, for games stored with it
     clock_presets: tuple[ClockPreset, ...] = ()  # chess clocks of the game's own rules, if any
     state_version: int = 1
     state_upgrades: Mapping[int, Callable[[Mapping[str, Any]], dict[str, Any]]] = {}  # version v -> v + 1
@@ -288,6 +292,7 @@ class Ruleset(ABC, Generic[S, OrderT, ViewT]):
         """The named level (default: the strongest); an unknown name is refused with the known ones."""
         if level is None:
             return self.bot_levels[-1]
+        level = self.bot_level_aliases.get(level, level)
         for known in self.bot_levels:
             if known.name == level:
                 return known

@@ -75,7 +75,9 @@ def ruleset_names() -> set[tuple[str, str]]:
 
     names = set()
     for rs in RULESETS.values():
-        names |= {(level.name, LEVEL_NAME) for level in rs.bot_levels}
+        names |= {(level.name, LEVEL_NAME) for level in rs.bot_levels} | {
+            (old, LEVEL_NAME) for old in rs.bot_level_aliases
+        }
         names |= {(name, MAP_NAME) for option in rs.options_schema() if option.kind == "map" for name in option.choices}
     return names
 

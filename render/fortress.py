@@ -72,12 +72,13 @@ def _header(
     state = view.state
     total = 2 * state.moves
     if view.to_move is None:
-        a, b = view.territory
+        a, b = state.score(0), state.score(1)
         if a == b:
             heading = tr("Game over — a draw")
         else:
             winner = _name(names, 0 if a > b else 1)
-            heading = tr("Game over — {player} wins {more} to {fewer}", player=winner, more=max(a, b), fewer=min(a, b))
+            more, fewer = f"{max(a, b):g}", f"{min(a, b):g}"
+            heading = tr("Game over — {player} wins {more} to {fewer}", player=winner, more=more, fewer=fewer)
     else:
         heading = tr(
             "Move {number} of {total} — {player} to play",
@@ -201,11 +202,18 @@ def _general(canvas: ImageDraw.ImageDraw, center: Point, radius: float, colour: 
     text.draw(canvas, (x, y), "G", round(radius * 1.2), WHITE, bold=True, anchor="mm")
 
 
+def territory_text(view: FortressView, seat: int) -> str:
+    """A seat's count in the legend: "12 cells", and seat 0's komi beside it ("12 cells + 4 komi")."""
+    cells = ntr("{n} cell", "{n} cells", view.territory[seat])
+    komi = view.state.komi
+    return tr("{cells} + {komi} komi", cells=cells, komi=f"{komi:g}") if seat == 0 and komi else cells
+
+
 def _entries(view: FortressView, names: Sequence[str]) -> list[legend.Entry]:
     entries = []
     for seat in (0, 1):
         standing = view.state.players[seat]
-        cells = ntr("{n} cell", "{n} cells", view.territory[seat])
+        cells = territory_text(view, seat)
         moves = ntr("{n} move left", "{n} moves left", view.moves_left[seat])
         detail = f"{cells} · {moves}"
         if not standing.playing:

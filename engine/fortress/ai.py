@@ -42,9 +42,11 @@ LEAD = 6.0  # a lead of this many cells is worth about 0.76 of a won game (tanh)
 
 def evaluation(state: FortressState, seat: int) -> float:
     """The score the searches give a position (``search.evaluate`` in Extreme's style: the lead,
-    the next build of the player to move or what the generals can reach), squashed into (-1, 1)."""
+    the next build of the player to move or what the generals can reach) with the komi that will be
+    added to seat 0's count, squashed into (-1, 1)."""
     unsearched = Budget(0)  # evaluate counts its scans as nodes; here nothing is searched
-    return math.tanh(evaluate(Position.of(state), seat, STYLES["Extreme"], unsearched) / LEAD)
+    komi = state.komi if seat == 0 else -state.komi
+    return math.tanh((evaluate(Position.of(state), seat, STYLES["Extreme"], unsearched) + komi) / LEAD)
 
 
 def gain(state: FortressState, seat: int, cell: Hex) -> int:

@@ -14,6 +14,7 @@ from engine.standings import Seats
 
 GAME = "fortress"
 MODES = {1: mark("I'm too young to die"), 2: mark("Hey, not too rough!"), 3: mark("Hurt me plenty")}
+KOMI_STEPS = tuple(f"{half / 2:g}" for half in range(25))  # "0", "0.5", ... "12": the komis one may set
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class FortressState:
     fortresses: Mapping[Hex, int]
     generals: Mapping[Hex, int]
     moves: int  # moves each player makes in the whole game
+    komi: float  # cells (in halves) added to seat 0's territory at the end: seat 1 has the last move
     turn: int  # turns completed by both players together
     players: Seats  # a seat that leaves ends the game
     last: tuple[Hex, ...]  # cells the last turn built on or walked through, to highlight
@@ -43,6 +45,10 @@ class FortressState:
 
     def territory(self, seat: int) -> int:
         return sum(1 for owner in self.owners.values() if owner == seat)
+
+    def score(self, seat: int) -> float:
+        """What decides the game: the territory, seat 0's with the komi added."""
+        return self.territory(seat) + (self.komi if seat == 0 else 0)
 
     def moves_left(self, seat: int) -> int:
         return self.moves - (self.turn + (1 - seat)) // 2
@@ -66,6 +72,7 @@ def to_data(state: FortressState) -> dict[str, Any]:
         "fortresses": {c.label: s for c, s in sorted(state.fortresses.items())},
         "generals": {c.label: s for c, s in sorted(state.generals.items())},
         "moves": state.moves,
+        "komi": state.komi,
         "turn": state.turn,
         "players": standings.to_data(state.players),
         "last": [c.label for c in state.last],
@@ -108,6 +115,7 @@ def from_data(data: Mapping[str, Any]) -> FortressState:
         fortresses=seats("fortresses"),
         generals=seats("generals"),
         moves=read.whole("moves", 1, stored.MOST),
+        komi=_komi(read["komi"]),
         turn=read.whole("turn", 0, stored.MOST),
         players=standings.from_data(read.listed("players", 2, 2), GAME),
         last=cells("last"),
@@ -117,6 +125,13 @@ def from_data(data: Mapping[str, Any]) -> FortressState:
     if state.cities[0] == state.cities[1]:
         raise stored.damaged(GAME, "cities", "are one cell")
     return state
+
+
+def _komi(value: Any) -> float:
+    """A stored komi: a number of cells in halves, 0 to 12 (stored as 2.5 or 2.0, read from 2 as well)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or f"{value:g}" not in KOMI_STEPS:
+        raise stored.damaged(GAME, "komi", f"is {stored.shown(value)}, not a number of cells from 0 to 12 in halves")
+    return float(value)
 
 
 def _on(field: set[Hex], label: Any, where: str) -> Hex:
@@ -132,6 +147,11 @@ def upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:
     return {**data, "players": [standings.from_word(word, data["turn"]) for word in data["players"]]}
 
 
+def upgrade_v2(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Version 2 had no komi: its games go on as they were begun, without one."""
+    return {**data, "komi": 0.0}
+
+
 @dataclass(frozen=True)
 class FortressView:
     """Everything is public in fortress; the view adds whose move it is and what is left."""
@@ -140,7 +160,7 @@ class FortressView:
     state: FortressState
     to_move: int | None
     moves_left: tuple[int, int]
-    territory: tuple[int, int]
+    territory: tuple[int, int]  # cells owned, without the komi (``state.komi``, seat 0's)
 
 
 def make_view(state: FortressState, viewer: int | None) -> FortressView:

@@ -30,7 +30,7 @@ from engine.ranks.orders import Order
 from engine.ranks.rules import parse, play, remove
 from engine.ranks.state import PAWN, Army, RanksState, RanksView, from_data, make_view, to_data
 from engine.rng import seed_state
-from engine.ruleset import BotLevel, Event, Option, Outcome, Resolution, Ruleset, SeatNamer, TutorialPage
+from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer, TutorialPage
 
 RULES_TEXT = mark(
     """\
@@ -69,7 +69,8 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
     min_players = 2
     max_players = 4
     default_players = 2
-    bot_levels = (BotLevel("novice", 15), BotLevel("standard", 6_000))
+    bot_levels = ai.LEVELS
+    bot_level_aliases = ai.RENAMED
     write_state = staticmethod(to_data)
     read_state = staticmethod(from_data)
 
@@ -158,7 +159,7 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
     def ai_orders(
         self, state: RanksState, seat: int, seed: int | str, *, level: str | None = None, budget: int | None = None
     ) -> list[Order]:
-        return ai.choose_orders(state, seat, seed, self.search_budget(level, budget))
+        return ai.choose_orders(state, seat, seed, self.bot_level(level).name, self.search_budget(level, budget))
 
     def bot_evaluation(self, state: RanksState, seat: int) -> float:
         return ai.evaluation(state, seat)

@@ -1,19 +1,30 @@
-"""A ranks player: builds its turn greedily, one action at a time, judging each by the position it
-leaves after the NPCs and the capital check, with every opponent's next captures counted against it
-and any rival army two moves from its capital feared (a knight that close cannot always be stopped).
+"""Ranks computer players, weakest first.
 
-It weighs a spawn against a run of moves (the move it adds each time is the best of the most
-promising few, ranked first by a cheap look), then spends its exp on the upgrades that help most.
-Every full position it judges is a node of its :class:`Budget`; once the budget is spent it stops
-adding moves and upgrades (it always judges at least a pass and a spawn, so a turn is never empty
-of thought, and always legal).
+The greedy player builds its turn one action at a time, judging each by the position it leaves
+after the NPCs and the capital check, with every opponent's next captures counted against it and any
+rival army two moves from its capital feared (a knight that close cannot always be stopped). It
+weighs a spawn against a run of moves (the move it adds each time is the best of the most promising
+few, ranked first by a cheap look), then spends its exp on the upgrades that help most.
+
+- Easy: the greedy player on a tiny budget (it sees a pass and a spawn, hardly a move).
+- Medium: the greedy player with budget to spare.
+- Hard: looks two rounds ahead: its candidate turns (the greedy one, a pass, a spawn, and greedy
+  turns begun with each of the 12 most promising first moves) are each answered by every
+  opponent's greedy turn, then its own greedy turn and the replies again, and the position it is
+  then left to play from decides.
+- Extreme: the same from 16 first moves, three rounds ahead.
+
+Every full position judged is a node of the :class:`Budget`, the opponents' imagined turns
+included; once the budget is spent the greedy player stops adding moves and upgrades (it always
+judges at least a pass and a spawn, so a turn is never empty of thought, and always legal), and the
+lookahead keeps the best candidate judged so far.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from engine import notation, standings
 from engine.budget import Budget
@@ -24,7 +35,15 @@ from engine.ranks.orders import Blast, Move, Order, Spawn, Upgrade
 from engine.ranks.rules import STEPS, Turn, act, capital_check, npc_step, parse, play, targets
 from engine.ranks.state import ARCHER, KNIGHT, PAWN, TANK, RanksState, exp_for
 from engine.rng import Rng, seed_state
+from engine.ruleset import BotLevel
 from engine.squaregrid import Square, SquareGrid
+
+# Medium's greedy turn takes 100 nodes at most; the lookaheads' budgets keep a move under a second on
+# the largest board (16x16, four players), where they look at fewer candidates than on a duel map.
+LEVELS = (BotLevel("Easy", 15), BotLevel("Medium", 6_000), BotLevel("Hard", 1_500), BotLevel("Extreme", 2_000))
+RENAMED = {"novice": "Easy", "standard": "Medium"}  # the levels' names in games begun before Hard and Extreme
+LOOKAHEAD = {"Hard": (12, 2), "Extreme": (16, 3)}  # first moves tried, rounds looked ahead
+REPLY_BUDGET = 60  # an imagined greedy turn: a whole one on shipped maps (about 40 nodes), short on large boards
 
 VALUE = {PAWN: 1.0, ARCHER: 1.7, KNIGHT: 2.6, TANK: 3.4}  # what an army of each rank is worth to its owner
 EXP_VALUE = 0.45  # exp is worth less than a rank it could buy, so the bot spends it
@@ -35,15 +54,80 @@ DANGER = 30.0  # a rival army two moves from taking our capital
 APPROACH = 2.0  # one of ours two moves from taking a rival capital
 
 
-def choose_orders(state: RanksState, seat: int, seed: int | str, budget: Budget) -> list[Order]:
+def choose_orders(state: RanksState, seat: int, seed: int | str, level: str, budget: Budget) -> list[Order]:
     rng = Rng(seed_state(f"{seed}:{state.rng}:{state.turn}:{seat}"))
+    if level not in LOOKAHEAD:
+        return greedy(state, seat, rng, budget)
+    width, rounds = LOOKAHEAD[level]
+    best, best_score = None, LOST - 1
+    for orders in _candidates(state, seat, rng, budget, width):
+        score = _foresee(state, seat, orders, rng, budget, rounds)
+        if score > best_score:
+            best, best_score = orders, score
+        if budget.spent:
+            break
+    return best
+
+
+def greedy(state: RanksState, seat: int, rng: Rng, budget: Budget, first: Order | None = None) -> list[Order]:
+    """The greedy player's turn (begun with the move ``first``, when given)."""
     still = judge(state, seat, [], budget)
     spawn = [Spawn(_spawn_cells(state, seat))]
+    if first is not None:
+        moved, moves = _improve(
+            state, seat, [first], None, budget, lambda turn: _shortlist(turn, seat, rng), MOST_MOVES
+        )
+        return _improve(state, seat, moves, moved, budget, _upgrades)[1]
     turns = [_improve(state, seat, [], still, budget, _upgrades), _improve(state, seat, spawn, None, budget, _upgrades)]
     moved, moves = _improve(state, seat, [], still, budget, lambda turn: _shortlist(turn, seat, rng), MOST_MOVES)
     if moves:
         turns.append(_improve(state, seat, moves, moved, budget, _upgrades))
     return max(turns, key=lambda t: t[0])[1]
+
+
+def _imagined(state: RanksState, seat: int, rng: Rng, budget: Budget) -> RanksState:
+    """The position after ``seat``'s greedy turn, its nodes spent from ``budget``."""
+    own = Budget(REPLY_BUDGET)
+    after = play(state, seat, greedy(state, seat, rng, own))[0]
+    budget.spend(REPLY_BUDGET - own.left)
+    return after
+
+
+def _candidates(state: RanksState, seat: int, rng: Rng, budget: Budget, width: int) -> Iterator[list[Order]]:
+    """Distinct turns worth looking ahead from, made as they are asked for: the greedy turn first,
+    then a pass, the spawn, and greedy turns begun with each of the ``width`` most promising first
+    moves."""
+
+    def made() -> Iterator[list[Order]]:
+        yield greedy(state, seat, rng, budget)
+        yield []
+        yield [Spawn(_spawn_cells(state, seat))]
+        for first in _shortlist(Turn(state, seat), seat, rng)[:width]:
+            yield greedy(state, seat, rng, budget, first)
+
+    seen: set[tuple[Order, ...]] = set()
+    for turn in made():
+        if tuple(turn) not in seen:
+            seen.add(tuple(turn))
+            yield turn
+
+
+def _foresee(state: RanksState, seat: int, orders: list[Order], rng: Rng, budget: Budget, rounds: int) -> float:
+    """How ``seat`` stands after playing ``orders`` and ``rounds`` rounds of greedy turns by everyone
+    (his own from the second round on), judged when it is his turn again."""
+    position = play(state, seat, orders)[0]
+    for round_ in range(rounds):
+        if round_:
+            position = _imagined(position, seat, rng, budget)
+        while not position.over and position.players[seat].playing and position.to_move != seat:
+            position = _imagined(position, position.to_move, rng, budget)
+        if position.over or not position.players[seat].playing:
+            break
+    if not position.players[seat].playing:
+        return LOST
+    if position.over:
+        return -LOST
+    return judge(position, seat, [], budget)
 
 
 def evaluation(state: RanksState, seat: int) -> float:

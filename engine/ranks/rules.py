@@ -6,6 +6,7 @@ is applied, so a refused order names itself and says why, in the position the ea
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -21,11 +22,16 @@ from engine.squaregrid import Square, SquareGrid
 STEPS = {PAWN: Square.orthogonal, ARCHER: Square.diagonal, KNIGHT: Square.knight_jumps, TANK: Square.orthogonal}
 
 
-def targets(rank: int, exp: int, at: Square, grid: SquareGrid) -> list[Square]:
+def targets(rank: int, exp: int, at: Square, grid: SquareGrid) -> tuple[Square, ...]:
     """The cells an army of ``rank`` on ``at`` may move to (a tank only while its owner can pay)."""
-    if rank == TANK and exp < 1:
-        return []
-    return [c for c in STEPS[rank](at) if grid.contains(c)]
+    return () if rank == TANK and exp < 1 else _steps(rank, at, grid)
+
+
+@functools.lru_cache(maxsize=8192)
+def _steps(rank: int, at: Square, grid: SquareGrid) -> tuple[Square, ...]:
+    """The cells a move of ``rank`` reaches from ``at`` on the board: asked for every army at every
+    position the computer players judge, hence kept (a 16x16 board has 1,024 of them)."""
+    return tuple(c for c in STEPS[rank](at) if grid.contains(c))
 
 
 class Turn:

@@ -48,11 +48,23 @@ def test_gra_counts_soldiers_far_from_the_front_a_little_less():
 
 @pytest.mark.parametrize("mode", [1, 3])
 def test_fortress_credits_the_player_to_move_with_his_next_build(mode):
-    """At the start the territories are equal; the player to move builds next (modes 1-2), or his
-    generals are the first to reach a site (mode 3)."""
+    """At the start the territories are equal (no komi); the player to move builds next (modes 1-2),
+    or his generals are the first to reach a site (mode 3)."""
     rs = find_ruleset("fortress")
-    state = rs.setup(2, {"mode": mode}, seed=2)
+    state = rs.setup(2, {"mode": mode, "komi": "0"}, seed=2)
     tied_with(rs, state, state.to_move)
+
+
+def test_fortress_counts_the_komi_of_the_first_player():
+    """Seat 0's compensation is added to its count at the end: a large one puts it ahead even after
+    seat 1's build."""
+    rs = find_ruleset("fortress")
+    state = rs.setup(2, {"mode": 1, "komi": "12"}, seed=2)
+    state = rs.resolve(state, {0: rs.ai_orders(state, 0, 2)}).state
+    assert rs.bot_evaluation(state, 0) > 0 > rs.bot_evaluation(state, 1)
+    plain = rs.setup(2, {"mode": 1, "komi": "0"}, seed=2)
+    plain = rs.resolve(plain, {0: rs.ai_orders(plain, 0, 2)}).state
+    assert rs.bot_evaluation(state, 0) > rs.bot_evaluation(plain, 0)
 
 
 def test_siege_counts_tokens_and_the_land_they_reach_first():

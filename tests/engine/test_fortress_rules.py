@@ -6,7 +6,16 @@ from dataclasses import replace
 
 import pytest
 
-from engine import AmbiguousOrderError, IllegalOrderError, MapError, NotActingError, OptionError, find_ruleset
+from engine import (
+    AmbiguousOrderError,
+    IllegalOrderError,
+    MapError,
+    NotActingError,
+    OptionError,
+    StateError,
+    find_ruleset,
+)
+from engine.fortress import KOMI
 from engine.fortress.board import LAND, MOUNTAIN, SHIPPED, WATER, generate_map, mirror
 from engine.fortress.orders import Build, Pass, Walk, WalkBuild
 from engine.fortress.rules import has_legal_turn
@@ -28,9 +37,9 @@ def H(label: str) -> Hex:
 
 
 def game(mode: int = 2, **options):
-    return RS.setup(
-        2, {"mode": mode, "map": FIELD if mode > 1 else {**FIELD, "mountains": [], "water": []}, **options}, seed=1
-    )
+    """A game on FIELD, without komi unless ``komi`` is given (the rules of territory, plain)."""
+    field = FIELD if mode > 1 else {**FIELD, "mountains": [], "water": []}
+    return RS.setup(2, {"mode": mode, "map": field, "komi": "0", **options}, seed=1)
 
 
 def play(state, text: str):
@@ -87,6 +96,39 @@ def test_equal_territory_is_a_draw():
     state = play(state, "C6").state
     state = play(state, str(mirror(H("C6"), 10, 8).label)).state
     assert RS.outcome(state).draw
+
+
+def test_komi_compensates_the_first_player_for_the_last_move():
+    """Balance: seat 0 gets a compensation in territory ("komi"), added to its count at the end: by
+    default the measured value of the table for that mode, option komi to set it by hand (0 turns it
+    off). Decision: in half cells, so that a half makes a draw impossible."""
+    for mode in (1, 2, 3):
+        assert RS.setup(2, {"mode": mode}, seed=1).komi == KOMI[mode] > 0
+    assert game(komi="4").komi == 4.0 and game(komi="2.5").komi == 2.5 and game().komi == 0
+    for wrong in ("-1", "2.25", "13", 2):
+        with pytest.raises(OptionError, match="komi"):
+            RS.normalize_options({"komi": wrong})
+    final = game(moves=1, mode=1)
+    final = play(play(final, "C6").state, str(mirror(H("C6"), 10, 8).label)).state
+    assert final.territory(0) == final.territory(1) and RS.outcome(final).draw
+    with_komi = replace(final, komi=0.5)
+    assert with_komi.score(0) == with_komi.territory(0) + 0.5 and with_komi.score(1) == with_komi.territory(1)
+    assert RS.outcome(with_komi).winners == (0,) and not RS.outcome(with_komi).draw
+    assert RS.standing(with_komi) == ((0,), (1,))
+    behind = replace(final, owners={**final.owners, H("A1"): 1}, komi=0.5)
+    assert RS.outcome(behind).winners == (1,)
+    level = replace(final, owners={**final.owners, H("A1"): 1}, komi=1.0)
+    assert RS.outcome(level).draw
+
+
+def test_games_begun_without_komi_load_and_go_on_without_one():
+    """A game stored before the komi existed (state version 2) loads with none."""
+    data = RS.to_dict(RS.setup(2, {"mode": 2}, seed=3))
+    older = {key: value for key, value in data.items() if key != "komi"} | {"version": 2}
+    assert RS.from_dict(older).komi == 0 and RS.to_dict(RS.from_dict(older))["version"] == RS.state_version
+    for damaged in (-0.5, 2.25, 12.5, "2", True, None):
+        with pytest.raises(StateError, match="damaged: komi "):
+            RS.from_dict({**data, "komi": damaged})
 
 
 # --- Building (modes 1-2) ---------------------------------------------------------------------

@@ -37,3 +37,14 @@ def test_image_changes_with_the_move_and_is_deterministic():
     later = RS.resolve(state, {state.to_move: RS.ai_orders(state, state.to_move, 1)}).state
     assert board_png(RS.view(later, None), names=["A", "B"]) != first
     assert len(first) < 500_000
+
+
+def test_the_komi_is_shown_beside_the_first_players_count():
+    """The compensation is shown on the board: seat 0's count reads "12 cells + 2.5 komi"."""
+    state = RS.setup(2, {"mode": 1, "map": "meadow", "komi": "2.5"}, seed=2)
+    view = RS.view(state, None)
+    assert fortress.territory_text(view, 0) == f"{state.territory(0)} cells + 2.5 komi"
+    assert fortress.territory_text(view, 1) == f"{state.territory(1)} cells"
+    plain = RS.view(RS.setup(2, {"mode": 1, "map": "meadow", "komi": "0"}, seed=2), None)
+    assert fortress.territory_text(plain, 0) == f"{state.territory(0)} cells"
+    assert board_png(view, names=["A", "B"]) != board_png(plain, names=["A", "B"])
