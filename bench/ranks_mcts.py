@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from bench import uct
 from engine import standings
 from engine.budget import Budget
-from engine.errors import OrderError
-from engine.ranks.ai import MOST_MOVES, _actions, _spawn_cells, _upgrades
+from engine.ranks.ai import MOST_MOVES, _actions, _legal, _spawn_cells, _upgrades
 from engine.ranks.orders import Order, Spawn, Upgrade
 from engine.ranks.rules import act, play
 from engine.ranks.state import RanksState
@@ -54,14 +53,6 @@ class Position:
         if move == END:
             return Position(play(self.state, self.state.to_move, list(self.orders))[0], ())
         return Position(self.state, (*self.orders, move))
-
-
-def _legal(state: RanksState, seat: int, orders: list[Order]) -> bool:
-    try:
-        act(state, seat, orders)
-    except OrderError:
-        return False
-    return True
 
 
 def worth(state: RanksState, seat: int) -> float:

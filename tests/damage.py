@@ -45,17 +45,20 @@ BAD_VALUES = (
 )
 
 
+MOST_VALUES = 3  # of one option: every mode and size, a few komis
+
+
 @functools.cache
 def stored_states(name: str) -> tuple[dict[str, Any], ...]:
     """``to_dict`` of the first turns of a seeded game, once per value of each of the ruleset's choice
-    options (modes, sizes), so every kind of position is there to damage."""
+    options (modes, sizes; of a long list of values, such as a compensation's steps, the first few),
+    so every kind of position is there to damage."""
     rs = RULESETS[name]
     tables = [{}] + [
         {option.name: choice}
         for option in rs.options_schema()
         if option.kind == "choice"
-        for choice in option.choices
-        if choice != option.default
+        for choice in [c for c in option.choices if c != option.default][:MOST_VALUES]
     ]
     found = []
     for options in tables:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from engine import RULESETS
 
-SELF_PLAY_TURNS = 30
+SELF_PLAY_TURNS = 20
 RANDOM_TURNS = 40
 
 
