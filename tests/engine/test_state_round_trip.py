@@ -62,7 +62,7 @@ def random_legal_text(rs, state, seat: int, data) -> str:
 
 
 @pytest.mark.parametrize("name", sorted(RULESETS))
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_random_legal_play_states_load_back_and_play_on(name, data):
     rs = RULESETS[name]
