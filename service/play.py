@@ -44,19 +44,22 @@ class PlayOps(GameMasterCore):
             row = (await self._orders(conn, game.row)).get(seat)
         return self._mine(game, seat, row)
 
-    def _mine(self, game: Game, seat: int, row: OrderRow | None, *, repeated: bool = False) -> MyOrders:
+    def _mine(
+        self, game: Game, seat: int, row: OrderRow | None, *, repeated: bool = False, orders: Sequence[Any] = ()
+    ) -> MyOrders:
+        """``orders``, when given, are ``row``'s text already parsed (it is not read again)."""
         text = row.text if row else ""
         lines = tuple(part.strip() for part in text.split(";") if part.strip())
         passed = bool(row and row.passed)
-        warnings = () if passed or not lines else self._warnings(game, seat, text)
+        warnings = () if passed or not lines else self._warnings(game, seat, text, orders)
         return MyOrders(game.id, game.row.turn + 1, seat, lines, passed, repeated, warnings)
 
-    def _warnings(self, game: Game, seat: int, text: str) -> tuple[str, ...]:
-        """The engine's warnings about programmed orders; orders that no longer read warn of nothing
-        here (the pass says what is wrong with them)."""
+    def _warnings(self, game: Game, seat: int, text: str, orders: Sequence[Any] = ()) -> tuple[str, ...]:
+        """The engine's warnings about programmed orders (``text``, or ``orders`` when already parsed);
+        orders that no longer read warn of nothing here (the pass says what is wrong with them)."""
         rs = self.ruleset(game.row)
         try:
-            return tuple(rs.order_warnings(game.state, seat, rs.parse_orders(game.state, seat, text)))
+            return tuple(rs.order_warnings(game.state, seat, orders or rs.parse_orders(game.state, seat, text)))
         except OrderError:
             return ()
 
@@ -115,7 +118,7 @@ class PlayOps(GameMasterCore):
                     (game_id, game.row.turn, seat, normalized, self.clock.now()),
                 )
             self._keep_state((game_id, game.row.version + 1), game.state)  # the position did not change
-            return self._mine(game, seat, OrderRow(seat, normalized, False))
+            return self._mine(game, seat, OrderRow(seat, normalized, False), orders=orders)
 
         async with self._locks[game_id]:
             return await self._retrying(attempt)

@@ -60,7 +60,7 @@ You may surrender or agree a draw at any time."""
 
 
 ROUND_LIMIT = 150  # on by default (rules/conquest.md); 0 only where the creator asks for no limit
-SHORTEST_LIMIT = 10
+SHORTEST_LIMIT, LONGEST_LIMIT = 10, 1000
 
 
 class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
@@ -87,7 +87,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
                 ROUND_LIMIT,
                 "Rounds before the game ends on cells and units (10-1000; 0: no limit)",
                 minimum=0,
-                maximum=1000,
+                maximum=LONGEST_LIMIT,
             ),
         )
 
@@ -130,7 +130,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
                     name=option_name("round_limit"),
                     value=opts["round_limit"],
                     low=SHORTEST_LIMIT,
-                    high=1000,
+                    high=LONGEST_LIMIT,
                 )
             )
         if opts["map"] is not None:

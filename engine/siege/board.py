@@ -53,6 +53,7 @@ def numbering(size: int) -> tuple[tuple[Square, ...], tuple[tuple[int, ...], ...
     return squares, tuple(tuple(n.row * size + n.col for n in adjacency(size)[sq]) for sq in squares)
 
 
+@functools.cache
 def clear_zone(size: int) -> frozenset[Square]:
     """The capitals and their orthogonal neighbours: never river or mountain."""
     return frozenset(sq for capital in capitals(size) for sq in (capital, *capital.orthogonal()))

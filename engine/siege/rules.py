@@ -13,7 +13,7 @@ from engine import standings
 from engine.errors import IllegalOrderError, OrderError, OrderSyntaxError, raise_collected
 from engine.i18n import joined, mark, tr
 from engine.ruleset import Event
-from engine.siege.board import adjacency, numbering
+from engine.siege.board import adjacency, clear_zone, numbering
 from engine.siege.orders import COSTS, END, EP_PER_TURN, TOWER_PRICE, WALL_PRICE, Action, parse_line, split_lines
 from engine.siege.state import SiegeState
 from engine.squaregrid import Square
@@ -155,7 +155,7 @@ def _fill(state: SiegeState, seat: int, target: Square) -> str | None:
         return tr("{cell} is not yours", cell=target.label)
     if target in state.capitals:
         return tr("a capital cannot be filled")
-    if any(target in capital.orthogonal() for capital in state.capitals):
+    if target in clear_zone(state.size):
         return tr("{cell} is next to a capital; a capital's neighbours stay clear of mountains", cell=target.label)
     if target in state.rivers:
         return tr("{cell} is a river; mountains rise on land", cell=target.label)
