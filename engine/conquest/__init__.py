@@ -17,8 +17,8 @@ Decisions beyond the spec:
   sees the units that moved (``last_moves``, marked when an auto-move moved them).
 - Missed-turn counting belongs to the game master (it knows deadlines); it calls ``remove_player``.
 - The round limit is on by default (150 rounds); ``round_limit=0`` asks for none. Computers that
-  hold most of the board press on: their attacks are sized to take the last enemy cells
-  (``planner.PRESS``; rounds to the end: ``bench/bench_finish.py``).
+  hold most of the board press on: they attack wherever they beat every enemy unit around the target
+  (``planner._targets``; rounds to the end: ``bench/bench_finish.py``).
 """
 
 from __future__ import annotations

@@ -20,10 +20,10 @@ from engine.rng import Rng
 
 PRODUCTION_WEIGHT = 8  # a cell's production counts as this many units when a position is scored
 # A seat holding most of the board, or twice the strength of every rival, presses on to the end
-# (rules/conquest.md): every attack is sized at PRESS times all the enemy units around its target,
-# so that the enemy's last cells, which reinforce each other, fall instead of trading a few units a
-# round for ever, and a rich seat stops sitting on its stacks beside a poor one.
-PRESS = 2
+# (rules/conquest.md): it attacks wherever it can beat the target's units and every enemy unit next
+# to the target at once, however big the stacks have grown. Units trade one for one, so the seat
+# with the larger production wins the war of attrition; waiting only lets both sides' stacks grow
+# (two computers once faced each other with 10,000 units apiece for a hundred rounds).
 PRESS_SCORE = 2 / 3  # ``scores`` of a seat twice as strong as its strongest rival
 
 
@@ -196,8 +196,8 @@ def _targets(geometry: Geometry, position: Position, survey: Survey, knobs: Knob
             need = units[target] + 1 + math.ceil(knobs.margin * support)
             value = production[target] * knobs.hunt + 1
         if pressing:
-            enemies = sum(units[n] for n in (target, *near[target]) if owner[n] not in (NEUTRAL, survey.seat))
-            need = max(need, units[target] + 1 + PRESS * enemies)
+            enemies = sum(units[n] for n in near[target] if owner[n] not in (NEUTRAL, survey.seat))
+            need = units[target] + 1 + enemies
         ranked.append((-value / need, (target - turn) % len(units), need, target))
     return [(need, target) for _, _, need, target in sorted(ranked)]
 
