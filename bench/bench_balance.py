@@ -5,10 +5,11 @@ generated one, two-player conquest and gra), GAMES games (default 200) with both
 ruleset's strongest computer level at the game's default options (a fortress game's default
 compensation for seat 0 included, unless ``--option komi=0``), map seed = game number. Counts the
 games each seat won, the draws, and for the territory games (fortress, siege) the median final margin
-of seat 0 over seat 1 *before* any compensation. For fortress, where the territory alone decides and
-the computers play for the largest margin whatever the komi, it also prints how often each margin
-came and the komi that would bring seat 0 nearest half the decisive games: the figure the komi table
-is made of.
+of seat 0 over seat 1 *before* any compensation. Where the territory decides at the end (fortress;
+siege games that end with the board full or at the turn limit), it also prints how often each margin
+came and the komi for the compensated seat (``KOMI_SEAT``) that would bring seat 0 nearest half the
+decisive games: the figure the komi tables are made of. Run it with ``--option komi=0`` to measure
+the raw margins, then without to check the defaults.
 The goal (rules/fortress.md, Balance): seat 0 wins 45-55% of the decisive games in every setting.
 
 What it leaves out: weaker levels (each seat's edge may differ with skill), mixed levels, human play.
@@ -44,11 +45,12 @@ SETTINGS = {
     "gra-2p": ("gra", {}),
 }
 FAIR = (0.45, 0.55)
+KOMI_SEAT = {"fortress": 0, "siege": 1}  # the seat a ruleset's komi is added to
 
 
 def play(job: tuple[str, dict, int]) -> tuple[int | None, int | None, float]:
-    """One game: the winning seat (None for a draw), seat 0's raw territory margin where the game
-    counts territory (None elsewhere), and the CPU seconds it took."""
+    """One game: the winning seat (None for a draw), seat 0's raw territory margin where the
+    territory decided it (None elsewhere, or when a capital fell), and the CPU seconds it took."""
     name, options, seed = job
     rs = find_ruleset(name)
     start = time.process_time()
@@ -56,21 +58,24 @@ def play(job: tuple[str, dict, int]) -> tuple[int | None, int | None, float]:
     while (outcome := rs.outcome(state)) is None:
         orders = {seat: rs.ai_orders(state, seat, seed) for seat in rs.acting_players(state)}
         state = rs.resolve(state, orders).state
-    margin = state.territory(0) - state.territory(1) if name in ("fortress", "siege") else None
+    decided_by_territory = name in KOMI_SEAT and all(p.playing for p in state.players)
+    margin = state.territory(0) - state.territory(1) if decided_by_territory else None
     return (None if outcome.draw else outcome.winners[0]), margin, time.process_time() - start
 
 
-def fairest_komi(margins: list[int]) -> tuple[float, float]:
-    """The compensation for seat 0, in half cells, that brings its share of the decisive games
-    nearest one half, and that share (a game whose margin plus the komi is 0 is a draw)."""
+def fairest_komi(margins: list[int], seat: int) -> tuple[float, float]:
+    """The compensation for ``seat``, in half cells, that brings seat 0's share of the decisive games
+    nearest one half, and that share (``margins`` are seat 0's over seat 1; a game whose margin
+    plus the komi is 0 is a draw)."""
+    own = margins if seat == 0 else [-m for m in margins]
 
     def share(komi: float) -> float:
-        won = sum(1 for m in margins if m + komi > 0)
-        lost = sum(1 for m in margins if m + komi < 0)
+        won = sum(1 for m in own if m + komi > 0)
+        lost = sum(1 for m in own if m + komi < 0)
         return won / (won + lost) if won + lost else 0.5
 
-    komi = min((half / 2 for half in range(0, 1 + 2 * max(0, -min(margins)))), key=lambda k: (abs(share(k) - 0.5), k))
-    return komi, share(komi)
+    komi = min((half / 2 for half in range(0, 1 + 2 * max(0, -min(own)))), key=lambda k: (abs(share(k) - 0.5), k))
+    return komi, share(komi) if seat == 0 else 1 - share(komi)
 
 
 def main() -> None:
@@ -100,10 +105,14 @@ def main() -> None:
                 f" ({sum(cpu for _, _, cpu in results):.0f} s CPU)",
                 flush=True,
             )
-            if name == "fortress":
+            if name in KOMI_SEAT and margins:
                 counts = " ".join(f"{m:+d}:{margins.count(m)}" for m in sorted(set(margins)))
-                komi, komi_share = fairest_komi(margins)
-                print(f"{'':18} margins {counts}; fairest komi {komi:g} (seat 0 {komi_share:.3f})", flush=True)
+                komi, komi_share = fairest_komi(margins, KOMI_SEAT[name])
+                print(
+                    f"{'':18} margins {counts}; fairest komi for seat {KOMI_SEAT[name]} {komi:g}"
+                    f" (seat 0 {komi_share:.3f} of the games territory decided)",
+                    flush=True,
+                )
             figures.append(f"{setting.replace('-', '_')}_seat0={share:.3f}")
     print(f"RESULT balance games={args.games} {' '.join(figures)}")
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from typing import NamedTuple
 
 from engine.labels import format_label, parse_label
 
@@ -11,8 +12,10 @@ DIAGONAL: tuple[tuple[int, int], ...] = ((-1, -1), (1, -1), (-1, 1), (1, 1))
 KNIGHT: tuple[tuple[int, int], ...] = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Square:
+class Square(NamedTuple):
+    """A square of the board. A named tuple, not a dataclass: the computer players hash millions of
+    squares a move, and a tuple hashes and compares in C."""
+
     col: int
     row: int
 
@@ -34,20 +37,26 @@ class Square:
         return Square(self.col + dcol, self.row + drow)
 
     def orthogonal(self) -> tuple[Square, ...]:
-        return tuple(self.offset(*d) for d in ORTHOGONAL)
+        return _steps(self, ORTHOGONAL)
 
     def diagonal(self) -> tuple[Square, ...]:
-        return tuple(self.offset(*d) for d in DIAGONAL)
+        return _steps(self, DIAGONAL)
 
     def surrounding(self) -> tuple[Square, ...]:
         return self.orthogonal() + self.diagonal()
 
     def knight_jumps(self) -> tuple[Square, ...]:
-        return tuple(self.offset(*d) for d in KNIGHT)
+        return _steps(self, KNIGHT)
 
 
-@dataclass(frozen=True, slots=True)
-class SquareGrid:
+@functools.lru_cache(maxsize=1 << 16)
+def _steps(square: Square, deltas: tuple[tuple[int, int], ...]) -> tuple[Square, ...]:
+    """The squares ``deltas`` away, kept: the computer players ask for the same few hundred squares'
+    neighbours millions of times a game."""
+    return tuple(square.offset(*d) for d in deltas)
+
+
+class SquareGrid(NamedTuple):
     width: int
     height: int
 

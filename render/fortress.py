@@ -204,9 +204,7 @@ def _general(canvas: ImageDraw.ImageDraw, center: Point, radius: float, colour: 
 
 def territory_text(view: FortressView, seat: int) -> str:
     """A seat's count in the legend: "12 cells", and seat 0's komi beside it ("12 cells + 4 komi")."""
-    cells = ntr("{n} cell", "{n} cells", view.territory[seat])
-    komi = view.state.komi
-    return tr("{cells} + {komi} komi", cells=cells, komi=f"{komi:g}") if seat == 0 and komi else cells
+    return legend.with_komi(ntr("{n} cell", "{n} cells", view.territory[seat]), view.state.komi if seat == 0 else 0)
 
 
 def _entries(view: FortressView, names: Sequence[str]) -> list[legend.Entry]:

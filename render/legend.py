@@ -47,6 +47,11 @@ class Key:
         return tr(self.label, **dict(self.values))
 
 
+def with_komi(count: str, komi: float) -> str:
+    """A seat's territory in the legend with the komi it is given beside it ("12 cells + 2.5 komi")."""
+    return tr("{cells} + {komi} komi", cells=count, komi=f"{komi:g}") if komi else count
+
+
 def height(entries: int, keys: Sequence[Key], width: float) -> int:
     columns = 2 if width >= TWO_COLUMNS else 1
     rows = -(-entries // columns)

@@ -118,19 +118,19 @@ def _header(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame, na
 
 
 def _result(view: SiegeView, names: Sequence[str]) -> str:
-    """Who won and why: the player left when the other one left or lost his capital, else territory."""
-    players, (a, b) = view.state.players, view.territory
+    """Who won and why: the player left when the other one left or lost his capital, else territory
+    (seat 1's with the komi)."""
+    players, (a, b) = view.state.players, (view.state.score(0), view.state.score(1))
     gone = [seat for seat in (0, 1) if not players[seat].playing]
     if gone:
         reason = players[gone[0]].reason
         return tr("{player} wins ({reason})", player=_name(names, 1 - gone[0]), reason=tr(reason))
     ending = tr(ENDINGS[view.state.ended])
     if a == b:
-        return tr("a draw, {count} squares each ({ending})", count=a, ending=ending)
+        return tr("a draw, {count} squares each ({ending})", count=f"{a:g}", ending=ending)
     winner = _name(names, 0 if a > b else 1)
-    return tr(
-        "{player} wins {more} to {fewer} ({ending})", player=winner, more=max(a, b), fewer=min(a, b), ending=ending
-    )
+    more, fewer = f"{max(a, b):g}", f"{min(a, b):g}"
+    return tr("{player} wins {more} to {fewer} ({ending})", player=winner, more=more, fewer=fewer, ending=ending)
 
 
 def _axes(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame) -> None:
@@ -260,7 +260,12 @@ def _entries(view: SiegeView, names: Sequence[str]) -> list[legend.Entry]:
         standing = view.state.players[seat]
         tokens = sum(1 for owner in view.state.tokens.values() if owner == seat)
         detail = " · ".join(
-            (ntr("{n} square", "{n} squares", view.territory[seat]), ntr("{n} token", "{n} tokens", tokens))
+            (
+                legend.with_komi(
+                    ntr("{n} square", "{n} squares", view.territory[seat]), view.state.komi if seat == 1 else 0
+                ),
+                ntr("{n} token", "{n} tokens", tokens),
+            )
         )
         if not standing.playing:
             detail = tr("out ({reason}) · {detail}", reason=tr(standing.reason), detail=detail)

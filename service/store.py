@@ -29,14 +29,6 @@ Location = str | pathlib.Path  # a SQLite file's path, or a database URL
 RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES|PRAGMA)\b|\bRETURNING\b", re.IGNORECASE)
 
 
-class Cursor(Protocol):
-    rowcount: int
-
-    async def fetchone(self) -> Any: ...
-
-    async def fetchall(self) -> Sequence[Any]: ...
-
-
 class Connection(Protocol):
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """A cursor: ``await`` it, or ``async with`` it."""

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine import standings
+from engine import komi, standings
 from engine.alternating import TakesTurns
 from engine.errors import OptionError
 from engine.fortress import ai, events
@@ -40,7 +40,6 @@ from engine.fortress.board import LAND, SHIPPED, FortressMap, generate_map
 from engine.fortress.orders import Order
 from engine.fortress.rules import advance, apply_turn, begin, claim, parse, remove
 from engine.fortress.state import (
-    KOMI_STEPS,
     MODES,
     FortressState,
     FortressView,
@@ -108,13 +107,7 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
                 labels=tuple(f"{number}: {title}" for number, title in MODES.items()),
             ),
             Option("moves", "int", 15, "Moves each player makes", minimum=1, maximum=100),
-            Option(
-                "komi",
-                "choice",
-                None,
-                "Cells added to the first player's territory (empty: the measured default; 0: none)",
-                choices=KOMI_STEPS,
-            ),
+            komi.option("Cells added to the first player's territory (empty: the measured default; 0: none)"),
             SHIPPED.option(),
             Option("width", "int", 11, "Columns of a generated field", minimum=6, maximum=20),
             Option("height", "int", 10, "Rows of a generated field (rounded up to even)", minimum=6, maximum=20),
@@ -151,7 +144,7 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
             fortresses={},
             generals={},
             moves=opts["moves"],
-            komi=KOMI[opts["mode"]] if opts["komi"] is None else float(opts["komi"]),
+            komi=komi.chosen(opts, KOMI[opts["mode"]]),
             turn=0,
             players=standings.seated(2),
             last=(),

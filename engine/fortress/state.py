@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine import standings, stored
+from engine import komi, standings, stored
 from engine.fortress.board import LAND, MOUNTAIN, SIDES, WATER
 from engine.hexgrid import Hex
 from engine.i18n import mark
@@ -14,7 +14,6 @@ from engine.standings import Seats
 
 GAME = "fortress"
 MODES = {1: mark("I'm too young to die"), 2: mark("Hey, not too rough!"), 3: mark("Hurt me plenty")}
-KOMI_STEPS = tuple(f"{half / 2:g}" for half in range(25))  # "0", "0.5", ... "12": the komis one may set
 
 
 @dataclass(frozen=True)
@@ -115,7 +114,7 @@ def from_data(data: Mapping[str, Any]) -> FortressState:
         fortresses=seats("fortresses"),
         generals=seats("generals"),
         moves=read.whole("moves", 1, stored.MOST),
-        komi=_komi(read["komi"]),
+        komi=komi.read(read["komi"], GAME),
         turn=read.whole("turn", 0, stored.MOST),
         players=standings.from_data(read.listed("players", 2, 2), GAME),
         last=cells("last"),
@@ -125,13 +124,6 @@ def from_data(data: Mapping[str, Any]) -> FortressState:
     if state.cities[0] == state.cities[1]:
         raise stored.damaged(GAME, "cities", "are one cell")
     return state
-
-
-def _komi(value: Any) -> float:
-    """A stored komi: a number of cells in halves, 0 to 12 (stored as 2.5 or 2.0, read from 2 as well)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or f"{value:g}" not in KOMI_STEPS:
-        raise stored.damaged(GAME, "komi", f"is {stored.shown(value)}, not a number of cells from 0 to 12 in halves")
-    return float(value)
 
 
 def _on(field: set[Hex], label: Any, where: str) -> Hex:

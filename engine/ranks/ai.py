@@ -12,7 +12,10 @@ few, ranked first by a cheap look), then spends its exp on the upgrades that hel
   turns begun with each of the 12 most promising first moves) are each answered by every
   opponent's greedy turn, then its own greedy turn and the replies again, and the position it is
   then left to play from decides.
-- Extreme: the same from 16 first moves, three rounds ahead.
+- Extreme: the same from 16 first moves on a larger budget, fearing the worst of the next player's
+  first replies: his greedy turn and greedy turns begun with each of his 3 most promising first
+  moves (the one that leaves Extreme worst placed is played on). Self-play chose this shape: a
+  third round, or fearing the worst with one round only, made weaker players.
 
 Every full position judged is a node of the :class:`Budget`, the opponents' imagined turns
 included; once the budget is spent the greedy player stops adding moves and upgrades (it always
@@ -40,9 +43,10 @@ from engine.squaregrid import Square, SquareGrid
 
 # Medium's greedy turn takes 100 nodes at most; the lookaheads' budgets keep a move under a second on
 # the largest board (16x16, four players), where they look at fewer candidates than on a duel map.
-LEVELS = (BotLevel("Easy", 15), BotLevel("Medium", 6_000), BotLevel("Hard", 1_500), BotLevel("Extreme", 2_000))
+LEVELS = (BotLevel("Easy", 15), BotLevel("Medium", 6_000), BotLevel("Hard", 1_500), BotLevel("Extreme", 3_500))
 RENAMED = {"novice": "Easy", "standard": "Medium"}  # the levels' names in games begun before Hard and Extreme
-LOOKAHEAD = {"Hard": (12, 2), "Extreme": (16, 3)}  # first moves tried, rounds looked ahead
+# first moves tried, rounds looked ahead, and the next player's replies feared beside his greedy one
+LOOKAHEAD = {"Hard": (12, 2, 0), "Extreme": (16, 2, 3)}
 REPLY_BUDGET = 60  # an imagined greedy turn: a whole one on shipped maps (about 40 nodes), short on large boards
 
 VALUE = {PAWN: 1.0, ARCHER: 1.7, KNIGHT: 2.6, TANK: 3.4}  # what an army of each rank is worth to its owner
@@ -58,10 +62,10 @@ def choose_orders(state: RanksState, seat: int, seed: int | str, level: str, bud
     rng = Rng(seed_state(f"{seed}:{state.rng}:{state.turn}:{seat}"))
     if level not in LOOKAHEAD:
         return greedy(state, seat, rng, budget)
-    width, rounds = LOOKAHEAD[level]
+    width, rounds, replies = LOOKAHEAD[level]
     best, best_score = None, LOST - 1
     for orders in _candidates(state, seat, rng, budget, width):
-        score = _foresee(state, seat, orders, rng, budget, rounds)
+        score = _foresee(state, seat, orders, rng, budget, rounds, replies)
         if score > best_score:
             best, best_score = orders, score
         if budget.spent:
@@ -112,22 +116,46 @@ def _candidates(state: RanksState, seat: int, rng: Rng, budget: Budget, width: i
             yield turn
 
 
-def _foresee(state: RanksState, seat: int, orders: list[Order], rng: Rng, budget: Budget, rounds: int) -> float:
+def _worst_reply(state: RanksState, seat: int, rng: Rng, budget: Budget, replies: int) -> RanksState:
+    """The position after the reply of the player to move that leaves ``seat`` worst off, among his
+    greedy turn and greedy turns begun with each of his ``replies`` most promising first moves."""
+    mover = state.to_move
+    given = REPLY_BUDGET * (replies + 1)
+    own = Budget(given)
+    turns = [greedy(state, mover, rng, own)]
+    for first in _shortlist(Turn(state, mover), mover, rng)[:replies]:
+        if own.spent:
+            break
+        turns.append(greedy(state, mover, rng, own, first))
+    budget.spend(given - own.left)
+    return min((play(state, mover, turn)[0] for turn in turns), key=lambda after: _standing(after, seat, budget))
+
+
+def _standing(position: RanksState, seat: int, budget: Budget) -> float:
+    """How ``seat`` stands in ``position``: lost, won, or judged as if he passed now."""
+    if not position.players[seat].playing:
+        return LOST
+    if position.over:
+        return -LOST
+    return judge(position, seat, [], budget)
+
+
+def _foresee(
+    state: RanksState, seat: int, orders: list[Order], rng: Rng, budget: Budget, rounds: int, replies: int
+) -> float:
     """How ``seat`` stands after playing ``orders`` and ``rounds`` rounds of greedy turns by everyone
     (his own from the second round on), judged when it is his turn again."""
     position = play(state, seat, orders)[0]
     for round_ in range(rounds):
         if round_:
             position = _imagined(position, seat, rng, budget)
+        if replies and not round_ and not position.over and position.to_move != seat:
+            position = _worst_reply(position, seat, rng, budget, replies)
         while not position.over and position.players[seat].playing and position.to_move != seat:
             position = _imagined(position, position.to_move, rng, budget)
         if position.over or not position.players[seat].playing:
             break
-    if not position.players[seat].playing:
-        return LOST
-    if position.over:
-        return -LOST
-    return judge(position, seat, [], budget)
+    return _standing(position, seat, budget)
 
 
 def evaluation(state: RanksState, seat: int) -> float:
@@ -158,13 +186,13 @@ def judge(state: RanksState, seat: int, orders: list[Order], budget: Budget) -> 
     score = -200.0 * len(rivals) + EXP_VALUE * turn.exp[seat]
     if capital in threatened:
         score -= 400.0
-    targets_now = [state.board.capitals[s] for s in rivals]
+    targets_now = tuple(state.board.capitals[s] for s in rivals)
     grid = state.board.grid
     for cell, army in turn.armies.items():
         value = VALUE[army.rank]
         if army.seat == seat:
             score += value - (0.6 * value if cell in threatened else 0.0)
-            score -= 0.04 * min(_distance(cell, t) for t in targets_now)
+            score -= 0.04 * _nearest(cell, targets_now)
             score += APPROACH * sum(1 for t in targets_now if cell in _two_moves(t, army.rank, grid))
         else:
             score -= value / len(rivals)
@@ -186,13 +214,24 @@ def _two_moves(capital: Square, rank: int, grid: SquareGrid) -> frozenset[Square
 
 def _reach(turn: Turn, seat: int, exp: int) -> set[Square]:
     """Cells where ``seat``'s armies could capture next turn (moves and blasts)."""
-    cells: set[Square] = set()
-    for at, army in turn.armies.items():
-        if army.seat == seat:
-            cells.update(targets(army.rank, exp, at, turn.state.board.grid))
-            if army.rank == TANK:
-                cells.update(at.surrounding())
-    return cells
+    grid = turn.state.board.grid
+    return set().union(*(_strikes(a.rank, exp > 0, at, grid) for at, a in turn.armies.items() if a.seat == seat))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _strikes(rank: int, can_pay: bool, at: Square, grid: SquareGrid) -> frozenset[Square]:
+    """Where one army could capture next turn: its moves (a tank's only when its owner can pay),
+    and a tank's blast around it."""
+    cells = set(targets(rank, int(can_pay), at, grid))
+    if rank == TANK:
+        cells.update(at.surrounding())
+    return frozenset(cells)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _nearest(cell: Square, goals: tuple[Square, ...]) -> int:
+    """Steps (up, down, left, right) from ``cell`` to the nearest of ``goals``."""
+    return min(_distance(cell, goal) for goal in goals)
 
 
 def _distance(a: Square, b: Square) -> int:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine import standings, stored
+from engine import komi, standings, stored
 from engine.errors import MapError, OrderError
 from engine.i18n import mark
 from engine.siege.board import SiegeMap, capitals
@@ -32,6 +32,7 @@ class SiegeState:
     towers: frozenset[Square]
     turn: int  # turns completed by both players together
     turn_limit: int
+    komi: float  # squares (in halves) added to seat 1's territory at the end: seat 0 moves first
     clear_all: bool  # option: one paid attack clears every fortification and captures
     players: Seats  # a capital taken eliminates its player; any departure ends the game
     ended: str  # a key of ENDINGS: why the game ended on the board, "" otherwise
@@ -53,6 +54,10 @@ class SiegeState:
     def territory(self, seat: int) -> int:
         return sum(1 for owner in self.owners.values() if owner == seat)
 
+    def score(self, seat: int) -> float:
+        """What decides the game on the board: the territory, seat 1's with the komi added."""
+        return self.territory(seat) + (self.komi if seat == 1 else 0)
+
     def back_rows(self, seat: int) -> range:
         return range(0, 2) if seat == 0 else range(self.size - 2, self.size)
 
@@ -73,6 +78,7 @@ def to_data(state: SiegeState) -> dict[str, Any]:
         "towers": [sq.label for sq in sorted(state.towers)],
         "turn": state.turn,
         "turn_limit": state.turn_limit,
+        "komi": state.komi,
         "clear_all": state.clear_all,
         "players": standings.to_data(state.players),
         "ended": state.ended,
@@ -132,6 +138,7 @@ def from_data(data: Mapping[str, Any]) -> SiegeState:
         towers=frozenset(towers),
         turn=read.whole("turn", 0, stored.MOST),
         turn_limit=read.whole("turn_limit", 1, stored.MOST),
+        komi=komi.read(read["komi"], GAME),
         clear_all=read.flag("clear_all"),
         players=standings.from_data(read.listed("players", 2, 2), GAME),
         ended=read.one_of("ended", ENDINGS),
@@ -142,6 +149,11 @@ def from_data(data: Mapping[str, Any]) -> SiegeState:
     if any(state.owners.get(sq) != seat for sq, seat in state.tokens.items()):
         raise stored.damaged(GAME, "tokens", "has a token on a square its player does not own")
     return state
+
+
+def upgrade_v1(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Version 1 had no komi: its games go on as they were begun, without one."""
+    return {**data, "komi": 0.0}
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from engine import IllegalOrderError, MapError, OrderSyntaxError, find_ruleset
+from engine import IllegalOrderError, MapError, OptionError, OrderSyntaxError, StateError, find_ruleset
+from engine.siege import KOMI
 from engine.siege.board import SHIPPED, SiegeMap, capitals, generate_map
 from engine.siege.orders import Action
 from engine.siege.tactics import winning_line
@@ -25,8 +26,9 @@ def board(
     p0=(), p1=(), *, owned0=(), owned1=(), rivers=(), mountains=None, walls=None, towers=(), turn=0, size=10, **options
 ):
     """A board without terrain (10x10: capitals E1 and F10, owned), the given tokens (each on a
-    square of its player) and owned squares, then the terrain and fortifications given."""
-    state = RS.setup(2, {"map": {"name": "plain", "size": size}, **options}, seed=1)
+    square of its player) and owned squares, then the terrain and fortifications given; no komi
+    unless ``komi`` is given (the rules of territory, plain)."""
+    state = RS.setup(2, {"map": {"name": "plain", "size": size}, "komi": "0", **options}, seed=1)
     owners = {state.capitals[0]: 0, state.capitals[1]: 1}
     tokens = {}
     for seat, labels, owned in ((0, p0, owned0), (1, p1, owned1)):
@@ -427,6 +429,38 @@ def test_territory_decides_a_full_board_or_the_turn_limit():
     assert outcome.winners == (0,) and outcome.reason == "the turn limit was reached"
     even = board(["E2"], ["F9"], turn_limit=20, turn=19)
     assert RS.outcome(RS.resolve(even, {}).state).draw
+
+
+def test_komi_compensates_the_second_player_for_the_first_move():
+    """Balance (rules/fortress.md): where one seat wins more than 55% of decisive strongest-vs-strongest
+    games, a measured compensation is added the same way: seat 0 moves first, so seat 1's territory
+    gets a komi at the end, by default the measured value for the board size, option komi to set it
+    by hand (0 turns it off), in half squares."""
+    for size in (10, 12):
+        assert RS.setup(2, {"size": size}, seed=1).komi == KOMI[size]
+    assert board(komi="3.5").komi == 3.5 and board().komi == 0
+    with pytest.raises(OptionError, match="komi"):
+        RS.normalize_options({"komi": "12.5"})
+    even = RS.resolve(board(["E2"], ["F9"], turn_limit=20, turn=19), {}).state
+    assert even.territory(0) == even.territory(1) and RS.outcome(even).draw
+    given = replace(even, komi=0.5)
+    assert given.score(1) == given.territory(1) + 0.5 and given.score(0) == given.territory(0)
+    assert RS.outcome(given).winners == (1,) and RS.standing(given) == ((1,), (0,))
+    ahead = replace(even, owners={**even.owners, sq("A1"): 0}, komi=0.5)
+    assert RS.outcome(ahead).winners == (0,)
+    assert RS.outcome(replace(ahead, komi=1.0)).draw
+    left = RS.remove_player(board(["E2"], ["F9"], komi="0.5"), 1, "surrender").state
+    assert RS.outcome(left).winners == (0,)  # the komi counts only where the territory decides
+
+
+def test_games_begun_without_komi_load_and_go_on_without_one():
+    """A game stored before the komi existed (state version 1) loads with none."""
+    data = RS.to_dict(RS.setup(2, {}, seed=3))
+    older = {key: value for key, value in data.items() if key != "komi"} | {"version": 1}
+    assert RS.from_dict(older).komi == 0 and RS.to_dict(RS.from_dict(older))["version"] == RS.state_version
+    for damaged in (-0.5, 2.25, 12.5, "2", True, None):
+        with pytest.raises(StateError, match="damaged: komi "):
+            RS.from_dict({**data, "komi": damaged})
 
 
 def test_surrender_and_removal_leave_the_holdings_neutral():

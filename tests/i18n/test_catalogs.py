@@ -91,6 +91,18 @@ def test_translated_command_names_are_names_discord_accepts(language):
     assert names and [name for name in names if not valid_command_name(name)] == []
 
 
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_translated_command_texts_fit_discord(language):
+    """Discord refuses the whole command tree at start-up when one localized description or choice
+    name is over 100 characters."""
+    texts = [
+        m.string
+        for (_, context), m in catalog(language).items()
+        if context != NAME_CONTEXT and any(file == "commands" for file, _ in m.locations)
+    ]
+    assert texts and [text for text in texts if len(text) > 100] == []
+
+
 def test_no_message_is_hidden_inside_an_f_string():
     """Babel's extractor reads an f-string as one string token, so ``f"{tr('…')}"`` would never reach the
     catalogs (and would stay English): messages are made outside f-strings."""
