@@ -71,9 +71,9 @@ beside his count."""
 
 
 # Seat 1's compensation by board size, from the final margins of 100 strongest-vs-strongest games on
-# generated boards (bench/bench_balance.py --option komi=0: seat 0 won 63.5% of the decisive games on
-# 10x10); 12x12 is still being measured and has none until then.
-KOMI = {10: 4.5, 12: 0.0}
+# generated boards (bench/bench_balance.py --option komi=0: without it seat 0 won 63.5% of the
+# decisive games on 10x10, 55.9% on 12x12).
+KOMI = {10: 4.5, 12: 2.0}
 
 
 class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):

@@ -71,11 +71,22 @@ def test_siege_counts_tokens_and_the_land_they_reach_first():
     """A square more each, but seat 0's new one holds a token (seat 1's was left empty): seat 0 has
     more tokens, nearer to the land still free."""
     rs = find_ruleset("siege")
-    start = rs.setup(2, {}, seed=1)
+    start = rs.setup(2, {"komi": "0"}, seed=1)
     e3, f8 = Square.from_label("E3"), Square.from_label("F8")
     assert e3 not in start.owners and f8 not in start.owners
     state = replace(start, owners={**start.owners, e3: 0, f8: 1}, tokens={**start.tokens, e3: 0})
     tied_with(rs, state, 0)
+
+
+def test_siege_counts_the_komi_of_the_second_player():
+    """Seat 1's compensation is added to its count at the end: a large one puts it ahead of seat 0's
+    extra token and square."""
+    rs = find_ruleset("siege")
+    e3 = Square.from_label("E3")
+    for komi, ahead in (("0", 0), ("12", 1)):
+        start = rs.setup(2, {"komi": komi}, seed=1)
+        state = replace(start, owners={**start.owners, e3: 0}, tokens={**start.tokens, e3: 0})
+        assert rs.bot_evaluation(state, ahead) > 0 > rs.bot_evaluation(state, 1 - ahead)
 
 
 def test_ranks_values_an_army_by_its_rank():

@@ -384,8 +384,12 @@ class FakeDiscord:
             if task.done():
                 del self._bots[bot]
                 error = task.exception()
+                await bot.close()  # what it opened (its database's thread) would keep the test run from exiting
                 raise RuntimeError(f"the bot stopped before it was ready: {error!r}") from error
             if asyncio.get_running_loop().time() > deadline:
+                del self._bots[bot]
+                task.cancel()
+                await bot.close()
                 raise TimeoutError(
                     f"the bot was not ready within {timeout} s; gateway log {self.gateway.log}; "
                     f"violations {[str(v) for v in self.violations]}"
