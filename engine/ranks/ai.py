@@ -144,7 +144,8 @@ def _foresee(
     state: RanksState, seat: int, orders: list[Order], rng: Rng, budget: Budget, rounds: int, replies: int
 ) -> float:
     """How ``seat`` stands after playing ``orders`` and ``rounds`` rounds of greedy turns by everyone
-    (his own from the second round on), judged when it is his turn again."""
+    (his own from the second round on), judged when it is his turn again; with ``replies``, the next
+    player's first turn is the worst for ``seat`` of his likely ones (``_worst_reply``)."""
     position = play(state, seat, orders)[0]
     for round_ in range(rounds):
         if round_:

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from bench.bench_ranks_ai import TWO_PLAYER_MAPS, match
 from engine import find_ruleset
+from engine.budget import Budget
+from engine.ranks import ai
+from engine.rng import Rng
 
 RS = find_ruleset("ranks")
 
@@ -22,3 +25,18 @@ def test_the_medium_level_beats_random_play_at_least_95_percent():
     games = 20
     wins = sum(match(seed, TWO_PLAYER_MAPS[seed % len(TWO_PLAYER_MAPS)]) for seed in range(games))
     assert wins >= 0.95 * games
+
+
+def test_extreme_fears_the_worst_of_the_next_players_likely_replies():
+    """Extreme plays on from the reply, among the next player's greedy turn and greedy turns begun
+    with his most promising first moves, that leaves it worst placed: never better placed than after
+    the greedy reply alone."""
+    state = RS.setup(2, {}, seed=5)
+    for turn in range(12):
+        state = RS.resolve(state, {state.to_move: RS.ai_orders(state, state.to_move, 5, level="Medium")}).state
+        seat = 1 - state.to_move
+        replies = 3  # the greedy reply is the first made, on the budget of all four, from the same rng
+        reply = ai.greedy(state, state.to_move, Rng(turn), Budget(ai.REPLY_BUDGET * (replies + 1)))
+        greedy = ai.play(state, state.to_move, reply)[0]
+        feared = ai._worst_reply(state, seat, Rng(turn), Budget(10_000), replies)
+        assert ai._standing(feared, seat, Budget(1)) <= ai._standing(greedy, seat, Budget(1))
