@@ -4,7 +4,6 @@ turns counted in public and in private, a clear end, and menus that refuse impos
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import replace
 
@@ -63,7 +62,8 @@ async def test_the_lobby_card_follows_the_round_post_in_one_edit(table):
     await table.tick(DAY)
     await table.post(lambda m: m.content.startswith("**Round 1."))
     await table.card_showing("Round 2")
-    await asyncio.sleep(0.2)  # room for a second edit, which must not come
+    await table.bot.service.outbox.idle()
+    await table.bot.cards.settled()  # a second edit would have been asked for by now, and made
     requests = [(r.method, r.path) for r in fake.world.requests]
     posted = max(i for i, r in enumerate(requests) if r == ("POST", f"/channels/{thread.id}/messages"))
     card_edit = ("PATCH", f"/channels/{table.channel.id}/messages/{card.id}")

@@ -1,6 +1,6 @@
 """Every message the bot can show is translated into each language, with the same placeholders, and
 command names that Discord accepts: a new or changed English text fails here until
-``python -m i18n.update`` has merged it and someone has translated it."""
+``python -m tools.update_catalogs`` has merged it and someone has translated it."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from i18n import ENGLISH, LANGUAGES, NAME_CONTEXT, catalog_path
-from i18n.update import KEYWORDS, PACKAGES, ROOT, template
+from tools.update_catalogs import KEYWORDS, PACKAGES, ROOT, template
 
 TRANSLATED = [language for language in LANGUAGES if language != ENGLISH]
 
@@ -56,14 +56,14 @@ def test_every_message_is_translated(source, language):
     missing = [key for key in source if key not in translated]
     empty = [key for key, m in translated.items() if key in source and not all(forms(m))]
     fuzzy = [key for key, m in translated.items() if m.fuzzy]
-    assert missing == [], f"run `python -m i18n.update` and translate: {missing[:10]}"
+    assert missing == [], f"run `python -m tools.update_catalogs` and translate: {missing[:10]}"
     assert empty == [] and fuzzy == [], f"untranslated: {empty[:10]}, fuzzy: {fuzzy[:10]}"
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_the_catalogs_hold_nothing_the_code_no_longer_says(source, language):
     stale = [key for key in catalog(language) if key not in source]
-    assert stale == [], f"run `python -m i18n.update` to drop: {stale[:10]}"
+    assert stale == [], f"run `python -m tools.update_catalogs` to drop: {stale[:10]}"
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

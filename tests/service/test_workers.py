@@ -92,18 +92,24 @@ def test_a_killed_bot_leaves_no_worker_forkserver_or_resource_tracker_running(tm
     assert not left
 
 
-def long_job(seconds: float) -> tuple[int, int, float]:
-    """Its process's niceness and pid, and when it ended."""
+def long_job(seconds: float, started: pathlib.Path) -> tuple[int, int, float]:
+    """Its process's niceness and pid, and when it ended; ``started`` is written once it runs."""
+    started.touch()
     time.sleep(seconds)
     return os.nice(0), os.getpid(), time.time()
 
 
-async def test_a_long_job_runs_in_a_process_of_its_own_at_a_lower_priority_and_ends_with_it():
+async def test_a_long_job_runs_in_a_process_of_its_own_at_a_lower_priority_and_ends_with_it(tmp_path):
     pool = CpuPool(workers=1)
+    started = tmp_path / "started"
     try:
         pool.start()
-        long = asyncio.ensure_future(pool.run_long(long_job, 3.0))
-        await asyncio.sleep(0.5)  # the long job is under way
+        long = asyncio.ensure_future(pool.run_long(long_job, 3.0, started))
+        for _ in range(1000):  # until the long job is under way
+            if started.exists():
+                break
+            await asyncio.sleep(0.01)
+        assert started.exists(), "the long job never started"
         assert await pool.run(glyphs_drawn) > 0
         board_done = time.time()
         niceness, pid, long_done = await long

@@ -4,7 +4,7 @@ Texts in code are marked with ``tr``/``ntr``/``tr_in``/``mark`` and found by Bab
 command names and descriptions (also those made from rulesets' option schemas) are gathered by
 building the real command tree with a translator that records what it is asked; the names of
 shipped maps and computer levels, which rulesets bring as data, are read from the rulesets. ``python -m
-i18n.update`` merges them into each language's ``.po`` (new messages arrive untranslated, changed
+tools.update_catalogs`` (from a checkout: it is no part of the installed bot) merges them into each language's ``.po`` (new messages arrive untranslated, changed
 ones fuzzy); tests/i18n checks that every message is translated.
 """
 
