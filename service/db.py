@@ -217,6 +217,11 @@ class Database:
         return int(row[0])
 
 
+# Numbers no migration ever had: 0004 was followed by 0006 when they were first released, so no
+# database was ever at 5, and a file numbered 5 now would never run on the databases past it.
+NEVER_WRITTEN = frozenset({5})
+
+
 def available_migrations(folder: pathlib.Path) -> dict[int, pathlib.Path]:
     steps: dict[int, pathlib.Path] = {}
     for path in folder.glob("*.sql"):
@@ -227,4 +232,7 @@ def available_migrations(folder: pathlib.Path) -> dict[int, pathlib.Path]:
         if number in steps:
             raise ValueError(f"two migrations numbered {number}: {steps[number].name}, {path.name}")
         steps[number] = path
+    missing = sorted(set(range(1, max(steps, default=0) + 1)) - set(steps) - NEVER_WRITTEN)
+    if missing:
+        raise ValueError(f"migration {missing[0]:04d} is missing: migrations are numbered without gaps")
     return steps

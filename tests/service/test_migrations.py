@@ -83,6 +83,18 @@ def test_migration_files_are_numbered(tmp_path):
         available_migrations(tmp_path)
 
 
+def test_migrations_are_numbered_without_gaps(tmp_path):
+    """A gap means a migration was lost (a database past it would never get it); only 5, which no
+    release ever had, may be skipped."""
+    for name in ("0001_first.sql", "0003_third.sql"):
+        (tmp_path / name).write_text("")
+    with pytest.raises(ValueError, match="migration 0002 is missing"):
+        available_migrations(tmp_path)
+    (tmp_path / "0002_second.sql").write_text("")
+    assert sorted(available_migrations(tmp_path)) == [1, 2, 3]
+    assert 5 not in available_migrations(MIGRATIONS) and LATEST > 5
+
+
 async def test_ids_and_times_keep_every_bit(env):
     """Discord ids take 64 bits and times are doubles on both stores (PostgreSQL's INTEGER and REAL are
     narrower: the PostgreSQL schema says BIGINT and DOUBLE PRECISION)."""
