@@ -21,7 +21,7 @@ from typing import Any
 import aiosqlite
 
 from service.instancelock import InstanceLock
-from service.store import RETURNS_ROWS, Fetched, Statement
+from service.storebase import RETURNS_ROWS, Fetched, Statement
 from service.storeerrors import StorageFailure, StoreError, explain, storage_failure
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ Orders are secret only until their turn resolves; after that, anyone may look th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from i18n import ntr, tr
 from render.replay import MAX_FRAMES, pick
@@ -14,6 +14,7 @@ from service.errors import GameError
 from service.master import GameMasterCore
 from service.models import FINISHED
 from service.packing import unpack
+from service.workers import ReplayStep
 
 
 @dataclass(frozen=True)
@@ -25,14 +26,6 @@ class PastTurn:
     events: tuple[dict[str, Any], ...]
     orders: dict[int, str]  # by seat, as played: a seat that gave none played its defaults
     timed_out: bool
-
-
-class ReplayStep(NamedTuple):
-    """A position a replay shows, as plain data for the worker that draws it."""
-
-    number: int | None  # 0 for the start, else the resolved turn it follows; None: a departure ended the game
-    before: bytes | str | None  # the position the turn was played from (it names the turn), as stored
-    after: bytes | str  # as stored: the worker unpacks it
 
 
 class HistoryOps(GameMasterCore):

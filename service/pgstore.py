@@ -33,7 +33,7 @@ import asyncpg
 
 from service.db import MIGRATIONS, SchemaTooNewError, available_migrations
 from service.instancelock import AlreadyRunning
-from service.store import BOT, RETURNS_ROWS, SOLE, Fetched, Statement, redacted
+from service.storebase import BOT, RETURNS_ROWS, SOLE, Fetched, Statement, redacted
 from service.storeerrors import StorageFailure, StoreError, unsaved
 
 log = logging.getLogger(__name__)

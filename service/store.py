@@ -8,25 +8,25 @@ both, written with ``?`` placeholders; what differs between the two dialects liv
 A connection answers the part of aiosqlite's interface the service uses: ``execute(sql, params)``
 gives a cursor (awaited, or used with ``async with``) with ``fetchone``, ``fetchall`` and
 ``rowcount``; ``executemany(sql, rows)``. Rows are read by column name or position. Both stores run a
-statement and fetch its rows in one round trip (``Statement``): a turn makes dozens of statements,
+statement and fetch its rows in one round trip (``service.storebase.Statement``): a turn makes dozens of statements,
 and each crossing to a database thread or server costs more than the small reads themselves.
 """
 
 from __future__ import annotations
 
 import pathlib
-import re
-import urllib.parse
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
+from service.storebase import BOT as BOT  # how open_store's callers hold a store
+from service.storebase import SOLE as SOLE
+from service.storebase import redacted
+
 POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
-BOT, SOLE = "bot", "sole"  # how a store is held (``open_store``)
 SQLITE_SCHEME = "sqlite:///"
 
 Location = str | pathlib.Path  # a SQLite file's path, or a database URL
-RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES|PRAGMA)\b|\bRETURNING\b", re.IGNORECASE)
 
 
 class Connection(Protocol):
@@ -34,35 +34,6 @@ class Connection(Protocol):
         """A cursor: ``await`` it, or ``async with`` it."""
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> Any: ...
-
-
-class Fetched:
-    """A statement's outcome, its rows already read: the cursor both stores hand out."""
-
-    def __init__(self, rows: Sequence[Any], rowcount: int):
-        self.rows, self.rowcount = rows, rowcount
-
-    async def fetchone(self) -> Any:
-        return self.rows[0] if self.rows else None
-
-    async def fetchall(self) -> Sequence[Any]:
-        return self.rows
-
-
-class Statement:
-    """What ``execute`` returns: await it, or use it with ``async with``, for its ``Fetched``."""
-
-    def __init__(self, run: Callable[[], Awaitable[Fetched]]):
-        self._run = run
-
-    def __await__(self):
-        return self._run().__await__()
-
-    async def __aenter__(self) -> Fetched:
-        return await self._run()
-
-    async def __aexit__(self, *exc) -> None:
-        return None
 
 
 class Store(Protocol):
@@ -94,15 +65,6 @@ class Store(Protocol):
         """Rows were written with their ids (a copy): make the ids of new rows follow them."""
 
     async def close(self) -> None: ...
-
-
-def redacted(url: str) -> str:
-    """The URL without its password, to be logged and shown."""
-    parts = urllib.parse.urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rpartition("@")[2]
-    return urllib.parse.urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
 
 
 def described(location: Location) -> str:

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from engine import RULESETS, Ruleset
 from i18n import ENGLISH, LANGUAGES, tr, translations, using
@@ -29,10 +29,15 @@ from render.replay import Replay, Still, animate, final
 from render.summary import numbered_turn
 from service.packing import unpack
 
-if TYPE_CHECKING:
-    from service.history import ReplayStep
-
 T = TypeVar("T")
+
+
+class ReplayStep(NamedTuple):
+    """A position a replay shows, as plain data for the worker that draws it."""
+
+    number: int | None  # 0 for the start, else the resolved turn it follows; None: a departure ended the game
+    before: bytes | str | None  # the position the turn was played from (it names the turn), as stored
+    after: bytes | str  # as stored: the worker unpacks it
 
 
 def render_job(

@@ -4,8 +4,9 @@ but they never load a state, take a view or parse orders themselves — the pres
 from __future__ import annotations
 
 import ast
+import graphlib
 
-from tests.imports import ROOT
+from tests.imports import ROOT, module_graph
 
 ENGINE_CALLS = {"from_dict", "to_dict", "view", "parse_orders", "resolve", "setup", "ai_orders", "suggest_orders"}
 
@@ -35,3 +36,14 @@ def test_cogs_never_call_the_engine():
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ENGINE_CALLS:
                 calls.append(f"{name}:{node.lineno} .{node.func.attr}()")
     assert calls == []
+
+
+def test_no_module_imports_itself_in_a_circle():
+    """No import cycles among the product's modules, lazy and type-checking imports counted too: a
+    cycle ties modules that should be read, tested and changed apart."""
+    graph = module_graph(("engine", "render", "service", "cogs", "i18n"))
+    assert len(graph) > 100
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as cycle:
+        raise AssertionError(f"an import cycle: {' -> '.join(cycle.args[1])}") from None
