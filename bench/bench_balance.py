@@ -31,6 +31,8 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from engine import find_ruleset  # noqa: E402
+from engine.fortress.state import FortressState  # noqa: E402
+from engine.siege.state import SiegeState  # noqa: E402
 
 SETTINGS = {
     "fortress-mode1": ("fortress", {"mode": 1}),
@@ -45,7 +47,7 @@ SETTINGS = {
     "gra-2p": ("gra", {}),
 }
 FAIR = (0.45, 0.55)
-KOMI_SEAT = {"fortress": 0, "siege": 1}  # the seat a ruleset's komi is added to
+KOMI_SEAT = {"fortress": FortressState.KOMI_SEAT, "siege": SiegeState.KOMI_SEAT}  # the seat a ruleset's komi goes to
 
 
 def play(job: tuple[str, dict, int]) -> tuple[int | None, int | None, float]:

@@ -9,12 +9,29 @@ off). The rulesets that count territory share its steps, its option and its stor
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from engine import stored
 from engine.ruleset import Option
 
 STEPS = tuple(f"{half / 2:g}" for half in range(25))  # "0", "0.5", ... "12": the komis one may set
+
+
+class Compensated:
+    """A state (with ``territory(seat)``) whose ``komi`` is added to the count of seat ``KOMI_SEAT``
+    at the end: the one place that says which seat it goes to, for the result, the computers and the
+    board alike."""
+
+    KOMI_SEAT: ClassVar[int]
+    komi: float
+
+    def komi_of(self, seat: int) -> float:
+        """The komi in ``seat``'s count: all of it for the compensated seat, none for the other."""
+        return self.komi if seat == self.KOMI_SEAT else 0.0
+
+    def score(self, seat: int) -> float:
+        """What decides the game on the board: the territory, with the komi where it is given."""
+        return self.territory(seat) + self.komi_of(seat)
 
 
 def option(description: str) -> Option:

@@ -204,7 +204,7 @@ def _general(canvas: ImageDraw.ImageDraw, center: Point, radius: float, colour: 
 
 def territory_text(view: FortressView, seat: int) -> str:
     """A seat's count in the legend: "12 cells", and seat 0's komi beside it ("12 cells + 4 komi")."""
-    return legend.with_komi(ntr("{n} cell", "{n} cells", view.territory[seat]), view.state.komi if seat == 0 else 0)
+    return legend.with_komi(ntr("{n} cell", "{n} cells", view.territory[seat]), view.state.komi_of(seat))
 
 
 def _entries(view: FortressView, names: Sequence[str]) -> list[legend.Entry]:

@@ -261,9 +261,7 @@ def _entries(view: SiegeView, names: Sequence[str]) -> list[legend.Entry]:
         tokens = sum(1 for owner in view.state.tokens.values() if owner == seat)
         detail = " · ".join(
             (
-                legend.with_komi(
-                    ntr("{n} square", "{n} squares", view.territory[seat]), view.state.komi if seat == 1 else 0
-                ),
+                legend.with_komi(ntr("{n} square", "{n} squares", view.territory[seat]), view.state.komi_of(seat)),
                 ntr("{n} token", "{n} tokens", tokens),
             )
         )

@@ -45,7 +45,7 @@ def evaluation(state: FortressState, seat: int) -> float:
     the next build of the player to move or what the generals can reach) with the komi that will be
     added to seat 0's count, squashed into (-1, 1)."""
     unsearched = Budget(0)  # evaluate counts its scans as nodes; here nothing is searched
-    komi = state.komi if seat == 0 else -state.komi
+    komi = state.komi_of(seat) - state.komi_of(1 - seat)
     return math.tanh((evaluate(Position.of(state), seat, STYLES["Extreme"], unsearched) + komi) / LEAD)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from engine import komi, standings, stored
 from engine.fortress.board import LAND, MOUNTAIN, SIDES, WATER
@@ -17,7 +17,8 @@ MODES = {1: mark("I'm too young to die"), 2: mark("Hey, not too rough!"), 3: mar
 
 
 @dataclass(frozen=True)
-class FortressState:
+class FortressState(komi.Compensated):
+    KOMI_SEAT: ClassVar[int] = 0  # seat 1 has the last move, which cannot be answered
     map_name: str
     mode: int
     width: int
@@ -44,10 +45,6 @@ class FortressState:
 
     def territory(self, seat: int) -> int:
         return sum(1 for owner in self.owners.values() if owner == seat)
-
-    def score(self, seat: int) -> float:
-        """What decides the game: the territory, seat 0's with the komi added."""
-        return self.territory(seat) + (self.komi if seat == 0 else 0)
 
     def moves_left(self, seat: int) -> int:
         return self.moves - (self.turn + (1 - seat)) // 2

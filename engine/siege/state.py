@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from engine import komi, standings, stored
 from engine.errors import MapError, OrderError
@@ -21,7 +21,8 @@ ENDINGS = {"": "", "full": mark("the board is full"), "limit": mark("the turn li
 
 
 @dataclass(frozen=True)
-class SiegeState:
+class SiegeState(komi.Compensated):
+    KOMI_SEAT: ClassVar[int] = 1  # seat 0 moves first
     map_name: str
     size: int
     rivers: frozenset[Square]
@@ -53,10 +54,6 @@ class SiegeState:
 
     def territory(self, seat: int) -> int:
         return sum(1 for owner in self.owners.values() if owner == seat)
-
-    def score(self, seat: int) -> float:
-        """What decides the game on the board: the territory, seat 1's with the komi added."""
-        return self.territory(seat) + (self.komi if seat == 1 else 0)
 
     def back_rows(self, seat: int) -> range:
         return range(0, 2) if seat == 0 else range(self.size - 2, self.size)

@@ -216,7 +216,7 @@ def evaluate(state: SiegeState, seat: int, *, threats: bool = True, secure: bool
     close each capital is to falling; with ``secure`` the squares nobody can ever attack."""
     enemy = 1 - seat
     owners, tokens = list(state.owners.values()), list(state.tokens.values())
-    lead = owners.count(seat) - owners.count(enemy) + (state.komi if seat == 1 else -state.komi)
+    lead = owners.count(seat) - owners.count(enemy) + state.komi_of(seat) - state.komi_of(enemy)
     playing = [p.playing for p in state.players]
     if playing[seat] != playing[enemy]:
         return WON if playing[seat] else -WON
