@@ -1,18 +1,29 @@
-"""Where rulesets are registered by name. Adding a game means adding one line here."""
+"""Where rulesets are found by name: every package of ``engine`` that exports ``RULESET`` is a game.
+
+A game is its own package (``engine/<name>/``, whose ``__init__`` sets ``RULESET``), its board
+drawing (``render/boards/<name>.py``) and its tests; nothing shared lists the games.
+"""
 
 from __future__ import annotations
 
-from engine.conquest import ConquestRuleset
-from engine.errors import UnknownRulesetError
-from engine.fortress import FortressRuleset
-from engine.gra import GraRuleset
-from engine.ranks import RanksRuleset
-from engine.ruleset import Ruleset
-from engine.siege import SiegeRuleset
+import importlib
+import pkgutil
 
-RULESETS: dict[str, Ruleset] = {
-    rs.name: rs for rs in (ConquestRuleset(), FortressRuleset(), GraRuleset(), SiegeRuleset(), RanksRuleset())
-}
+from engine.errors import UnknownRulesetError
+from engine.ruleset import Ruleset
+
+
+def discover(package: str) -> dict[str, Ruleset]:
+    """The rulesets of ``package``'s subpackages that export ``RULESET``, by name, in name order."""
+    root = importlib.import_module(package)
+    found: dict[str, Ruleset] = {}
+    for module in pkgutil.iter_modules(root.__path__, f"{package}."):
+        if module.ispkg and isinstance(rs := getattr(importlib.import_module(module.name), "RULESET", None), Ruleset):
+            found[rs.name] = rs
+    return dict(sorted(found.items()))
+
+
+RULESETS: dict[str, Ruleset] = discover("engine")
 
 
 def find_ruleset(name: str) -> Ruleset:

@@ -8,17 +8,14 @@ takes, never its bytes; ``clear_caches`` empties them.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from PIL import Image
 
-from engine.conquest.state import ConquestView
-from engine.fortress.state import FortressView
-from engine.gra.state import GraView
-from engine.ranks.state import RanksView
-from engine.siege.state import SiegeView
-from render import conquest, fortress, graph, pieces, png, ranks, siege, text
+from render import boards, pieces, png, text
 
 Drawer = Callable[[Any, Sequence[str], Sequence[object], str | None], Image.Image]
 """Draws a view: ``(view, names, orders, title) -> image``."""
@@ -27,7 +24,8 @@ _DRAWERS: dict[type, Drawer] = {}
 
 
 def register_drawer(view_type: type, drawer: Drawer) -> None:
-    """Make ``board_png`` draw views of ``view_type`` (each ruleset's view has its own type)."""
+    """Make ``board_png`` draw views of ``view_type`` (each ruleset's view has its own type): how a
+    game kept outside this package (a plug-in's own folder) gets its board drawn."""
     _DRAWERS[view_type] = drawer
 
 
@@ -61,10 +59,13 @@ def board_image(
     return drawer(view, names, orders, title)
 
 
-register_drawer(ConquestView, conquest.render)
-register_drawer(GraView, graph.render)
-register_drawer(FortressView, fortress.render)
-register_drawer(SiegeView, siege.render)
-register_drawer(RanksView, ranks.draw)
+def _register_boards() -> None:
+    """Register the drawing of every module in ``render.boards`` (one per ruleset, named after it)."""
+    for board in pkgutil.iter_modules(boards.__path__, f"{boards.__name__}."):
+        module = importlib.import_module(board.name)
+        register_drawer(module.VIEW, module.draw)
+
+
+_register_boards()
 
 __all__ = ["Drawer", "board_image", "board_png", "clear_caches", "has_drawer", "register_drawer"]

@@ -196,3 +196,6 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
 
     def describe_event(self, event: Event, who: SeatNamer) -> str | None:
         return events.describe(event, who)
+
+
+RULESET = ConquestRuleset()

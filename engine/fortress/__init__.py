@@ -205,4 +205,6 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
         return events.describe(event, who)
 
 
-__all__ = ["MODES", "FortressRuleset"]
+RULESET = FortressRuleset()
+
+__all__ = ["MODES", "FortressRuleset", "RULESET"]

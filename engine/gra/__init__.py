@@ -229,3 +229,6 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
 
     def describe_event(self, event: Event, who: SeatNamer) -> str | None:
         return events.describe(event, who)
+
+
+RULESET = GraRuleset()

@@ -171,4 +171,6 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
         return events.describe(event, who)
 
 
-__all__ = ["RanksRuleset"]
+RULESET = RanksRuleset()
+
+__all__ = ["RanksRuleset", "RULESET"]

@@ -203,4 +203,6 @@ class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
         return events.describe(event, who)
 
 
-__all__ = ["SiegeRuleset"]
+RULESET = SiegeRuleset()
+
+__all__ = ["SiegeRuleset", "RULESET"]

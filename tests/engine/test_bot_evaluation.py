@@ -13,7 +13,6 @@ from engine import find_ruleset
 from engine.gra.state import Phase
 from engine.ranks.state import KNIGHT, Army
 from engine.squaregrid import Square
-from tests.plugin.tug import TugRuleset
 
 
 def tied_with(rs, state, ahead: int) -> None:
@@ -96,12 +95,3 @@ def test_ranks_values_an_army_by_its_rank():
     armies = {cell: Army(army.seat, KNIGHT if army.seat == 0 else army.rank) for cell, army in start.armies.items()}
     assert Square.from_label("B2") in armies
     tied_with(rs, replace(start, armies=armies), 0)
-
-
-def test_a_ruleset_without_an_evaluation_of_its_own_goes_by_the_standing():
-    """Alone in first place: ahead (1); sharing it: even (0); below it: behind (-1)."""
-    rs = TugRuleset()
-    state = replace(rs.setup(3, {}, seed=1), scores=(4, 4, 2))
-    assert [rs.bot_evaluation(state, seat) for seat in range(3)] == [0.0, 0.0, -1.0]
-    state = replace(state, scores=(5, 4, 2))
-    assert [rs.bot_evaluation(state, seat) for seat in range(3)] == [1.0, -1.0, -1.0]

@@ -12,9 +12,14 @@ GAMES = [
     ("ranks", {}),
     ("ranks", {"map": "nine-cities"}),
 ]
-FORTRESS = [("fortress", {"mode": 1}), ("fortress", {"mode": 2}), ("fortress", {"mode": 3})]
-# Their levels are budgets that do cut searches short.
-SEARCHES = [*GAMES, *FORTRESS, ("siege", {}), ("gra", {}), ("conquest", {})]
+# Every ruleset at its default options, and the settings whose searches differ: fortress's other
+# modes and a shipped ranks map. Their levels are budgets that do cut searches short.
+SEARCHES = [
+    *((name, {}) for name in RULESETS),
+    ("fortress", {"mode": 2}),
+    ("fortress", {"mode": 3}),
+    ("ranks", {"map": "nine-cities"}),
+]
 LIMITLESS = 10**9
 
 

@@ -11,7 +11,7 @@ from PIL import Image
 from engine import find_ruleset
 from engine.conquest.orders import Auto, Move
 from render import board_png
-from render.conquest import cell_center, layout
+from render.boards.conquest import cell_center, layout
 from render.style import NEUTRAL, player_colour
 
 NAMES = ("Алиса", "小明", "Bob")

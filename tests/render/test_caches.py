@@ -8,22 +8,10 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from bench.positions import BUSY, played
-from engine import find_ruleset
-from render import (
-    board_image,
-    board_png,
-    clear_caches,
-    conquest,
-    fortress,
-    hexboard,
-    pieces,
-    png,
-    ranks,
-    shapes,
-    siege,
-    text,
-)
-from render.conquest import cell_center
+from engine import RULESETS, find_ruleset
+from render import board_image, board_png, clear_caches, hexboard, pieces, png, shapes, text
+from render.boards import conquest, fortress, ranks, siege
+from render.boards.conquest import cell_center
 from render.style import BACKGROUND
 
 SIX = ("Алиса", "小明", "Bob", "Zoë", "李小龙", "Дмитрий")
@@ -33,7 +21,7 @@ def same_pixels(one: Image.Image, other: Image.Image) -> bool:
     return one.size == other.size and ImageChops.difference(one.convert("RGB"), other.convert("RGB")).getbbox() is None
 
 
-@pytest.mark.parametrize("name", ["conquest", "fortress", "gra", "siege", "ranks"])
+@pytest.mark.parametrize("name", RULESETS)
 def test_a_board_drawn_from_warm_caches_is_the_board_drawn_afresh(name):
     names = SIX[: find_ruleset(name).max_players]
     views = busy_views(name)
@@ -131,7 +119,7 @@ def test_kept_pieces_are_bounded():
 def test_palette_stays_within_a_shade_of_the_drawn_board():
     rules = find_ruleset("conquest")
     view = rules.view(BUSY["conquest"](rules, 0), None)
-    drawn = conquest.render(view, SIX, (), None)
+    drawn = conquest.draw(view, SIX, (), None)
     mapped = png.to_palette(drawn)
     assert mapped.mode == "P"
     difference = ImageChops.difference(drawn, mapped.convert("RGB")).convert("L").histogram()

@@ -10,7 +10,7 @@ from engine import find_ruleset
 from engine.conquest.orders import Auto, Move, StopAuto
 from engine.conquest.state import Trace
 from engine.hexgrid import Hex
-from render.conquest import Flow, private_flows, public_flows
+from render.boards.conquest import Flow, private_flows, public_flows
 
 C4, C5, D4 = Hex.from_label("C4"), Hex.from_label("C5"), Hex.from_label("D4")
 

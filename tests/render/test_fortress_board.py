@@ -7,7 +7,8 @@ import io
 from PIL import Image
 
 from engine import find_ruleset
-from render import board_png, fortress
+from render import board_png
+from render.boards import fortress
 
 RS = find_ruleset("fortress")
 

@@ -7,7 +7,8 @@ import io
 from PIL import Image
 
 from engine import find_ruleset
-from render import board_png, graph
+from render import board_png
+from render.boards import gra
 
 RS = find_ruleset("gra")
 NAMES = ["Alice", "Борис", "小明"]
@@ -27,7 +28,7 @@ def test_nodes_show_their_owner_and_image_fits_a_phone():
         image = Image.open(io.BytesIO(board_png(view, names=NAMES))).convert("RGB")
         assert 900 <= image.width <= 1400
         for node in state.graph.nodes:
-            seen, expected = image.getpixel(graph.fill_point(view, node)), graph.node_fill(view, node)
+            seen, expected = image.getpixel(gra.fill_point(view, node)), gra.node_fill(view, node)
             assert max(abs(a - b) for a, b in zip(seen, expected)) <= 6, (node, seen, expected)
 
 

@@ -9,7 +9,8 @@ from dataclasses import replace
 from PIL import Image
 
 from engine import find_ruleset
-from render import board_png, ranks
+from render import board_png
+from render.boards import ranks
 from render.style import player_colour
 from tests.engine.ranks_helpers import guarded, sq
 

@@ -11,8 +11,9 @@ from PIL import Image
 from engine import find_ruleset
 from engine.siege.orders import Action
 from engine.squaregrid import Square
-from render import board_png, siege
-from render.siege import HIGHLIGHT, STONE
+from render import board_png
+from render.boards import siege
+from render.boards.siege import HIGHLIGHT, STONE
 
 RS = find_ruleset("siege")
 

@@ -25,6 +25,8 @@ from render.hexboard import Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
 
+VIEW = SiegeView  # what ``draw`` draws: this ruleset's view
+
 RIVER: Colour = (96, 196, 204)  # teal, well apart from player 1's blue
 MOUNTAIN: Colour = (160, 150, 140)
 STONE: Colour = (90, 86, 82)
@@ -78,7 +80,7 @@ def square_fill(view: SiegeView, sq: Square) -> Colour:
     return RIVER if sq in state.rivers else MOUNTAIN if sq in state.mountains else NEUTRAL
 
 
-def render(view: SiegeView, names: Sequence[str], orders: Sequence[object], title: str | None) -> Image.Image:
+def draw(view: SiegeView, names: Sequence[str], orders: Sequence[object], title: str | None) -> Image.Image:
     """Nothing is secret in siege: ``orders`` (a turn being composed) are not drawn."""
     if len(names) != 2:
         raise ValueError(f"names has {len(names)} entries; siege has 2 players")

@@ -23,6 +23,8 @@ from render.hexboard import Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
 
+VIEW = GraView  # what ``draw`` draws: this ruleset's view
+
 SPAWN: Colour = (255, 214, 0)
 EDGE: Colour = (150, 150, 156)
 PHASE_WORDS = {
@@ -74,7 +76,7 @@ def node_fill(view: GraView, node: int) -> Colour:
     return NEUTRAL if owner is None else player_colour(owner)
 
 
-def render(view: GraView, names: Sequence[str], orders: Sequence[object], title: str | None) -> Image.Image:
+def draw(view: GraView, names: Sequence[str], orders: Sequence[object], title: str | None) -> Image.Image:
     state = view.state
     if len(names) != len(state.players):
         raise ValueError(f"names has {len(names)} entries; this game has {len(state.players)} players")

@@ -1,10 +1,13 @@
-"""Tug: a tiny test-only game that proves the plug-in shape. Nothing in cogs/ or service/ knows it;
-a test hands it to the bot at run time, and the bot serves it like any shipped game.
+"""Tug: a tiny test-only game that proves the plug-in shape: its tests hand it to the bot at run time,
+and the bot serves it like any shipped game.
 
 Every turn ("pull") all players still in secretly pull 1 to 3; pulls add up, and the first to reach
 the goal wins (shared if several reach it at once). Options of every kind: ``goal`` (int),
 ``style`` (labelled choice, used by the board drawing), ``doubled`` (bool: the first pull counts
-twice). Its board is drawn by ``draw``, registered for its view type at import.
+twice). Its board is drawn by ``board.draw``, registered for its view type at import.
+
+Everything of the game is in folders named after it (this package; its tests in ``tests/*/tug/``);
+``engine.registry.discover("tests.plugin")`` finds it, and nothing outside those folders names it.
 """
 
 from __future__ import annotations
@@ -13,8 +16,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
-
-from PIL import Image, ImageDraw
 
 from engine import (
     BotLevel,
@@ -31,6 +32,7 @@ from engine import (
     TutorialPage,
 )
 from render import register_drawer
+from tests.plugin.tug import board
 
 PULL = re.compile(r"^\s*pull\s+(\d)\s*$", re.IGNORECASE)
 STYLES = ("bars", "dots")
@@ -192,24 +194,5 @@ class TugRuleset(Ruleset[TugState, Pull, TugState]):
         return [f"pull {n}" for n in (1, 2, 3) if f"pull {n}".startswith(text.strip().lower())]
 
 
-def draw(view: TugState, names: Sequence[str], orders: Sequence[Pull], title: str | None) -> Image.Image:
-    """One bar (or row of dots) per player toward the goal; a private view adds the pull being composed."""
-    image = Image.new("RGB", (1000, 640), "white")
-    canvas = ImageDraw.Draw(image)
-    canvas.text((40, 20), title or f"Tug to {view.goal}", fill="black")
-    for seat, score in enumerate(view.scores):
-        top = 80 + seat * 160
-        width = int(900 * min(score, view.goal) / view.goal)
-        colour = ("#dc2626", "#2563eb", "#16a34a")[seat]
-        canvas.text((40, top), names[seat], fill="black")
-        if view.style == "bars":
-            canvas.rectangle((40, top + 30, 40 + max(width, 2), top + 110), fill=colour)
-        else:
-            for point in range(score):
-                canvas.ellipse((40 + point * 40, top + 50, 70 + point * 40, top + 80), fill=colour)
-    for order in orders:
-        canvas.text((40, 600), f"your pull: {order.strength}", fill="black")
-    return image
-
-
-register_drawer(TugState, draw)
+RULESET = TugRuleset()
+register_drawer(TugState, board.draw)

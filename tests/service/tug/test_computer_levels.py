@@ -1,11 +1,11 @@
-"""Computer seats play at the level they were added with (``/game add-ai level:``)."""
+"""Computer seats play at the level they were added with (``/game add-ai level:``): the test game's two levels."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine import OptionError
-from engine.registry import RULESETS
+from engine.registry import RULESETS, discover
 from engine.ruleset import BotLevel
 from service import GameMaster
 from service.models import TimeSettings
@@ -22,7 +22,7 @@ class PlainTug(TugRuleset):
 
 @pytest.fixture
 async def master(env):
-    return GameMaster(env.db, env.clock, rulesets={**RULESETS, "tug": TugRuleset(), "plaintug": PlainTug()})
+    return GameMaster(env.db, env.clock, rulesets={**RULESETS, **discover("tests.plugin"), "plaintug": PlainTug()})
 
 
 async def lobby(master, ruleset: str = "tug"):
@@ -66,33 +66,3 @@ async def test_a_ruleset_with_one_level_names_computers_plainly(master):
     game = await lobby(master, "plaintug")
     game = await master.add_ai(game.id, ALICE)
     assert game.players[-1].name == "Computer 1" and game.players[-1].ai_level == "standard"
-
-
-@pytest.mark.parametrize("clock", [60, 600])
-async def test_on_a_chess_clock_a_computer_searches_as_deep_as_its_clock_allows(master, clock):
-    """Siege: "Extreme searches deepest within its budget (nodes, tied to the clock when one is
-    set)": with Bullet's minute it searches a tenth of its nodes, with ten minutes all of them."""
-    rs = RULESETS["siege"]
-    game = await master.create_game(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        actor=ALICE,
-        ruleset="siege",
-        options={},
-        time=TimeSettings(mode="increment", bank_seconds=clock, increment_seconds=0, reminder_seconds=0),
-        seed=3,
-    )
-    await master.add_ai(game.id, ALICE, "Extreme")
-    game = await master.start_game(game.id, ALICE)
-    computer = next(p.seat for p in game.players if p.is_ai)
-    if computer == 1:
-        game = await master.submit(game.id, ALICE, "end")
-    before = master.state_of(game.row)
-    await master.wake(game.id)  # the computer's turn resolves at its wake-up
-    past = await master.past_turn(game.id)
-    seed = f"{game.row.seed}:{past.number - 1}"
-    nodes = rs.bot_level("Extreme").budget * clock // 600
-    played = past.orders[computer]
-    assert played == rs.format_orders(rs.ai_orders(before, computer, seed, level="Extreme", budget=nodes))
-    if clock < 600:  # a shallower search plays otherwise here, so the budget did change the move
-        assert played != rs.format_orders(rs.ai_orders(before, computer, seed, level="Extreme"))

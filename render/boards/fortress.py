@@ -22,6 +22,8 @@ from render.hexboard import HexLayout, Point
 from render.style import INK, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
 
+VIEW = FortressView  # what ``draw`` draws: this ruleset's view
+
 WATER_COLOUR: Colour = (120, 180, 230)
 MOUNTAIN_COLOUR: Colour = (150, 130, 110)
 HIGHLIGHT: Colour = (255, 214, 0)
@@ -47,7 +49,7 @@ def cell_fill(view: FortressView, cell: Hex) -> Colour:
     return WATER_COLOUR if terrain == WATER else MOUNTAIN_COLOUR if terrain == MOUNTAIN else NEUTRAL
 
 
-def render(view: FortressView, names: Sequence[str], orders: Sequence[object], title: str | None) -> Image.Image:
+def draw(view: FortressView, names: Sequence[str], orders: Sequence[object], title: str | None) -> Image.Image:
     """Nothing is secret in fortress: ``orders`` (a move being composed) are not drawn."""
     if len(names) != 2:
         raise ValueError(f"names has {len(names)} entries; fortress has 2 players")

@@ -25,6 +25,8 @@ from render.hexboard import HexLayout, Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
 
+VIEW = ConquestView  # what ``draw`` draws: this ruleset's view
+
 METAL: dict[CellType, Colour] = {
     CellType.BRONZE: (196, 122, 58),
     CellType.SILVER: (170, 186, 204),
@@ -47,7 +49,7 @@ def cell_center(view: ConquestView, cell: Hex) -> tuple[int, int]:
     return round(x), round(y)
 
 
-def render(view: ConquestView, names: Sequence[str], orders: Sequence[object], title: str | None) -> Image.Image:
+def draw(view: ConquestView, names: Sequence[str], orders: Sequence[object], title: str | None) -> Image.Image:
     """The board as an RGB image; ``orders`` given means the viewer's private image."""
     if len(names) != len(view.players):
         raise ValueError(f"names has {len(names)} entries; this game has {len(view.players)} players")

@@ -1,32 +1,54 @@
-"""The plug-in shape: a game that only a test knows (``tests/plugin/tug.py``) is handed to the bot at
-run time and served like a shipped one — its own create options, rules, events, turn name, board
-images drawn in the worker processes, and a computer player searched there too."""
+"""The plug-in shape: a game kept in its own folders (``tests/plugin/tug/`` and ``tests/*/tug/``),
+found by ``discover`` and handed to the bot at run time, is served like a shipped one — its own
+create options, rules, events, turn name, board images drawn in the worker processes, and a
+computer player searched there too."""
 
 from __future__ import annotations
 
 import pathlib
 import re
+import subprocess
 
 import pytest
 
 from engine import RULESETS
+from engine.registry import discover
 from tests.e2e.conftest import button, decode_png, open_table
-from tests.plugin.tug import TugRuleset
 
 HOUR = 3600
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+NAMED = re.compile(r"\btug\b", re.IGNORECASE)
 
 
 @pytest.fixture
 async def tug_table(tmp_path, cpu_pool):
-    async with open_table(tmp_path, cpu_pool, {**RULESETS, "tug": TugRuleset()}) as setup:
+    async with open_table(tmp_path, cpu_pool, {**RULESETS, **discover("tests.plugin")}) as setup:
         yield setup
 
 
-def test_no_line_of_the_bot_knows_the_test_game():
-    for folder in ("cogs", "service"):
-        for path in (ROOT / folder).rglob("*.py"):
-            assert not re.search(r"\btug\b", path.read_text(encoding="utf-8"), re.IGNORECASE), path
+def outside_its_folders() -> list[pathlib.Path]:
+    """The project's files (those git keeps, and new ones it would keep) outside any folder named tug."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    return [ROOT / name for name in listed if "tug" not in pathlib.PurePosixPath(name).parts[:-1]]
+
+
+def test_nothing_outside_its_own_folders_names_the_test_game():
+    files = outside_its_folders()
+    assert ROOT / "README.md" in files and ROOT / "engine" / "registry.py" in files
+    naming = [
+        path for path in files if path.is_file() and NAMED.search(path.read_text(encoding="utf-8", errors="replace"))
+    ]
+    assert naming == []
+
+
+def test_discovery_finds_the_test_game_in_its_own_package_only():
+    assert list(discover("tests.plugin")) == ["tug"] and "tug" not in RULESETS
 
 
 async def test_a_game_only_a_test_knows_is_played_to_the_end(tug_table):

@@ -24,6 +24,8 @@ from render.frame import HEADER, MARGIN, MIN_WIDTH, canvas_for, draw_legend, hea
 from render.style import INK, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
 
+VIEW = RanksView  # what ``draw`` draws: this ruleset's view
+
 BOARD_BOX = 1180
 SMALLEST, LARGEST = 44, 104
 CITY: Colour = (242, 178, 168)
