@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bot.py", description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     commands = parser.add_subparsers(dest="command")
     demo = commands.add_parser("demo", help="play a whole game between computer players, offline")
-    demo.add_argument("--ruleset", default="conquest", help="which game (default: conquest)")
+    demo.add_argument("--ruleset", help="which game (default: the first by name)")
     demo.add_argument("--players", type=int, help="number of players (default: the game's usual table)")
     demo.add_argument("--seed", type=int, default=1, help="seed for the map and the players (default: 1)")
     demo.add_argument("--max-steps", type=int, default=500, help="stop an unfinished game after this many turns")

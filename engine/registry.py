@@ -14,11 +14,14 @@ from engine.ruleset import Ruleset
 
 
 def discover(package: str) -> dict[str, Ruleset]:
-    """The rulesets of ``package``'s subpackages that export ``RULESET``, by name, in name order."""
+    """The rulesets of ``package``'s subpackages that export ``RULESET``, by name, in name order; a
+    game's package is named after it (its catalogs are found there)."""
     root = importlib.import_module(package)
     found: dict[str, Ruleset] = {}
     for module in pkgutil.iter_modules(root.__path__, f"{package}."):
         if module.ispkg and isinstance(rs := getattr(importlib.import_module(module.name), "RULESET", None), Ruleset):
+            if module.name != f"{package}.{rs.name}":
+                raise TypeError(f"{module.name} holds the ruleset {rs.name!r}: a game's package is named after it")
             found[rs.name] = rs
     return dict(sorted(found.items()))
 

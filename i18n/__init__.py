@@ -1,7 +1,9 @@
 """The bot's languages: English (the source text), Ukrainian and Simplified Chinese.
 
-Catalogs are gettext ``.po`` files in ``i18n/locales/<language>/LC_MESSAGES/messages.po``, read
-with Babel when first needed (no compile step: a fresh checkout runs as it is). Importing this
+Catalogs are gettext ``.po`` files, one per domain and language, read with Babel when first needed
+(no compile step: a fresh checkout runs as it is): the bot's own texts in
+``i18n/locales/<language>/LC_MESSAGES/messages.po``, and each game's (its rules, events, board,
+options, maps and levels) in its own package, ``engine/<name>/locales/<language>/LC_MESSAGES/<name>.po``. Importing this
 package installs them as the engine's catalog source, so ``tr``/``ntr`` anywhere (engine, render,
 service, cogs) speak the language set with ``using``.
 
@@ -15,14 +17,17 @@ bot speaks it, else the server's. A translated text quotes commands by their nam
 from __future__ import annotations
 
 import gettext
+import importlib
 import io
 from functools import cache
 from pathlib import Path
 
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
+from engine import RULESETS
 from engine.i18n import (
     ENGLISH,
     LEVEL_NAME,
@@ -85,8 +90,20 @@ def from_discord(locale: str | None) -> str | None:
     return next((language for language, locales in LANGUAGES.items() if locale in locales), None)
 
 
-def catalog_path(language: str) -> Path:
-    return LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+def domains() -> dict[str, Path]:
+    """Each catalog domain and its ``locales`` folder: the bot's own texts, then every game's, kept in
+    the game's engine package (named after it)."""
+    games = {name: Path(importlib.import_module(f"engine.{name}").__file__).parent / "locales" for name in RULESETS}
+    return {DOMAIN: LOCALES, **games}
+
+
+def catalog_path(language: str, domain: str = DOMAIN) -> Path:
+    return domains()[domain] / language / "LC_MESSAGES" / f"{domain}.po"
+
+
+def catalog_paths(language: str) -> list[Path]:
+    """The catalogs of ``language`` in every domain that has one."""
+    return [path for domain in domains() if (path := catalog_path(language, domain)).is_file()]
 
 
 class CommandQuoting(Translations):
@@ -104,13 +121,18 @@ class CommandQuoting(Translations):
 
 @cache
 def translations(language: str) -> gettext.NullTranslations:
-    """The catalog of ``language`` (read once per process); English and unknown codes translate nothing.
-    Fuzzy entries are left out, so a translation not yet reviewed shows the English text."""
-    path = catalog_path(language)
-    if language == ENGLISH or not path.is_file():
+    """The catalogs of ``language`` in every domain, as one (read once per process); English and unknown
+    codes translate nothing. Fuzzy entries are left out, so a translation not yet reviewed shows the
+    English text."""
+    paths = catalog_paths(language) if language != ENGLISH else []
+    if not paths:
         return gettext.NullTranslations()
-    with path.open("rb") as po:
-        catalog = read_po(po, locale=language)
+    catalog = Catalog(locale=language)
+    for path in paths:
+        with path.open("rb") as po:
+            for message in read_po(po, locale=language):
+                if message.id:
+                    catalog[message.id] = message
     compiled = io.BytesIO()
     write_mo(compiled, catalog)
     compiled.seek(0)

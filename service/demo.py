@@ -5,13 +5,14 @@ It needs no Discord token and no database, so a newcomer can see a whole game in
 
 from __future__ import annotations
 
+import functools
 import json
 import pathlib
 from dataclasses import dataclass
 
 from PIL import Image
 
-from engine import find_ruleset
+from engine import RULESETS, find_ruleset
 from render import board_png
 from render.replay import UPLOAD_LIMIT, Still, animate, final
 from render.summary import describe_events, describe_outcome, numbered_turn
@@ -28,9 +29,11 @@ class DemoResult:
     finished: bool  # False when the step limit stopped the game: the demo did not show a whole game
 
 
-def run_demo(ruleset: str, players: int | None, seed: int, out: pathlib.Path, max_steps: int = 500) -> DemoResult:
-    """``players`` None plays the ruleset's own default table."""
-    rs = find_ruleset(ruleset)
+def run_demo(
+    ruleset: str | None, players: int | None, seed: int, out: pathlib.Path, max_steps: int = 500
+) -> DemoResult:
+    """``ruleset`` None plays the first game by name; ``players`` None the ruleset's own default table."""
+    rs = find_ruleset(ruleset or min(RULESETS))
     players = rs.default_players if players is None else players
     options = {"round_limit": 200} if any(o.name == "round_limit" for o in rs.options_schema()) else {}
     state = rs.setup(players, options, seed=seed)
@@ -58,7 +61,7 @@ def run_demo(ruleset: str, players: int | None, seed: int, out: pathlib.Path, ma
         captions[-1] = final(captions[-1])
     boards = [path for path in images if path.name.startswith("round-")]
     replay = animate(
-        [Still(lambda path=path: Image.open(path), text) for path, text in zip(boards, captions, strict=True)],
+        [Still(functools.partial(Image.open, path), text) for path, text in zip(boards, captions, strict=True)],
         UPLOAD_LIMIT,
     )
     replay_path = _write(out / f"replay.{replay.format}", replay.data)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import graphlib
+import re
 
 from tests.imports import ROOT, module_graph
 
@@ -47,3 +48,39 @@ def test_no_module_imports_itself_in_a_circle():
         graphlib.TopologicalSorter(graph).prepare()
     except graphlib.CycleError as cycle:
         raise AssertionError(f"an import cycle: {' -> '.join(cycle.args[1])}") from None
+
+
+SHARED = ("bot.py", "cogs", "service", "i18n", "render", "engine")  # where no game is named in code
+
+
+def _shared_modules():
+    for place in SHARED:
+        paths = [ROOT / place] if place.endswith(".py") else sorted((ROOT / place).rglob("*.py"))
+        for path in paths:
+            parts = path.relative_to(ROOT).parts
+            own = (parts[0] == "engine" and len(parts) > 2) or parts[:2] == ("render", "boards")
+            if not own:
+                yield path
+
+
+def test_no_shared_module_names_a_game_in_its_code():
+    """A game is found by name, never listed: outside its own package and board drawing, no string in
+    the code (docstrings aside, which may give examples) names a registered ruleset."""
+    from engine import RULESETS
+
+    named = []
+    for path in _shared_modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                words = set(re.findall(r"[a-z]+", node.value.lower()))
+                named += [f"{path.relative_to(ROOT)}:{node.lineno} {name}" for name in RULESETS if name in words]
+    assert named == []

@@ -4,26 +4,30 @@ Texts in code are marked with ``tr``/``ntr``/``tr_in``/``mark`` and found by Bab
 command names and descriptions (also those made from rulesets' option schemas) are gathered by
 building the real command tree with a translator that records what it is asked; the names of
 shipped maps and computer levels, which rulesets bring as data, are read from the rulesets. ``python -m
-tools.update_catalogs`` (from a checkout: it is no part of the installed bot) merges them into each language's ``.po`` (new messages arrive untranslated, changed
-ones fuzzy); tests/i18n checks that every message is translated.
+tools.update_catalogs`` (from a checkout: it is no part of the installed bot) merges them into each
+language's ``.po`` files (new messages arrive untranslated, changed ones fuzzy); tests/i18n checks
+that every message is translated. A message only one game says (in its engine package, its board
+drawing, its options, maps and levels) goes to that game's own domain; every other to the bot's.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import tempfile
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from i18n import ENGLISH, LANGUAGES, LEVEL_NAME, MAP_NAME, NAME_CONTEXT, catalog_path
+from i18n import DOMAIN, ENGLISH, LANGUAGES, LEVEL_NAME, MAP_NAME, NAME_CONTEXT, catalog_path, catalog_paths, domains
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "render", "service", "cogs", "i18n")
 KEYWORDS = {"tr": (1,), "ntr": (1, 2), "tr_in": ((1, "c"), 2), "mark": (1,)}
 PROJECT = "territory-bot"
+HEADERS = {"uk": "Ukrainian", "zh_Hans": "Simplified Chinese"}  # the first line of a language's catalogs
 
 
 def code_messages(root: Path = ROOT) -> Catalog:
@@ -73,13 +77,43 @@ def ruleset_names() -> set[tuple[str, str]]:
     """(text, context) of the names rulesets bring as data: their shipped maps and computer levels."""
     from engine import RULESETS
 
-    names = set()
-    for rs in RULESETS.values():
-        names |= {(level.name, LEVEL_NAME) for level in rs.bot_levels} | {
-            (old, LEVEL_NAME) for old in rs.bot_level_aliases
-        }
-        names |= {(name, MAP_NAME) for option in rs.options_schema() if option.kind == "map" for name in option.choices}
-    return names
+    return set().union(*(names_of(rs) for rs in RULESETS.values()))
+
+
+def names_of(rs) -> set[tuple[str, str]]:
+    """(text, context) of one ruleset's computer levels (old names too) and shipped maps."""
+    names = {(level.name, LEVEL_NAME) for level in rs.bot_levels} | {(old, LEVEL_NAME) for old in rs.bot_level_aliases}
+    return names | {
+        (name, MAP_NAME) for option in rs.options_schema() if option.kind == "map" for name in option.choices
+    }
+
+
+def texts_of(rs) -> set[tuple[str, str | None]]:
+    """(text, context) of what one ruleset brings to the commands and catalogs: its names, and its
+    options' names, descriptions and choice labels."""
+    texts = names_of(rs)
+    for option in rs.options_schema():
+        texts |= {(option.name, NAME_CONTEXT), (option.description, None)} | {(label, None) for label in option.labels}
+    return texts
+
+
+def domain_of(message: Message) -> str:
+    """The catalog domain of ``message``: the game's own when that game alone says it, else the bot's."""
+    from engine import RULESETS
+
+    owners = set()
+    for file, _ in message.locations:
+        parts = file.split("/")
+        if parts[0] == "engine" and len(parts) > 2 and parts[1] in RULESETS:
+            owners.add(parts[1])
+        elif file.startswith("render/boards/") and parts[-1].removesuffix(".py") in RULESETS:
+            owners.add(parts[-1].removesuffix(".py"))
+        elif file in ("commands", "rulesets"):
+            key = (message.id, message.context)
+            owners |= {name for name, rs in RULESETS.items() if key in texts_of(rs)} or {DOMAIN}
+        else:
+            owners.add(DOMAIN)
+    return owners.pop() if len(owners) == 1 else DOMAIN
 
 
 def template() -> Catalog:
@@ -94,23 +128,43 @@ def template() -> Catalog:
     return catalog
 
 
+def known(language: str) -> Catalog:
+    """Every translation of ``language`` in any domain's catalog today (a message may move domains)."""
+    catalog = Catalog(locale=language, project=PROJECT, fuzzy=False)
+    for path in catalog_paths(language):
+        with path.open("rb") as po:
+            for message in read_po(po, locale=language):
+                if message.id:
+                    catalog[message.id] = message
+    return catalog
+
+
+def split(source: Catalog) -> dict[str, Catalog]:
+    """``source`` as one template per domain."""
+    parts = {domain: Catalog(project=PROJECT) for domain in domains()}
+    for message in source:
+        if message.id:
+            parts[domain_of(message)][message.id] = message
+    return parts
+
+
 def main() -> None:
-    source = template()
+    parts = split(template())
     for language in LANGUAGES:
         if language == ENGLISH:
             continue
-        path = catalog_path(language)
-        if path.is_file():
-            with path.open("rb") as po:
-                catalog = read_po(po, locale=language)
-        else:
+        translated = known(language)  # read before any domain's file is rewritten
+        for domain, part in parts.items():
+            path = catalog_path(language, domain)
+            catalog = copy.deepcopy(translated)
+            catalog.update(part, no_fuzzy_matching=True)
+            whose = PROJECT if domain == DOMAIN else f"{PROJECT}'s game {domain}"
+            catalog.header_comment = f"# {HEADERS[language]} messages of {whose}."
             path.parent.mkdir(parents=True, exist_ok=True)
-            catalog = Catalog(locale=language, project=PROJECT)
-        catalog.update(source, no_fuzzy_matching=True)
-        with path.open("wb") as po:
-            write_po(po, catalog, width=120, ignore_obsolete=True, sort_output=False)
-        untranslated = sum(1 for m in catalog if m.id and not (all(m.string) if m.pluralizable else m.string))
-        print(f"{path.relative_to(ROOT)}: {len(catalog)} messages, {untranslated} untranslated")
+            with path.open("wb") as po:
+                write_po(po, catalog, width=120, ignore_obsolete=True, sort_output=False)
+            untranslated = sum(1 for m in catalog if m.id and not (all(m.string) if m.pluralizable else m.string))
+            print(f"{path.relative_to(ROOT)}: {len(catalog)} messages, {untranslated} untranslated")
 
 
 if __name__ == "__main__":

@@ -11,8 +11,9 @@ import unicodedata
 import pytest
 from babel.messages.pofile import read_po
 
-from i18n import ENGLISH, LANGUAGES, NAME_CONTEXT, catalog_path
-from tools.update_catalogs import KEYWORDS, PACKAGES, ROOT, template
+from engine import RULESETS
+from i18n import DOMAIN, ENGLISH, LANGUAGES, LEVEL_NAME, NAME_CONTEXT, catalog_path, catalog_paths, domains
+from tools.update_catalogs import KEYWORDS, PACKAGES, ROOT, domain_of, template
 
 TRANSLATED = [language for language in LANGUAGES if language != ENGLISH]
 
@@ -24,7 +25,16 @@ def source():
 
 
 def catalog(language: str):
-    with catalog_path(language).open("rb") as po:
+    """Every domain's messages of ``language`` together, as the bot reads them."""
+    found = {}
+    for path in catalog_paths(language):
+        with path.open("rb") as po:
+            found |= {(m.id, m.context): m for m in read_po(po, locale=language) if m.id}
+    return found
+
+
+def domain_catalog(language: str, domain: str):
+    with catalog_path(language, domain).open("rb") as po:
         return {(m.id, m.context): m for m in read_po(po, locale=language) if m.id}
 
 
@@ -58,6 +68,20 @@ def test_every_message_is_translated(source, language):
     fuzzy = [key for key, m in translated.items() if m.fuzzy]
     assert missing == [], f"run `python -m tools.update_catalogs` and translate: {missing[:10]}"
     assert empty == [] and fuzzy == [], f"untranslated: {empty[:10]}, fuzzy: {fuzzy[:10]}"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_each_game_has_its_texts_in_its_own_catalog(source, language):
+    """A game's rules, events, board, options, maps and levels are translated in its own package;
+    the bot's catalog holds only what no single game owns."""
+    assert list(domains()) == [DOMAIN, *RULESETS]
+    for domain in domains():
+        held = domain_catalog(language, domain)
+        assert held, f"{domain} has no {language} catalog"
+        assert [key for key in held if key in source and domain_of(source[key]) != domain] == []
+    conquest = domain_catalog(language, "conquest")
+    assert any(path.startswith("render/boards/conquest.py") for m in conquest.values() for path, _ in m.locations)
+    assert ("Extreme", LEVEL_NAME) not in conquest  # every game has it: the bot's
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
