@@ -21,7 +21,7 @@ test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q
 
 lint: $(VENV)/.installed
-	$(BIN)/python -m ruff check . && $(BIN)/python -m ruff format --check .
+	$(BIN)/python -m ruff check . && $(BIN)/python -m ruff format --check . && $(BIN)/python -m mypy
 
 demo: $(VENV)/.installed
 	$(BIN)/python bot.py demo

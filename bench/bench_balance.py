@@ -3,7 +3,8 @@
 For each setting (fortress per mode, siege 10×10 and 12×12, ranks on each two-player map and the
 generated one, two-player conquest and gra), GAMES games (default 200) with both seats played by the
 ruleset's strongest computer level at the game's default options (the default komi of fortress
-and siege included, unless ``--option komi=0``), map seed = game number. Counts the
+and siege and the head start of ranks included, unless ``--option komi=0`` or ``--option
+head_start=0``), map seed = game number. Counts the
 games each seat won, the draws, and for the territory games (fortress, siege) the median final margin
 of seat 0 over seat 1 *before* any compensation. Where the territory decides at the end (fortress;
 siege games that end with the board full or at the turn limit), it also prints how often each margin

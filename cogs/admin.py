@@ -16,7 +16,7 @@ from service.runtime import GameService
 class AdminCog(
     ThinksFirst, commands.GroupCog, group_name="admin", group_description="Manage a game (creator or Manage Server)"
 ):
-    def __init__(self, bot: commands.Bot, service: GameService):
+    def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.master, self.presenter = bot, service.master, service.presenter
 
     @app_commands.command(name="cancel", description="Cancel a game for everybody")

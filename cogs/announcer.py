@@ -9,13 +9,23 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from cogs.buttons import rematch_view
-from cogs.common import COLOUR_EMOJI, plain, png_file, replay_file, when
+from cogs.common import (
+    COLOUR_EMOJI,
+    GameChannel,
+    client_service,
+    fetch_game_channel,
+    plain,
+    png_file,
+    replay_file,
+    when,
+)
 from cogs.embeds import result_lines
+from cogs.lobby import LobbyCards
 from cogs.redelivery import posted_before
 from cogs.translator import server_language
 from i18n import mark, ntr, tr, using
@@ -56,9 +66,9 @@ def _fit(lines: list[str], limit: int = 1900) -> str:
 
 
 class DiscordAnnouncer:
-    def __init__(self, client: discord.Client):
-        self.client = client
-        self.handlers: dict[str, Callable[[Announcement, Game, discord.abc.Messageable], Awaitable[None]]] = {
+    def __init__(self, client: discord.Client, cards: LobbyCards):
+        self.client, self.cards = client, cards
+        self.handlers: dict[str, Callable[[Announcement, Game, GameChannel], Awaitable[None]]] = {
             "game_started": self._started,
             "round_resolved": self._resolved,
             "turn_started": self._turn_started,
@@ -75,7 +85,7 @@ class DiscordAnnouncer:
 
     @property
     def service(self) -> GameService:
-        return self.client.service
+        return client_service(self.client)
 
     async def deliver(self, announcement: Announcement) -> None:
         """Post it; a deleted thread or a channel the bot may no longer write to will never work: give up."""
@@ -87,10 +97,10 @@ class DiscordAnnouncer:
         except (discord.NotFound, discord.Forbidden, GameNotFound) as err:
             raise Undeliverable(str(err)) from err
         if announcement.kind != "reminder":  # the card shows the game as it is now, once the posts are out
-            self.client.cards.refresh_later(game.id)
+            self.cards.refresh_later(game.id)
 
-    async def _channel(self, channel_id: int) -> discord.abc.Messageable:
-        return self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
+    async def _channel(self, channel_id: int) -> GameChannel:
+        return await fetch_game_channel(self.client, channel_id)
 
     async def _post(
         self,
@@ -105,7 +115,7 @@ class DiscordAnnouncer:
         """Post it once; only the users in ``pings`` are notified (players mentioned elsewhere are not)."""
         if await posted_before(self.client, channel, a, self.service.clock.now(), text[:2000]):
             return
-        kwargs = {"file": file} if file else {}
+        kwargs: dict[str, Any] = {"file": file} if file else {}
         if view is not None:
             kwargs["view"] = view
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in pings]) if pings else NO_PINGS
@@ -117,7 +127,7 @@ class DiscordAnnouncer:
         """Post the lines (cut to fit), then the new turn's call to play when this post carries it."""
         call = a.payload.get("next_turn")
         text = self._call(call, game) if call else None
-        if text is None:
+        if call is None or text is None:
             await self._post(channel, a, _fit(lines), **kwargs)
             return
         shown = _fit(lines, max(200, 1990 - len(text)))
@@ -136,7 +146,7 @@ class DiscordAnnouncer:
         data = await self.service.presenter.board(game, seq=seq, title=title)
         return png_file(data, f"game-{game.id}-{seq:04d}.png")
 
-    async def _started(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
+    async def _started(self, a: Announcement, game: Game, channel: GameChannel) -> None:
         seats = "\n".join(
             self._mention(game, p.seat) for p in sorted(game.players, key=lambda p: p.seat or 0) if p.seat is not None
         )
@@ -150,7 +160,7 @@ class DiscordAnnouncer:
             channel, a, game, [text], file=await self._board(game, a.payload["seq"], tr("Start"))
         )
 
-    async def _resolved(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
+    async def _resolved(self, a: Announcement, game: Game, channel: GameChannel) -> None:
         lines = [f"**{_turn(a.payload)}.**"]
         lines += self.service.presenter.event_lines(game, a.payload["events"], shown=plain)
         limit = a.payload.get("missed_limit")
@@ -166,7 +176,7 @@ class DiscordAnnouncer:
             )
         await self._post_with_call(channel, a, game, lines, file=await self._board(game, a.payload["seq"]))
 
-    async def _turn_started(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
+    async def _turn_started(self, a: Announcement, game: Game, channel: GameChannel) -> None:
         text = self._call(a.payload, game)
         if text is not None:
             await self._post(channel, a, text, pings=a.payload["user_ids"])
@@ -199,7 +209,7 @@ class DiscordAnnouncer:
             text += "\n" + tr("To play: {hint}.", hint=tr(hint))
         return text
 
-    async def _reminder(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
+    async def _reminder(self, a: Announcement, game: Game, channel: GameChannel) -> None:
         where = f"<#{game.row.thread_id}>" if game.row.thread_id else f"<#{game.row.channel_id}>"
         count = len(a.payload["user_ids"])
         given = a.payload.get("orders", [0] * count)
@@ -207,7 +217,7 @@ class DiscordAnnouncer:
         for index, user_id in enumerate(a.payload["user_ids"]):
             if not (await self.service.master.settings_of(user_id)).dm_reminders:
                 continue  # turned off since this reminder was planned
-            channel = await self.client.create_dm(discord.Object(user_id))
+            dm = await self.client.create_dm(discord.Object(user_id))
             deadline = when(a.payload["deadline_at"])
             lines = [
                 tr(
@@ -233,10 +243,10 @@ class DiscordAnnouncer:
             if last_chance[index]:
                 lines.append(tr("⚠️ One more missed turn removes you from the game."))
             text = "\n".join(lines)
-            if await posted_before(self.client, channel, a, self.service.clock.now(), text):
+            if await posted_before(self.client, dm, a, self.service.clock.now(), text):
                 continue
             try:
-                await channel.send(text, nonce=f"a{a.id}u{index}")
+                await dm.send(text, nonce=f"a{a.id}u{index}")
             except discord.Forbidden:
                 log.info("user %s does not accept DMs; reminder skipped", user_id)
 
@@ -247,12 +257,12 @@ class DiscordAnnouncer:
             return tr(DEPARTURES[reason], player=who)
         return tr("{player} left ({reason})", player=who, reason=reason)
 
-    async def _removed(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
+    async def _removed(self, a: Announcement, game: Game, channel: GameChannel) -> None:
         consequences = self.service.presenter.event_lines(game, a.payload.get("events", []), shown=plain)
         left = self._departure(game, a.payload["seat"], a.payload["reason"])
         await self._post_with_call(channel, a, game, [f"{left}.", *consequences])
 
-    async def _over(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
+    async def _over(self, a: Announcement, game: Game, channel: GameChannel) -> None:
         result = a.payload["result"]
         reason = result.get("reason")
         if result.get("departure"):  # the game ended because this seat left: say so first
@@ -270,7 +280,7 @@ class DiscordAnnouncer:
         board = await self._board(game, a.payload["seq"], final) if a.payload.get("board", True) else None
         await self._post(channel, a, _fit(lines), file=board, view=rematch_view(game))
 
-    async def _replay(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
+    async def _replay(self, a: Announcement, game: Game, channel: GameChannel) -> None:
         """The whole game animated, after its final board; a game over before its first turn has none."""
         if await self.service.master.resolved_turns(game.id) == 0:
             return
@@ -281,7 +291,7 @@ class DiscordAnnouncer:
             return
         await self._post(channel, a, replay.text, file=replay_file(replay))
 
-    async def _draw(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
+    async def _draw(self, a: Announcement, game: Game, channel: GameChannel) -> None:
         lines = [
             tr(
                 "{player} proposes a draw. "
@@ -295,7 +305,7 @@ class DiscordAnnouncer:
         ]
         await self._post(channel, a, "\n".join(lines))
 
-    async def _plain(self, a: Announcement, game: Game, channel: discord.abc.Messageable) -> None:
+    async def _plain(self, a: Announcement, game: Game, channel: GameChannel) -> None:
         by = f"<@{a.payload['by']}>"
         texts = {
             "game_cancelled": lambda: tr("{game} was cancelled by {user}.", game=self._title(game), user=by),

@@ -5,10 +5,11 @@ a restart (``DynamicItem``); a stale Pass (the turn ended meanwhile) is refused,
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import discord
 
-from cogs.common import USER_ERRORS, actor_of, send_error, service_of, when
+from cogs.common import USER_ERRORS, actor_of, fetch_game_channel, send_error, service_of, when
 from cogs.lobby import post_lobby, refresh_lobby
 from cogs.translator import RepliesInUsersLanguage
 from i18n import ntr, tr
@@ -53,7 +54,7 @@ class PassButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PassButton:
         return cls(int(match["game"]), int(match["turn"]))
 
@@ -94,7 +95,7 @@ class SurrenderButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SurrenderButton:
         return cls(match["choice"], int(match["game"]), int(match["user"]))
 
@@ -136,7 +137,7 @@ class RematchButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> RematchButton:
         return cls(int(match["game"]))
 
@@ -146,9 +147,7 @@ class RematchButton(
         try:
             game, new = await service.master.rematch(self.game_id, actor_of(interaction))
             if new:
-                channel = interaction.client.get_channel(game.row.channel_id) or await interaction.client.fetch_channel(
-                    game.row.channel_id
-                )
+                channel = await fetch_game_channel(interaction.client, game.row.channel_id)
                 game, _ = await post_lobby(channel, game, service, actor_of(interaction))
         except USER_ERRORS as err:
             await send_error(interaction, str(err))

@@ -42,7 +42,8 @@ class GameBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=LocalisedTree,
             shard_count=config.shard_count,
-            shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,
+            # discord.py documents shard_ids as optional (None: every shard); its typed options leave None out.
+            shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,  # type: ignore[arg-type]
             **kwargs,
         )
         if config.api_base:
@@ -65,7 +66,8 @@ class GameBot(commands.AutoShardedBot):
                     self.config.database.parent.mkdir(parents=True, exist_ok=True)
                 except OSError as err:
                     raise StoreError(explain(err, self.config.database)) from err
-            self.service = await GameService.open(self.config.store, DiscordAnnouncer(self), **self.service_options)
+            announcer = DiscordAnnouncer(self, self.cards)
+            self.service = await GameService.open(self.config.store, announcer, **self.service_options)
         return self.service
 
     async def setup_hook(self) -> None:
@@ -73,7 +75,8 @@ class GameBot(commands.AutoShardedBot):
         self.identify_limiter.max_concurrency = gateway.max_concurrency
         if self.shard_count is None:
             self.shard_count = gateway.recommended_shards
-        await install_commands(self, await self.open_service())
+        service = await self.open_service()
+        await install_commands(self, service)
         await self.tree.set_translator(CatalogTranslator())
         log = logging.getLogger(__name__)
         shards = self.shard_ids if self.shard_ids is not None else range(self.shard_count)
@@ -82,7 +85,7 @@ class GameBot(commands.AutoShardedBot):
         )
         if syncs_commands(self.shard_ids):
             await self.sync_commands()
-        await self.service.start()
+        await service.start()
 
     async def sync_commands(self) -> None:
         """Install the slash commands at Discord: globally, or only in DEV_GUILD_ID (where they show at once)."""
@@ -102,7 +105,7 @@ class GameBot(commands.AutoShardedBot):
         await super().close()
 
 
-async def install_commands(bot: commands.Bot, service: GameService) -> None:
+async def install_commands(bot: commands.AutoShardedBot, service: GameService) -> None:
     """Every cog with the service it serves, the lobby buttons (which survive restarts), error replies."""
     for cog in (
         GameCog(bot, service),
@@ -116,5 +119,5 @@ async def install_commands(bot: commands.Bot, service: GameService) -> None:
     ):
         await bot.add_cog(cog)
     bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton, RematchButton, TutorialButton)
-    bot.tree.on_error = on_app_command_error
+    bot.tree.error(on_app_command_error)
     quote_commands_of(bot.tree)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, cast
 
 import discord
 from discord import app_commands
@@ -31,8 +31,38 @@ STATUS_WORDS = {
 }
 
 
+GameChannel = discord.TextChannel | discord.VoiceChannel | discord.StageChannel | discord.Thread
+"""Where a game is played: the server channel its lobby card is posted in, and the card's thread."""
+
+
+class Served(Protocol):
+    """What the cogs use of the bot beyond discord.py's client: its game service, open while commands,
+    buttons and posts run (``cogs.client.GameBot``, which the cogs cannot import: it imports them)."""
+
+    service: GameService | None
+
+
 def service_of(interaction: discord.Interaction) -> GameService:
-    return interaction.client.service
+    return client_service(interaction.client)
+
+
+def client_service(client: discord.Client) -> GameService:
+    service = cast(Served, client).service  # the cogs are installed in a GameBot only
+    if service is None:
+        raise RuntimeError("the game service is not open")
+    return service
+
+
+def game_channel(channel: object) -> GameChannel:
+    """``channel`` as one a game is played in: no other kind (a category, a forum) takes its posts."""
+    if not isinstance(channel, GameChannel):
+        raise TypeError(f"a game cannot be played in {channel!r}")
+    return channel
+
+
+async def fetch_game_channel(client: discord.Client, channel_id: int) -> GameChannel:
+    """The channel or thread ``channel_id``, from the cache or else from Discord."""
+    return game_channel(client.get_channel(channel_id) or await client.fetch_channel(channel_id))
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -77,14 +107,16 @@ class GameTransformer(app_commands.Transformer):
     async def transform(self, interaction: discord.Interaction, value: int) -> Game:
         return await game_meant(interaction, value)
 
-    async def autocomplete(self, interaction: discord.Interaction, value: int | str) -> list[app_commands.Choice[int]]:
+    async def autocomplete(
+        self, interaction: discord.Interaction, value: int | float | str
+    ) -> list[app_commands.Choice[int | float | str]]:
         service = service_of(interaction)
         if self.open_games:
             games = await service.master.list_games(interaction.guild_id or 0)
         else:
             games = await service.master.games_of(interaction.user.id, guild_id=interaction.guild_id)
         typed = str(value).strip("#").lower()
-        choices = []
+        choices: list[app_commands.Choice[int | float | str]] = []
         for game in games:
             label = f"#{game.id} {service.presenter.title(game)} — {tr(STATUS_WORDS[game.row.status])}"
             if typed in label.lower():

@@ -8,8 +8,8 @@ ruleset with a signature built from the schema, and every value is checked by th
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -21,6 +21,9 @@ from service.presenter import RulesetCard
 
 Opener = Callable[[discord.Interaction, str, dict[str, Any]], Awaitable[None]]
 """Opens a game: (interaction, ruleset name, the options the user gave)."""
+
+Completer = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
+"""Autocomplete for an option: (interaction, what was typed) -> the choices."""
 
 
 def creation_group(cards: list[RulesetCard], opener: Opener) -> app_commands.Group:
@@ -50,7 +53,7 @@ def _command(card: RulesetCard, opener: Opener) -> app_commands.Command:
             choices[option.name] = [app_commands.Choice(name=n, value=v) for n, v in zip(labels, option.choices)]
         elif option.kind == "map":
             completions[option.name] = _map_names(option.choices)
-    create.__signature__ = inspect.Signature(parameters)
+    cast(Any, create).__signature__ = inspect.Signature(parameters)  # mypy allows no new attribute on a function
     app_commands.describe(**{o.name: o.description for o in card.options})(create)
     if choices:
         app_commands.choices(**choices)(create)
@@ -72,7 +75,7 @@ def _type(option: Option) -> Any:
     return str
 
 
-def _map_names(names: tuple[str, ...]) -> Callable[..., Awaitable[list[app_commands.Choice[str]]]]:
+def _map_names(names: tuple[str, ...]) -> Completer:
     async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return named_choices(names, map_title, current)
 

@@ -108,9 +108,9 @@ def _clock_notes(game: Game, player: PlayerRow) -> list[str]:
     if row.time.mode == "round" and player.missed:
         notes.append(tr("missed {count} of {limit} in a row", count=player.missed, limit=row.time.missed_limit))
     if player.bank_left is not None:
-        running = player.seat in game.waiting_seats and row.turn_started_at is not None and not row.paused_at
-        if running:
-            notes.append(tr("clock runs out {when}", when=f"<t:{int(row.turn_started_at + player.bank_left)}:R>"))
+        started = row.turn_started_at
+        if player.seat in game.waiting_seats and started is not None and not row.paused_at:  # the clock runs
+            notes.append(tr("clock runs out {when}", when=f"<t:{int(started + player.bank_left)}:R>"))
         else:
             notes.append(tr("{left} left on the clock", left=duration(player.bank_left)))
     return notes

@@ -15,6 +15,7 @@ from cogs.common import (
     ThinksFirst,
     actor_of,
     game_being_typed,
+    game_channel,
     game_meant,
     named_choices,
     plain,
@@ -49,17 +50,19 @@ async def computer_levels(interaction: discord.Interaction, current: str) -> lis
 
 @app_commands.guild_only()
 class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_description="Create, join and follow games"):
-    def __init__(self, bot: commands.Bot, service: GameService):
+    def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.service = bot, service
         self.master, self.presenter = service.master, service.presenter
+        assert self.app_command is not None  # a GroupCog's commands are a group
         self.app_command.add_command(creation_group(self.presenter.cards(), self.open))
 
     async def open(self, interaction: discord.Interaction, ruleset: str, chosen: dict[str, Any]) -> None:
         """/game create <ruleset>: a lobby card with buttons in the channel, and the game's thread."""
         await self.interaction_check(interaction)  # the create menus are made per ruleset, outside the cog
+        channel = game_channel(interaction.channel)  # a server's channel: the cog is guild-only
         game, new = await self.master.open_game(
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
+            guild_id=channel.guild.id,
+            channel_id=channel.id,
             actor=actor_of(interaction),
             ruleset=ruleset,
             chosen=chosen,
@@ -69,13 +72,13 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
             text = tr("You opened game #{number} a moment ago: {where}.", number=game.id, where=where)
             await interaction.followup.send(text, ephemeral=True)
             return
-        game, thread = await post_lobby(interaction.channel, game, self.service, actor_of(interaction))
-        chosen = self.presenter.chosen_map(game)
-        if chosen is not None:
+        game, thread = await post_lobby(channel, game, self.service, actor_of(interaction))
+        map_name = self.presenter.chosen_map(game)
+        if map_name is not None:
             with using(await self.service.languages.of(game.row.guild_id)):  # the thread is public
                 preview = await self.presenter.map_preview(game)
                 await thread.send(
-                    tr("Map: **{map}** — the board this game starts on.", map=plain(chosen)),
+                    tr("Map: **{map}** — the board this game starts on.", map=plain(map_name)),
                     file=png_file(preview, f"game-{game.id}-map.png"),
                 )
         await interaction.followup.send(

@@ -17,7 +17,7 @@ from service.runtime import GameService
 class ConfigCog(
     ThinksFirst, commands.GroupCog, group_name="config", group_description="Server settings (Manage Server)"
 ):
-    def __init__(self, bot: commands.Bot, service: GameService):
+    def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.languages = bot, service.languages
 
     @app_commands.command(name="language", description="The language of game posts and boards in this server")

@@ -9,11 +9,11 @@ import asyncio
 import contextlib
 import logging
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs.common import USER_ERRORS, actor_of, send_error, service_of
+from cogs.common import USER_ERRORS, actor_of, client_service, fetch_game_channel, send_error, service_of
 from cogs.embeds import game_embed
 from cogs.translator import RepliesInUsersLanguage, server_language
 from i18n import mark, tr, using
@@ -52,7 +52,7 @@ class LobbyButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LobbyButton:
         return cls(match["action"], int(match["game"]))
 
@@ -72,11 +72,11 @@ class LobbyButton(
             await send_error(interaction, str(err))
             return
         with using(await server_language(interaction.client, game.row.guild_id)):  # everyone sees the card
-            card = {"embed": game_embed(game, service.presenter), "view": lobby_view(game)}
+            embed, view = game_embed(game, service.presenter), lobby_view(game)
             if interaction.response.is_done():
-                await interaction.edit_original_response(**card)
+                await interaction.edit_original_response(embed=embed, view=view)
             else:
-                await interaction.response.edit_message(**card)
+                await interaction.response.edit_message(embed=embed, view=view)
 
 
 async def post_lobby(
@@ -86,7 +86,8 @@ async def post_lobby(
     Discord refuses either, the game is cancelled (nothing half-made is left) and the player told why."""
     try:
         with using(await service.languages.of(game.row.guild_id)):  # the card and thread are public
-            message = await channel.send(embed=game_embed(game, service.presenter), view=lobby_view(game))
+            # discord.py's send takes view=None (its default), though its overloads leave None out.
+            message = await channel.send(embed=game_embed(game, service.presenter), view=lobby_view(game))  # type: ignore[arg-type]
             thread = await message.create_thread(name=service.presenter.title(game), auto_archive_duration=10080)
     except discord.HTTPException as err:  # no permission, or a channel without threads
         await service.master.cancel(game.id, actor)
@@ -116,7 +117,7 @@ async def refresh_lobby(client: discord.Client, presenter: Presenter, game: Game
     if not game.row.lobby_message_id:
         return
     try:
-        channel = client.get_channel(game.row.channel_id) or await client.fetch_channel(game.row.channel_id)
+        channel = await fetch_game_channel(client, game.row.channel_id)
         message = channel.get_partial_message(game.row.lobby_message_id)
         with using(await server_language(client, game.row.guild_id)):
             await message.edit(embed=game_embed(game, presenter), view=lobby_view(game))
@@ -141,7 +142,7 @@ class LobbyCards:
 
     async def _refresh_when_posted(self) -> None:
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.client.service.outbox.idle(), LATE_CARD_SECONDS)
+            await asyncio.wait_for(client_service(self.client).outbox.idle(), LATE_CARD_SECONDS)
         await self.refresh_now()
 
     async def refresh_now(self) -> None:
@@ -150,7 +151,7 @@ class LobbyCards:
 
         async def refresh(game_id: int) -> None:
             async with lanes:
-                service = self.client.service
+                service = client_service(self.client)
                 try:
                     await refresh_lobby(self.client, service.presenter, await service.master.get_game(game_id))
                 except GameNotFound:

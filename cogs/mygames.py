@@ -19,7 +19,7 @@ def jump_link(game: Game) -> str:
 
 
 class MyGamesCog(ThinksFirst, commands.Cog):
-    def __init__(self, bot: commands.Bot, service: GameService):
+    def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.master, self.presenter = bot, service.master, service.presenter
 
     @app_commands.command(name="mygames", description="All your open games, in every server (only you see it)")

@@ -6,6 +6,8 @@ resolves.
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -22,7 +24,8 @@ from service.runtime import GameService
 def _listing(mine: MyOrders, game: Game, turn: str, room: int = 1600) -> str:
     """The player's orders in ``turn`` ("Round 3"), one per line, shortened to fit a Discord message,
     and plainly what happens to them if he does not pass."""
-    shown, used = [], 0
+    shown: list[str] = []
+    used = 0
     for line in mine.lines:
         if used + len(line) + 3 > room:
             shown.append(
@@ -76,14 +79,14 @@ async def suggest(interaction: discord.Interaction, current: str) -> list[app_co
 class OrdersCog(
     ThinksFirst, commands.GroupCog, group_name="orders", group_description="Your secret orders for the current turn"
 ):
-    def __init__(self, bot: commands.Bot, service: GameService):
+    def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.master, self.presenter = bot, service.master, service.presenter
 
     async def _answer(
         self, interaction: discord.Interaction, game: Game, mine: MyOrders, file: discord.File | None = None
     ) -> None:
         """The player's orders, privately, with a Pass button while they are not final."""
-        extras = {"file": file} if file else {}
+        extras: dict[str, Any] = {"file": file} if file else {}
         if not mine.passed:
             extras["view"] = pass_view(game)
         await interaction.followup.send(_listing(mine, game, self.presenter.turn_label(game)), ephemeral=True, **extras)

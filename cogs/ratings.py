@@ -27,7 +27,7 @@ def _record(standing: Standing) -> str:
 
 
 class RatingsCog(ThinksFirst, commands.Cog):
-    def __init__(self, bot: commands.Bot, service: GameService):
+    def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.master, self.presenter = bot, service.master, service.presenter
 
     @app_commands.command(name="leaderboard", description="The best rated players of a game")

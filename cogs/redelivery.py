@@ -34,7 +34,7 @@ async def posted_before(
     since = discord.utils.utcnow() - dt.timedelta(seconds=now - a.tried_at + SLACK_SECONDS)
     try:
         async for message in channel.history(limit=MESSAGES_READ, after=since):
-            if message.author.id == client.user.id and message.content == text:
+            if client.user is not None and message.author.id == client.user.id and message.content == text:
                 return True
     except discord.Forbidden:
         log.warning("cannot read the history of channel %s; announcement %s may be posted twice", channel, a.id)

@@ -4,6 +4,7 @@ a game taught page by page from real positions, with Back / Next buttons."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -61,9 +62,10 @@ class TutorialButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> TutorialButton:
-        return cls(match["ruleset"], int(match["page"]), item.label or "")
+        label = item.label if isinstance(item, discord.ui.Button) else None  # discord.py hands it the button
+        return cls(match["ruleset"], int(match["page"]), label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
@@ -89,7 +91,7 @@ def tutorial_message(page: TutorialView) -> dict:
 
 
 class RulesCog(commands.Cog):
-    def __init__(self, bot: commands.Bot, presenter: Presenter):
+    def __init__(self, bot: discord.Client, presenter: Presenter):
         self.bot, self.presenter = bot, presenter
 
     @app_commands.command(name="rules", description="How a game is played and how to write orders")

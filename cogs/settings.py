@@ -40,7 +40,7 @@ async def time_zones(interaction: discord.Interaction, current: str) -> list[app
 
 
 class SettingsCog(ThinksFirst, commands.Cog):
-    def __init__(self, bot: commands.Bot, service: GameService):
+    def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.master, self.clock = bot, service.master, service.clock
 
     @app_commands.command(name="settings", description="Your reminder settings, for every game (only you see them)")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from cogs.common import client_service, service_of
 from i18n import ENGLISH, NAME_CONTEXT, commands, from_discord, set_language, tr, tr_in, using
 
 NAMES = (
@@ -47,12 +48,12 @@ def quote_commands_of(tree: app_commands.CommandTree) -> None:
 
 async def reply_language(interaction: discord.Interaction) -> str:
     """The language of what only this user will see: his own, if the bot speaks it, else the server's."""
-    return await interaction.client.service.languages.for_reply(interaction.guild_id, interaction.locale.value)
+    return await service_of(interaction).languages.for_reply(interaction.guild_id, interaction.locale.value)
 
 
 async def server_language(client: discord.Client, guild_id: int | None) -> str:
     """The language of what everyone in the server sees."""
-    return await client.service.languages.of(guild_id)
+    return await client_service(client).languages.of(guild_id)
 
 
 class LocalisedTree(app_commands.CommandTree):

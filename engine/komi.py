@@ -25,6 +25,10 @@ class Compensated:
     KOMI_SEAT: ClassVar[int]
     komi: float
 
+    def territory(self, seat: int) -> int:
+        """The cells ``seat`` holds: each state counts its own."""
+        raise NotImplementedError
+
     def komi_of(self, seat: int) -> float:
         """The komi in ``seat``'s count: all of it for the compensated seat, none for the other."""
         return self.komi if seat == self.KOMI_SEAT else 0.0

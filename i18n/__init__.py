@@ -21,6 +21,7 @@ import importlib
 import io
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -93,7 +94,7 @@ def from_discord(locale: str | None) -> str | None:
 def domains() -> dict[str, Path]:
     """Each catalog domain and its ``locales`` folder: the bot's own texts, then every game's, kept in
     the game's engine package (named after it)."""
-    games = {name: Path(importlib.import_module(f"engine.{name}").__file__).parent / "locales" for name in RULESETS}
+    games = {name: Path(importlib.import_module(f"engine.{name}").__path__[0]) / "locales" for name in RULESETS}
     return {DOMAIN: LOCALES, **games}
 
 
@@ -116,7 +117,7 @@ class CommandQuoting(Translations):
         return localised(super().ngettext(singular, plural, n), self._name)
 
     def _name(self, word: str) -> str:
-        return self.pgettext(NAME_CONTEXT, word)
+        return cast(str, self.pgettext(NAME_CONTEXT, word))  # Babel annotates str | object; a catalog holds text
 
 
 @cache

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from PIL import Image, ImageDraw
 
@@ -20,6 +21,19 @@ HEADER = 104
 BOARD_BOX = 1240
 MIN_WIDTH = 960
 SMALLEST, LARGEST = 26.0, 64.0
+
+
+class Bounds(Protocol):
+    """What the canvas, heading and legend need of a board's frame: hex, graph and square boards alike."""
+
+    @property
+    def width(self) -> int: ...
+
+    @property
+    def height(self) -> int: ...
+
+    @property
+    def legend_top(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,14 +54,21 @@ def frame_for(cells: Iterable[Hex], entries: int, keys: Sequence[legend.Key]) ->
     return Frame(hexes, width, height, legend_top)
 
 
-def canvas_for(frame: Frame) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+def own_seat(viewer: int | None) -> int:
+    """The seat whose private image is drawn: only a player's own view shows orders (``draw`` checks it first)."""
+    if viewer is None:
+        raise ValueError("a private image is drawn for one player's view")
+    return viewer
+
+
+def canvas_for(frame: Bounds) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A blank board and a :class:`~render.pieces.Canvas` to draw on it, which pastes kept pieces."""
     image = Image.new("RGB", (frame.width, frame.height), BACKGROUND)
     return image, Canvas(image)
 
 
 def header(
-    canvas: ImageDraw.ImageDraw, frame: Frame, heading: str, subline: str, private_colour: Colour | None = None
+    canvas: ImageDraw.ImageDraw, frame: Bounds, heading: str, subline: str, private_colour: Colour | None = None
 ) -> None:
     """The heading, then a quiet subline; a private image gets a frame and a banner in the viewer's colour."""
     room = frame.width - 2 * MARGIN
@@ -64,6 +85,6 @@ def header(
 
 
 def draw_legend(
-    canvas: ImageDraw.ImageDraw, frame: Frame, entries: Sequence[legend.Entry], keys: Sequence[legend.Key]
+    canvas: ImageDraw.ImageDraw, frame: Bounds, entries: Sequence[legend.Entry], keys: Sequence[legend.Key]
 ) -> None:
     legend.draw(canvas, entries, keys, (MARGIN, frame.legend_top), frame.width - 2 * MARGIN)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from PIL import ImageDraw
 
 from engine.i18n import tr
+from engine.standings import Seat
 from render import text
 from render.style import INK, MUTED, mix
 from render.text import Colour
@@ -45,6 +46,11 @@ class Key:
     @property
     def text(self) -> str:
         return tr(self.label, **dict(self.values))
+
+
+def departure(standing: Seat) -> str:
+    """Why a player who left is out, as players read it (his status, should a stored seat not say why)."""
+    return tr(standing.status if standing.reason is None else standing.reason)
 
 
 def with_komi(count: str, komi: float) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import heapq
 import io
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image
 
@@ -37,7 +37,7 @@ def encode(image: Image.Image) -> bytes:
 def to_palette(image: Image.Image) -> Image.Image:
     """``image`` (RGB) with at most 256 colours, mapped to the nearest without dithering."""
     sample = image.resize((max(1, image.width // SAMPLE), max(1, image.height // SAMPLE)), Image.Resampling.NEAREST)
-    counted = sample.getcolors(COUNTED)
+    counted = _counted(sample)
     if counted is None:
         return image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     colours = [colour for _, colour in counted]
@@ -48,6 +48,12 @@ def to_palette(image: Image.Image) -> Image.Image:
     holder = Image.new("P", (1, 1))
     holder.putpalette([value for colour in colours for value in colour])
     return image.quantize(palette=holder, dither=Image.Dither.NONE)
+
+
+def _counted(image: Image.Image) -> list[tuple[int, Colour]] | None:
+    """How often each colour of the RGB ``image`` occurs, or None beyond ``COUNTED`` colours (Pillow
+    types the colours of every mode at once; an RGB image's are triples)."""
+    return cast("list[tuple[int, Colour]] | None", image.getcolors(COUNTED))
 
 
 def _apart(frequent: list[Colour]) -> list[Colour]:
@@ -67,9 +73,16 @@ def _shared(exact: list[Colour], rest: list[Colour]) -> list[Colour]:
     edges = Image.new("RGB", (len(rest), 1))
     edges.putdata(rest)
     octree = edges.quantize(colors=256 - len(exact), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    values = octree.getpalette()
-    candidates = {tuple(values[i * 3 : i * 3 + 3]) for _, i in octree.getcolors(256)}
+    candidates = _used(octree)
     return sorted(c for c in candidates if not any(_near(c, e) for e in exact))
+
+
+def _used(image: Image.Image) -> set[Colour]:
+    """The palette colours the palette ``image`` uses (Pillow types its palette as possibly absent and
+    its colours as those of any mode; a quantized image has a palette and at most 256 indexes)."""
+    values = cast("list[int]", image.getpalette())
+    indexes = cast("list[tuple[int, int]]", image.getcolors(256))
+    return {(values[i * 3], values[i * 3 + 1], values[i * 3 + 2]) for _, i in indexes}
 
 
 def _near(colour: Colour, other: Colour) -> bool:

@@ -98,7 +98,9 @@ def animate(stills: Sequence[Still], limit: int) -> Replay:
 
     samples = {k: _fitted(stills[chosen[k]].draw()) for k in sorted({0, len(chosen) // 2, len(chosen) - 1})}
     palette = _palette([part for k, board in samples.items() for part in (bar(k, board.width), board)])
-    boards = [_on(palette, samples.pop(k, None) or _fitted(stills[chosen[k]].draw())) for k in range(len(chosen))]
+    boards = [
+        _on(palette, samples.pop(k) if k in samples else _fitted(stills[chosen[k]].draw())) for k in range(len(chosen))
+    ]
     size = (max(board.width for board in boards), max(board.height for board in boards))
     boards = [_padded(board, size, palette) for board in boards]
     scale, kept = 1.0, list(range(len(chosen)))

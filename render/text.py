@@ -171,7 +171,7 @@ def stamps(text: str, size: int, bold: bool, anchor: str, stroke: int) -> tuple[
     """The masks that draw ``text``, in order. Each run starts on a whole pixel, so the same
     string in the same font always has the same mask."""
     laid = line(text, size, bold)
-    horizontal, vertical = anchor
+    horizontal, vertical = anchor[0], anchor[1]
     x = -laid.width / 2 if horizontal == "m" else -laid.width if horizontal == "r" else 0.0
     y = size * CAP_HEIGHT / 2 if vertical == "m" else 0.0
     result = []
@@ -193,7 +193,8 @@ def glyphs(path: Path, size: int, part: str, stroke: int) -> tuple[Image.Image, 
     ``text()`` renders on every call, kept because boards draw the same labels and numbers turn
     after turn."""
     face = font(path, size)
-    left, top, right, bottom = face.getbbox(part, anchor="ls", stroke_width=stroke)
+    # Whole pixels for a whole stroke width: Pillow types the box as floats for fractional strokes.
+    left, top, right, bottom = (int(edge) for edge in face.getbbox(part, anchor="ls", stroke_width=stroke))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
     ImageDraw.Draw(mask).text((-left, -top), part, 255, face, "ls", stroke_width=stroke, stroke_fill=255)
     return mask, (left, top)

@@ -16,7 +16,7 @@ import pathlib
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 
@@ -47,7 +47,8 @@ class SqliteConnection:
 
     async def _run(self, sql: str, params: Sequence[Any]) -> Fetched:
         if RETURNS_ROWS.search(sql):
-            rows = await self.conn.execute_fetchall(sql, params)
+            # aiosqlite annotates an Iterable; what it returns is the cursor's fetchall(), a list.
+            rows = cast(list[sqlite3.Row], await self.conn.execute_fetchall(sql, params))
             return Fetched(rows, len(rows))
         cursor = await self.conn.execute(sql, params)
         return Fetched([], cursor.rowcount)
@@ -61,7 +62,7 @@ class SqliteConnection:
 class Database:
     dialect = "sqlite"
     shared = False  # one bot per file (``InstanceLock``)
-    session = None
+    session: int | None = None  # no server, no session
 
     def __init__(self, conn: aiosqlite.Connection, path: str | pathlib.Path):
         self.conn, self.path = conn, pathlib.Path(path)
@@ -92,8 +93,7 @@ class Database:
             raise StoreError(explain(err, path)) from err
         try:
             conn.row_factory = aiosqlite.Row
-            async with conn.execute("PRAGMA journal_mode=WAL") as cursor:
-                (mode,) = await cursor.fetchone()
+            mode = await _pragma(conn, "PRAGMA journal_mode=WAL")
             if mode != "wal":  # SQLite answers with the old mode when it cannot write the file
                 readonly = sqlite3.OperationalError("attempt to write a readonly database")
                 readonly.sqlite_errorname = "SQLITE_READONLY"
@@ -144,8 +144,7 @@ class Database:
 
     def _unsaved(self, err: BaseException) -> StorageFailure | None:
         """The storage failure players are told about when ``err`` means the write could not be made."""
-        failure = storage_failure(err) if isinstance(err, sqlite3.Error) else None
-        if failure is None:
+        if not isinstance(err, sqlite3.Error) or (failure := storage_failure(err)) is None:
             return None
         log.error("a write to %s failed and was undone: %s", self.path, explain(err, self.path))
         return failure
@@ -212,9 +211,17 @@ class Database:
             return await cursor.fetchone() is not None
 
     async def _version(self) -> int:
-        async with self.conn.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0])
+        return int(await _pragma(self.conn, "PRAGMA user_version"))
+
+
+async def _pragma(conn: aiosqlite.Connection, sql: str) -> Any:
+    """The value a PRAGMA answers with, in its one row."""
+    async with conn.execute(sql) as cursor:
+        row = await cursor.fetchone()
+    if row is None:
+        raise StoreError(f"SQLite did not answer {sql}")
+    (value,) = row
+    return value
 
 
 # Numbers no migration ever had: 0004 was followed by 0006 when they were first released, so no

@@ -88,7 +88,8 @@ class HistoryOps(GameMasterCore):
                 "SELECT kind, state_after FROM history WHERE game_id = ? ORDER BY seq", (game_id,)
             ) as cursor:
                 rows = await cursor.fetchall()
-        numbers, resolved = [], 0
+        numbers: list[tuple[int, int | None]] = []
+        resolved = 0
         for index, (kind, _) in enumerate(rows):
             if kind == "resolve":
                 resolved += 1

@@ -17,7 +17,7 @@ import json
 import logging
 from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, overload
 
 from engine import RULESETS, EngineError, Ruleset
 from i18n import mark, tr
@@ -160,6 +160,16 @@ class GameMasterCore:
 
     # --- the transition path -------------------------------------------------------------
 
+    @overload
+    async def _transition(
+        self, game_id: int, build: Callable[[Planner, Game], None], *, reload: Literal[True] = True
+    ) -> Game: ...
+
+    @overload
+    async def _transition(
+        self, game_id: int, build: Callable[[Planner, Game], None], *, reload: bool
+    ) -> Game | None: ...
+
     async def _transition(
         self, game_id: int, build: Callable[[Planner, Game], None], *, reload: bool = True
     ) -> Game | None:
@@ -179,7 +189,8 @@ class GameMasterCore:
         """One attempt: the snapshot, and the plan committed against it (None: nothing to do)."""
         async with self.db.reading() as conn:
             game, orders = await self._snapshot(conn, game_id)
-            reminders = await self._reminder_settings(conn, [p.user_id for p in game.players if not p.is_ai])
+            members = [p.user_id for p in game.players if p.user_id is not None]  # computers have no user id
+            reminders = await self._reminder_settings(conn, members)
         if game.damage:
             raise GameError(game.damage)
         try:

@@ -189,8 +189,8 @@ class Game:
 
     def names(self) -> list[str]:
         """Display names by seat (running games)."""
-        seated = sorted((p for p in self.players if p.seat is not None), key=lambda p: p.seat)
-        return [p.shown_name for p in seated]
+        by_seat = {p.seat: p for p in self.players if p.seat is not None}
+        return [by_seat[seat].shown_name for seat in sorted(by_seat)]
 
     @property
     def waiting_seats(self) -> frozenset[int]:

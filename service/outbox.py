@@ -84,7 +84,8 @@ class Outbox:
         self._idle.clear()
         try:
             async with self._flushing:
-                delivered, after, held = 0, 0, set()
+                delivered, after = 0, 0
+                held: set[int] = set()
                 while not self.stopping and (rows := await self._undelivered(after)):
                     after = rows[-1]["id"]
                     games: dict[int, list] = {}

@@ -18,10 +18,10 @@ from i18n import current, joined, map_title, ntr, option_name, tr
 from render.replay import ReplayTooLarge
 from render.summary import describe_events, numbered_turn, seat_name
 from render.text import font_for
+from service import GameMaster
 from service.errors import GameError, WrongPhase
 from service.gameoptions import creation_options, duration
 from service.history import PastTurn
-from service.master import GameMasterCore
 from service.models import FINISHED, RUNNING, Game
 from service.ratings import Standing
 from service.workers import CpuPool, chart_job, preview_job, render_job, replay_job
@@ -41,7 +41,7 @@ class RulesetCard:
 
 
 class Presenter:
-    def __init__(self, master: GameMasterCore, pool: CpuPool):
+    def __init__(self, master: GameMaster, pool: CpuPool):
         self.master, self.pool = master, pool
 
     @property
@@ -188,8 +188,11 @@ class Presenter:
     ) -> bytes:
         """The board as PNG: after history entry ``seq``, or now; with ``viewer`` and ``orders_text``,
         that player's private view of his own orders."""
-        now = seq is None or seq == game.row.seq  # the position the game is in: no need to read history
-        state = game.row.state_text if now else await self.master.stored_state_at(game.id, seq)
+        state: bytes | str | None
+        if seq is None or seq == game.row.seq:  # the position the game is in: no need to read history
+            state = game.row.state_text
+        else:
+            state = await self.master.stored_state_at(game.id, seq)
         if state is None:
             raise WrongPhase(tr("game #{number} has not started yet", number=game.id))
         return await self.pool.run(
@@ -244,7 +247,7 @@ class Presenter:
         """Page ``index`` (from 0) of a game's tutorial, its position drawn as the bot draws boards."""
         rs = self.rulesets.get(name)
         pages = rs.tutorial() if rs else ()
-        if not pages:
+        if rs is None or not pages:
             shown = tr(rs.title) if rs else repr(name)
             raise GameError(tr("{game} has no tutorial yet; try `/rules {name}`", game=shown, name=name))
         index = min(max(index, 0), len(pages) - 1)

@@ -54,10 +54,10 @@ def zone(name: str) -> ZoneInfo:
 
 def is_quiet(at: float, settings: ReminderSettings) -> bool:
     """Whether the moment ``at`` falls inside the user's quiet hours, in his time zone."""
-    if not settings.has_quiet_hours:
+    start, end = settings.quiet_start, settings.quiet_end
+    if start is None or end is None:  # no quiet hours
         return False
     hour = dt.datetime.fromtimestamp(at, zone(settings.time_zone)).hour
-    start, end = settings.quiet_start, settings.quiet_end
     return start <= hour < end if start < end else hour >= start or hour < end
 
 

@@ -109,6 +109,7 @@ class WakeScheduler:
 
     async def _tracked(self, job: Awaitable[None]) -> None:
         task = asyncio.current_task()
+        assert task is not None  # a coroutine the event loop runs is always inside a task
         self._running.add(task)
         try:
             await job

@@ -17,7 +17,7 @@ from __future__ import annotations
 import pathlib
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard, TypeVar
 
 from service.storebase import BOT as BOT  # how open_store's callers hold a store
 from service.storebase import SOLE as SOLE
@@ -36,15 +36,18 @@ class Connection(Protocol):
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> Any: ...
 
 
-class Store(Protocol):
+ConnectionT = TypeVar("ConnectionT", bound=Connection)  # a store takes back only the connections it hands out
+
+
+class Store(Protocol[ConnectionT]):
     dialect: str  # "sqlite" or "postgresql"
     shared: bool  # several bot processes may use it at once (``service.claims``)
     session: int | None  # a shared store held by a bot: its session on the server, which ends with the process
 
-    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+    def transaction(self) -> AbstractAsyncContextManager[ConnectionT]:
         """All or nothing: committed when the block ends, rolled back on any exception."""
 
-    def reading(self) -> AbstractAsyncContextManager[Connection]:
+    def reading(self) -> AbstractAsyncContextManager[ConnectionT]:
         """Reads that see one consistent state of the database."""
 
     async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
@@ -54,14 +57,14 @@ class Store(Protocol):
 
     async def version(self) -> int: ...
 
-    async def serialize(self, conn: Connection, topic: str) -> None:
+    async def serialize(self, conn: ConnectionT, topic: str) -> None:
         """Inside a transaction: wait until no other process's transaction is on ``topic``, and keep
         them waiting until this one ends."""
 
-    async def session_alive(self, conn: Connection, session: int) -> bool:
+    async def session_alive(self, conn: ConnectionT, session: int) -> bool:
         """Whether that bot's session on a shared store's server still lives (its process has not ended)."""
 
-    async def ids_follow_copied_rows(self, conn: Connection) -> None:
+    async def ids_follow_copied_rows(self, conn: ConnectionT) -> None:
         """Rows were written with their ids (a copy): make the ids of new rows follow them."""
 
     async def close(self) -> None: ...
@@ -72,7 +75,7 @@ def described(location: Location) -> str:
     return redacted(location) if is_postgresql(location) else str(sqlite_path(location))
 
 
-def is_postgresql(location: Location) -> bool:
+def is_postgresql(location: Location) -> TypeGuard[str]:
     return isinstance(location, str) and location.startswith(POSTGRESQL_SCHEMES)
 
 
@@ -83,7 +86,7 @@ def sqlite_path(location: Location) -> pathlib.Path:
     return pathlib.Path(text.removeprefix(SQLITE_SCHEME))
 
 
-async def open_store(location: Location, *, hold: str | None = None) -> Store:
+async def open_store(location: Location, *, hold: str | None = None) -> Store[Any]:
     """Open the store ``location`` names, its schema not yet migrated; raises StoreError saying what to fix.
 
     ``hold``: ``BOT`` for a bot process (a SQLite file takes one, a PostgreSQL database any number),

@@ -493,7 +493,8 @@ class Planner:
 
     def _reminder_time(self, player: PlayerRow) -> float | None:
         """A game without reminders (a chess clock) sends none; otherwise his lead time, else the game's."""
-        settings = self.reminders.get(player.user_id, DEFAULT_SETTINGS)
+        user = player.user_id  # a computer (None) has no settings
+        settings = DEFAULT_SETTINGS if user is None else self.reminders.get(user, DEFAULT_SETTINGS)
         if not settings.dm_reminders or self.game.time.reminder_seconds <= 0:
             return None
         lead = settings.lead_seconds or self.game.time.reminder_seconds

@@ -90,7 +90,7 @@ def replay_job(
     def caption(step: ReplayStep, last: bool) -> str:
         if step.number is None:
             return tr("Final position")
-        if step.number:
+        if step.number and step.before is not None:  # a resolved turn has the position it was played from
             position = rs.from_dict(unpack(step.before))
             label = numbered_turn(rs.turn_unit(position), *rs.turn_number(position, step.number - 1))
         else:

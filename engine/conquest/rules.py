@@ -41,8 +41,8 @@ def resolve_round(state: ConquestState, orders: Mapping[int, Sequence[Order]]) -
     )
     next_state = _eliminate(next_state, events, state.round)
     events.insert(0, Event("round_resolved", {"round": state.round}))
-    if next_state.over:
-        events.append(Event("game_over", {"winners": list(outcome(next_state).winners)}))
+    if (ended := outcome(next_state)) is not None:
+        events.append(Event("game_over", {"winners": list(ended.winners)}))
     return Resolution(next_state, tuple(events))
 
 
@@ -177,8 +177,8 @@ def outcome(state: ConquestState) -> Outcome | None:
         return None
 
     def survived(seat: int) -> int:
-        player = state.players[seat]
-        return (state.round if player.playing else player.left) - 1
+        left = state.players[seat].left  # None while playing
+        return (state.round if left is None else left) - 1
 
     return standings.outcome(state.players, score(state), survived, limit=mark("the round limit was reached"))
 

@@ -83,12 +83,12 @@ def play(
             party = arrivals.setdefault(target, {})
             party[seat] = party.get(seat, 0) + n
     for source, target in autos.items():
-        owner = position.owner[source]
+        holder = position.owner[source]
         remaining = units[source] - out.get(source, 0)
-        if owner in position.alive and remaining > 0:
+        if holder in position.alive and remaining > 0:
             out[source] = out.get(source, 0) + remaining
             party = arrivals.setdefault(target, {})
-            party[owner] = party.get(owner, 0) + remaining
+            party[holder] = party.get(holder, 0) + remaining
     owner = list(position.owner)
     after = list(units)
     for cell in set(out) | set(arrivals):

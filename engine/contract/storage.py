@@ -46,7 +46,8 @@ class StorageFormat(ABC, Generic[S]):
             raise StateError(f"{self.name} state must be an object, not {type(data).__name__}")
         if data.get("ruleset") != self.name:
             raise StateError(f"state is for ruleset {stored.shown(data.get('ruleset'))}, not {self.name!r}")
-        while type(version := data.get("version")) is int and version in (upgrades or {}):
+        upgrades = upgrades or {}
+        while type(version := data.get("version")) is int and version in upgrades:
             try:
                 data = {**upgrades[version](data), "version": version + 1}
             except (KeyError, TypeError, ValueError, AttributeError) as err:

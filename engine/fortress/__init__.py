@@ -161,8 +161,8 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
         actions = self.movers_orders(state, orders)
         new, events = apply_turn(state, state.to_move, actions)
         new = advance(new, events)
-        if new.over:
-            events.append(Event("game_over", {"winners": list(self.outcome(new).winners)}))
+        if (ended := self.outcome(new)) is not None:
+            events.append(Event("game_over", {"winners": list(ended.winners)}))
         return Resolution(new, tuple(events))
 
     def outcome(self, state: FortressState) -> Outcome | None:

@@ -46,18 +46,7 @@ class FortressMap:
         if not isinstance(data, Mapping):
             raise MapError(tr("a fortress map must be an object with width, height, cities, mountains and water"))
         name = data.get("name", "custom")
-        width, height = data.get("width"), data.get("height")
-        for what, value in (("width", width), ("height", height)):
-            if isinstance(value, bool) or not isinstance(value, int) or not SIDES[0] <= value <= SIDES[1]:
-                raise MapError(
-                    tr(
-                        "map {key} must be a whole number from {low} to {high}, not {value!r}",
-                        key=what,
-                        low=SIDES[0],
-                        high=SIDES[1],
-                        value=value,
-                    )
-                )
+        width, height = _side(data, "width"), _side(data, "height")
         field = {Hex.from_offset(c, r) for r in range(height) for c in range(width)}
         cities = data.get("cities")
         if not isinstance(cities, list) or len(cities) != 2:
@@ -90,6 +79,22 @@ class FortressMap:
         if not isinstance(name, str) or not name.strip():
             raise MapError(tr("map name must be a non-empty text"))
         return cls(name.strip(), width, height, (city_cells[0], city_cells[1]), terrain)
+
+
+def _side(data: Mapping[str, Any], key: str) -> int:
+    """The map's width or height: a whole number of cells within ``SIDES``."""
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not SIDES[0] <= value <= SIDES[1]:
+        raise MapError(
+            tr(
+                "map {key} must be a whole number from {low} to {high}, not {value!r}",
+                key=key,
+                low=SIDES[0],
+                high=SIDES[1],
+                value=value,
+            )
+        )
+    return value
 
 
 def reading_order(cell: Hex) -> tuple[int, int]:

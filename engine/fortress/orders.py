@@ -51,6 +51,7 @@ class Pass:
 
 
 Order = Build | Walk | WalkBuild | Pass
+Action = Build | Walk | WalkBuild  # what one general does in mode 3: every order but a pass
 
 PATTERNS = {
     "pass": re.compile(r"^pass$"),

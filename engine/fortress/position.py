@@ -81,16 +81,27 @@ class Position:
 
     __slots__ = ("field", "mode", "owner", "fort", "reach", "score", "generals", "turn", "moves")
 
-    def __init__(self, field, mode, owner, fort, reach, score, generals, turn, moves):
-        self.field: Field = field
-        self.mode: int = mode
-        self.owner: list[int] = owner  # -1 for nobody's
-        self.fort: list[bool] = fort
-        self.reach: tuple[list[int], list[int]] = reach
-        self.score: list[int] = score  # territory per seat
-        self.generals: dict[int, int] = generals
-        self.turn: int = turn
-        self.moves: int = moves
+    def __init__(
+        self,
+        field: Field,
+        mode: int,
+        owner: list[int],  # -1 for nobody's
+        fort: list[bool],
+        reach: tuple[list[int], list[int]],
+        score: list[int],  # territory per seat
+        generals: dict[int, int],
+        turn: int,
+        moves: int,
+    ) -> None:
+        self.field = field
+        self.mode = mode
+        self.owner = owner
+        self.fort = fort
+        self.reach = reach
+        self.score = score
+        self.generals = generals
+        self.turn = turn
+        self.moves = moves
 
     @classmethod
     def of(cls, state: FortressState) -> Position:

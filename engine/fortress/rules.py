@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
+from typing import Protocol
 
 from engine import notation, standings
 from engine.errors import AmbiguousOrderError, IllegalOrderError, OrderSyntaxError
 from engine.fortress.board import LAND, MOUNTAIN, WATER
-from engine.fortress.orders import PATTERNS, Build, Order, Pass, Walk, WalkBuild
+from engine.fortress.orders import PATTERNS, Action, Build, Order, Pass, Walk, WalkBuild
 from engine.fortress.state import FortressState
 from engine.hexgrid import Hex
 from engine.i18n import joined, mark, tr
 from engine.ruleset import Event
 
 
-def neighbours(state: FortressState, cell: Hex) -> list[Hex]:
+class HasTerrain(Protocol):
+    """What ``neighbours`` needs of a state: its cells (the search passes its own stand-in)."""
+
+    @property
+    def terrain(self) -> Mapping[Hex, str]: ...
+
+
+def neighbours(state: HasTerrain, cell: Hex) -> list[Hex]:
     return sorted((n for n in cell.neighbours() if n in state.terrain), key=lambda h: h.label)
 
 
@@ -57,7 +65,7 @@ def claim(state: FortressState, seat: int, cell: Hex) -> tuple[dict[Hex, int], l
 # --- general actions ------------------------------------------------------------------------
 
 
-def general_actions(state: FortressState, seat: int, at: Hex, generals: dict[Hex, int]) -> Iterator[Order]:
+def general_actions(state: FortressState, seat: int, at: Hex, generals: dict[Hex, int]) -> Iterator[Action]:
     """Every action (a)-(d) of the general on ``at`` given where the generals stand now."""
     others = {c: s for c, s in generals.items() if c != at}
     if state.terrain[at] == WATER:
@@ -140,7 +148,7 @@ def _helpers(state: FortressState, seat: int, city: Hex, exits: list[Hex]) -> se
         area |= {cell for cell in state.terrain if any(cell.distance(c) <= 2 for c in near)}
 
 
-def act(state: FortressState, seat: int, action: Order) -> FortressState:
+def act(state: FortressState, seat: int, action: Action) -> FortressState:
     """The position after one general action, unchecked (the city rule holds for a whole turn)."""
     generals = {c: s for c, s in state.generals.items() if c != origin(action)}
     if isinstance(action, (Build, WalkBuild)):
@@ -151,7 +159,7 @@ def act(state: FortressState, seat: int, action: Order) -> FortressState:
     return replace(state, generals={**generals, action.path[-1]: seat})
 
 
-def origin(action: Order) -> Hex:
+def origin(action: Action) -> Hex:
     """Where the general doing ``action`` stands before it."""
     if isinstance(action, Build):
         return action.cell
@@ -310,6 +318,8 @@ def play_actions(
     events: list[Event] = []
     acted: set[Hex] = set()
     for order in orders:
+        if isinstance(order, Pass):
+            raise AmbiguousOrderError(tr("'pass' cannot be combined with other orders"))
         at = origin(order)
         if state.generals.get(at) != seat:
             mine = joined(c.label for c, s in sorted(state.generals.items()) if s == seat) or tr("none")
@@ -340,7 +350,7 @@ def play_actions(
     return state, events, frozenset(acted)
 
 
-def _why_not_general(state: FortressState, seat: int, at: Hex, order: Order) -> str:
+def _why_not_general(state: FortressState, seat: int, at: Hex, order: Action) -> str:
     if state.terrain[at] == WATER:
         return tr("from the water a general can only step onto a neighbouring land cell he may enter")
     if isinstance(order, Build):
@@ -367,9 +377,7 @@ def advance(state: FortressState, events: list[Event]) -> FortressState:
     played = [
         Hex.from_label(label)
         for e in events
-        for label in (
-            e.data["path"] if e.kind == "general_moved" else [e.data.get("cell")] if e.kind == "built" else []
-        )
+        for label in (e.data["path"] if e.kind == "general_moved" else [e.data["cell"]] if e.kind == "built" else [])
     ]
     return begin(replace(state, turn=state.turn + 1, last=tuple(played)), events)
 

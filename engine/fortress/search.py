@@ -85,7 +85,7 @@ def evaluate(position: Position, seat: int, style: Style, budget: Budget) -> flo
     """The lead of ``seat``; with the style's ``prospects`` (mode 3) each general is credited with
     part of the best build he can reach, with its ``tempo`` (modes 1-2) the player to move with his
     best build (he makes it next)."""
-    lead = position.lead(seat)
+    lead: float = position.lead(seat)
     if position.over:
         return lead
     if position.mode == 3 and style.prospects:
@@ -165,7 +165,9 @@ def played(position: Position, turn: Turn) -> Position:
     return child
 
 
-def _general_turns(position: Position, width: int, noise: list[int], budget: Budget) -> list[tuple[Turn, Position]]:
+def _general_turns(
+    position: Position, width: int, noise: list[int], budget: Budget
+) -> list[tuple[Turn, Position | None]]:
     """Each general in turn takes his best action, the city's general first (he must leave); the
     other candidates are the same with one general taking his second or third best instead."""
     seat = position.to_move

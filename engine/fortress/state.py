@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from engine import komi, standings, stored
 from engine.fortress.board import LAND, MOUNTAIN, SIDES, WATER
@@ -106,7 +106,7 @@ def from_data(data: Mapping[str, Any]) -> FortressState:
         width=width,
         height=height,
         terrain=terrain,
-        cities=cells("cities", 2, 2),
+        cities=cast(tuple[Hex, Hex], cells("cities", 2, 2)),  # read as exactly two
         owners=seats("owners"),
         fortresses=seats("fortresses"),
         generals=seats("generals"),

@@ -174,8 +174,8 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
             parse(state, seat, self.format_orders(seat_orders))
         complete = {seat: orders.get(seat) or self.default_orders(state, seat) for seat in players}
         new, events = resolve_phase(state, complete)
-        if new.over:
-            events.append(Event("game_over", {"winners": list(self.outcome(new).winners)}))
+        if (ended := self.outcome(new)) is not None:
+            events.append(Event("game_over", {"winners": list(ended.winners)}))
         return Resolution(new, tuple(events))
 
     def outcome(self, state: GraState) -> Outcome | None:

@@ -68,7 +68,7 @@ def choose_orders(state: GraState, seat: int, seed: int | str, level: str, budge
                 return _moves(state, seat, rng, budget)
             return choose_moves(state, seat, rng, budget, style.look)
         case Phase.CREATE:
-            if style.search_creates:
+            if style.search_creates and style.look is not None:
                 return choose_creates(state, seat, budget, style.look)
             return plan_creates(state, seat) if style.planned else _creates(state, seat)
         case Phase.SPLIT:

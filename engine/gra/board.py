@@ -162,9 +162,9 @@ def generate(size: str, seed: int | str) -> Graph:
             keep = trial
     edges = {e for e in lattice if e[0] in keep and e[1] in keep}
     for edge in rng.shuffled(sorted(edges)):
-        trial = edges - {edge}
-        if rng.chance(1, 3) and all(_degree(n, keep, trial) >= 2 for n in edge) and _connected(keep, trial):
-            edges = trial
+        fewer = edges - {edge}
+        if rng.chance(1, 3) and all(_degree(n, keep, fewer) >= 2 for n in edge) and _connected(keep, fewer):
+            edges = fewer
     order = sorted(keep, key=lambda c: (c[1], c[0]))
     number = {cell: i + 1 for i, cell in enumerate(order)}
     return Graph(

@@ -15,6 +15,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from engine.errors import AmbiguousOrderError, IllegalOrderError, OrderError, OrderSyntaxError, raise_collected
 from engine.gra.state import GraState, Phase
@@ -57,6 +58,7 @@ class Keep:
 
 
 Order = Pick | Move | Create | Keep
+KindT = TypeVar("KindT", Pick, Move, Create, Keep)
 
 NODE = f"({number(4)})"
 NUMBERS = rf"({number(4)}(?:[\s,]+{number(4)})*)"
@@ -72,7 +74,8 @@ EXAMPLES = {
     Phase.CREATE: "create 3 3 7",
     Phase.SPLIT: "keep 17",
 }
-NODE_LISTS = {Phase.NEGOTIATE: Pick, Phase.CREATE: Create}  # phases whose orders list nodes (commas separate nodes)
+# phases whose orders list nodes (commas separate nodes)
+NODE_LISTS: dict[Phase, type[Pick] | type[Create]] = {Phase.NEGOTIATE: Pick, Phase.CREATE: Create}
 
 
 def parse(state: GraState, seat: int, text: str) -> list[Order]:
@@ -128,8 +131,16 @@ def validate(state: GraState, seat: int, orders: Sequence[Order]) -> None:
     raise_collected(CHECKS[state.phase](state, seat, orders))
 
 
+def _as(kind: type[KindT], orders: Sequence[Order]) -> list[KindT]:
+    """``orders`` as the one kind the phase's notation parses to; another kind is the caller's bug."""
+    typed = [o for o in orders if isinstance(o, kind)]
+    if len(typed) != len(orders):
+        raise TypeError(f"only {kind.__name__} orders belong to this phase")
+    return typed
+
+
 def _check_picks(state: GraState, seat: int, orders: Sequence[Order]) -> list[OrderError]:
-    nodes = [n for o in orders for n in o.nodes]
+    nodes = [n for o in _as(Pick, orders) for n in o.nodes]
     need = len(state.players)
     if len(nodes) != need or len(set(nodes)) != need:
         return [
@@ -163,7 +174,7 @@ def _check_picks(state: GraState, seat: int, orders: Sequence[Order]) -> list[Or
 def _check_moves(state: GraState, seat: int, orders: Sequence[Order]) -> list[OrderError]:
     problems: list[OrderError] = []
     totals: dict[int, int] = defaultdict(int)
-    for order in orders:
+    for order in _as(Move, orders):
         army = state.ready.get(order.source)
         if army is None or army[0] != seat:
             spawning = state.spawning.get(order.source)
@@ -208,7 +219,7 @@ def _check_moves(state: GraState, seat: int, orders: Sequence[Order]) -> list[Or
 
 
 def _check_creates(state: GraState, seat: int, orders: Sequence[Order]) -> list[OrderError]:
-    nodes = [n for o in orders for n in o.nodes]
+    nodes = [n for o in _as(Create, orders) for n in o.nodes]
     room = state.cap(seat) - state.soldiers(seat)
     foreign = sorted({n for n in nodes if state.owners.get(n) != seat})
     if foreign:
@@ -235,7 +246,7 @@ def _check_keep(state: GraState, seat: int, orders: Sequence[Order]) -> list[Ord
         return [IllegalOrderError(tr("your territory is not split; there is nothing to choose"))]
     if len(orders) != 1:
         return [AmbiguousOrderError(tr("choose exactly one part to keep, with one node of it"))]
-    node = orders[0].node
+    node = _as(Keep, orders)[0].node
     if not any(node in part for part in parts):
         sizes = [ntr("{n} node", "{n} nodes", len(p)) for p in parts]
         listed = joined(f"{min(p)} ({size})" for p, size in zip(parts, sizes))

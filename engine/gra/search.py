@@ -151,6 +151,7 @@ def _scores(
 def settle(state: GraState, budget: Budget) -> GraState:
     """Play the split and creating phases that follow a move phase as the tactics would."""
     while not state.over and state.phase in (Phase.SPLIT, Phase.CREATE):
+        orders: dict[int, list[Order]]
         if state.phase == Phase.SPLIT:
             orders = {p: [keep(state, p)] for p in acting(state)}
         else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.gra.orders import Create, Keep, Move, Order
@@ -134,7 +135,7 @@ def _articulations(state: GraState, land: set[int]) -> dict[int, int] | None:
     root = min(land)
     order, low, size = {root: 0}, {root: 0}, {root: 1}
     parts: dict[int, list[int]] = defaultdict(list)  # node -> sizes of the subtrees its loss cuts away
-    stack = [(root, iter(adjacency[root]), None)]
+    stack: list[tuple[int, Iterator[int], int | None]] = [(root, iter(adjacency[root]), None)]
     while stack:
         node, nears, parent = stack[-1]
         for near in nears:

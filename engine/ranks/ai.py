@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from engine import notation, standings
 from engine.budget import Budget
@@ -63,7 +63,8 @@ def choose_orders(state: RanksState, seat: int, seed: int | str, level: str, bud
     if level not in LOOKAHEAD:
         return greedy(state, seat, rng, budget)
     width, rounds, replies = LOOKAHEAD[level]
-    best, best_score = None, LOST - 1
+    best: list[Order] = []  # the candidates always begin with the greedy turn
+    best_score = LOST - 1
     for orders in _candidates(state, seat, rng, budget, width):
         score = _foresee(state, seat, orders, rng, budget, rounds, replies)
         if score > best_score:
@@ -76,7 +77,7 @@ def choose_orders(state: RanksState, seat: int, seed: int | str, level: str, bud
 def greedy(state: RanksState, seat: int, rng: Rng, budget: Budget, first: Order | None = None) -> list[Order]:
     """The greedy player's turn (begun with the move ``first``, when given)."""
     still = judge(state, seat, [], budget)
-    spawn = [Spawn(_spawn_cells(state, seat))]
+    spawn: list[Order] = [Spawn(_spawn_cells(state, seat))]
     if first is not None:
         moved, moves = _improve(
             state, seat, [first], None, budget, lambda turn: _shortlist(turn, seat, rng), MOST_MOVES
@@ -251,9 +252,9 @@ def _spawn_cells(state: RanksState, seat: int) -> tuple[Square, ...]:
     return tuple(cells)
 
 
-def _actions(turn: Turn, seat: int) -> list[Order]:
+def _actions(turn: Turn, seat: int) -> list[Move | Blast]:
     """Every single move or blast still open to ``seat`` in the turn being made."""
-    found: list[Order] = []
+    found: list[Move | Blast] = []
     for at, army in sorted(turn.armies.items(), key=lambda i: reading_order(i[0])):
         if army.seat != seat or at in turn.moved:
             continue
@@ -263,7 +264,7 @@ def _actions(turn: Turn, seat: int) -> list[Order]:
     return found
 
 
-def _glance(turn: Turn, seat: int, order: Order) -> float:
+def _glance(turn: Turn, seat: int, order: Move | Blast) -> float:
     """A cheap first ranking of a move: what it takes, minus leaving the capital empty."""
     capital = turn.state.board.capitals[seat]
     if isinstance(order, Blast):
@@ -283,7 +284,7 @@ def _glance(turn: Turn, seat: int, order: Order) -> float:
     return gain
 
 
-def _shortlist(turn: Turn, seat: int, rng: Rng) -> list[Order]:
+def _shortlist(turn: Turn, seat: int, rng: Rng) -> list[Move | Blast]:
     """The most promising moves and blasts by a first glance (ties broken by the seeded rng)."""
     actions = _actions(turn, seat)
     ties = {a: rng.below(1000) for a in actions}
@@ -308,7 +309,7 @@ def _improve(
     orders: list[Order],
     score: float | None,
     budget: Budget,
-    candidates: Callable[[Turn], list[Order]],
+    candidates: Callable[[Turn], Sequence[Order]],
     most: int = 99,
 ) -> tuple[float, list[Order]]:
     """``orders`` (judged ``score``, or judged here when None), then, one at a time and at most

@@ -81,11 +81,11 @@ class Turn:
             chosen[city] = cell
         spawned = []
         for city in cities:
-            cell = chosen.get(city) or next((c for c in city if c not in self.armies), None)
-            if cell is not None:
-                self.armies[cell] = Army(self.seat, PAWN)
-                self.traces.append(Trace("spawn", cell))
-                spawned.append(cell.label)
+            spot = chosen.get(city) or next((c for c in city if c not in self.armies), None)
+            if spot is not None:
+                self.armies[spot] = Army(self.seat, PAWN)
+                self.traces.append(Trace("spawn", spot))
+                spawned.append(spot.label)
         self.events.append(Event("spawned", {"seat": self.seat, "cells": spawned}))
 
     def move(self, order: Move) -> None:
@@ -184,14 +184,16 @@ class Turn:
         """Eliminate whatever stands on ``cell`` and pay the mover its exp."""
         if cell in self.npcs:
             self.npcs.discard(cell)
-            victim = {"cell": cell.label, "seat": None, "rank": RANK_NAMES[PAWN], "exp": exp_for(PAWN)}
+            gained = exp_for(PAWN)
+            victim = {"cell": cell.label, "seat": None, "rank": RANK_NAMES[PAWN], "exp": gained}
         elif cell in self.armies:
             army = self.armies.pop(cell)
-            victim = {"cell": cell.label, "seat": army.seat, "rank": army.kind, "exp": exp_for(army.rank)}
+            gained = exp_for(army.rank)
+            victim = {"cell": cell.label, "seat": army.seat, "rank": army.kind, "exp": gained}
         else:
             return None
         self.moved.discard(cell)
-        self.exp[self.seat] += victim["exp"]
+        self.exp[self.seat] += gained
         self.traces.append(Trace("capture", cell))
         return victim
 

@@ -158,8 +158,8 @@ class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
         actions = self.movers_orders(state, orders)
         new, happened = play(state, state.to_move, actions)
         new = advance(new, actions)
-        if new.over:
-            happened.append(Event("game_over", {"winners": list(self.outcome(new).winners)}))
+        if (ended := self.outcome(new)) is not None:
+            happened.append(Event("game_over", {"winners": list(ended.winners)}))
         return Resolution(new, tuple(happened))
 
     def outcome(self, state: SiegeState) -> Outcome | None:

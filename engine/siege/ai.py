@@ -156,10 +156,10 @@ def plan_turn(
     affordable action (the first ``looks`` of them, if given) until the EP run out."""
     start = Plan((), state, EP_PER_TURN, evaluate(state, seat, threats=threats, secure=secure))
     budget.spend()
-    seen = {frozenset(): start}  # by the actions taken, whatever their order
+    seen: dict[frozenset[tuple[Action, int]], Plan] = {frozenset(): start}  # by the actions taken, whatever their order
     frontier = [start]
     while frontier:
-        grown = []
+        grown: list[Plan] = []
         for plan in frontier:
             for looked, action in enumerate(_next_actions(plan, seat, rng)):
                 if grown and (budget.spent or looks is not None and looked >= looks):

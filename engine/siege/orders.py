@@ -54,6 +54,13 @@ class Action:
         where = f"{self.source.label}>{self.target.label}" if self.source else self.target.label
         return f"{self.kind} {where}"
 
+    @property
+    def square(self) -> Square:
+        """The target, which every action but "end" has."""
+        if self.target is None:
+            raise ValueError(f"the action {self.kind!r} has no target square")
+        return self.target
+
 
 END = Action("end")
 SQUARE = r"[a-z]{1,2}\s*\d{1,3}"
@@ -75,7 +82,8 @@ def parse_line(line: str) -> Action:
     if _END.match(line):
         return END
     one, two = _ONE.match(line), _TWO.match(line)
-    kind = (one or two).group(1) if one or two else line.split(" ")[0]
+    shaped = one or two
+    kind = shaped.group(1) if shaped else line.split(" ")[0]
     if kind not in COSTS or kind == "end":
         names = joined(k for k in COSTS if k != "end")
         raise OrderSyntaxError(tr("{line!r} is not an action; actions: {names}, or end", line=line, names=names))

@@ -42,7 +42,7 @@ def cost(state: SiegeState, action: Action) -> int:
     """EP the action costs now; an attack is priced on the target's fortifications at this moment."""
     price = COSTS[action.kind]
     if action.kind == "attack":
-        price += WALL_PRICE * state.walls.get(action.target, 0) + TOWER_PRICE * (action.target in state.towers)
+        price += WALL_PRICE * state.walls.get(action.square, 0) + TOWER_PRICE * (action.square in state.towers)
     return price
 
 
@@ -50,7 +50,7 @@ def why_not(state: SiegeState, seat: int, action: Action) -> str | None:
     """Why ``seat`` may not take ``action`` now, or None when it is legal."""
     if action.kind == "end":
         return None
-    target, source = action.target, action.source
+    target, source = action.square, action.source
     if target not in adjacency(state.size):
         return tr("{cell} is not on the board", cell=target.label)
     if source is not None:
@@ -207,7 +207,10 @@ _RULES = {
 
 def perform(state: SiegeState, seat: int, action: Action) -> tuple[SiegeState, str]:
     """The position after a legal ``action``, and what it did ("captured", "wall removed", …)."""
-    target, kind = action.target, action.kind
+    kind = action.kind
+    if kind == "end":
+        return state, "ended"
+    target = action.square
     if kind in ("expand", "deploy"):
         return _occupy(state, seat, target), "placed"
     if kind in ("move", "cross", "climb"):
@@ -244,7 +247,7 @@ def _set(mapping: Mapping[Square, int], key: Square, value: int) -> dict[Square,
 
 
 def _attack_result(state: SiegeState, seat: int, action: Action) -> tuple[SiegeState, str]:
-    target = action.target
+    target = action.square
     if not state.clear_all:
         if target in state.towers:
             return replace(state, towers=state.towers - {target}), "tower removed"

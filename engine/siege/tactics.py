@@ -66,8 +66,8 @@ class Board:
             river[sq.row * size + sq.col] = True
         for sq in {*state.walls, *state.towers}:
             price[sq.row * size + sq.col] = attack_price(state, sq)
-        capitals = tuple(sq.row * size + sq.col for sq in state.capitals)
-        return cls(state, owner, token, level, river, price, capitals)
+        first, second = (sq.row * size + sq.col for sq in state.capitals)
+        return cls(state, owner, token, level, river, price, (first, second))
 
     def entry(self, attacker: int, i: int) -> int:
         """EP for ``attacker`` to get a token onto square ``i`` from a token next to it."""

@@ -20,7 +20,7 @@ from engine.conquest.state import CellView, ConquestView
 from engine.hexgrid import Hex
 from engine.i18n import map_title, mark, ntr, tr
 from render import hexboard, legend, pieces, text
-from render.frame import Frame, canvas_for, draw_legend, frame_for, header
+from render.frame import Frame, canvas_for, draw_legend, frame_for, header, own_seat
 from render.hexboard import HexLayout, Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
@@ -77,7 +77,9 @@ def _header(canvas: ImageDraw.ImageDraw, view: ConquestView, geometry: Frame, ti
     if title:
         heading = f"{heading} — {title}"
     if private:
-        header(canvas, geometry, heading, tr("Your orders — only you can see this"), player_colour(view.viewer))
+        header(
+            canvas, geometry, heading, tr("Your orders — only you can see this"), player_colour(own_seat(view.viewer))
+        )
         return
     if view.over:
         status = tr("Final position")
@@ -169,7 +171,7 @@ def public_flows(view: ConquestView) -> list[Flow]:
 def private_flows(view: ConquestView, orders: Sequence[object]) -> list[Flow]:
     """The viewer's orders in bold over a faint last round; his standing auto-moves stay visible
     unless an order replaces or stops them (the view holds no one else's)."""
-    seat = view.viewer
+    seat = own_seat(view.viewer)
     moved: dict[tuple[Hex, Hex], int] = defaultdict(int)
     for order in orders:
         if isinstance(order, Move):
@@ -185,9 +187,9 @@ def private_flows(view: ConquestView, orders: Sequence[object]) -> list[Flow]:
             continue
         edge = (cell.cell, cell.auto)
         if cell.cell not in replaced:
-            flows[edge] = Flow(*edge, cell.owner, None, True, 1)
+            flows[edge] = Flow(*edge, seat, None, True, 1)
         elif cell.cell in stopped:
-            flows[edge] = Flow(*edge, cell.owner, "×", True, 2)
+            flows[edge] = Flow(*edge, seat, "×", True, 2)
     own_autos = new_autos | {edge for edge, f in flows.items() if f.seat == seat and f.label is None}
     for edge in sorted(set(moved) | new_autos, key=_edge_order):
         label = str(moved[edge]) if edge in moved else None

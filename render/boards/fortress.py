@@ -217,7 +217,7 @@ def _entries(view: FortressView, names: Sequence[str]) -> list[legend.Entry]:
         moves = ntr("{n} move left", "{n} moves left", view.moves_left[seat])
         detail = f"{cells} · {moves}"
         if not standing.playing:
-            detail = tr("out ({reason}) · {detail}", reason=tr(standing.reason), detail=detail)
+            detail = tr("out ({reason}) · {detail}", reason=legend.departure(standing), detail=detail)
         elif view.to_move == seat:
             detail = tr("to play · {detail}", detail=detail)
         entries.append(legend.Entry(player_colour(seat), _name(names, seat), detail, standing.playing))

@@ -18,7 +18,7 @@ from engine.gra.orders import Create, Keep, Move, Pick
 from engine.gra.state import GraView, Phase
 from engine.i18n import joined, map_title, mark, ntr, tr
 from render import hexboard, legend, pieces, shapes, text
-from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, draw_legend, header
+from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, draw_legend, header, own_seat
 from render.hexboard import Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
@@ -113,7 +113,7 @@ def _header(
     if title:
         heading = f"{heading} — {title}"
     if private:
-        header(canvas, frame, heading, tr("Your orders — only you can see this"), player_colour(view.viewer))
+        header(canvas, frame, heading, tr("Your orders — only you can see this"), player_colour(own_seat(view.viewer)))
         return
     waiting = joined(
         text.drawable(names[s]).strip() or tr("Player {number}", number=s + 1) for s in sorted(view.acting)
@@ -173,9 +173,8 @@ def _last_turn(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame) ->
     for trace in view.state.last:
         if trace.kind == "move":
             a, b = trace.nodes
-            _arrow(
-                canvas, frame, positions[a - 1], positions[b - 1], str(trace.soldiers), player_colour(trace.seat), WHITE
-            )
+            colour = NEUTRAL if trace.seat is None else player_colour(trace.seat)
+            _arrow(canvas, frame, positions[a - 1], positions[b - 1], str(trace.soldiers), colour, WHITE)
         elif trace.kind == "edge_fight":
             a, b = trace.nodes
             size = frame.radius * 0.55
@@ -227,7 +226,7 @@ def _burst(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
 
 def _private(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame, orders: Sequence[object]) -> None:
     positions = view.state.graph.positions
-    colour = player_colour(view.viewer)
+    colour = player_colour(own_seat(view.viewer))
     created: dict[int, int] = defaultdict(int)
     for order in orders:
         if isinstance(order, Move):
@@ -270,7 +269,7 @@ def _entries(view: GraView, names: Sequence[str], private: bool) -> list[legend.
         nodes = ntr("{n} node", "{n} nodes", len(state.territory(seat)))
         detail = tr("{nodes} · {soldiers} · cap {cap}", nodes=nodes, soldiers=soldiers, cap=state.cap(seat))
         if not standing.playing:
-            detail = tr("out ({reason})", reason=tr(standing.reason))
+            detail = tr("out ({reason})", reason=legend.departure(standing))
         entries.append(legend.Entry(player_colour(seat), name, detail, standing.playing))
     return entries
 

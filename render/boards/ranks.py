@@ -20,7 +20,7 @@ from engine.ranks.orders import Blast, Move, Spawn, Upgrade
 from engine.ranks.state import ARCHER, KNIGHT, PAWN, TANK, RanksView
 from engine.squaregrid import Square
 from render import hexboard, legend, pieces, text
-from render.frame import HEADER, MARGIN, MIN_WIDTH, canvas_for, draw_legend, header
+from render.frame import HEADER, MARGIN, MIN_WIDTH, canvas_for, draw_legend, header, own_seat
 from render.style import INK, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
 
@@ -121,7 +121,7 @@ def _header(
     if title:
         heading = f"{heading} — {title}"
     if private:
-        header(canvas, frame, heading, tr("Your orders — only you can see this"), player_colour(view.viewer))
+        header(canvas, frame, heading, tr("Your orders — only you can see this"), player_colour(own_seat(view.viewer)))
         return
     status = tr("Arrows: last turn's moves · red crosses: captures") if state.last else tr("Starting position")
     header(canvas, frame, heading, tr("{status} · map {map}", status=status, map=map_title(state.board.name)))
@@ -229,13 +229,13 @@ def _last_turn(canvas: ImageDraw.ImageDraw, frame: Layout, view: RanksView) -> N
         elif trace.kind == "blast":
             _ring(canvas, frame, trace.target, CAPTURE, around=True)
     for trace in view.state.last:
-        if trace.kind in ("move", "npc"):
+        if trace.kind in ("move", "npc") and trace.source is not None:
             _arrow(canvas, frame, trace.source, trace.target, NPC if trace.kind == "npc" else HIGHLIGHT)
 
 
 def _orders(canvas: ImageDraw.ImageDraw, frame: Layout, view: RanksView, orders: Sequence[object]) -> None:
     """The viewer's orders as given: arrows, blast areas, spawn cells, and ``+n`` on upgrades."""
-    colour = player_colour(view.viewer)
+    colour = player_colour(own_seat(view.viewer))
     for order in orders:
         if isinstance(order, Move):
             _arrow(canvas, frame, order.source, order.target, mix(colour, WHITE, 0.25))
@@ -263,7 +263,7 @@ def _entries(view: RanksView, names: Sequence[str]) -> list[legend.Entry]:
         armies = view.armies[seat]
         detail = " · ".join((ntr("{n} army", "{n} armies", armies), tr("{exp} exp", exp=view.state.exp[seat])))
         if not standing.playing:
-            detail = tr("out ({reason})", reason=tr(standing.reason))
+            detail = tr("out ({reason})", reason=legend.departure(standing))
         elif view.to_move == seat:
             detail = tr("to play · {detail}", detail=detail)
         entries.append(legend.Entry(player_colour(seat), _name(names, seat), detail, standing.playing))

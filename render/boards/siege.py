@@ -125,8 +125,8 @@ def _result(view: SiegeView, names: Sequence[str]) -> str:
     players, (a, b) = view.state.players, (view.state.score(0), view.state.score(1))
     gone = [seat for seat in (0, 1) if not players[seat].playing]
     if gone:
-        reason = players[gone[0]].reason
-        return tr("{player} wins ({reason})", player=_name(names, 1 - gone[0]), reason=tr(reason))
+        reason = legend.departure(players[gone[0]])
+        return tr("{player} wins ({reason})", player=_name(names, 1 - gone[0]), reason=reason)
     ending = tr(ENDINGS[view.state.ended])
     if a == b:
         return tr("a draw, {count} squares each ({ending})", count=f"{a:g}", ending=ending)
@@ -178,12 +178,12 @@ def _last_turn(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame)
     cell = frame.cell
     inset = BAND * cell + 1  # inside the owner's band, which stays visible
     for action in view.state.last:
-        x, y = frame.corner(action.target)
+        x, y = frame.corner(action.square)
         box = (x + inset, y + inset, x + cell - inset, y + cell - inset)
         canvas.rectangle(box, outline=HIGHLIGHT, width=max(4, round(cell / 16)))
     for action in view.state.last:
         if action.source is not None:
-            (x0, y0), (x1, y1) = frame.center(action.source), frame.center(action.target)
+            (x0, y0), (x1, y1) = frame.center(action.source), frame.center(action.square)
             direction = ((x1 - x0) / cell, (y1 - y0) / cell)
             centre = ((x0 + x1) / 2, (y0 + y1) / 2)
             hexboard.block_arrow(canvas, centre, direction, "", round(cell * 0.3), HIGHLIGHT, INK, INK, WHITE)
@@ -268,7 +268,7 @@ def _entries(view: SiegeView, names: Sequence[str]) -> list[legend.Entry]:
             )
         )
         if not standing.playing:
-            detail = tr("out ({reason}) · {detail}", reason=tr(standing.reason), detail=detail)
+            detail = tr("out ({reason}) · {detail}", reason=legend.departure(standing), detail=detail)
         elif view.to_move == seat:
             detail = tr("to play · {detail}", detail=detail)
         entries.append(legend.Entry(player_colour(seat), _name(names, seat), detail, standing.playing))
