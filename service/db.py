@@ -26,7 +26,10 @@ from service.storeerrors import StorageFailure, StoreError, explain, storage_fai
 
 log = logging.getLogger(__name__)
 
-MIGRATIONS = pathlib.Path(__file__).resolve().parents[1] / "migrations"
+# Each database's schema steps, written for it: the same numbers, the same resulting schema
+# (tests/service/test_schema_parity.py compares them).
+MIGRATIONS = pathlib.Path(__file__).resolve().parents[1] / "migrations" / "sqlite"
+POSTGRESQL_MIGRATIONS = MIGRATIONS.parent / "postgresql"
 _NAME = re.compile(r"^([0-9]{4})_[a-z0-9_]+\.sql$")
 
 
@@ -61,6 +64,7 @@ class SqliteConnection:
 
 class Database:
     dialect = "sqlite"
+    migrations = MIGRATIONS  # its schema steps
     shared = False  # one bot per file (``InstanceLock``)
     session: int | None = None  # no server, no session
 
@@ -162,9 +166,10 @@ class Database:
         async with self.lock:
             yield self.statements
 
-    async def migrate(self, folder: pathlib.Path = MIGRATIONS) -> int:
-        """Apply the missing numbered migrations in order, each in one transaction with its version."""
-        steps = available_migrations(folder)
+    async def migrate(self, folder: pathlib.Path | None = None) -> int:
+        """Apply the missing numbered migrations (of ``folder``, default its own) in order, each in one
+        transaction with its version."""
+        steps = available_migrations(folder or self.migrations)
         latest = max(steps, default=0)
         async with self.lock:
             current = await self._version()

@@ -41,6 +41,7 @@ ConnectionT = TypeVar("ConnectionT", bound=Connection)  # a store takes back onl
 
 class Store(Protocol[ConnectionT]):
     dialect: str  # "sqlite" or "postgresql"
+    migrations: pathlib.Path  # its own numbered schema steps
     shared: bool  # several bot processes may use it at once (``service.claims``)
     session: int | None  # a shared store held by a bot: its session on the server, which ends with the process
 
@@ -53,7 +54,7 @@ class Store(Protocol[ConnectionT]):
     async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One statement in a transaction of its own; returns how many rows it changed."""
 
-    async def migrate(self) -> int: ...
+    async def migrate(self, folder: pathlib.Path | None = None) -> int: ...
 
     async def version(self) -> int: ...
 
