@@ -91,7 +91,7 @@ def test_siege_counts_the_komi_of_the_second_player():
 def test_ranks_values_an_army_by_its_rank():
     """One army each and no exp; seat 0's is a knight."""
     rs = find_ruleset("ranks")
-    start = rs.setup(2, {}, seed=1)
+    start = rs.setup(2, {"head_start": 0}, seed=1)
     armies = {cell: Army(army.seat, KNIGHT if army.seat == 0 else army.rank) for cell, army in start.armies.items()}
     assert Square.from_label("B2") in armies
     tied_with(rs, replace(start, armies=armies), 0)
