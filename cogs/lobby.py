@@ -164,11 +164,6 @@ class LobbyCards:
             self._due.clear()
             await asyncio.gather(*(refresh(game_id) for game_id in due))
 
-    async def settled(self) -> None:
-        """Return once no card is waiting for its edit (the edits asked for so far are made)."""
-        while self._task is not None and not self._task.done():
-            await asyncio.shield(self._task)
-
     async def close(self) -> None:
         """The cards still waiting are edited now (for a few seconds at most), before the bot stops."""
         if self._task is not None:

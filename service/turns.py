@@ -17,16 +17,25 @@ from typing import Any
 from engine import OrderError, Ruleset
 from engine.standings import position_points
 from i18n import mark
+from service.announcements import (
+    CARRIES_THE_CALL,
+    DrawProposed,
+    GameOver,
+    GameStarted,
+    NamedTurn,
+    News,
+    PlayerRemoved,
+    Reminder,
+    Replay,
+    RoundResolved,
+    TurnCall,
+    TurnStarted,
+)
 from service.models import FINISHED, RUNNING, GameRow, OrderRow, PlayerRow
 from service.reminders import DEFAULT_SETTINGS, ReminderSettings, reminder_time
 from service.timing import bank_after_pass, clocked_nodes, turn_deadline
 
 log = logging.getLogger(__name__)
-
-# A new turn's call to play ("next_turn") rides on the post made just before it in the same change,
-# so players get one message with the board instead of two; otherwise it is a post of its own.
-CARRY_THE_CALL = frozenset({"game_started", "round_resolved", "player_removed"})
-
 
 @dataclass
 class HistoryRow:
@@ -54,7 +63,7 @@ class Plan:
     deadline_at: float | None = None
     reminder_at: float | None = None
     paused_at: float | None = None
-    announcements: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    announcements: list[News] = field(default_factory=list)
 
     seq: int = 0
     engine_state: Any = None  # ``state`` parsed, for the game master's cache
@@ -134,11 +143,9 @@ class Planner:
         """The game is over; its final position goes with the announcement unless a turn's post shows it."""
         self.plan.status, self.plan.result = FINISHED, result
         self.plan.deadline_at = self.plan.reminder_at = None
-        shown = any(
-            kind == "round_resolved" and payload["seq"] == self.seq for kind, payload in self.plan.announcements
-        )
-        self.plan.announcements.append(("game_over", {"result": result, "seq": self.seq, "board": not shown}))
-        self.plan.announcements.append(("replay", {}))  # after the final board, in the same outbox order
+        shown = any(isinstance(a, RoundResolved) and a.seq == self.seq for a in self.plan.announcements)
+        self.plan.announcements.append(GameOver(result, self.seq, board=not shown))
+        self.plan.announcements.append(Replay())  # after the final board, in the same outbox order
 
     # --- transitions ---------------------------------------------------------------------
 
@@ -152,7 +159,7 @@ class Planner:
             )
         self.state = self.rs.setup(len(seats), self.game.options, seed=self.game.seed)
         self._record("setup", {"players": len(seats), "options": self.game.options, "seed": self.game.seed}, [])
-        self.plan.announcements.append(("game_started", {"seq": self.seq}))
+        self.plan.announcements.append(GameStarted(self.seq))
         self._begin_turn()
 
     def resolve(self, timed_out: bool) -> None:
@@ -173,7 +180,8 @@ class Planner:
         self.state = resolution.state
         events += [e.to_dict() for e in resolution.events]
         seq = self._record("resolve", {"orders": texts, "timed_out": timed_out}, events)
-        missed_now, missed_out = [], []
+        missed_now: list[tuple[int, int]] = []
+        missed_out: list[int] = []
         for seat, player in sorted(self.seated().items()):
             if seat not in acting or player.is_ai:
                 self._update_player(player, draw_agreed=False)  # a draw offer lasts one turn
@@ -182,19 +190,16 @@ class Planner:
             missed = 0 if played else player.missed + 1
             self._update_player(player, missed=missed, draw_agreed=False)
             if missed:
-                missed_now.append([seat, missed])
+                missed_now.append((seat, missed))
             if timed_out and missed >= self.game.time.missed_limit:
                 missed_out.append(seat)
         self.plan.announcements.append(
-            (
-                "round_resolved",
-                {
-                    **named,
-                    "seq": seq,
-                    "events": events,
-                    "missed": missed_now if self.game.time.mode == "round" else [],
-                    "missed_limit": self.game.time.missed_limit,
-                },
+            RoundResolved(
+                named,
+                seq,
+                tuple(events),
+                tuple(missed_now) if self.game.time.mode == "round" else (),
+                self.game.time.missed_limit,
             )
         )
         self.plan.turn += 1
@@ -235,17 +240,7 @@ class Planner:
         events = [e.to_dict() for e in resolution.events]
         seq = self._record("remove", {"seat": seat, "reason": reason}, events)
         self.plan.announcements.append(
-            (
-                "player_removed",
-                {
-                    "seat": seat,
-                    "user_id": player.user_id,
-                    "name": player.name,
-                    "reason": reason,
-                    "seq": seq,
-                    "events": events,
-                },
-            )
+            PlayerRemoved(seat, reason, seq, player.user_id, player.name, tuple(events))
         )
         self.orders.pop(seat, None)
         if self._finish_if_over({"seat": seat, "reason": reason}):
@@ -286,19 +281,16 @@ class Planner:
             return
         seated = self.seated()
         self.plan.announcements.append(
-            (
-                "reminder",
-                {
-                    **self._turn_named(),
-                    "user_ids": [seated[s].user_id for s in due],
-                    "orders": [self._given(s) for s in due],  # programmed, not passed
-                    "last_chance": [  # one more miss removes him
-                        self.game.time.mode == "round" and seated[s].missed + 1 >= self.game.time.missed_limit
-                        for s in due
-                    ],
-                    "orders_stand": self.game.time.orders_stand,
-                    "deadline_at": self.plan.deadline_at,
-                },
+            Reminder(
+                self._turn_named(),
+                user_ids=tuple(seated[s].user_id for s in due),
+                deadline_at=self.plan.deadline_at,
+                orders=tuple(self._given(s) for s in due),  # programmed, not passed
+                last_chance=tuple(  # one more miss removes him
+                    self.game.time.mode == "round" and seated[s].missed + 1 >= self.game.time.missed_limit
+                    for s in due
+                ),
+                orders_stand=self.game.time.orders_stand,
             )
         )
 
@@ -390,9 +382,7 @@ class Planner:
         seated = self.seated()
         declined = [s for s in sorted(in_game) if seated[s].is_ai and self.rs.bot_evaluation(self.state, s) > 0]
         if declined or not all(seated[s].draw_agreed or seated[s].is_ai for s in in_game):
-            self.plan.announcements.append(
-                ("draw_proposed", {"seat": seat, "user_id": seated[seat].user_id, "declined": declined})
-            )
+            self.plan.announcements.append(DrawProposed(seat, seated[seat].user_id, tuple(declined)))
             return
         self._end_together(sorted(in_game), mark("the players agreed to a draw"))
 
@@ -427,11 +417,11 @@ class Planner:
             if not seated[seat].is_ai and not self.orders.get(seat, OrderRow(seat, "", False)).passed
         }
 
-    def _turn_named(self) -> dict[str, Any]:
+    def _turn_named(self) -> NamedTurn:
         """The turn about to be played, for posts: the service's number, and the ruleset's name and
         count for it ("move phase" 7 of 12)."""
         number, of = self.rs.turn_number(self.state, self.plan.turn)
-        return {"turn": self.plan.turn + 1, "unit": self.rs.turn_unit(self.state), "number": number, "of": of}
+        return NamedTurn(self.plan.turn + 1, self.rs.turn_unit(self.state), number, of)
 
     def _begin_turn(self) -> None:
         # A turn that begins during a pause starts, as far as clocks go, when the pause ends.
@@ -449,19 +439,21 @@ class Planner:
                 self.orders[seat] = OrderRow(seat, text, True)
         self._refresh_deadline()
         humans = [seated[s].user_id for s in acting if not seated[s].is_ai]
-        call = {
-            **self._turn_named(),
-            "secret": self.rs.orders_are_secret(self.state),
-            "hint": self.rs.order_hint(self.state),
-            "seats": acting,
-            "user_ids": humans,
-            "deadline_at": self.plan.deadline_at,
-        }
+        call = TurnCall(
+            self._turn_named(),
+            user_ids=tuple(humans),
+            deadline_at=self.plan.deadline_at,
+            seats=tuple(acting),
+            secret=self.rs.orders_are_secret(self.state),
+            hint=self.rs.order_hint(self.state),
+        )
+        # The call rides on the post made just before it in the same change, so players get one message
+        # (and one notification) with the board and the call instead of two; else it is a post of its own.
         last = self.plan.announcements[-1] if self.plan.announcements else None
-        if last is not None and last[0] in CARRY_THE_CALL:
-            last[1]["next_turn"] = call  # one post (and one notification) shows what happened and calls to play
+        if isinstance(last, CARRIES_THE_CALL):
+            self.plan.announcements[-1] = replace(last, next_turn=call)
         else:
-            self.plan.announcements.append(("turn_started", call))
+            self.plan.announcements.append(TurnStarted(call))
 
     def _refresh_deadline(self) -> None:
         if self._ready():
