@@ -109,21 +109,6 @@ def linear_symmetries() -> list[Callable[[int, int], tuple[int, int]]]:
     return ops
 
 
-def symmetries_mapping(source: Hex, target: Hex) -> list[Callable[[Hex], Hex]]:
-    """Every lattice symmetry (rotation/reflection plus translation) that sends source to target."""
-    maps: list[Callable[[Hex], Hex]] = []
-    for op in linear_symmetries():
-        sq, sr = op(source.q, source.r)
-        tq, tr = target.q - sq, target.r - sr
-
-        def move(cell: Hex, op: Callable[[int, int], tuple[int, int]] = op, tq: int = tq, tr: int = tr) -> Hex:
-            q, r = op(cell.q, cell.r)
-            return Hex(q + tq, r + tr)
-
-        maps.append(move)
-    return maps
-
-
 def orbit(cell: Hex, center: Hex) -> set[Hex]:
     """The cells that ``cell`` reaches under every rotation/reflection about ``center``."""
     result = set()

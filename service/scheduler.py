@@ -97,10 +97,6 @@ class WakeScheduler:
             misfire_grace_time=MISFIRE_GRACE_SECONDS,
         )
 
-    def armed_at(self, game_id: int) -> float | None:
-        job = self.scheduler.get_job(job_id(game_id))
-        return job.next_run_time.timestamp() if job and job.next_run_time else None
-
     async def _run_wake(self, game_id: int) -> None:
         await self._tracked(guarded(f"waking game {game_id}", lambda: self._wake(game_id)))
 

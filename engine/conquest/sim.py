@@ -62,11 +62,6 @@ class Position:
         return [i for i, owner in enumerate(self.owner) if owner == seat]
 
 
-def steps_of(geometry: Geometry, orders: Iterable[Order]) -> list[Step]:
-    """A seat's fixed moves as steps (standing orders are not steps; see ``stops``)."""
-    return [(geometry.index[o.source], geometry.index[o.target], o.units) for o in orders if isinstance(o, Move)]
-
-
 def play(
     geometry: Geometry, position: Position, steps: Mapping[int, Iterable[Step]], stopped: Iterable[int] = ()
 ) -> Position:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from engine import find_ruleset
+from engine.conquest.orders import Move, Order
+from engine.conquest.sim import Geometry, Step
 from engine.conquest.state import Cell, ConquestState
-from engine.hexgrid import Hex
+from engine.hexgrid import Hex, linear_symmetries
 
 RS = find_ruleset("conquest")
 
@@ -51,3 +54,23 @@ def before_production(state: ConquestState, label: str) -> tuple[int | None, int
     c = cell(state, label)
     bonus = state.types[Hex.from_label(label)].production if c.owner is not None else 0
     return c.owner, c.units - bonus
+
+
+def symmetries_mapping(source: Hex, target: Hex) -> list[Callable[[Hex], Hex]]:
+    """Every lattice symmetry (rotation/reflection plus translation) that sends source to target."""
+    maps: list[Callable[[Hex], Hex]] = []
+    for op in linear_symmetries():
+        sq, sr = op(source.q, source.r)
+        tq, tr = target.q - sq, target.r - sr
+
+        def move(cell: Hex, op: Callable[[int, int], tuple[int, int]] = op, tq: int = tq, tr: int = tr) -> Hex:
+            q, r = op(cell.q, cell.r)
+            return Hex(q + tq, r + tr)
+
+        maps.append(move)
+    return maps
+
+
+def steps_of(geometry: Geometry, orders: Iterable[Order]) -> list[Step]:
+    """A seat's fixed moves as steps (standing orders are not steps; see ``stops``)."""
+    return [(geometry.index[o.source], geometry.index[o.target], o.units) for o in orders if isinstance(o, Move)]

@@ -11,7 +11,7 @@ from engine import OptionError
 from engine.conquest import ai, sim
 from engine.conquest.orders import Move, StopAuto
 from engine.conquest.sim import Geometry, Position
-from tests.engine.conquest_helpers import RS, position
+from tests.engine.conquest_helpers import RS, position, steps_of
 from tests.engine.test_conquest_properties import legal_orders, played
 
 LEVELS = [level.name for level in RS.bot_levels]
@@ -50,7 +50,7 @@ def test_the_simulator_resolves_a_round_exactly_as_the_rules(state, data):
         orders[seat] += sim.stops(state, seat)
     expected = RS.resolve(state, orders).state
     geometry = Geometry.of(state)
-    steps = {seat: sim.steps_of(geometry, seat_orders) for seat, seat_orders in orders.items()}
+    steps = {seat: steps_of(geometry, seat_orders) for seat, seat_orders in orders.items()}
     got = sim.play(geometry, Position.of(state, geometry), steps, stopped=stopping)
     assert got == Position.of(expected, geometry)
 

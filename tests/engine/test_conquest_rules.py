@@ -9,8 +9,8 @@ import pytest
 from engine import AmbiguousOrderError, IllegalOrderError, MapError, OptionError, OrderSyntaxError
 from engine.conquest.board import SHIPPED, CellType, generate_map
 from engine.conquest.orders import Auto, Move, StopAuto
-from engine.hexgrid import DIRECTIONS, Hex, symmetries_mapping
-from tests.engine.conquest_helpers import RS, before_production, cell, play, position
+from engine.hexgrid import DIRECTIONS, Hex
+from tests.engine.conquest_helpers import RS, before_production, cell, play, position, symmetries_mapping
 
 # --- Board ---------------------------------------------------------------------------------
 
