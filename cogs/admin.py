@@ -6,9 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import OpenGame, ThinksFirst, actor_of, game_meant, when
+from cogs.common import OpenGame, ThinksFirst, actor_of, game_meant
 from cogs.lobby import refresh_lobby
 from i18n import tr
+from service.markup import when
 from service.runtime import GameService
 
 

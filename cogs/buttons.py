@@ -9,10 +9,11 @@ from typing import Any
 
 import discord
 
-from cogs.common import USER_ERRORS, actor_of, fetch_game_channel, send_error, service_of, when
+from cogs.common import USER_ERRORS, actor_of, fetch_game_channel, send_error, service_of
 from cogs.lobby import post_lobby, refresh_lobby
 from cogs.translator import RepliesInUsersLanguage
 from i18n import ntr, tr
+from service.markup import when
 from service.models import RUNNING, Game
 from service.presenter import Presenter
 

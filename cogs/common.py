@@ -16,13 +16,13 @@ from service.errors import GameError
 from service.models import Actor, Game
 
 if TYPE_CHECKING:
+    from service.posts import Upload
     from service.presenter import ReplayPost
     from service.runtime import GameService
 
 log = logging.getLogger(__name__)
 
 USER_ERRORS = (GameError, EngineError)
-COLOUR_EMOJI = ("🟥", "🟦", "🟩", "🟧", "🟪", "🟫")
 STATUS_WORDS = {
     "lobby": mark("lobby"),
     "running": mark("running"),
@@ -73,13 +73,6 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     )
 
 
-def when(timestamp: float | None) -> str:
-    """A deadline as Discord renders it for each reader: absolute and relative, in his own time zone."""
-    if timestamp is None:
-        return tr("no deadline")
-    return f"<t:{int(timestamp)}:f> (<t:{int(timestamp)}:R>)"
-
-
 def plain(name: str) -> str:
     """A user's name as literal text in a message: no markdown, no mentions."""
     return discord.utils.escape_markdown(name).replace("<", "\\<").replace("@", "@\u200b")
@@ -89,8 +82,8 @@ def png_file(data: bytes, filename: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=filename)
 
 
-def replay_file(replay: ReplayPost) -> discord.File:
-    return discord.File(io.BytesIO(replay.data), filename=replay.filename)
+def upload_file(upload: ReplayPost | Upload) -> discord.File:
+    return discord.File(io.BytesIO(upload.data), filename=upload.filename)
 
 
 class GameTransformer(app_commands.Transformer):

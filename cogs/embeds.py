@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import discord
 
-from cogs.common import COLOUR_EMOJI, when
 from i18n import joined, ntr, tr
 from service.gameoptions import duration
+from service.markup import COLOUR_EMOJI, result_lines, when
 from service.models import LOBBY, RUNNING, Game, PlayerRow, TimeSettings
 from service.presenter import Presenter
 
@@ -114,21 +114,3 @@ def _clock_notes(game: Game, player: PlayerRow) -> list[str]:
         else:
             notes.append(tr("{left} left on the clock", left=duration(player.bank_left)))
     return notes
-
-
-def result_lines(game: Game) -> list[str]:
-    result = game.row.result or {}
-    names = {p.seat: (f"<@{p.user_id}>" if p.user_id else p.shown_name) for p in game.players if p.seat is not None}
-    lines = []
-    if result.get("draw"):
-        lines.append(tr("🤝 Draw between {players}", players=joined(names[s] for s in result["winners"])))
-    elif result.get("winners"):
-        lines.append(tr("🏆 Winner: {player}", player=names[result["winners"][0]]))
-    place = 1
-    for group in result.get("ranking", []):
-        for seat in group:
-            points = result.get("points", {}).get(str(seat))
-            scored = " — " + ntr("{n} point", "{n} points", points) if points is not None else ""
-            lines.append(f"{place}. {names[seat]}{scored}")
-        place += len(group)
-    return lines

@@ -20,8 +20,8 @@ from cogs.common import (
     named_choices,
     plain,
     png_file,
-    replay_file,
     service_of,
+    upload_file,
 )
 from cogs.create import creation_group
 from cogs.embeds import game_embed
@@ -200,7 +200,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
     async def replay(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
         replay = await self.presenter.replay(target, interaction.filesize_limit)
-        await interaction.followup.send(replay.text, file=replay_file(replay), ephemeral=True)
+        await interaction.followup.send(replay.text, file=upload_file(replay), ephemeral=True)
 
     @app_commands.command(name="surrender", description="Give up: you leave the game now")
     @app_commands.describe(game="Game number (default: the game of this thread)")

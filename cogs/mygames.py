@@ -7,8 +7,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import ThinksFirst, when
+from cogs.common import ThinksFirst
 from i18n import ntr, tr
+from service.markup import when
 from service.models import LOBBY, Game
 from service.runtime import GameService
 

@@ -13,10 +13,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.buttons import after_pass, pass_view
-from cogs.common import MyGame, ThinksFirst, actor_of, game_being_typed, game_meant, png_file, service_of, when
+from cogs.common import MyGame, ThinksFirst, actor_of, game_being_typed, game_meant, png_file, service_of
 from cogs.lobby import refresh_lobby
 from i18n import ntr, tr
 from service import MyOrders
+from service.markup import when
 from service.models import Game
 from service.runtime import GameService
 

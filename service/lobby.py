@@ -11,6 +11,7 @@ from typing import Any
 from engine import EngineError, Ruleset
 from engine.rng import Rng
 from i18n import joined, tr
+from service.announcements import GameCancelled
 from service.errors import GameError, GameNotFound, NotAllowed, WrongPhase
 from service.gameoptions import settle
 from service.master import GameMasterCore
@@ -343,7 +344,7 @@ class LobbyOps(GameMasterCore):
                 self.require_manager(game, actor)
                 self.require_status(game, LOBBY, RUNNING)
                 await self._update_game(conn, game.row, status=CANCELLED, deadline_at=None, reminder_at=None)
-                await self._announce(conn, game_id, [("game_cancelled", {"by": actor.user_id})])
+                await self._announce(conn, game_id, [GameCancelled(actor.user_id)])
 
         async with self._locks[game_id]:
             await self._retrying(attempt)

@@ -21,6 +21,7 @@ from typing import Any, Literal, TypeVar, overload
 
 from engine import RULESETS, EngineError, Ruleset
 from i18n import mark, tr
+from service.announcements import News
 from service.claims import Claims
 from service.clock import Clock
 from service.errors import Conflict, GameError, GameNotFound, NotAllowed, WrongPhase
@@ -314,11 +315,11 @@ class GameMasterCore:
             await self._announce(conn, before.id, plan.announcements)
             self.fault("in_transaction")
 
-    async def _announce(self, conn: Connection, game_id: int, announcements: list[tuple[str, dict[str, Any]]]) -> None:
+    async def _announce(self, conn: Connection, game_id: int, announcements: list[News]) -> None:
         now = self.clock.now()
         await conn.executemany(
             "INSERT INTO outbox (game_id, kind, payload, created_at, next_attempt) VALUES (?,?,?,?,?)",
-            [(game_id, kind, json.dumps(payload), now, now) for kind, payload in announcements],
+            [(game_id, a.kind, json.dumps(a.to_payload()), now, now) for a in announcements],
         )
 
     def _notify(self, game_id: int, wake_at: float | None) -> None:

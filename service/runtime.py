@@ -13,6 +13,7 @@ from service import GameMaster
 from service.clock import Clock, SystemClock
 from service.languages import ServerLanguages
 from service.outbox import Outbox, Sink
+from service.posts import PostPresenter
 from service.presenter import Presenter
 from service.scheduler import WakeScheduler, guarded
 from service.store import BOT, Location, Store, open_store, sqlite_path
@@ -26,8 +27,9 @@ ARM_AHEAD_SECONDS = 900.0  # how far ahead the scheduler holds wake-ups; many sw
 
 class GameService:
     """What the bot holds: ``master`` for every game operation, ``presenter`` for what players see of
-    games; announcements go to ``sink``; renders and computer players run in ``pool`` (else in a pool of
-    its own with ``workers`` processes, one per core by default)."""
+    games, ``posts`` for what they read of its announcements (which go to ``sink``); renders and
+    computer players run in ``pool`` (else in a pool of its own with ``workers`` processes, one per
+    core by default)."""
 
     def __init__(
         self,
@@ -46,6 +48,7 @@ class GameService:
         self._owns_pool = pool is None  # a pool handed in is shared, and closed by whoever made it
         self.master = GameMaster(db, self.clock, rulesets=rulesets, pool=self.pool)
         self.presenter = Presenter(self.master, self.pool)
+        self.posts = PostPresenter(self.master, self.presenter)
         self.languages = ServerLanguages(db, self.clock)
         self.outbox = Outbox(db, self.clock, sink, claims=self.master.claims)
         self.scheduler = WakeScheduler(self._wake, self.sweep, sweep_seconds=sweep_seconds)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 from i18n import tr
+from service.announcements import Extended, Paused, Resumed
 from service.claims import WAKE
 from service.errors import GameError
 from service.master import GameMasterCore, NothingToDo
@@ -81,7 +82,7 @@ class TimeOps(GameMasterCore):
             if game.row.paused_at is not None:
                 raise GameError(tr("game #{number} is already paused", number=game.id))
             planner.pause()
-            planner.plan.announcements.append(("paused", {"by": actor.user_id}))
+            planner.plan.announcements.append(Paused(actor.user_id))
 
         return await self._transition(game_id, build)
 
@@ -91,7 +92,7 @@ class TimeOps(GameMasterCore):
             self.require_status(game, RUNNING)
             if game.row.paused_at is None:
                 raise GameError(tr("game #{number} is not paused", number=game.id))
-            planner.plan.announcements.append(("resumed", {"by": actor.user_id}))
+            planner.plan.announcements.append(Resumed(actor.user_id))
             planner.resume()
 
         return await self._transition(game_id, build)
@@ -107,8 +108,6 @@ class TimeOps(GameMasterCore):
             if game.row.time.mode == "none":
                 raise GameError(tr("game #{number} has no deadline to extend", number=game.id))
             planner.extend(seconds)
-            planner.plan.announcements.append(
-                ("extended", {"by": actor.user_id, "seconds": seconds, "deadline_at": planner.plan.deadline_at})
-            )
+            planner.plan.announcements.append(Extended(actor.user_id, seconds, planner.plan.deadline_at))
 
         return await self._transition(game_id, build)

@@ -37,6 +37,7 @@ from service.timing import bank_after_pass, clocked_nodes, turn_deadline
 
 log = logging.getLogger(__name__)
 
+
 @dataclass
 class HistoryRow:
     kind: str
@@ -239,9 +240,7 @@ class Planner:
         player = self.seated()[seat]
         events = [e.to_dict() for e in resolution.events]
         seq = self._record("remove", {"seat": seat, "reason": reason}, events)
-        self.plan.announcements.append(
-            PlayerRemoved(seat, reason, seq, player.user_id, player.name, tuple(events))
-        )
+        self.plan.announcements.append(PlayerRemoved(seat, reason, seq, player.user_id, player.name, tuple(events)))
         self.orders.pop(seat, None)
         if self._finish_if_over({"seat": seat, "reason": reason}):
             return
@@ -283,12 +282,11 @@ class Planner:
         self.plan.announcements.append(
             Reminder(
                 self._turn_named(),
-                user_ids=tuple(seated[s].user_id for s in due),
+                user_ids=tuple(user for s in due if (user := seated[s].user_id) is not None),  # humans all
                 deadline_at=self.plan.deadline_at,
                 orders=tuple(self._given(s) for s in due),  # programmed, not passed
                 last_chance=tuple(  # one more miss removes him
-                    self.game.time.mode == "round" and seated[s].missed + 1 >= self.game.time.missed_limit
-                    for s in due
+                    self.game.time.mode == "round" and seated[s].missed + 1 >= self.game.time.missed_limit for s in due
                 ),
                 orders_stand=self.game.time.orders_stand,
             )
@@ -438,7 +436,7 @@ class Planner:
                 )
                 self.orders[seat] = OrderRow(seat, text, True)
         self._refresh_deadline()
-        humans = [seated[s].user_id for s in acting if not seated[s].is_ai]
+        humans = [user for s in acting if (user := seated[s].user_id) is not None]
         call = TurnCall(
             self._turn_named(),
             user_ids=tuple(humans),

@@ -1,0 +1,35 @@
+"""Text as Discord renders it for each reader (colour marks, mentions, timestamps), shared by the
+game's cards and its posts."""
+
+from __future__ import annotations
+
+from i18n import joined, ntr, tr
+from service.models import Game
+
+COLOUR_EMOJI = ("🟥", "🟦", "🟩", "🟧", "🟪", "🟫")
+
+
+def when(timestamp: float | None) -> str:
+    """A deadline as Discord renders it for each reader: absolute and relative, in his own time zone."""
+    if timestamp is None:
+        return tr("no deadline")
+    return f"<t:{int(timestamp)}:f> (<t:{int(timestamp)}:R>)"
+
+
+def result_lines(game: Game) -> list[str]:
+    """A finished game's result: the winner or the draw, then every seat's place and points."""
+    result = game.row.result or {}
+    names = {p.seat: (f"<@{p.user_id}>" if p.user_id else p.shown_name) for p in game.players if p.seat is not None}
+    lines = []
+    if result.get("draw"):
+        lines.append(tr("🤝 Draw between {players}", players=joined(names[s] for s in result["winners"])))
+    elif result.get("winners"):
+        lines.append(tr("🏆 Winner: {player}", player=names[result["winners"][0]]))
+    place = 1
+    for group in result.get("ranking", []):
+        for seat in group:
+            points = result.get("points", {}).get(str(seat))
+            scored = " — " + ntr("{n} point", "{n} points", points) if points is not None else ""
+            lines.append(f"{place}. {names[seat]}{scored}")
+        place += len(group)
+    return lines

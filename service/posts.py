@@ -1,0 +1,306 @@
+"""What players read of each announcement: the posts made for it, text and all.
+
+The Discord layer only sends them (nonces, files, buttons); everything a post says is decided here,
+in the language set by the caller (``i18n.using``: the server's, for posts everyone reads).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from i18n import mark, ntr, tr
+from render.summary import numbered_turn
+from service import GameMaster
+from service.announcements import (
+    DrawProposed,
+    Extended,
+    GameCancelled,
+    GameOver,
+    GameStarted,
+    NamedTurn,
+    News,
+    Paused,
+    PlayerRemoved,
+    Reminder,
+    Replay,
+    Resumed,
+    RoundResolved,
+    TurnCall,
+    TurnStarted,
+    read,
+)
+from service.errors import GameError
+from service.markup import COLOUR_EMOJI, result_lines, when
+from service.models import RUNNING, Announcement, Game
+from service.presenter import Presenter
+
+log = logging.getLogger(__name__)
+
+MESSAGE_LIMIT = 2000  # characters in a Discord message
+
+# Why a seat left, as the event lines quote it ("left the game (time ran out)").
+REASONS = (mark("surrender"), mark("missed turns"), mark("time ran out"), mark("kicked"))
+
+DEPARTURES = {
+    "surrender": mark("{player} surrendered"),
+    "missed turns": mark("{player} was removed after missing turns in a row"),
+    "time ran out": mark("{player} ran out of time"),
+    "kicked": mark("{player} was removed by a manager"),
+}
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file a post carries."""
+
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class DirectMessage:
+    """A post sent to one user rather than into the game's thread."""
+
+    user_id: int
+    index: int  # his place among the announcement's recipients: each copy is told apart by it
+
+
+@dataclass(frozen=True)
+class Post:
+    text: str  # fits in a message
+    pings: tuple[int, ...] = ()  # the users notified; players mentioned otherwise are not
+    upload: Upload | None = None
+    rematch: bool = False  # with the button that opens a rematch
+    dm: DirectMessage | None = None
+
+
+def _post(
+    text: str,
+    *,
+    pings: tuple[int, ...] = (),
+    upload: Upload | None = None,
+    rematch: bool = False,
+    dm: DirectMessage | None = None,
+) -> Post:
+    """A post, its text cut to what a message holds."""
+    return Post(text[:MESSAGE_LIMIT], pings, upload, rematch, dm)
+
+
+def _fit(lines: list[str], limit: int = 1900) -> str:
+    text = "\n".join(lines)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _turn_name(named: NamedTurn, *, capital: bool = True) -> str:
+    """The announced turn by its ruleset's name and count ("Round 4", "move phase 7 of 12")."""
+    return numbered_turn(named.unit, named.number, named.of, capital=capital)
+
+
+class PostPresenter:
+    """Each announcement as the posts players read."""
+
+    def __init__(self, master: GameMaster, presenter: Presenter):
+        self.master, self.presenter = master, presenter
+
+    async def posts(
+        self, announcement: Announcement, game: Game, *, shown: Callable[[str], str], upload_limit: int
+    ) -> list[Post]:
+        """The posts for ``announcement`` (none when it has nothing left to say): ``shown`` makes a
+        player's name safe where they go (Discord escapes markdown in names), ``upload_limit`` is the
+        largest file they may carry."""
+        news: News = read(announcement.kind, announcement.payload)
+        match news:
+            case GameStarted():
+                return [await self._started(news, game)]
+            case RoundResolved():
+                return [await self._resolved(news, game, shown)]
+            case TurnStarted():
+                call = self._call(news.call, game)
+                return [] if call is None else [_post(call, pings=news.call.user_ids)]
+            case Reminder():
+                return await self._reminders(news, game)
+            case PlayerRemoved():
+                consequences = self.presenter.event_lines(game, news.events, shown=shown)
+                left = self._departure(game, news.seat, news.reason)
+                return [self._with_call([f"{left}.", *consequences], news.next_turn, game)]
+            case GameOver():
+                return [await self._over(news, game)]
+            case Replay():
+                return await self._replay(game, upload_limit)
+            case DrawProposed():
+                return [self._draw(news, game)]
+            case GameCancelled():
+                return [
+                    _post(tr("{game} was cancelled by {user}.", game=self.presenter.title(game), user=f"<@{news.by}>"))
+                ]
+            case Paused():
+                return [_post(tr("⏸️ {user} paused the game; the clock is stopped.", user=f"<@{news.by}>"))]
+            case Resumed():
+                text = tr(
+                    "▶️ {user} resumed the game. Deadline: {deadline}.",
+                    user=f"<@{news.by}>",
+                    deadline=when(game.row.deadline_at),
+                )
+                return [_post(text)]
+            case Extended():
+                text = tr(
+                    "{user} gave this turn more time. Deadline: {deadline}.",
+                    user=f"<@{news.by}>",
+                    deadline=when(news.deadline_at),
+                )
+                return [_post(text)]
+
+    async def _board(self, game: Game, seq: int, title: str | None = None) -> Upload:
+        data = await self.presenter.board(game, seq=seq, title=title)
+        return Upload(f"game-{game.id}-{seq:04d}.png", data)
+
+    def _with_call(self, lines: list[str], call: TurnCall | None, game: Game, upload: Upload | None = None) -> Post:
+        """The lines (cut to fit), then the new turn's call to play when this post carries it."""
+        text = self._call(call, game) if call else None
+        if call is None or text is None:
+            return _post(_fit(lines), upload=upload)
+        shown = _fit(lines, max(200, 1990 - len(text)))
+        return _post(f"{shown}\n{text}", pings=call.user_ids, upload=upload)
+
+    def _call(self, call: TurnCall, game: Game) -> str | None:
+        """A turn's call to play, naming who must play it; None when there is nobody to call (only
+        computers act, or the game is no longer running)."""
+        if game.row.status != RUNNING or not call.user_ids:
+            return None
+        pings = " ".join(f"<@{user}>" for user in call.user_ids)
+        deadline = when(call.deadline_at) if call.deadline_at else tr("no deadline")
+        turn = _turn_name(call.named, capital=False)
+        if call.secret:
+            text = tr(
+                "{pings} — {turn}: give your orders with `/orders give`, check them with "
+                "`/orders show`, then `/orders pass`. Deadline: {deadline}.",
+                pings=pings,
+                turn=turn,
+                deadline=deadline,
+            )
+        else:
+            text = tr(
+                "{pings} — your turn ({turn}): play it with `/orders send`. Deadline: {deadline}.",
+                pings=pings,
+                turn=turn,
+                deadline=deadline,
+            )
+        if call.hint:
+            text += "\n" + tr("To play: {hint}.", hint=tr(call.hint))
+        return text
+
+    def _mention(self, game: Game, seat: int) -> str:
+        player = game.player_at(seat)
+        if player is None:
+            return tr("seat {number}", number=seat)
+        return f"{COLOUR_EMOJI[seat]} " + (f"<@{player.user_id}>" if player.user_id else f"🤖 {player.shown_name}")
+
+    def _departure(self, game: Game, seat: int, reason: str) -> str:
+        """ "🟥 <@1> ran out of time": a seat leaving, as players read it."""
+        who = self._mention(game, seat)
+        if reason in DEPARTURES:
+            return tr(DEPARTURES[reason], player=who)
+        return tr("{player} left ({reason})", player=who, reason=reason)
+
+    async def _started(self, news: GameStarted, game: Game) -> Post:
+        seats = "\n".join(
+            self._mention(game, p.seat) for p in sorted(game.players, key=lambda p: p.seat or 0) if p.seat is not None
+        )
+        text = tr(
+            "**{game} has started!**\n{seats}\nRules: `/rules {ruleset}`.",
+            game=self.presenter.title(game),
+            seats=seats,
+            ruleset=game.row.ruleset,
+        )
+        return self._with_call([text], news.next_turn, game, await self._board(game, news.seq, tr("Start")))
+
+    async def _resolved(self, news: RoundResolved, game: Game, shown: Callable[[str], str]) -> Post:
+        lines = [f"**{_turn_name(news.named)}.**"]
+        lines += self.presenter.event_lines(game, news.events, shown=shown)
+        for seat, count in news.missed:
+            lines.append(
+                tr(
+                    "{player} missed this {unit} ({count} of {limit} in a row).",
+                    player=self._mention(game, seat),
+                    unit=tr(news.named.unit),
+                    count=count,
+                    limit=news.missed_limit,
+                )
+            )
+        return self._with_call(lines, news.next_turn, game, await self._board(game, news.seq))
+
+    async def _reminders(self, news: Reminder, game: Game) -> list[Post]:
+        """One direct message for each player still wanting reminders (he may have turned them off
+        since this one was planned)."""
+        where = f"<#{game.row.thread_id}>" if game.row.thread_id else f"<#{game.row.channel_id}>"
+        posts = []
+        for index, user_id in enumerate(news.user_ids):
+            if not (await self.master.settings_of(user_id)).dm_reminders:
+                continue
+            lines = [
+                tr(
+                    "⏰ {game}, {turn}: the deadline is {deadline}. {where}",
+                    game=self.presenter.title(game),
+                    turn=_turn_name(news.named, capital=False),
+                    deadline=when(news.deadline_at),
+                    where=where,
+                )
+            ]
+            given = news.orders[index]
+            if given and not news.orders_stand:
+                lines.append(
+                    ntr(
+                        "You gave {n} order but did not pass: **it is thrown away at the deadline** "
+                        "unless you `/orders pass`.",
+                        "You gave {n} orders but did not pass: **they are thrown away at the deadline** "
+                        "unless you `/orders pass`.",
+                        given,
+                    )
+                )
+            elif not given:
+                lines.append(tr("You have given no orders yet."))
+            if news.last_chance[index]:
+                lines.append(tr("⚠️ One more missed turn removes you from the game."))
+            posts.append(_post("\n".join(lines), dm=DirectMessage(user_id, index)))
+        return posts
+
+    async def _over(self, news: GameOver, game: Game) -> Post:
+        title = self.presenter.title(game)
+        reason = news.result.get("reason")
+        departure = news.result.get("departure")
+        if departure:  # the game ended because this seat left: say so first
+            left = self._departure(game, departure["seat"], departure["reason"])
+            reason = tr("{departure}, so {reason}", departure=left, reason=tr(reason)) if reason else left
+        elif reason:
+            reason = tr(reason)
+        over = (
+            tr("🏁 **{game} is over**: {reason}.", game=title, reason=reason)
+            if reason
+            else tr("🏁 **{game} is over**.", game=title)
+        )
+        board = await self._board(game, news.seq, tr("Final position")) if news.board else None
+        return _post(_fit([over, *result_lines(game)]), upload=board, rematch=True)
+
+    async def _replay(self, game: Game, upload_limit: int) -> list[Post]:
+        """The whole game animated, after its final board; a game over before its first turn has none."""
+        if await self.master.resolved_turns(game.id) == 0:
+            return []
+        try:
+            replay = await self.presenter.replay(game, upload_limit)
+        except GameError as err:  # it could never fit: the game's other posts go on without it
+            log.warning("game #%s: no replay posted: %s", game.id, err)
+            return []
+        return [_post(replay.text, upload=Upload(replay.filename, replay.data))]
+
+    def _draw(self, news: DrawProposed, game: Game) -> Post:
+        lines = [
+            tr(
+                "{player} proposes a draw. "
+                "Everyone still playing can agree with `/game draw` (an offer lasts until the turn ends).",
+                player=self._mention(game, news.seat),
+            )
+        ]
+        lines += [tr("{player} is ahead and declines.", player=self._mention(game, seat)) for seat in news.declined]
+        return _post("\n".join(lines))
