@@ -29,7 +29,7 @@ def test_each_player_starts_with_one_pawn_on_his_capital():
     """ "Each player has a **capital** cell (a city cell of his home city; he starts with one pawn on it)." """
     for name in SHIPPED.names():
         board = SHIPPED.load(name)
-        state = RS.setup(board.players, {"map": name}, seed=1)
+        state = RS.setup(board.players, {"map": name, "head_start": 0}, seed=1)
         assert {c: (a.seat, a.kind) for c, a in state.armies.items()} == {
             capital: (seat, "pawn") for seat, capital in enumerate(board.capitals)
         }
@@ -46,7 +46,8 @@ def test_in_a_two_player_game_the_first_player_begins_with_the_measured_head_sta
     assert RS.setup(2, {}, seed=3).exp == (measured, 0)
     assert RS.setup(2, {"size": 9}, seed=3).exp == (measured, 0)  # a generated board of any size
     assert RS.setup(2, {"map": "duel"}, seed=3).exp == (HEAD_START.get("duel", 0), 0)
-    assert f"on a generated board {measured}; option *head_start*" in RS.rules_text
+    assert HEAD_START["nine-cities"] == measured and RS.setup(2, {"map": "nine-cities"}, seed=3).exp == (measured, 0)
+    assert f"({measured} on a generated board and on nine-cities; option *head_start*)" in RS.rules_text
 
 
 def test_the_head_start_option_sets_it_and_bigger_tables_have_none_by_default():
