@@ -78,9 +78,9 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _migrate_db(source: str, target: str) -> int:
-    from service.migratedb import migrate_db
-    from service.store import described, is_postgresql, sqlite_path
-    from service.storeerrors import StorageFailure, StoreError
+    from service.storage.errors import StorageFailure, StoreError
+    from service.storage.store import described, is_postgresql, sqlite_path
+    from service.storage.transfer import migrate_db
 
     if described(source) == described(target):
         print("migrate-db: --from and --to name the same database", file=sys.stderr)
@@ -102,7 +102,7 @@ async def run_bot(config: Config) -> int:
     import discord
 
     from cogs.client import GameBot
-    from service.storeerrors import StoreError
+    from service.storage.errors import StoreError
 
     logging.getLogger().setLevel(config.log_level)
     bot = GameBot(config)

@@ -28,7 +28,7 @@ from bench.positions import played  # noqa: E402
 from engine import RULESETS  # noqa: E402
 from render import has_drawer  # noqa: E402
 from render.replay import UPLOAD_LIMIT  # noqa: E402
-from service.packing import pack  # noqa: E402
+from service.storage.packing import pack  # noqa: E402
 from service.workers import (
     ReplayStep,  # noqa: E402
     replay_job,  # noqa: E402

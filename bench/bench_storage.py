@@ -23,9 +23,9 @@ from bench.positions import quick_level  # noqa: E402
 from engine import find_ruleset  # noqa: E402
 from service import GameMaster  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
-from service.db import Database  # noqa: E402
 from service.models import Actor  # noqa: E402
-from service.packing import unpack  # noqa: E402
+from service.storage.packing import unpack  # noqa: E402
+from service.storage.sqlite import Database  # noqa: E402
 
 RS = find_ruleset("conquest")
 HUMAN = Actor(1, "Human")

@@ -28,7 +28,7 @@ from engine import find_ruleset  # noqa: E402
 from service import GameMaster  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
 from service.models import Actor  # noqa: E402
-from service.store import Location, open_store  # noqa: E402
+from service.storage.store import Location, open_store  # noqa: E402
 from tests.pgcluster import MISSING, Cluster, server_binaries  # noqa: E402
 
 RS = find_ruleset("conquest")

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from engine import find_ruleset
 from service import GameMaster
 from service.clock import ManualClock
-from service.db import Database
 from service.models import Actor, TimeSettings
+from service.storage.sqlite import Database
 
 HOST = Actor(10**12, "Host")
 DAY = 86400

@@ -28,8 +28,8 @@ from cogs.settings import SettingsCog
 from cogs.sharding import IdentifyLimiter, fetch_gateway, syncs_commands
 from cogs.translator import CatalogTranslator, LocalisedTree, quote_commands_of
 from service.runtime import GameService
-from service.store import described
-from service.storeerrors import StoreError, explain
+from service.storage.errors import StoreError, explain
+from service.storage.store import described
 
 
 class GameBot(commands.AutoShardedBot):

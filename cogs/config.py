@@ -7,7 +7,7 @@ import pathlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from service.store import SQLITE_SCHEME, Location, is_postgresql, redacted, sqlite_path
+from service.storage.store import SQLITE_SCHEME, Location, is_postgresql, redacted, sqlite_path
 
 
 class ConfigError(Exception):

@@ -26,7 +26,7 @@ import socket
 from collections.abc import AsyncIterator
 
 from service.clock import Clock
-from service.store import Connection, Store
+from service.storage.store import Connection, Store
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from render.replay import MAX_FRAMES, pick
 from service.errors import GameError
 from service.master import GameMasterCore
 from service.models import FINISHED
-from service.packing import unpack
+from service.storage.packing import unpack
 from service.workers import ReplayStep
 
 

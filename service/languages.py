@@ -8,7 +8,7 @@ from i18n import ENGLISH, LANGUAGES, from_discord, joined, language_name, tr
 from service.clock import Clock
 from service.errors import GameError, NotAllowed
 from service.models import Actor
-from service.store import Store
+from service.storage.store import Store
 
 
 class ServerLanguages:

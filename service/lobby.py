@@ -16,7 +16,7 @@ from service.errors import GameError, GameNotFound, NotAllowed, WrongPhase
 from service.gameoptions import settle
 from service.master import GameMasterCore
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, TimeSettings, computer_name
-from service.store import Connection
+from service.storage.store import Connection
 from service.timing import check_settings
 from service.turns import Planner
 
@@ -409,7 +409,7 @@ class LobbyOps(GameMasterCore):
 
     async def stored_state_at(self, game_id: int, seq: int) -> bytes | str:
         """The game state right after history row ``seq`` (what a round's image shows), as stored
-        (see :mod:`service.packing`): a render worker reads it, not the bot's process, and it
+        (see :mod:`service.storage.packing`): a render worker reads it, not the bot's process, and it
         pickles as one string instead of a tree of objects."""
         async with self.db.reading() as conn:
             async with conn.execute(

@@ -26,9 +26,9 @@ from service.claims import Claims
 from service.clock import Clock
 from service.errors import Conflict, GameError, GameNotFound, NotAllowed, WrongPhase
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, GameRow, OrderRow, PlayerRow
-from service.packing import pack
 from service.reminders import DEFAULT_TIME_ZONE, ReminderSettings
-from service.store import Connection, Store
+from service.storage.packing import pack
+from service.storage.store import Connection, Store
 from service.turns import Plan, Planner
 from service.workers import CpuPool, bot_job
 

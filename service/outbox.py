@@ -21,7 +21,7 @@ from service.claims import OUTBOX, Claims
 from service.clock import Clock
 from service.master import Fault, _no_fault
 from service.models import Announcement
-from service.store import Store
+from service.storage.store import Store
 
 log = logging.getLogger(__name__)
 

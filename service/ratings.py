@@ -20,7 +20,7 @@ from i18n import joined, tr
 from service.errors import GameError
 from service.master import GameMasterCore
 from service.models import FINISHED, computer_title
-from service.store import Connection
+from service.storage.store import Connection
 
 GLOBAL = 0  # the scope of ratings over every server
 MODEL = PlackettLuce()

@@ -16,8 +16,8 @@ from service.outbox import Outbox, Sink
 from service.posts import PostPresenter
 from service.presenter import Presenter
 from service.scheduler import WakeScheduler, guarded
-from service.store import BOT, Location, Store, open_store, sqlite_path
-from service.storeerrors import StoreError, explain
+from service.storage.errors import StoreError, explain
+from service.storage.store import BOT, Location, Store, open_store, sqlite_path
 from service.workers import CpuPool
 
 log = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ class GameService:
 
     @classmethod
     async def open(cls, location: Location, sink: Sink, **kwargs) -> GameService:
-        """Take the database (a SQLite file's path, or a database URL: ``service.store``) for this process
+        """Take the database (a SQLite file's path, or a database URL: ``service.storage.store``) for this process
         and bring its schema up to date; raises StoreError (saying what to fix) if it cannot be used,
         leaving nothing open behind."""
         async with contextlib.AsyncExitStack() as undo:

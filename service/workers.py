@@ -27,7 +27,7 @@ from render import board_image, board_png, has_drawer, text
 from render.chart import rating_chart
 from render.replay import Replay, Still, animate, final
 from render.summary import numbered_turn
-from service.packing import unpack
+from service.storage.packing import unpack
 
 T = TypeVar("T")
 

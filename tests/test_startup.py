@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from service.db import MIGRATIONS, available_migrations
+from service.storage.sqlite import MIGRATIONS, available_migrations
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 LATEST = max(available_migrations(MIGRATIONS))

@@ -66,7 +66,7 @@ CREATE TABLE orders (
 );
 
 -- Every transition of a running game, enough to replay it from the first state. Its JSON is kept
--- deflated (service/packing.py): bytes, so BYTEA.
+-- deflated (service/storage/packing.py): bytes, so BYTEA.
 CREATE TABLE history (
     game_id      BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     seq          BIGINT NOT NULL,                      -- 0 is the setup, then one per transition
@@ -74,7 +74,7 @@ CREATE TABLE history (
     kind         TEXT    NOT NULL CHECK (kind IN ('setup', 'resolve', 'remove')),
     payload      BYTEA    NOT NULL,                      -- JSON: setup, orders by seat, or the removal
     events       BYTEA    NOT NULL,                      -- JSON list of engine events
-    state_after  BYTEA    NOT NULL,                      -- (all three deflated: service/packing.py)
+    state_after  BYTEA    NOT NULL,                      -- (all three deflated: service/storage/packing.py)
     at           DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (game_id, seq)
 );

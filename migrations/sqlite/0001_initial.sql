@@ -65,7 +65,7 @@ CREATE TABLE orders (
 );
 
 -- Every transition of a running game, enough to replay it from the first state. Its JSON is kept
--- deflated (service/packing.py): bytes, so BLOB (SQLite keeps any value whatever the column's type;
+-- deflated (service/storage/packing.py): bytes, so BLOB (SQLite keeps any value whatever the column's type;
 -- PostgreSQL needs the bytes type).
 CREATE TABLE history (
     game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -74,7 +74,7 @@ CREATE TABLE history (
     kind         TEXT    NOT NULL CHECK (kind IN ('setup', 'resolve', 'remove')),
     payload      BLOB    NOT NULL,                      -- JSON: setup, orders by seat, or the removal
     events       BLOB    NOT NULL,                      -- JSON list of engine events
-    state_after  BLOB    NOT NULL,                      -- (all three deflated: service/packing.py)
+    state_after  BLOB    NOT NULL,                      -- (all three deflated: service/storage/packing.py)
     at           REAL    NOT NULL,
     PRIMARY KEY (game_id, seq)
 );

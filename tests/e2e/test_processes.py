@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import asyncpg
 import pytest
 
-from service.packing import unpack
+from service.storage.packing import unpack
 from tests.e2e.conftest import button
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeChannel, FakeUser

@@ -8,7 +8,7 @@ import json
 from dataclasses import replace
 
 from engine import find_ruleset
-from service.packing import unpack
+from service.storage.packing import unpack
 from tests.e2e.conftest import button
 
 RS = find_ruleset("conquest")

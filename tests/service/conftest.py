@@ -14,11 +14,11 @@ import pytest
 
 from service import GameMaster
 from service.clock import ManualClock
-from service.db import Database
 from service.models import Actor, Announcement, TimeSettings
 from service.outbox import Outbox
-from service.pgstore import PostgresStore
-from service.store import Location, Store, open_store
+from service.storage.postgresql import PostgresStore
+from service.storage.sqlite import Database
+from service.storage.store import Location, Store, open_store
 from tests.pgcluster import Cluster
 
 GUILD, CHANNEL = 100, 200

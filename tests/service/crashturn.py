@@ -29,9 +29,9 @@ from service import GameMaster
 from service.clock import SystemClock
 from service.errors import GameError
 from service.models import Actor, Announcement
-from service.packing import unpack
 from service.runtime import GameService
-from service.store import Location, open_store
+from service.storage.packing import unpack
+from service.storage.store import Location, open_store
 from service.workers import CpuPool
 
 PLAYERS = (Actor(1, "Alice"), Actor(2, "Bob"))

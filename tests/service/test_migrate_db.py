@@ -9,9 +9,9 @@ import asyncio
 import bot
 from service.clock import ManualClock
 from service.languages import ServerLanguages
-from service.migratedb import PACKED, TABLES
-from service.packing import unpack
-from service.store import open_store
+from service.storage.packing import unpack
+from service.storage.store import open_store
+from service.storage.transfer import PACKED, TABLES
 from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, GUILD, HOUR, Env
 from tests.service.test_ratings import finished
 

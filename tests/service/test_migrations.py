@@ -7,10 +7,10 @@ import sqlite3
 
 import pytest
 
-from service.db import MIGRATIONS, Database, SchemaTooNewError, available_migrations
 from service.models import Actor
-from service.store import open_store
-from service.storeerrors import StoreError
+from service.storage.errors import StoreError
+from service.storage.sqlite import MIGRATIONS, Database, SchemaTooNewError, available_migrations
+from service.storage.store import open_store
 
 LATEST = max(available_migrations(MIGRATIONS))
 

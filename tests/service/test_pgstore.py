@@ -8,9 +8,9 @@ import urllib.parse
 
 import pytest
 
-from service.pgstore import numbered
-from service.store import open_store
-from service.storeerrors import StorageFailure, StoreError
+from service.storage.errors import StorageFailure, StoreError
+from service.storage.postgresql import numbered
+from service.storage.store import open_store
 from tests.service.conftest import ALICE, BOB, admin, blocking
 
 pytestmark = pytest.mark.postgresql_only("the PostgreSQL store's own behaviour")

@@ -9,9 +9,9 @@ import pytest
 
 from service.claims import LEASE_SECONDS, OUTBOX, WAKE
 from service.clock import ManualClock
-from service.instancelock import AlreadyRunning
 from service.runtime import GameService
-from service.store import BOT, SOLE, open_store
+from service.storage.instancelock import AlreadyRunning
+from service.storage.store import BOT, SOLE, open_store
 from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, GUILD, HOUR, Env, ListSink
 
 pytestmark = pytest.mark.postgresql_only("several bot processes share only a PostgreSQL database")

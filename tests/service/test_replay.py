@@ -8,8 +8,8 @@ import pytest
 import service.history
 from engine import find_ruleset
 from service.errors import GameError
-from service.packing import unpack
 from service.presenter import Presenter
+from service.storage.packing import unpack
 from service.workers import CpuPool, replay_job
 from tests.service.conftest import ALICE, BOB
 

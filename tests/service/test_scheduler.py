@@ -11,7 +11,7 @@ from service import GameMaster
 from service.clock import ManualClock
 from service.runtime import ARM_AHEAD_SECONDS, GameService
 from service.scheduler import WakeScheduler, job_id
-from service.store import open_store
+from service.storage.store import open_store
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, ListSink
 
 

@@ -11,8 +11,8 @@ import sqlite3
 
 import asyncpg
 
-from service.db import MIGRATIONS, POSTGRESQL_MIGRATIONS, available_migrations
-from service.store import open_store
+from service.storage.sqlite import MIGRATIONS, POSTGRESQL_MIGRATIONS, available_migrations
+from service.storage.store import open_store
 
 TYPES = {"INTEGER": "bigint", "TEXT": "text", "REAL": "double precision", "BLOB": "bytea"}
 

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from service.storeerrors import StorageFailure
+from service.storage.errors import StorageFailure
 from tests.service.conftest import ALICE, BOB, fill_disk, free_disk
 
 

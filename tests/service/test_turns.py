@@ -7,7 +7,7 @@ import pytest
 from engine import IllegalOrderError, OrderSyntaxError, find_ruleset
 from service.errors import GameError, NotAllowed, WrongPhase
 from service.models import TimeSettings
-from service.packing import unpack
+from service.storage.packing import unpack
 from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, HOUR
 
 RS = find_ruleset("conquest")

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from service.packing import pack, unpack
-from service.store import SOLE, Connection, Location, Store, described, open_store
-from service.storeerrors import StoreError
+from service.storage.errors import StoreError
+from service.storage.packing import pack, unpack
+from service.storage.store import SOLE, Connection, Location, Store, described, open_store
 
 # Every table of the schema, parents before the rows that refer to them: its key (the order rows are
 # copied in) and the column holding a game's id, if any, to copy it a window of games at a time.
@@ -30,7 +30,7 @@ TABLES = (
     ("server_language", "guild_id", None),
     ("user_settings", "user_id", None),
 )
-PACKED = {"history": ("payload", "events", "state_after")}  # service.packing's bytes (old rows: JSON text)
+PACKED = {"history": ("payload", "events", "state_after")}  # service.storage.packing's bytes (old rows: JSON text)
 GAMES_AT_ONCE = 200
 
 

@@ -1,14 +1,14 @@
 """What the service needs of a database, and which one a location names.
 
-Two stores implement it: the embedded SQLite file (``service.db``, the default) and a PostgreSQL
-server (``service.pgstore``, chosen by a ``postgresql://`` URL). The service's SQL is one text for
+Two stores implement it: the embedded SQLite file (``service.storage.sqlite``, the default) and a PostgreSQL
+server (``service.storage.postgresql``, chosen by a ``postgresql://`` URL). The service's SQL is one text for
 both, written with ``?`` placeholders; what differs between the two dialects lives in
-``service.pgstore`` alone.
+``service.storage.postgresql`` alone.
 
 A connection answers the part of aiosqlite's interface the service uses: ``execute(sql, params)``
 gives a cursor (awaited, or used with ``async with``) with ``fetchone``, ``fetchall`` and
 ``rowcount``; ``executemany(sql, rows)``. Rows are read by column name or position. Both stores run a
-statement and fetch its rows in one round trip (``service.storebase.Statement``): a turn makes dozens of statements,
+statement and fetch its rows in one round trip (``service.storage.base.Statement``): a turn makes dozens of statements,
 and each crossing to a database thread or server costs more than the small reads themselves.
 """
 
@@ -19,9 +19,9 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol, TypeGuard, TypeVar
 
-from service.storebase import BOT as BOT  # how open_store's callers hold a store
-from service.storebase import SOLE as SOLE
-from service.storebase import redacted
+from service.storage.base import BOT as BOT  # how open_store's callers hold a store
+from service.storage.base import SOLE as SOLE
+from service.storage.base import redacted
 
 POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_SCHEME = "sqlite:///"
@@ -94,9 +94,9 @@ async def open_store(location: Location, *, hold: str | None = None) -> Store[An
     ``SOLE`` when nothing else may use the database meanwhile (a copy by ``migrate-db``); None for a
     look that guards nothing (tests, benches)."""
     if is_postgresql(location):
-        from service.pgstore import PostgresStore  # asyncpg is loaded only by bots that use it
+        from service.storage.postgresql import PostgresStore  # asyncpg is loaded only by bots that use it
 
         return await PostgresStore.open(str(location), hold=hold)
-    from service.db import Database
+    from service.storage.sqlite import Database
 
     return await Database.open(sqlite_path(location), alone=hold is not None)

@@ -1,6 +1,6 @@
-"""What both stores share, apart from the service's view of a store (``service.store``): how a
+"""What both stores share, apart from the service's view of a store (``service.storage.store``): how a
 statement's rows are handed back, how a store is held, and a database URL fit to be shown. Both
-``service.db`` and ``service.pgstore`` build on it; ``service.store`` opens one or the other."""
+``service.storage.sqlite`` and ``service.storage.postgresql`` build on it; ``service.storage.store`` opens one or the other."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import urllib.parse
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-BOT, SOLE = "bot", "sole"  # how a store is held (``service.store.open_store``)
+BOT, SOLE = "bot", "sole"  # how a store is held (``service.storage.store.open_store``)
 RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES|PRAGMA)\b|\bRETURNING\b", re.IGNORECASE)
 
 

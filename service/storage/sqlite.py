@@ -1,4 +1,4 @@
-"""The SQLite store (the default; see ``service.store``): one aiosqlite connection, explicit
+"""The SQLite store (the default; see ``service.storage.store``): one aiosqlite connection, explicit
 transactions, and the migration runner.
 
 Every connection uses WAL, foreign keys and a busy timeout. Statements of concurrent coroutines
@@ -20,15 +20,15 @@ from typing import Any, cast
 
 import aiosqlite
 
-from service.instancelock import InstanceLock
-from service.storebase import RETURNS_ROWS, Fetched, Statement
-from service.storeerrors import StorageFailure, StoreError, explain, storage_failure
+from service.storage.base import RETURNS_ROWS, Fetched, Statement
+from service.storage.errors import StorageFailure, StoreError, explain, storage_failure
+from service.storage.instancelock import InstanceLock
 
 log = logging.getLogger(__name__)
 
 # Each database's schema steps, written for it: the same numbers, the same resulting schema
 # (tests/service/test_schema_parity.py compares them).
-MIGRATIONS = pathlib.Path(__file__).resolve().parents[1] / "migrations" / "sqlite"
+MIGRATIONS = pathlib.Path(__file__).resolve().parents[2] / "migrations" / "sqlite"
 POSTGRESQL_MIGRATIONS = MIGRATIONS.parent / "postgresql"
 _NAME = re.compile(r"^([0-9]{4})_[a-z0-9_]+\.sql$")
 

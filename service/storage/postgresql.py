@@ -30,10 +30,10 @@ from typing import Any
 
 import asyncpg
 
-from service.db import POSTGRESQL_MIGRATIONS, SchemaTooNewError, available_migrations
-from service.instancelock import AlreadyRunning
-from service.storebase import BOT, RETURNS_ROWS, SOLE, Fetched, Statement, redacted
-from service.storeerrors import StorageFailure, StoreError, unsaved
+from service.storage.base import BOT, RETURNS_ROWS, SOLE, Fetched, Statement, redacted
+from service.storage.errors import StorageFailure, StoreError, unsaved
+from service.storage.instancelock import AlreadyRunning
+from service.storage.sqlite import POSTGRESQL_MIGRATIONS, SchemaTooNewError, available_migrations
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ def numbered(sql: str) -> str:
 
 
 class PgConnection:
-    """One pooled asyncpg connection speaking the service's SQL (see ``service.store``)."""
+    """One pooled asyncpg connection speaking the service's SQL (see ``service.storage.store``)."""
 
     def __init__(self, conn: asyncpg.Connection):
         self.conn = conn
@@ -106,7 +106,7 @@ class PostgresStore:
 
     @classmethod
     async def open(cls, url: str, *, hold: str | None = None) -> PostgresStore:
-        """Connect to the server; ``hold`` as ``service.store.open_store`` says."""
+        """Connect to the server; ``hold`` as ``service.storage.store.open_store`` says."""
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as err:

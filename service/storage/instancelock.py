@@ -12,7 +12,7 @@ import fcntl
 import os
 import pathlib
 
-from service.storeerrors import StoreError, explain
+from service.storage.errors import StoreError, explain
 
 
 class AlreadyRunning(StoreError):
