@@ -91,6 +91,7 @@ def from_discord(locale: str | None) -> str | None:
     return next((language for language, locales in LANGUAGES.items() if locale in locales), None)
 
 
+@cache
 def domains() -> dict[str, Path]:
     """Each catalog domain and its ``locales`` folder: the bot's own texts, then every game's, kept in
     the game's engine package (named after it)."""
@@ -105,6 +106,17 @@ def catalog_path(language: str, domain: str = DOMAIN) -> Path:
 def catalog_paths(language: str) -> list[Path]:
     """The catalogs of ``language`` in every domain that has one."""
     return [path for domain in domains() if (path := catalog_path(language, domain)).is_file()]
+
+
+def merged(language: str, project: str | None = None) -> Catalog:
+    """Every domain's catalog of ``language`` as one (a message id belongs to one domain)."""
+    catalog = Catalog(locale=language, project=project, fuzzy=False)
+    for path in catalog_paths(language):
+        with path.open("rb") as po:
+            for message in read_po(po, locale=language):
+                if message.id:
+                    catalog[message.id] = message
+    return catalog
 
 
 class CommandQuoting(Translations):
@@ -125,17 +137,10 @@ def translations(language: str) -> gettext.NullTranslations:
     """The catalogs of ``language`` in every domain, as one (read once per process); English and unknown
     codes translate nothing. Fuzzy entries are left out, so a translation not yet reviewed shows the
     English text."""
-    paths = catalog_paths(language) if language != ENGLISH else []
-    if not paths:
+    if language == ENGLISH or not catalog_paths(language):
         return gettext.NullTranslations()
-    catalog = Catalog(locale=language)
-    for path in paths:
-        with path.open("rb") as po:
-            for message in read_po(po, locale=language):
-                if message.id:
-                    catalog[message.id] = message
     compiled = io.BytesIO()
-    write_mo(compiled, catalog)
+    write_mo(compiled, merged(language))
     compiled.seek(0)
     return CommandQuoting(compiled, domain=DOMAIN)
 

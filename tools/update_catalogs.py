@@ -19,9 +19,9 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import write_po
 
-from i18n import DOMAIN, ENGLISH, LANGUAGES, LEVEL_NAME, MAP_NAME, NAME_CONTEXT, catalog_path, catalog_paths, domains
+from i18n import DOMAIN, ENGLISH, LANGUAGES, LEVEL_NAME, MAP_NAME, NAME_CONTEXT, catalog_path, domains, merged
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "render", "service", "cogs", "i18n")
@@ -128,17 +128,6 @@ def template() -> Catalog:
     return catalog
 
 
-def known(language: str) -> Catalog:
-    """Every translation of ``language`` in any domain's catalog today (a message may move domains)."""
-    catalog = Catalog(locale=language, project=PROJECT, fuzzy=False)
-    for path in catalog_paths(language):
-        with path.open("rb") as po:
-            for message in read_po(po, locale=language):
-                if message.id:
-                    catalog[message.id] = message
-    return catalog
-
-
 def split(source: Catalog) -> dict[str, Catalog]:
     """``source`` as one template per domain."""
     parts = {domain: Catalog(project=PROJECT) for domain in domains()}
@@ -153,7 +142,7 @@ def main() -> None:
     for language in LANGUAGES:
         if language == ENGLISH:
             continue
-        translated = known(language)  # read before any domain's file is rewritten
+        translated = merged(language, PROJECT)  # every domain's, read before any file is rewritten: messages move
         for domain, part in parts.items():
             path = catalog_path(language, domain)
             catalog = copy.deepcopy(translated)

@@ -12,7 +12,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from engine import RULESETS
-from i18n import DOMAIN, ENGLISH, LANGUAGES, LEVEL_NAME, NAME_CONTEXT, catalog_path, catalog_paths, domains
+from i18n import DOMAIN, ENGLISH, LANGUAGES, LEVEL_NAME, NAME_CONTEXT, catalog_path, domains, merged
 from tools.update_catalogs import KEYWORDS, PACKAGES, ROOT, domain_of, template
 
 TRANSLATED = [language for language in LANGUAGES if language != ENGLISH]
@@ -26,11 +26,7 @@ def source():
 
 def catalog(language: str):
     """Every domain's messages of ``language`` together, as the bot reads them."""
-    found = {}
-    for path in catalog_paths(language):
-        with path.open("rb") as po:
-            found |= {(m.id, m.context): m for m in read_po(po, locale=language) if m.id}
-    return found
+    return {(m.id, m.context): m for m in merged(language) if m.id}
 
 
 def domain_catalog(language: str, domain: str):

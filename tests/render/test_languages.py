@@ -7,11 +7,10 @@ from __future__ import annotations
 import io
 
 import pytest
-from babel.messages.pofile import read_po
 from PIL import Image, ImageDraw, ImageFont
 
 from engine import find_ruleset
-from i18n import catalog_paths, tr, using
+from i18n import merged, tr, using
 from render import board_png, text
 
 LANGUAGES = ("uk", "zh_Hans")
@@ -23,10 +22,7 @@ DRAWN = ("render/", "engine/standings.py")  # where the texts that boards and ch
 
 def translations(language: str, where: tuple[str, ...] = ("",)) -> list[str]:
     """The translations of the messages written in files whose path starts with one of ``where``."""
-    messages = []
-    for path in catalog_paths(language):
-        with path.open("rb") as po:
-            messages += [m for m in read_po(po, locale=language) if m.id]
+    messages = [m for m in merged(language) if m.id]
     chosen = [m for m in messages if any(path.startswith(where) for path, _ in m.locations)]
     return [form for m in chosen for form in (m.string if isinstance(m.string, tuple) else (m.string,))]
 
