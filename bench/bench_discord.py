@@ -106,7 +106,7 @@ class BotSide:
                 channel = self.fake.add_text_channel(self.guild, f"games-{i // 40}")
             pair = self.users[i : i + 2]
             actors = [Actor(u.id, u.name) for u in pair]
-            game = await service.master.create_game(
+            game = await service.master.lobby.create_game(
                 guild_id=self.guild.id,
                 channel_id=channel.id,
                 actor=actors[0],
@@ -116,8 +116,8 @@ class BotSide:
                 seed=i,
             )
             game, thread = await post_lobby(self.bot.get_channel(channel.id), game, service, actors[0])
-            await service.master.join(game.id, actors[1])
-            game = await service.master.start_game(game.id, actors[0])
+            await service.master.lobby.join(game.id, actors[1])
+            game = await service.master.lobby.start_game(game.id, actors[0])
             for user, actor in zip(pair, actors, strict=True):
                 seat = game.player_of(actor.user_id).seat
                 self.orders[user.id] = (
@@ -160,7 +160,7 @@ class BotSide:
                 arrivals[message.channel_id] = (time.perf_counter() - start) * 1000
             return len(arrivals) == turns
 
-        cards = {g.row.lobby_message_id for g in await self.bot.service.master.list_games(self.guild.id)}
+        cards = {g.row.lobby_message_id for g in await self.bot.service.master.lookup.list_games(self.guild.id)}
         shown: set[int] = set()
         next_round = f"Round {round_number + 1}"
 
@@ -182,7 +182,7 @@ class BotSide:
         """Milliseconds for the bot's render workers to draw every game's board at once (through the
         presenter, as a round post draws it), with nothing else going on."""
         service = self.bot.service
-        games = [g for g in await service.master.list_games(self.guild.id) if g.row.thread_id]
+        games = [g for g in await service.master.lookup.list_games(self.guild.id) if g.row.thread_id]
         started = time.perf_counter()
         await asyncio.gather(*(service.presenter.board(g) for g in games))
         return (time.perf_counter() - started) * 1000

@@ -28,7 +28,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from service.clock import ManualClock  # noqa: E402
 from service.models import Actor, Announcement  # noqa: E402
-from service.runtime import GameService  # noqa: E402
+from service.runtime.gameservice import GameService  # noqa: E402
 
 GAMES = 40
 OLD_HEADS = """SELECT * FROM outbox AS o WHERE delivered_at IS NULL AND next_attempt <= ?
@@ -48,7 +48,11 @@ class CountingSink:
 async def backlog(service: GameService, pending: int) -> list[int]:
     clock = service.clock
     games = [
-        (await service.master.create_game(guild_id=1, channel_id=i, actor=Actor(i + 1), ruleset="conquest", seed=i)).id
+        (
+            await service.master.lobby.create_game(
+                guild_id=1, channel_id=i, actor=Actor(i + 1), ruleset="conquest", seed=i
+            )
+        ).id
         for i in range(GAMES)
     ]
     payload = json.dumps({"by": 1, "deadline_at": clock.now(), "note": "x" * 200})
@@ -83,7 +87,7 @@ async def measure(size: int, folder: pathlib.Path) -> dict[str, float]:
         started = time.perf_counter() - start
         while not service.recovery.done():
             asked = time.perf_counter()
-            await service.master.get_game(games[len(waits) % GAMES])
+            await service.master.games.get_game(games[len(waits) % GAMES])
             waits.append(time.perf_counter() - asked)
             await asyncio.sleep(0.001)
         drained = time.perf_counter() - start

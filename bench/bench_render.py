@@ -10,7 +10,7 @@ the work from a view to the bytes the bot uploads (drawing, palette, PNG encodin
   other position of that map: each finds in the caches what the positions before it left, as a
   worker drawing the next turn of a game finds what its earlier turns left.
 - ``cold``: a worker's first image of a map: every cache of the render package emptied, then the
-  warm-up a worker does when it starts (``service.workers.warm_up``: each ruleset's opening board),
+  warm-up a worker does when it starts (``service.runtime.workers.warm_up``: each ruleset's opening board),
   then the position (median of COLD runs).
 
 Floor: Pillow encoding the very pixels the bot sends, in the format it sends them: each sent PNG
@@ -38,7 +38,7 @@ from PIL import Image  # noqa: E402
 from bench.positions import BUSY, played  # noqa: E402
 from engine import RULESETS, Ruleset  # noqa: E402
 from render import board_png, clear_caches, has_drawer, png  # noqa: E402
-from service.workers import warm_up  # noqa: E402
+from service.runtime.workers import warm_up  # noqa: E402
 
 NAMES = ("Алиса", "小明", "Bob", "Zoë Ångström", "李小龙", "Дмитрий")
 RUNS = 20

@@ -3,7 +3,7 @@
 Game: each ruleset's largest default board with its most players (``bench.positions.played``),
 played by the computer for up to ``--turns`` turns (default 120, the most frames a replay shows).
 
-Measured: CPU time (``time.process_time``) of ``service.workers.replay_job``, i.e. all the work a
+Measured: CPU time (``time.process_time``) of ``service.runtime.workers.replay_job``, i.e. all the work a
 worker does for a replay (each board drawn, shrunk, captioned, put on the shared palette, encoded as
 GIF and as WebP), per frame shown; the bytes uploaded, the format chosen, and the frame size. With
 Discord's default upload limit nothing has to be scaled down or dropped for these games; a game
@@ -28,11 +28,11 @@ from bench.positions import played  # noqa: E402
 from engine import RULESETS  # noqa: E402
 from render import has_drawer  # noqa: E402
 from render.replay import UPLOAD_LIMIT  # noqa: E402
-from service.storage.packing import pack  # noqa: E402
-from service.workers import (
+from service.runtime.workers import (
     ReplayStep,  # noqa: E402
     replay_job,  # noqa: E402
 )
+from service.storage.packing import pack  # noqa: E402
 
 NAMES = ("Алиса", "小明", "Bob", "Zoë Ångström", "李小龙", "Дмитрий")
 

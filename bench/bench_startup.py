@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.crowd import DAY, crowded_database  # noqa: E402
 from engine import RULESETS  # noqa: E402
-from service.lobby import MAX_OPEN_GAMES_PER_CHANNEL  # noqa: E402
-from service.runtime import ARM_AHEAD_SECONDS, GameService  # noqa: E402
+from service.ops.lobby import MAX_OPEN_GAMES_PER_CHANNEL  # noqa: E402
+from service.runtime.gameservice import ARM_AHEAD_SECONDS, GameService  # noqa: E402
 from service.storage.sqlite import Database  # noqa: E402
 from tests.fakediscord.harness import FakeDiscord  # noqa: E402
 

@@ -32,7 +32,7 @@ HUMAN = Actor(1, "Human")
 
 
 async def play(master: GameMaster, clock: ManualClock, seed: int, rounds: int) -> int:
-    game = await master.create_game(
+    game = await master.lobby.create_game(
         guild_id=1,
         channel_id=1,
         actor=HUMAN,
@@ -41,16 +41,16 @@ async def play(master: GameMaster, clock: ManualClock, seed: int, rounds: int) -
         seed=seed,
     )
     for _ in range(3):
-        game = await master.add_ai(game.id, HUMAN, quick_level(RS))
-    game = await master.start_game(game.id, HUMAN)
+        game = await master.lobby.add_ai(game.id, HUMAN, quick_level(RS))
+    game = await master.lobby.start_game(game.id, HUMAN)
     seat = game.player_of(HUMAN.user_id).seat
     while game.row.status == "running":
         if seat in game.waiting_seats:
             orders = RS.ai_orders(game.state, seat, f"human:{game.row.turn}", level=quick_level(RS))
-            game = await master.submit(game.id, HUMAN, RS.format_orders(orders))
+            game = await master.play.submit(game.id, HUMAN, RS.format_orders(orders))
         else:
             clock.advance(1)
-            game = await master.wake(game.id)
+            game = await master.timekeeping.wake(game.id)
     return game.id
 
 

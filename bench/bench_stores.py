@@ -46,21 +46,21 @@ async def play(location: Location, games: int, turns: int) -> tuple[float, list[
     master = GameMaster(db, ManualClock())
     ids = []
     for number in range(games):
-        game = await master.create_game(
+        game = await master.lobby.create_game(
             guild_id=1, channel_id=number, actor=ALICE, ruleset="conquest", options={"size": "small"}, seed=number
         )
-        await master.join(game.id, BOB)
-        ids.append((await master.start_game(game.id, ALICE)).id)
+        await master.lobby.join(game.id, BOB)
+        ids.append((await master.lobby.start_game(game.id, ALICE)).id)
     passes: list[float] = []
 
     async def one_game(game_id: int) -> None:
         for turn in range(turns):
             for actor in (ALICE, BOB):
-                game = await master.get_game(game_id)
+                game = await master.games.get_game(game_id)
                 seat = game.player_of(actor.user_id).seat
                 text = RS.format_orders(RS.ai_orders(game.state, seat, f"bench:{turn}:{seat}"))
                 start = time.perf_counter()
-                await master.submit(game_id, actor, text, expected_turn=turn)
+                await master.play.submit(game_id, actor, text, expected_turn=turn)
                 passes.append((time.perf_counter() - start) * 1000)
 
     start = time.perf_counter()

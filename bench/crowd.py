@@ -22,7 +22,7 @@ async def played_games(master: GameMaster, clock: ManualClock, rulesets: Sequenc
     ids = []
     for n, name in enumerate(rulesets):
         rs = find_ruleset(name)
-        game = await master.create_game(
+        game = await master.lobby.create_game(
             guild_id=1,
             channel_id=1,
             actor=HOST,
@@ -31,19 +31,19 @@ async def played_games(master: GameMaster, clock: ManualClock, rulesets: Sequenc
             time=TimeSettings(round_seconds=DAY, reminder_seconds=3600),
             seed=n,
         )
-        await master.add_ai(game.id, HOST)
-        game = await master.start_game(game.id, HOST)
+        await master.lobby.add_ai(game.id, HOST)
+        game = await master.lobby.start_game(game.id, HOST)
         for _ in range(turns):
             if game.row.status != "running":
                 break
             seat = game.player_of(HOST.user_id).seat
             if seat in game.acting_seats:
                 text = rs.format_orders(rs.ai_orders(game.state, seat, game.row.turn))
-                await master.submit(game.id, HOST, text)
+                await master.play.submit(game.id, HOST, text)
             else:
                 clock.advance(DAY)
-                await master.sweep()
-            game = await master.get_game(game.id)
+                await master.timekeeping.sweep()
+            game = await master.games.get_game(game.id)
         ids.append(game.id)
     return ids
 

@@ -10,7 +10,7 @@ from cogs.common import OpenGame, ThinksFirst, actor_of, game_meant
 from cogs.lobby import refresh_lobby
 from i18n import tr
 from service.markup import when
-from service.runtime import GameService
+from service.runtime.gameservice import GameService
 
 
 @app_commands.guild_only()
@@ -18,13 +18,14 @@ class AdminCog(
     ThinksFirst, commands.GroupCog, group_name="admin", group_description="Manage a game (creator or Manage Server)"
 ):
     def __init__(self, bot: discord.Client, service: GameService):
-        self.bot, self.master, self.presenter = bot, service.master, service.presenter
+        self.bot, self.presenter = bot, service.presenter
+        self.lobby, self.timekeeping = service.master.lobby, service.master.timekeeping
 
     @app_commands.command(name="cancel", description="Cancel a game for everybody")
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def cancel(self, interaction: discord.Interaction, game: OpenGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        cancelled = await self.master.cancel(target.id, actor_of(interaction))
+        cancelled = await self.lobby.cancel(target.id, actor_of(interaction))
         await interaction.followup.send(tr("Game #{number} is cancelled.", number=target.id), ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, cancelled)
 
@@ -42,7 +43,7 @@ class AdminCog(
         game: OpenGame | None = None,
     ) -> None:
         target = await game_meant(interaction, game)
-        updated = await self.master.kick(target.id, actor_of(interaction), player.id if player else None, seat=seat)
+        updated = await self.lobby.kick(target.id, actor_of(interaction), player.id if player else None, seat=seat)
         who = player.mention if player else tr("seat {number}", number=seat)
         await interaction.followup.send(
             tr("Removed {who} from game #{number}.", who=who, number=target.id), ephemeral=True
@@ -53,14 +54,14 @@ class AdminCog(
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def pause(self, interaction: discord.Interaction, game: OpenGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        await self.master.pause(target.id, actor_of(interaction))
+        await self.timekeeping.pause(target.id, actor_of(interaction))
         await interaction.followup.send(tr("Game #{number} is paused.", number=target.id), ephemeral=True)
 
     @app_commands.command(name="resume", description="Restart the clock of a paused game")
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def resume(self, interaction: discord.Interaction, game: OpenGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        resumed = await self.master.resume(target.id, actor_of(interaction))
+        resumed = await self.timekeeping.resume(target.id, actor_of(interaction))
         await interaction.followup.send(
             tr("Game #{number} resumed; deadline {when}.", number=target.id, when=when(resumed.row.deadline_at)),
             ephemeral=True,
@@ -72,7 +73,7 @@ class AdminCog(
         self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 720], game: OpenGame | None = None
     ) -> None:
         target = await game_meant(interaction, game)
-        extended = await self.master.extend(target.id, actor_of(interaction), hours * 3600)
+        extended = await self.timekeeping.extend(target.id, actor_of(interaction), hours * 3600)
         await interaction.followup.send(
             tr("Game #{number}: deadline moved to {when}.", number=target.id, when=when(extended.row.deadline_at)),
             ephemeral=True,

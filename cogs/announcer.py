@@ -22,11 +22,11 @@ from i18n import using
 from service.announcements import Reminder
 from service.errors import GameNotFound
 from service.models import Announcement, Game
-from service.outbox import Undeliverable
 from service.posts import DirectMessage, Post
+from service.runtime.outbox import Undeliverable
 
 if TYPE_CHECKING:
-    from service.runtime import GameService
+    from service.runtime.gameservice import GameService
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ class DiscordAnnouncer:
     async def deliver(self, announcement: Announcement) -> None:
         """Post it; a deleted thread or a channel the bot may no longer write to will never work: give up."""
         try:
-            game = await self.service.master.get_game(announcement.game_id)
+            game = await self.service.master.games.get_game(announcement.game_id)
             channel = await fetch_game_channel(self.client, game.row.thread_id or game.row.channel_id)
             with using(await server_language(self.client, game.row.guild_id)):
                 posts = await self.service.posts.posts(

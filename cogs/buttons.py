@@ -63,8 +63,8 @@ class PassButton(
         service = service_of(interaction)
         await interaction.response.defer()
         try:
-            before = await service.master.get_game(self.game_id)
-            after = await service.master.submit(self.game_id, actor_of(interaction), expected_turn=self.turn)
+            before = await service.master.games.get_game(self.game_id)
+            after = await service.master.play.submit(self.game_id, actor_of(interaction), expected_turn=self.turn)
         except USER_ERRORS as err:
             await send_error(interaction, str(err))
             return
@@ -109,7 +109,7 @@ class SurrenderButton(
             return
         await interaction.response.defer()
         try:
-            await service_of(interaction).master.surrender(self.game_id, actor_of(interaction))
+            await service_of(interaction).master.play.surrender(self.game_id, actor_of(interaction))
         except USER_ERRORS as err:
             await send_error(interaction, str(err))
             return
@@ -146,7 +146,7 @@ class RematchButton(
         service = service_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            game, new = await service.master.rematch(self.game_id, actor_of(interaction))
+            game, new = await service.master.lobby.rematch(self.game_id, actor_of(interaction))
             if new:
                 channel = await fetch_game_channel(interaction.client, game.row.channel_id)
                 game, _ = await post_lobby(channel, game, service, actor_of(interaction))

@@ -27,7 +27,7 @@ from cogs.rules import RulesCog, TutorialButton
 from cogs.settings import SettingsCog
 from cogs.sharding import IdentifyLimiter, fetch_gateway, syncs_commands
 from cogs.translator import CatalogTranslator, LocalisedTree, quote_commands_of
-from service.runtime import GameService
+from service.runtime.gameservice import GameService
 from service.storage.errors import StoreError, explain
 from service.storage.store import described
 

@@ -18,7 +18,7 @@ from service.models import Actor, Game
 if TYPE_CHECKING:
     from service.posts import Upload
     from service.presenter import ReplayPost
-    from service.runtime import GameService
+    from service.runtime.gameservice import GameService
 
 log = logging.getLogger(__name__)
 
@@ -105,9 +105,9 @@ class GameTransformer(app_commands.Transformer):
     ) -> list[app_commands.Choice[int | float | str]]:
         service = service_of(interaction)
         if self.open_games:
-            games = await service.master.list_games(interaction.guild_id or 0)
+            games = await service.master.lookup.list_games(interaction.guild_id or 0)
         else:
-            games = await service.master.games_of(interaction.user.id, guild_id=interaction.guild_id)
+            games = await service.master.lookup.games_of(interaction.user.id, guild_id=interaction.guild_id)
         typed = str(value).strip("#").lower()
         choices: list[app_commands.Choice[int | float | str]] = []
         for game in games:
@@ -137,7 +137,7 @@ async def game_meant(interaction: discord.Interaction, game: Game | int | None) 
     """The game given, else the one of this thread, else the user's only open game in this server."""
     if isinstance(game, Game):
         return game
-    return await service_of(interaction).master.game_meant(
+    return await service_of(interaction).master.lookup.game_meant(
         user_id=interaction.user.id, guild_id=interaction.guild_id, channel_id=interaction.channel_id, game_id=game
     )
 

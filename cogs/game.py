@@ -27,9 +27,9 @@ from cogs.create import creation_group
 from cogs.embeds import game_embed
 from cogs.lobby import post_lobby, refresh_lobby
 from i18n import level_title, ntr, tr, using
-from service.history import PastTurn
 from service.models import LOBBY, RUNNING, Game
-from service.runtime import GameService
+from service.ops.history import PastTurn
+from service.runtime.gameservice import GameService
 
 Turn = app_commands.Range[int, 1]
 PAST_TURN_OPTIONS = {
@@ -52,7 +52,9 @@ async def computer_levels(interaction: discord.Interaction, current: str) -> lis
 class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_description="Create, join and follow games"):
     def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.service = bot, service
-        self.master, self.presenter = service.master, service.presenter
+        self.presenter = service.presenter
+        self.games, self.lookup, self.lobby = service.master.games, service.master.lookup, service.master.lobby
+        self.play, self.game_history = service.master.play, service.master.history
         assert self.app_command is not None  # a GroupCog's commands are a group
         self.app_command.add_command(creation_group(self.presenter.cards(), self.open))
 
@@ -60,7 +62,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
         """/game create <ruleset>: a lobby card with buttons in the channel, and the game's thread."""
         await self.interaction_check(interaction)  # the create menus are made per ruleset, outside the cog
         channel = game_channel(interaction.channel)  # a server's channel: the cog is guild-only
-        game, new = await self.master.open_game(
+        game, new = await self.lobby.open_game(
             guild_id=channel.guild.id,
             channel_id=channel.id,
             actor=actor_of(interaction),
@@ -93,7 +95,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
     @app_commands.command(name="join", description="Join a game that has not started yet")
     @app_commands.describe(game="Game number")
     async def join(self, interaction: discord.Interaction, game: OpenGame) -> None:
-        joined = await self.master.join(game.id, actor_of(interaction))
+        joined = await self.lobby.join(game.id, actor_of(interaction))
         await interaction.followup.send(tr("You joined game #{number}.", number=game.id), ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, joined)
 
@@ -101,7 +103,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def leave(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        left = await self.master.leave(target.id, actor_of(interaction))
+        left = await self.lobby.leave(target.id, actor_of(interaction))
         await interaction.followup.send(tr("You left game #{number}.", number=target.id), ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, left)
 
@@ -114,7 +116,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
         self, interaction: discord.Interaction, level: str | None = None, game: MyGame | None = None
     ) -> None:
         target = await game_meant(interaction, game)
-        updated = await self.master.add_ai(target.id, actor_of(interaction), level)
+        updated = await self.lobby.add_ai(target.id, actor_of(interaction), level)
         seated = updated.players[-1].shown_name
         text = tr("{player} joined game #{number}.", player=plain(seated), number=target.id)
         await interaction.followup.send(text, ephemeral=True)
@@ -124,7 +126,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def remove_ai(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        updated = await self.master.remove_ai(target.id, actor_of(interaction))
+        updated = await self.lobby.remove_ai(target.id, actor_of(interaction))
         await interaction.followup.send(tr("A computer player left game #{number}.", number=target.id), ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, updated)
 
@@ -132,13 +134,13 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def start(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        started = await self.master.start_game(target.id, actor_of(interaction))
+        started = await self.lobby.start_game(target.id, actor_of(interaction))
         await interaction.followup.send(tr("Game #{number} started.", number=target.id), ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, started)
 
     @app_commands.command(name="list", description="Open games in this server")
     async def list(self, interaction: discord.Interaction) -> None:
-        games = await self.master.list_games(interaction.guild_id or 0)
+        games = await self.lookup.list_games(interaction.guild_id or 0)
         if not games:
             await interaction.followup.send(tr("No open games here. Start one with `/game create`."), ephemeral=True)
             return
@@ -171,7 +173,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
         self, interaction: discord.Interaction, turn: int | None, game: Game | None
     ) -> tuple[Game, PastTurn]:
         target = await game_meant(interaction, game)
-        return target, await self.master.past_turn(target.id, turn)
+        return target, await self.game_history.past_turn(target.id, turn)
 
     @app_commands.command(name="history", description="A past turn: its board and what happened")
     @app_commands.describe(**PAST_TURN_OPTIONS)
@@ -206,7 +208,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def surrender(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        self.master.require_seat_in_game(target, actor_of(interaction))
+        self.games.require_seat_in_game(target, actor_of(interaction))
         await interaction.followup.send(
             tr("Surrender {game}? You leave the game for good.", game=self.presenter.title(target)),
             view=surrender_view(target, interaction.user.id),
@@ -217,7 +219,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def draw(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        updated = await self.master.propose_draw(target.id, actor_of(interaction))
+        updated = await self.play.propose_draw(target.id, actor_of(interaction))
         text = (
             tr("The game ended in a draw.")
             if updated.row.status != RUNNING

@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from cogs.common import ThinksFirst, actor_of
 from i18n import LANGUAGES, language_name, set_language, tr
-from service.runtime import GameService
+from service.runtime.gameservice import GameService
 
 
 @app_commands.guild_only()

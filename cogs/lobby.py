@@ -22,7 +22,7 @@ from service.models import LOBBY, Actor, Game
 from service.presenter import Presenter
 
 if TYPE_CHECKING:
-    from service.runtime import GameService
+    from service.runtime.gameservice import GameService
 
 log = logging.getLogger(__name__)
 
@@ -58,16 +58,16 @@ class LobbyButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
-        master, actor = service.master, actor_of(interaction)
+        lobby, actor = service.master.lobby, actor_of(interaction)
         if self.action == "start":  # a start waits for the computer players' first orders
             await interaction.response.defer()
         try:
             if self.action == "join":
-                game = await master.join(self.game_id, actor)
+                game = await lobby.join(self.game_id, actor)
             elif self.action == "leave":
-                game = await master.leave(self.game_id, actor)
+                game = await lobby.leave(self.game_id, actor)
             else:
-                game = await master.start_game(self.game_id, actor)
+                game = await lobby.start_game(self.game_id, actor)
         except USER_ERRORS as err:
             await send_error(interaction, str(err))
             return
@@ -90,7 +90,7 @@ async def post_lobby(
             message = await channel.send(embed=game_embed(game, service.presenter), view=lobby_view(game))  # type: ignore[arg-type]
             thread = await message.create_thread(name=service.presenter.title(game), auto_archive_duration=10080)
     except discord.HTTPException as err:  # no permission, or a channel without threads
-        await service.master.cancel(game.id, actor)
+        await service.master.lobby.cancel(game.id, actor)
         raise GameError(
             tr(
                 "I could not open the game's lobby and thread here (I need Send Messages and Create Public "
@@ -98,7 +98,7 @@ async def post_lobby(
                 error=err.text or err,
             )
         ) from None
-    game = await service.master.attach_thread(game.id, thread_id=thread.id, lobby_message_id=message.id)
+    game = await service.master.lobby.attach_thread(game.id, thread_id=thread.id, lobby_message_id=message.id)
     return game, thread
 
 
@@ -153,7 +153,7 @@ class LobbyCards:
             async with lanes:
                 service = client_service(self.client)
                 try:
-                    await refresh_lobby(self.client, service.presenter, await service.master.get_game(game_id))
+                    await refresh_lobby(self.client, service.presenter, await service.master.games.get_game(game_id))
                 except GameNotFound:
                     pass
                 except Exception:  # one card must not keep the others stale

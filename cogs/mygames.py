@@ -11,7 +11,7 @@ from cogs.common import ThinksFirst
 from i18n import ntr, tr
 from service.markup import when
 from service.models import LOBBY, Game
-from service.runtime import GameService
+from service.runtime.gameservice import GameService
 
 
 def jump_link(game: Game) -> str:
@@ -21,12 +21,12 @@ def jump_link(game: Game) -> str:
 
 class MyGamesCog(ThinksFirst, commands.Cog):
     def __init__(self, bot: discord.Client, service: GameService):
-        self.bot, self.master, self.presenter = bot, service.master, service.presenter
+        self.bot, self.lookup, self.presenter = bot, service.master.lookup, service.presenter
 
     @app_commands.command(name="mygames", description="All your open games, in every server (only you see it)")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def mygames(self, interaction: discord.Interaction) -> None:
-        games = await self.master.games_of(interaction.user.id)
+        games = await self.lookup.games_of(interaction.user.id)
         if not games:
             await interaction.followup.send(
                 tr("You are in no open game. Open one with `/game create` in a server."), ephemeral=True

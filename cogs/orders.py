@@ -19,7 +19,7 @@ from i18n import ntr, tr
 from service import MyOrders
 from service.markup import when
 from service.models import Game
-from service.runtime import GameService
+from service.runtime.gameservice import GameService
 
 
 def _listing(mine: MyOrders, game: Game, turn: str, room: int = 1600) -> str:
@@ -81,7 +81,7 @@ class OrdersCog(
     ThinksFirst, commands.GroupCog, group_name="orders", group_description="Your secret orders for the current turn"
 ):
     def __init__(self, bot: discord.Client, service: GameService):
-        self.bot, self.master, self.presenter = bot, service.master, service.presenter
+        self.bot, self.play, self.presenter = bot, service.master.play, service.presenter
 
     async def _answer(
         self, interaction: discord.Interaction, game: Game, mine: MyOrders, file: discord.File | None = None
@@ -102,7 +102,7 @@ class OrdersCog(
         self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000], game: MyGame | None = None
     ) -> None:
         target = await game_meant(interaction, game)
-        mine = await self.master.add_orders(target.id, actor_of(interaction), text, expected_turn=target.row.turn)
+        mine = await self.play.add_orders(target.id, actor_of(interaction), text, expected_turn=target.row.turn)
         await self._answer(interaction, target, mine)
 
     @app_commands.command(name="replace", description="Replace all your orders of this turn")
@@ -112,14 +112,14 @@ class OrdersCog(
         self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000], game: MyGame | None = None
     ) -> None:
         target = await game_meant(interaction, game)
-        mine = await self.master.replace_orders(target.id, actor_of(interaction), text, expected_turn=target.row.turn)
+        mine = await self.play.replace_orders(target.id, actor_of(interaction), text, expected_turn=target.row.turn)
         await self._answer(interaction, target, mine)
 
     @app_commands.command(name="show", description="Review your orders on a private board")
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def show(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        mine = await self.master.my_orders(target.id, actor_of(interaction))
+        mine = await self.play.my_orders(target.id, actor_of(interaction))
         data = await self.presenter.board(target, viewer=mine.seat, orders_text="; ".join(mine.lines))
         name = f"game-{target.id}-orders.png" if mine.lines else f"game-{target.id}-board.png"
         await self._answer(interaction, target, mine, png_file(data, name))
@@ -128,14 +128,14 @@ class OrdersCog(
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def clear(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        mine = await self.master.clear_orders(target.id, actor_of(interaction), expected_turn=target.row.turn)
+        mine = await self.play.clear_orders(target.id, actor_of(interaction), expected_turn=target.row.turn)
         await self._answer(interaction, target, mine)
 
     @app_commands.command(name="pass", description="Make your orders final; the turn resolves when all have passed")
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def pass_(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        updated = await self.master.submit(target.id, actor_of(interaction), expected_turn=target.row.turn)
+        updated = await self.play.submit(target.id, actor_of(interaction), expected_turn=target.row.turn)
         await interaction.followup.send(after_pass(self.presenter, target, updated), ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, updated)
 
@@ -148,7 +148,7 @@ class OrdersCog(
         self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000], game: MyGame | None = None
     ) -> None:
         target = await game_meant(interaction, game)
-        sent = await self.master.send_orders(target.id, actor_of(interaction), text, expected_turn=target.row.turn)
+        sent = await self.play.send_orders(target.id, actor_of(interaction), text, expected_turn=target.row.turn)
         if isinstance(sent, MyOrders):  # held back: they would lose the game at once
             await self._answer(interaction, target, sent)
             return

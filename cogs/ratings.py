@@ -11,8 +11,8 @@ from discord.ext import commands
 from cogs.common import ThinksFirst, plain, png_file
 from cogs.rules import ruleset_names
 from i18n import ntr, tr
-from service.ratings import GLOBAL, Standing
-from service.runtime import GameService
+from service.ops.ratings import GLOBAL, Standing
+from service.runtime.gameservice import GameService
 
 
 def _record(standing: Standing) -> str:
@@ -28,7 +28,7 @@ def _record(standing: Standing) -> str:
 
 class RatingsCog(ThinksFirst, commands.Cog):
     def __init__(self, bot: discord.Client, service: GameService):
-        self.bot, self.master, self.presenter = bot, service.master, service.presenter
+        self.bot, self.ratings, self.presenter = bot, service.master.ratings, service.presenter
 
     @app_commands.command(name="leaderboard", description="The best rated players of a game")
     @app_commands.describe(ruleset="Which game", scope="This server's games only, or every server's")
@@ -38,7 +38,7 @@ class RatingsCog(ThinksFirst, commands.Cog):
     ) -> None:
         name = ruleset.strip().lower()
         where = GLOBAL if scope == "global" or interaction.guild_id is None else interaction.guild_id
-        board = await self.master.leaderboard(name, where)
+        board = await self.ratings.leaderboard(name, where)
         scope_name = tr("every server") if where == GLOBAL else tr("this server")
         heading = tr("**{game} leaderboard — {scope}**", game=self.presenter.ruleset_title(name), scope=scope_name)
         if not board:
@@ -66,7 +66,7 @@ class RatingsCog(ThinksFirst, commands.Cog):
     ) -> None:
         who = player or interaction.user
         where = GLOBAL if scope == "global" or interaction.guild_id is None else interaction.guild_id
-        stats = await self.master.player_stats(who.id, where)
+        stats = await self.ratings.player_stats(who.id, where)
         if not stats:
             text = tr("{player} has no rated games yet.", player=plain(who.display_name))
             await interaction.followup.send(text, ephemeral=True)

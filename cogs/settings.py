@@ -13,9 +13,9 @@ from discord.ext import commands
 from cogs.common import ThinksFirst
 from i18n import mark, option_name, tr
 from service.gameoptions import duration
+from service.ops.usersettings import GAME_LEAD, time_zone_names
 from service.reminders import ReminderSettings, zone
-from service.runtime import GameService
-from service.usersettings import GAME_LEAD, time_zone_names
+from service.runtime.gameservice import GameService
 
 CHANGES = mark(
     "Change them with `/settings` and `{lead_time}` (30m, 2h, 1d or `game`), `{dm_reminders}`, "
@@ -41,7 +41,7 @@ async def time_zones(interaction: discord.Interaction, current: str) -> list[app
 
 class SettingsCog(ThinksFirst, commands.Cog):
     def __init__(self, bot: discord.Client, service: GameService):
-        self.bot, self.master, self.clock = bot, service.master, service.clock
+        self.bot, self.user_settings, self.clock = bot, service.master.settings, service.clock
 
     @app_commands.command(name="settings", description="Your reminder settings, for every game (only you see them)")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
@@ -66,9 +66,12 @@ class SettingsCog(ThinksFirst, commands.Cog):
     ) -> None:
         changes = (lead_time, dm_reminders, quiet_start, quiet_end, time_zone)
         if all(value is None for value in changes) and not quiet_hours_off:
-            settings, heading = await self.master.settings_of(interaction.user.id), tr("**Your reminder settings**")
+            settings, heading = (
+                await self.user_settings.settings_of(interaction.user.id),
+                tr("**Your reminder settings**"),
+            )
         else:
-            settings = await self.master.change_settings(
+            settings = await self.user_settings.change_settings(
                 interaction.user.id,
                 lead=lead_time,
                 dm_reminders=dm_reminders,

@@ -1,19 +1,14 @@
 """The game master between Discord and the engine (no Discord imports here).
 
-``GameMaster`` keeps games, seats, secret orders, deadlines and the history in SQLite, resolves
-every turn exactly once, and leaves announcements in an outbox for the Discord layer.
+``service.ops`` holds the operations on games (``GameMaster`` builds them), ``service.storage``
+every statement on the database, ``service.runtime`` what runs on its own (the scheduler, the
+outbox, the worker pool, leases between processes); announcements and what players read of them
+are built in ``service.announcements``, ``service.posts`` and ``service.presenter``.
 """
 
-from service.history import HistoryOps, PastTurn
-from service.lobby import LobbyOps
-from service.play import MyOrders, PlayOps
-from service.ratings import RatingOps, Standing
-from service.timekeeping import TimeOps
-from service.usersettings import SettingsOps
-
-
-class GameMaster(LobbyOps, PlayOps, TimeOps, HistoryOps, RatingOps, SettingsOps):
-    """Every operation on games; see the mixins for each group."""
-
+from service.ops.history import PastTurn
+from service.ops.master import GameMaster
+from service.ops.play import MyOrders
+from service.ops.ratings import Standing
 
 __all__ = ["GameMaster", "MyOrders", "PastTurn", "Standing"]

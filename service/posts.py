@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from i18n import mark, ntr, tr
 from render.summary import numbered_turn
-from service import GameMaster
 from service.announcements import (
     DrawProposed,
     Extended,
@@ -34,6 +33,8 @@ from service.announcements import (
 from service.errors import GameError
 from service.markup import COLOUR_EMOJI, result_lines, when
 from service.models import RUNNING, Announcement, Game
+from service.ops.history import History
+from service.ops.usersettings import UserSettings
 from service.presenter import Presenter
 
 log = logging.getLogger(__name__)
@@ -101,8 +102,8 @@ def _turn_name(named: NamedTurn, *, capital: bool = True) -> str:
 class PostPresenter:
     """Each announcement as the posts players read."""
 
-    def __init__(self, master: GameMaster, presenter: Presenter):
-        self.master, self.presenter = master, presenter
+    def __init__(self, settings: UserSettings, history: History, presenter: Presenter):
+        self.settings, self.history, self.presenter = settings, history, presenter
 
     async def posts(
         self, announcement: Announcement, game: Game, *, shown: Callable[[str], str], upload_limit: int
@@ -237,7 +238,7 @@ class PostPresenter:
         where = f"<#{game.row.thread_id}>" if game.row.thread_id else f"<#{game.row.channel_id}>"
         posts = []
         for index, user_id in enumerate(news.user_ids):
-            if not (await self.master.settings_of(user_id)).dm_reminders:
+            if not (await self.settings.settings_of(user_id)).dm_reminders:
                 continue
             lines = [
                 tr(
@@ -285,7 +286,7 @@ class PostPresenter:
 
     async def _replay(self, game: Game, upload_limit: int) -> list[Post]:
         """The whole game animated, after its final board; a game over before its first turn has none."""
-        if await self.master.resolved_turns(game.id) == 0:
+        if await self.history.resolved_turns(game.id) == 0:
             return []
         try:
             replay = await self.presenter.replay(game, upload_limit)

@@ -18,13 +18,13 @@ from i18n import current, joined, map_title, ntr, option_name, tr
 from render.replay import ReplayTooLarge
 from render.summary import describe_events, numbered_turn, seat_name
 from render.text import font_for
-from service import GameMaster
 from service.errors import GameError, WrongPhase
 from service.gameoptions import creation_options, duration
-from service.history import PastTurn
 from service.models import FINISHED, RUNNING, Game
-from service.ratings import Standing
-from service.workers import CpuPool, chart_job, preview_job, render_job, replay_job
+from service.ops.games import Games
+from service.ops.history import History, PastTurn
+from service.ops.ratings import Standing
+from service.runtime.workers import CpuPool, chart_job, preview_job, render_job, replay_job
 
 
 @dataclass(frozen=True)
@@ -41,12 +41,12 @@ class RulesetCard:
 
 
 class Presenter:
-    def __init__(self, master: GameMaster, pool: CpuPool):
-        self.master, self.pool = master, pool
+    def __init__(self, games: Games, history: History, pool: CpuPool):
+        self.games, self.history, self.pool = games, history, pool
 
     @property
     def rulesets(self) -> Mapping[str, Ruleset]:
-        return self.master.rulesets
+        return self.games.rulesets
 
     def cards(self) -> list[RulesetCard]:
         """Every ruleset the bot serves, by name."""
@@ -85,12 +85,12 @@ class Presenter:
             return tr("Final position")
         if game.state is None:
             return tr("Lobby") if game.row.status != RUNNING else tr("Turn {number}", number=game.row.turn + 1)
-        rs = self.master.ruleset(game.row)
+        rs = self.games.ruleset(game.row)
         return numbered_turn(rs.turn_unit(game.state), *rs.turn_number(game.state, game.row.turn))
 
     def order_hint(self, game: Game) -> str:
         """What to write this turn ("`keep 17` …"), or nothing outside a running game."""
-        return self.master.ruleset(game.row).order_hint(game.state) if game.state is not None else ""
+        return self.games.ruleset(game.row).order_hint(game.state) if game.state is not None else ""
 
     def options_text(self, game: Game) -> str:
         """The game's own options as players chose them ("size: small, mode: 3: Hurt me plenty")."""
@@ -106,14 +106,14 @@ class Presenter:
         return joined(shown) or tr("defaults")
 
     def departed_seats(self, game: Game) -> frozenset[int]:
-        return self.master.departed_seats(game)
+        return self.games.departed_seats(game)
 
     def event_lines(
         self, game: Game, events: Iterable[Mapping[str, Any]], *, shown: Callable[[str], str] = str
     ) -> list[str]:
         """What happened in a turn, one line per event worth mentioning; ``shown`` makes a player's
         name safe for where the lines go (Discord escapes markdown in names)."""
-        rs = self.master.ruleset(game.row)
+        rs = self.games.ruleset(game.row)
         parsed = [Event.from_dict(e) for e in events]
         names = [shown(name) for name in game.names()]
         dropped = [
@@ -148,7 +148,7 @@ class Presenter:
         """Legal order lines for ``seat`` starting like ``text``, for autocomplete."""
         if game.state is None or seat not in game.acting_seats:
             return []
-        return self.master.ruleset(game.row).suggest_orders(game.state, seat, text)
+        return self.games.ruleset(game.row).suggest_orders(game.state, seat, text)
 
     def drawn_names(self, game: Game) -> list[str]:
         """Players' names as the board draws them: invisible characters and what no bundled font has
@@ -192,12 +192,12 @@ class Presenter:
         if seq is None or seq == game.row.seq:  # the position the game is in: no need to read history
             state = game.row.state_text
         else:
-            state = await self.master.stored_state_at(game.id, seq)
+            state = await self.history.stored_state_at(game.id, seq)
         if state is None:
             raise WrongPhase(tr("game #{number} has not started yet", number=game.id))
         return await self.pool.run(
             render_job,
-            self.master.ruleset(game.row),
+            self.games.ruleset(game.row),
             state,
             viewer=viewer,
             orders_text=orders_text,
@@ -208,11 +208,11 @@ class Presenter:
 
     async def replay(self, game: Game, limit: int) -> ReplayPost:
         """The game from its start to now, animated, in at most ``limit`` bytes (an upload limit)."""
-        steps = await self.master.replay_steps(game.id)
+        steps = await self.history.replay_steps(game.id)
         try:
             replay = await self.pool.run_long(
                 replay_job,
-                self.master.ruleset(game.row),
+                self.games.ruleset(game.row),
                 steps,
                 names=self.drawn_names(game),
                 finished=game.row.status == FINISHED,
@@ -278,13 +278,13 @@ class Presenter:
         """The map a running game generated for itself, as players read it (None if one was chosen)."""
         if game.state is None or self.chosen_map(game) is not None:
             return None
-        name = self.master.ruleset(game.row).map_name(game.state)
+        name = self.games.ruleset(game.row).map_name(game.state)
         return map_title(name) if name else None
 
     async def map_preview(self, game: Game) -> bytes:
         """PNG of the board the game will start on, with as many players as it seats."""
         title = tr("{game}: {map}", game=self.title(game), map=self.chosen_map(game) or tr("map"))
-        rs = self.master.ruleset(game.row)
+        rs = self.games.ruleset(game.row)
         return await self.pool.run(
             preview_job, rs, game.row.options, game.row.max_players, game.row.seed, title, current()
         )

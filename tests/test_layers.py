@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import graphlib
 import re
+from types import SimpleNamespace
 
 from tests.imports import ROOT, module_graph
 
@@ -84,3 +85,55 @@ def test_no_shared_module_names_a_game_in_its_code():
                 words = set(re.findall(r"[a-z]+", node.value.lower()))
                 named += [f"{path.relative_to(ROOT)}:{node.lineno} {name}" for name in RULESETS if name in words]
     assert named == []
+
+
+SQL = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|PRAGMA|WITH)\s|\bON CONFLICT\b")
+PRODUCT = ("bot.py", "cogs", "service", "i18n", "render", "engine", "tools")
+
+
+def _string_parts(tree: ast.AST):
+    """Every string constant of a module's code, f-strings' literal parts included."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node
+        elif isinstance(node, ast.JoinedStr):
+            yield from (part for part in node.values if isinstance(part, ast.Constant))
+
+
+def test_every_sql_statement_is_in_the_storage_package():
+    """What the database is asked lives in ``service.storage`` alone: a schema change, a new store or
+    a slow query is looked for in one package."""
+    storage = ROOT / "service" / "storage"
+    found = []
+    for place in PRODUCT:
+        paths = [ROOT / place] if place.endswith(".py") else sorted((ROOT / place).rglob("*.py"))
+        for path in paths:
+            if storage in path.parents:
+                continue
+            for node in _string_parts(ast.parse(path.read_text(encoding="utf-8"))):
+                if SQL.search(node.value):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.value.strip()[:40]!r}")
+    assert found == []
+
+
+def test_cogs_hold_the_operations_they_use_not_the_game_master():
+    """A cog names the game master only to take an operation from it (``service.master.play``): it
+    depends on what it uses, and a test of it can hand it that operation alone."""
+    from service import GameMaster
+    from service.clock import ManualClock
+
+    operations = set(vars(GameMaster(SimpleNamespace(shared=False), ManualClock())))  # no store is touched
+    assert {"play", "lobby"} <= operations
+    loose = []
+    for name, tree in _trees("cogs"):
+        taken = {
+            id(node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) and node.attr in operations
+        }
+        loose += [
+            f"{name}:{node.lineno}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr == "master" and id(node) not in taken
+        ]
+    assert loose == []

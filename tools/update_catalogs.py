@@ -48,8 +48,8 @@ async def command_messages() -> set[tuple[str, str | None]]:
     from cogs.client import GameBot, install_commands
     from cogs.config import Config
     from cogs.translator import is_name
-    from service.runtime import GameService
-    from service.workers import CpuPool
+    from service.runtime.gameservice import GameService
+    from service.runtime.workers import CpuPool
 
     seen: set[tuple[str, str | None]] = set()
 

@@ -11,7 +11,7 @@ the SQLite and the PostgreSQL dialect the bot meets is in this module.
   processes the version check on games keeps a turn from being resolved twice, and ``serialize``
   (a transaction's advisory lock) stands for SQLite's one writer at a time where a topic needs it.
 - A copy (``migrate-db``) writes rows with their ids: the identity sequences are then moved past them.
-- Many bots, one database (``service.claims``): each bot holds a shared session advisory lock, a copy
+- Many bots, one database (``service.runtime.claims``): each bot holds a shared session advisory lock, a copy
   by ``migrate-db`` the exclusive one, so neither starts while the other runs. The server drops the
   lock when the holder's connection ends, however the process ends.
 """

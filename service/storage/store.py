@@ -42,7 +42,7 @@ ConnectionT = TypeVar("ConnectionT", bound=Connection)  # a store takes back onl
 class Store(Protocol[ConnectionT]):
     dialect: str  # "sqlite" or "postgresql"
     migrations: pathlib.Path  # its own numbered schema steps
-    shared: bool  # several bot processes may use it at once (``service.claims``)
+    shared: bool  # several bot processes may use it at once (``service.runtime.claims``)
     session: int | None  # a shared store held by a bot: its session on the server, which ends with the process
 
     def transaction(self) -> AbstractAsyncContextManager[ConnectionT]:

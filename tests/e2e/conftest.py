@@ -21,7 +21,7 @@ from cogs.client import GameBot
 from cogs.config import Config
 from engine import RULESETS, Ruleset
 from service.clock import ManualClock
-from service.workers import CpuPool
+from service.runtime.workers import CpuPool
 from tests.fakediscord.harness import FakeDiscord
 from tests.fakediscord.models import FakeChannel, FakeMessage, FakeUser
 

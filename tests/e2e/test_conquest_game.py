@@ -35,7 +35,7 @@ async def test_a_whole_game(table):
     assert "round 1" in started.content and "/orders give" in started.content
     assert started.pinged == {table.alice.id, table.bob.id}
 
-    game = (await table.bot.service.master.list_games(table.guild.id))[0]
+    game = (await table.bot.service.master.lookup.list_games(table.guild.id))[0]
     seat = {p.user_id: p.seat for p in game.players}
     state = RS.from_dict(game.row.state)
     home = state.cells_of(seat[table.alice.id])[0]
@@ -94,7 +94,7 @@ async def test_a_whole_game(table):
     assert asked.ephemeral and "You leave the game for good" in asked.content
     kept = await fake.click(table.alice, asked.message, button(asked.message, "Keep playing"))
     assert "You keep playing" in kept.content
-    assert (await table.bot.service.master.get_game(game.id)).row.status == "running"
+    assert (await table.bot.service.master.games.get_game(game.id)).row.status == "running"
     asked = await fake.slash(table.alice, thread, "game surrender")
     await fake.click(table.alice, asked.message, button(asked.message, "Surrender"))
     over = await table.post(lambda m: "is over" in m.content)
@@ -113,7 +113,7 @@ async def test_lobby_buttons_work_after_a_restart(table):
     await table.restart()
     joined = await table.fake.click(table.bob, lobby, button(lobby, "Join"))
     assert joined.response_type == 7
-    game = (await table.bot.service.master.list_games(table.guild.id))[0]
+    game = (await table.bot.service.master.lookup.list_games(table.guild.id))[0]
     assert {p.user_id for p in game.players} == {table.alice.id, table.bob.id}
 
 
@@ -133,10 +133,10 @@ async def test_managers_and_strangers(table):
 
 async def test_games_of_another_server_are_out_of_reach(table):
     await table.open_lobby(**CONQUEST)
-    game = (await table.bot.service.master.list_games(table.guild.id))[0]
+    game = (await table.bot.service.master.lookup.list_games(table.guild.id))[0]
     other = table.fake.add_guild("Elsewhere")
     dave = table.fake.add_user("dave")
     table.fake.add_member(other, dave)
     refused = await table.fake.slash(dave, other.channels[0], "game join", game=game.id)
     assert refused.ephemeral and "not in this server" in refused.content
-    assert len((await table.bot.service.master.get_game(game.id)).players) == 1
+    assert len((await table.bot.service.master.games.get_game(game.id)).players) == 1

@@ -13,12 +13,12 @@ RS = find_ruleset("fortress")
 async def test_mode_three_game(table):
     fake = table.fake
     thread = await table.start_game(ruleset="fortress", mode=3, moves=3, turn_time=HOUR)
-    game = (await table.bot.service.master.list_games(table.guild.id))[0]
+    game = (await table.bot.service.master.lookup.list_games(table.guild.id))[0]
     players = {p.seat: user for p in game.players for user in (table.alice, table.bob) if user.id == p.user_id}
 
     move = 0
     while True:
-        game = await table.bot.service.master.get_game(game.id)
+        game = await table.bot.service.master.games.get_game(game.id)
         if game.row.status != "running":
             break
         seat = next(iter(game.acting_seats))

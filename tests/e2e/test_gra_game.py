@@ -33,8 +33,8 @@ async def test_gra_game_with_a_split_territory(table):
     await fake.slash(table.bob, thread, "orders send", text="pick 5 2")
     await table.post(lambda m: resolved(m, "Start pick 1") and "starts on node" in m.content)
 
-    game = (await table.bot.service.master.list_games(table.guild.id))[0]
-    state = table.bot.service.master.ruleset(game.row).from_dict(game.row.state)
+    game = (await table.bot.service.master.lookup.list_games(table.guild.id))[0]
+    state = table.bot.service.master.games.ruleset(game.row).from_dict(game.row.state)
     users = {p.seat: (table.alice if p.user_id == table.alice.id else table.bob) for p in game.players}
     hub = users[state.ready[2][0]]  # whoever starts on node 2 will be cut in two
     raider = users[state.ready[5][0]]
@@ -74,8 +74,8 @@ async def test_gra_game_with_a_split_territory(table):
     await fake.slash(hub, thread, "orders send", text="keep 1")
     kept = await table.post(lambda m: resolved(m, "Split choice 4") and "cut-off part" in m.content)
     decode_png(kept.attachments[0].data)
-    game = await table.bot.service.master.get_game(game.id)
-    state = table.bot.service.master.ruleset(game.row).from_dict(game.row.state)
+    game = await table.bot.service.master.games.get_game(game.id)
+    state = table.bot.service.master.games.ruleset(game.row).from_dict(game.row.state)
     hub_seat = next(p.seat for p in game.players if p.user_id == hub.id)
     assert state.territory(hub_seat) == [1] and 3 not in state.owners
 

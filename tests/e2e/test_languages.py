@@ -98,7 +98,7 @@ async def test_a_chinese_server_gets_chinese_posts_and_boards(table):
     image = decode_png(resolved.attachments[0].data)
 
     service = table.bot.service
-    game = (await service.master.list_games(table.guild.id))[0]
+    game = (await service.master.lookup.list_games(table.guild.id))[0]
     seq = game.row.turn  # the board after the first round, as the post showed it
     with using("zh_Hans"):
         chinese = await service.presenter.board(game, seq=seq)
@@ -140,7 +140,7 @@ async def test_refusals_maps_and_levels_in_the_readers_language(table):
     assert unknown.ephemeral and unknown.content == "⚠️ 未知地图 'nowhere'；内置地图：王冠 (crown)、对决 (duel)"
     offered = await fake.autocomplete(table.carol, table.channel, "game create conquest", focused="map", value="王")
     assert offered == [{"name": "王冠", "value": "crown"}]
-    assert await table.bot.service.master.list_games(table.guild.id) == []  # nothing was opened
+    assert await table.bot.service.master.lookup.list_games(table.guild.id) == []  # nothing was opened
 
     made = await fake.slash(table.bob, table.channel, "game create conquest", map="duel", turn_time=DAY)
     assert made.content.endswith("кнопкою **Приєднатися** або `/гра приєднатися гра:1`.")
@@ -160,6 +160,6 @@ async def test_refusals_maps_and_levels_in_the_readers_language(table):
     assert "🤖 电脑 1（困难）" in card and "地图: 对决" in card
     info = await fake.slash(table.bob, thread, "game info")
     assert "🤖 Комп’ютер 1 (Складний)" in str(info.embeds) and "карта: дуель" in str(info.embeds)
-    game = (await table.bot.service.master.list_games(table.guild.id))[0]
+    game = (await table.bot.service.master.lookup.list_games(table.guild.id))[0]
     assert [(p.name, p.ai_level) for p in game.players if p.is_ai] == [("Computer 1 (Hard)", "Hard")]
     assert game.row.options["map"] == "duel"

@@ -3,7 +3,7 @@ fake Discord. Games are played in a server of every shard; one process is SIGKIL
 turn, while Discord has its round post but it has not heard back. Its games go on without it: another
 process delivers the post (once), and resolves the next turn when its deadline passes (once).
 
-Any process may deliver any game's posts (``service.claims``): the one killed is the one whose post
+Any process may deliver any game's posts (``service.runtime.claims``): the one killed is the one whose post
 hung, found by the lease it holds, usually but not always the process of the game's shard."""
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ async def test_three_players_on_a_shipped_map_until_one_is_left(table):
     thread = table.thread()
     await table.post(lambda m: "has started" in m.content)
 
-    game = (await table.bot.service.master.list_games(table.guild.id))[0]
+    game = (await table.bot.service.master.lookup.list_games(table.guild.id))[0]
     first, second, third = sorted((table.alice, table.bob, carol), key=lambda u: game.player_of(u.id).seat)
     await fake.slash(first, thread, "orders send", text="spawn")
     turn = await table.post(lambda m: m.content.startswith("**Turn 1.**"))
@@ -68,9 +68,9 @@ async def test_an_order_that_loses_at_once_is_offered_last_and_held_back_with_a_
     warns before they are final ("leaves your capital empty: you would be out")."""
     fake = table.fake
     thread = await table.start_game(ruleset="ranks")
-    game = (await table.bot.service.master.list_games(table.guild.id))[0]
+    game = (await table.bot.service.master.lookup.list_games(table.guild.id))[0]
     mover = table.alice if game.player_of(table.alice.id).seat == 0 else table.bob
-    rs = table.bot.service.master.ruleset(game.row)
+    rs = table.bot.service.master.games.ruleset(game.row)
     capital = rs.from_dict(game.row.state).board.capitals[0].label
 
     offered = [c["value"] for c in await fake.autocomplete(mover, thread, "orders send", focused="text", value="")]

@@ -23,8 +23,10 @@ async def test_rematch_opens_one_lobby_with_the_same_players_and_options(table):
     again = await (await fake.click(table.alice, over, button(over, "Rematch"))).settled()
     assert "Rematch: game #2 was opened already" in again.content
 
-    rematch = await table.bot.service.master.get_game(2)
+    rematch = await table.bot.service.master.games.get_game(2)
     assert [p.user_id for p in rematch.players] == [table.bob.id, table.alice.id]  # Bob opened it
-    assert rematch.row.options == (await table.bot.service.master.get_game(1)).row.options and not rematch.row.rated
+    assert (
+        rematch.row.options == (await table.bot.service.master.games.get_game(1)).row.options and not rematch.row.rated
+    )
     cards = [m for m in fake.channel_messages(table.channel) if m.components and "#2" in str(m.embeds)]
     assert len(cards) == 1 and button(cards[0], "Start")

@@ -30,7 +30,7 @@ async def test_a_turn_call_queued_by_an_older_version_is_posted(table):
     """Older versions queued each turn's call to play as a post of its own; one still undelivered when
     the bot is upgraded is posted, notifying the players it names."""
     await table.start_game(**CONQUEST)
-    game = (await table.bot.service.master.list_games(table.guild.id))[0]
+    game = (await table.bot.service.master.lookup.list_games(table.guild.id))[0]
     users = [table.alice.id, table.bob.id]
     call = {"turn": 1, "unit": "round", "seats": [0, 1], "user_ids": users, "deadline_at": game.row.deadline_at}
     async with table.bot.service.db.transaction() as conn:

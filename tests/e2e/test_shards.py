@@ -34,7 +34,7 @@ async def test_one_process_plays_in_servers_of_both_its_shards(tables):
         await fake.slash(table.alice, thread, "orders pass")
         await fake.slash(table.bob, thread, "orders pass")
         await table.post(lambda m: m.content.startswith("**Round 1.") and m.attachments)
-    games = [await bot.service.master.list_games(t.guild.id) for t in tables]
+    games = [await bot.service.master.lookup.list_games(t.guild.id) for t in tables]
     assert [len(found) for found in games] == [1, 1]
 
 

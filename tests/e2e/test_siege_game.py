@@ -10,7 +10,7 @@ async def test_a_blitz_game_with_an_increment_is_lost_on_time(table):
     fake = table.fake
     thread = await table.start_game("siege", clock="blitz-3", increment=2)
     master = table.bot.service.master
-    game = (await master.list_games(table.guild.id))[0]
+    game = (await master.lookup.list_games(table.guild.id))[0]
     first, second = sorted((table.alice, table.bob), key=lambda u: game.player_of(u.id).seat)
     assert game.player_of(first.id).seat == 0 and game.row.time.bank_seconds == 180
 
@@ -18,7 +18,7 @@ async def test_a_blitz_game_with_an_increment_is_lost_on_time(table):
     assert offered and all("EP" in c["name"] for c in offered)
     refused = await fake.slash(first, thread, "orders send", text=f"{offered[0]['value']}; wall J10")
     assert refused.ephemeral and "'wall J10' (action 2)" in refused.content
-    assert (await master.get_game(game.id)).row.turn == 0  # the whole turn was refused
+    assert (await master.games.get_game(game.id)).row.turn == 0  # the whole turn was refused
 
     table.clock.advance(60)
     await fake.slash(first, thread, "orders send", text=offered[0]["value"])

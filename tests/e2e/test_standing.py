@@ -17,8 +17,8 @@ CONQUEST = {"ruleset": "conquest", "size": "small", "max_players": 2, "turn_time
 
 
 async def first_move(table, user) -> str:
-    game = (await table.bot.service.master.list_games(table.guild.id))[0]
-    state = table.bot.service.master.state_of(game.row)
+    game = (await table.bot.service.master.lookup.list_games(table.guild.id))[0]
+    state = table.bot.service.master.games.state_of(game.row)
     home = state.cells_of(game.player_of(user.id).seat)[0]
     target = sorted(n for n in home.neighbours() if n in state.cells)[0]
     return f"{home.label}>{target.label} 1"
@@ -107,7 +107,7 @@ async def test_orders_can_stand_at_the_deadline(table):
     await table.tick(DAY)
     post = await table.post(lambda m: m.content.startswith("**Round 1.**"))
     assert "missed" not in post.content  # his orders were played
-    game = (await table.bot.service.master.list_games(table.guild.id))[0]
+    game = (await table.bot.service.master.lookup.list_games(table.guild.id))[0]
     async with table.bot.service.db.reading() as conn:
         async with conn.execute("SELECT payload FROM history WHERE game_id = ? AND kind = 'resolve'", (game.id,)) as c:
             (payload,) = await c.fetchone()
@@ -122,7 +122,7 @@ async def test_impossible_tables_and_double_taps_are_refused_at_create(table):
     assert "is open" in made.content
     again = await fake.slash(table.alice, table.channel, "game create conquest", map="duel")
     assert "You opened game #1 a moment ago" in again.content
-    [game] = await table.bot.service.master.list_games(table.guild.id)
+    [game] = await table.bot.service.master.lookup.list_games(table.guild.id)
     assert game.row.max_players == 2 and "map: duel" in lobby_card(table)
     await fake.click(
         table.bob,
@@ -151,7 +151,7 @@ async def test_a_standing_order_is_drawn_only_as_the_move_it_made(table):
     await table.post(lambda m: m.content.startswith("**Round 1."))
 
     master, presenter = table.bot.service.master, table.bot.service.presenter
-    game = (await master.list_games(table.guild.id))[0]
+    game = (await master.lookup.list_games(table.guild.id))[0]
     state = RS.from_dict(game.row.state)
     assert state.autos and any(trace.auto for trace in state.last_moves)  # the plan stands, and it ran
     plain = replace(state, autos={}, last_moves=tuple(replace(t, auto=False) for t in state.last_moves))

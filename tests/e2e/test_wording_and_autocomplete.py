@@ -12,7 +12,7 @@ RS = find_ruleset("conquest")
 async def test_autocomplete_and_final_standing(table):
     fake = table.fake
     thread = await table.start_game(ruleset="conquest", size="small", turn_time=86400)
-    game = (await table.bot.service.master.list_games(table.guild.id))[0]
+    game = (await table.bot.service.master.lookup.list_games(table.guild.id))[0]
     seat = {p.user_id: p.seat for p in game.players}
     state = RS.from_dict(game.row.state)
     home = state.cells_of(seat[table.alice.id])[0]
@@ -33,7 +33,7 @@ async def test_autocomplete_and_final_standing(table):
 async def test_an_order_from_someone_elses_cell_names_its_owner(table):
     fake = table.fake
     thread = await table.start_game(ruleset="conquest", size="small", turn_time=86400)
-    game = (await table.bot.service.master.list_games(table.guild.id))[0]
+    game = (await table.bot.service.master.lookup.list_games(table.guild.id))[0]
     bob = game.player_of(table.bob.id)
     state = RS.from_dict(game.row.state)
     theirs = state.cells_of(bob.seat)[0]

@@ -15,7 +15,7 @@ from i18n import joined, level_title, map_title, tr, using
 from i18n.commands import localised, register
 from service.gameoptions import settle
 from service.models import PlayerRow, TimeSettings
-from service.ratings import Standing
+from service.ops.ratings import Standing
 from service.timing import check_settings
 
 TRANSLATED = ("uk", "zh_Hans")

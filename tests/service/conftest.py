@@ -15,7 +15,7 @@ import pytest
 from service import GameMaster
 from service.clock import ManualClock
 from service.models import Actor, Announcement, TimeSettings
-from service.outbox import Outbox
+from service.runtime.outbox import Outbox
 from service.storage.postgresql import PostgresStore
 from service.storage.sqlite import Database
 from service.storage.store import Location, Store, open_store
@@ -96,7 +96,7 @@ class Env:
         seed: int = 5,
     ):
         master = self.master
-        game = await master.create_game(
+        game = await master.lobby.create_game(
             guild_id=GUILD,
             channel_id=CHANNEL,
             actor=players[0],
@@ -106,15 +106,15 @@ class Env:
             seed=seed,
         )
         for player in players[1:]:
-            await master.join(game.id, player)
+            await master.lobby.join(game.id, player)
         for _ in range(ai):
-            await master.add_ai(game.id, players[0])
-        return await master.start_game(game.id, players[0])
+            await master.lobby.add_ai(game.id, players[0])
+        return await master.lobby.start_game(game.id, players[0])
 
     async def played_a_round(self, game):
         """The game after everyone in it passed its first round: its start and that round are to be posted."""
         for player in game.players:
-            await self.master.submit(game.id, Actor(player.user_id, player.name))
+            await self.master.play.submit(game.id, Actor(player.user_id, player.name))
         return game
 
     async def count(self, sql: str, *params) -> int:

@@ -29,10 +29,10 @@ from service import GameMaster
 from service.clock import SystemClock
 from service.errors import GameError
 from service.models import Actor, Announcement
-from service.runtime import GameService
+from service.runtime.gameservice import GameService
+from service.runtime.workers import CpuPool
 from service.storage.packing import unpack
 from service.storage.store import Location, open_store
-from service.workers import CpuPool
 
 PLAYERS = (Actor(1, "Alice"), Actor(2, "Bob"))
 RS = find_ruleset("conquest")
@@ -88,13 +88,13 @@ async def play(folder: pathlib.Path, turns: int, kill: Killer) -> None:
     service = await GameService.open(
         database_of(folder), DiscordFile(folder / "posts.jsonl"), clock=SystemClock(), pool=CpuPool(workers=0)
     )
-    service.master.fault = service.outbox.fault = kill
+    service.master.games.fault = service.outbox.fault = kill
     await service.start()
     await service.recovery
     acks = folder / "acks.jsonl"
     game_id = 1
     for turn in range(turns):
-        game = await service.master.get_game(game_id)
+        game = await service.master.games.get_game(game_id)
         if game.row.turn > turn:
             continue
         for actor in PLAYERS:
@@ -102,7 +102,7 @@ async def play(folder: pathlib.Path, turns: int, kill: Killer) -> None:
             text = RS.format_orders(RS.ai_orders(game.state, seat, f"crash:{turn}:{seat}"))
             kill("before orders")
             try:
-                mine = await service.master.replace_orders(game_id, actor, text, expected_turn=turn)
+                mine = await service.master.play.replace_orders(game_id, actor, text, expected_turn=turn)
             except GameError:  # passed in an earlier life: the orders are final
                 continue
             kill("after orders")
@@ -110,7 +110,7 @@ async def play(folder: pathlib.Path, turns: int, kill: Killer) -> None:
         for actor in PLAYERS:
             kill("before pass")
             try:
-                await service.master.submit(game_id, actor, expected_turn=turn)
+                await service.master.play.submit(game_id, actor, expected_turn=turn)
             except GameError:
                 continue
             kill("after pass")
@@ -127,11 +127,11 @@ async def new_game(folder: pathlib.Path, database: Location | None = None) -> No
     db = await open_store(database_of(folder))
     await db.migrate()
     master = GameMaster(db, SystemClock())
-    game = await master.create_game(
+    game = await master.lobby.create_game(
         guild_id=1, channel_id=1, actor=PLAYERS[0], ruleset="conquest", options={"size": "small"}, seed=3
     )
-    await master.join(game.id, PLAYERS[1])
-    await master.start_game(game.id, PLAYERS[0])
+    await master.lobby.join(game.id, PLAYERS[1])
+    await master.lobby.start_game(game.id, PLAYERS[0])
     await db.close()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from service.clock import ManualClock
-from service.runtime import GameService
+from service.runtime.gameservice import GameService
 from tests.service.conftest import ALICE, BOB, CAROL, ListSink
 
 
@@ -13,8 +13,8 @@ async def test_a_backlog_is_read_once_and_each_game_keeps_its_order(env, monkeyp
     games = [await env.new_game(ALICE, BOB, seed=seed) for seed in range(3)]
     for game in games:
         for _ in range(4):
-            await env.master.pause(game.id, ALICE)
-            await env.master.resume(game.id, ALICE)
+            await env.master.timekeeping.pause(game.id, ALICE)
+            await env.master.timekeeping.resume(game.id, ALICE)
     pending = await env.outbox.pending_count()
     env.outbox.batch = 5
     reads = []
@@ -44,9 +44,9 @@ async def test_start_up_returns_before_the_backlog_is_delivered(places):
 
     sink = SlowSink()
     service = await GameService.open(places.new(), sink, clock=ManualClock())
-    game = await service.master.create_game(guild_id=1, channel_id=2, actor=ALICE, ruleset="conquest", seed=1)
-    await service.master.join(game.id, CAROL)
-    await service.master.start_game(game.id, ALICE)
+    game = await service.master.lobby.create_game(guild_id=1, channel_id=2, actor=ALICE, ruleset="conquest", seed=1)
+    await service.master.lobby.join(game.id, CAROL)
+    await service.master.lobby.start_game(game.id, ALICE)
     try:
         await asyncio.wait_for(service.start(), timeout=2)
         assert not service.recovery.done() and sink.posted == []

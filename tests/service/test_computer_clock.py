@@ -20,7 +20,7 @@ async def test_on_a_chess_clock_a_computer_searches_as_deep_as_its_clock_allows(
     """Siege: "Extreme searches deepest within its budget (nodes, tied to the clock when one is
     set)": with Bullet's minute it searches a tenth of its nodes, with ten minutes all of them."""
     rs = RULESETS["siege"]
-    game = await master.create_game(
+    game = await master.lobby.create_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         actor=ALICE,
@@ -29,14 +29,14 @@ async def test_on_a_chess_clock_a_computer_searches_as_deep_as_its_clock_allows(
         time=TimeSettings(mode="increment", bank_seconds=clock, increment_seconds=0, reminder_seconds=0),
         seed=3,
     )
-    await master.add_ai(game.id, ALICE, "Extreme")
-    game = await master.start_game(game.id, ALICE)
+    await master.lobby.add_ai(game.id, ALICE, "Extreme")
+    game = await master.lobby.start_game(game.id, ALICE)
     computer = next(p.seat for p in game.players if p.is_ai)
     if computer == 1:
-        game = await master.submit(game.id, ALICE, "end")
-    before = master.state_of(game.row)
-    await master.wake(game.id)  # the computer's turn resolves at its wake-up
-    past = await master.past_turn(game.id)
+        game = await master.play.submit(game.id, ALICE, "end")
+    before = master.games.state_of(game.row)
+    await master.timekeeping.wake(game.id)  # the computer's turn resolves at its wake-up
+    past = await master.history.past_turn(game.id)
     seed = f"{game.row.seed}:{past.number - 1}"
     nodes = rs.bot_level("Extreme").budget * clock // 600
     played = past.orders[computer]

@@ -11,7 +11,7 @@ import pytest
 from engine import find_ruleset
 from service.errors import GameError
 from service.models import TimeSettings
-from service.outbox import Undeliverable
+from service.runtime.outbox import Undeliverable
 from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, HOUR
 
 GRA = find_ruleset("gra")
@@ -25,7 +25,7 @@ async def set_state(env, game_id, state, rs):
 
 
 async def test_departure_of_the_only_acting_player_starts_the_next_turn(env):
-    game = await env.master.create_game(
+    game = await env.master.lobby.create_game(
         guild_id=1,
         channel_id=2,
         actor=ALICE,
@@ -34,9 +34,9 @@ async def test_departure_of_the_only_acting_player_starts_the_next_turn(env):
         seed=2,
         time=TimeSettings(mode="bank"),
     )
-    await env.master.join(game.id, BOB)
-    await env.master.add_ai(game.id, ALICE)
-    game = await env.master.start_game(game.id, ALICE)
+    await env.master.lobby.join(game.id, BOB)
+    await env.master.lobby.add_ai(game.id, ALICE)
+    game = await env.master.lobby.start_game(game.id, ALICE)
     seats = {p.user_id: p.seat for p in game.players}
     ai = next(p.seat for p in game.players if p.is_ai)
     start = GRA.from_dict(game.row.state)
@@ -50,7 +50,7 @@ async def test_departure_of_the_only_acting_player_starts_the_next_turn(env):
     )
     assert GRA.acting_players(crafted) == {seats[BOB.user_id]}
     await set_state(env, game.id, crafted, GRA)
-    game = await env.master.surrender(game.id, BOB)
+    game = await env.master.play.surrender(game.id, BOB)
     assert game.row.turn == 1 and game.acting_seats  # a new turn began, with its players asked
     assert game.waiting_seats == {seats[ALICE.user_id]} and ai in game.passed_seats
     assert game.row.deadline_at is not None
@@ -60,29 +60,29 @@ async def test_a_pass_during_a_pause_is_charged_until_the_pause(env):
     time = TimeSettings(mode="bank", bank_seconds=2 * HOUR, reminder_seconds=0)
     game = await env.new_game(ALICE, BOB, time=time)
     env.clock.advance(600)
-    await env.master.pause(game.id, ALICE)
+    await env.master.timekeeping.pause(game.id, ALICE)
     env.clock.advance(10 * HOUR)
-    game = await env.master.submit(game.id, ALICE)
+    game = await env.master.play.submit(game.id, ALICE)
     assert game.player_of(ALICE.user_id).bank_left == pytest.approx(2 * HOUR - 600)
     env.clock.advance(HOUR)
-    game = await env.master.resume(game.id, ALICE)
+    game = await env.master.timekeeping.resume(game.id, ALICE)
     assert game.row.deadline_at == pytest.approx(env.clock.now() + 2 * HOUR - 600)  # Bob's bank, minus 10 minutes
     before = game.row.version
     env.clock.advance(HOUR)
-    await env.master.sweep()
-    assert (await env.master.get_game(game.id)).row.version == before  # nothing due, nothing written
+    await env.master.timekeeping.sweep()
+    assert (await env.master.games.get_game(game.id)).row.version == before  # nothing due, nothing written
 
 
 async def test_a_departure_during_a_pause_waits_for_resume(env):
     game = await env.new_game(ALICE, BOB, CAROL)
-    await env.master.submit(game.id, ALICE)
-    await env.master.submit(game.id, BOB)
-    await env.master.pause(game.id, ADMIN)
+    await env.master.play.submit(game.id, ALICE)
+    await env.master.play.submit(game.id, BOB)
+    await env.master.timekeeping.pause(game.id, ADMIN)
     env.clock.advance(5 * 86400)
-    game = await env.master.surrender(game.id, CAROL)
+    game = await env.master.play.surrender(game.id, CAROL)
     assert game.row.turn == 0  # complete, but paused
     env.clock.advance(HOUR)
-    game = await env.master.resume(game.id, ADMIN)
+    game = await env.master.timekeeping.resume(game.id, ADMIN)
     assert game.row.turn == 1
     assert game.row.deadline_at == pytest.approx(env.clock.now() + HOUR)
 
@@ -91,10 +91,10 @@ async def test_a_pass_for_a_turn_that_just_ended_changes_nothing(env):
     game = await env.new_game(ALICE, BOB)
     seen = game.row.turn
     env.clock.advance(HOUR)
-    await env.master.sweep()  # the deadline resolved the turn Alice was looking at
+    await env.master.timekeeping.sweep()  # the deadline resolved the turn Alice was looking at
     with pytest.raises(GameError, match="has just ended; nothing was changed"):
-        await env.master.submit(game.id, ALICE, "", expected_turn=seen)
-    assert (await env.master.get_game(game.id)).passed_seats == frozenset()
+        await env.master.play.submit(game.id, ALICE, "", expected_turn=seen)
+    assert (await env.master.games.get_game(game.id)).passed_seats == frozenset()
 
 
 async def test_one_undeliverable_game_does_not_hold_back_the_others(env):

@@ -19,8 +19,8 @@ async def test_players_who_all_miss_their_last_turn_at_one_deadline_share_a_draw
     draw among them."""
     game = await env.new_game(ALICE, BOB, time=TimeSettings(round_seconds=HOUR, reminder_seconds=0, missed_limit=1))
     env.clock.advance(HOUR)
-    await env.master.sweep()
-    game = await env.master.get_game(game.id)
+    await env.master.timekeeping.sweep()
+    game = await env.master.games.get_game(game.id)
     assert game.row.status == "finished"
     assert game.row.result["draw"] and sorted(game.row.result["winners"]) == [0, 1]
     assert game.row.result["ranking"] == [[0, 1]] and "missed" in game.row.result["reason"]
@@ -28,7 +28,7 @@ async def test_players_who_all_miss_their_last_turn_at_one_deadline_share_a_draw
 
 async def test_the_game_ends_when_the_last_human_leaves(env):
     game = await env.new_game(ALICE, ai=2)
-    game = await env.master.surrender(game.id, ALICE)
+    game = await env.master.play.surrender(game.id, ALICE)
     assert game.row.status == "finished" and game.row.result["reason"] == "no human player is left"
     alice = seat_of(game, ALICE)
     assert game.row.result["ranking"][-1] == [alice] and alice not in game.row.result["winners"]
@@ -49,7 +49,7 @@ async def test_computers_decline_a_draw_while_they_are_ahead_and_accept_when_the
         game = await env.new_game(ALICE, ai=1, options=pair(gold))
         computer = 1 - seat_of(game, ALICE)
         assert RS.standing(game.state) == ((0, 1),)
-        answers[("A1", "E1")[computer] == gold] = computer, await env.master.propose_draw(game.id, ALICE)
+        answers[("A1", "E1")[computer] == gold] = computer, await env.master.play.propose_draw(game.id, ALICE)
     computer, declined = answers[True]
     await env.outbox.flush()
     proposal = next(a for a in env.sink.posted if a.kind == "draw_proposed")

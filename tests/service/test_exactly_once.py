@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from service.outbox import Outbox, backoff
+from service.runtime.outbox import Outbox, backoff
 from tests.service.conftest import ALICE, BOB, CAROL, HOUR
 
 
@@ -28,10 +28,12 @@ async def resolution_count(env, game_id):
 
 async def test_deadline_firing_while_the_last_player_submits_resolves_once(env):
     game = await env.new_game(ALICE, BOB)
-    await env.master.submit(game.id, ALICE)
+    await env.master.play.submit(game.id, ALICE)
     env.clock.advance(HOUR)  # the deadline is now due
-    await asyncio.gather(env.master.submit(game.id, BOB), env.master.wake(game.id), env.master.sweep())
-    game = await env.master.get_game(game.id)
+    await asyncio.gather(
+        env.master.play.submit(game.id, BOB), env.master.timekeeping.wake(game.id), env.master.timekeeping.sweep()
+    )
+    game = await env.master.games.get_game(game.id)
     assert await resolution_count(env, game.id) == 1
     assert game.row.turn == 1
 
@@ -39,16 +41,16 @@ async def test_deadline_firing_while_the_last_player_submits_resolves_once(env):
 async def test_stale_writer_is_refused_by_the_version_check(env):
     """Two processes on one database: the second commit of the same turn fails instead of doubling it."""
     game = await env.new_game(ALICE, BOB)
-    await env.master.submit(game.id, ALICE)
+    await env.master.play.submit(game.id, ALICE)
     other = await type(env)(env.location, env.clock).open()
-    stale = await other.master.get_game(game.id)
-    await env.master.submit(game.id, BOB)
+    stale = await other.master.games.get_game(game.id)
+    await env.master.play.submit(game.id, BOB)
     from service.errors import Conflict
 
-    planner = other.master.planner(stale, {})
+    planner = other.master.games.planner(stale, {})
     planner.resolve(timed_out=True)
     with pytest.raises(Conflict):
-        await other.master._commit(stale.row, planner.finish())
+        await other.master.games._commit(stale.row, planner.finish())
     assert await resolution_count(env, game.id) == 1
     await other.db.close()
 
@@ -57,12 +59,12 @@ async def reference_run(env):
     """The same game without any crash: the result every crashed run must reach."""
     try:
         game = await env.new_game(ALICE, BOB, CAROL, ai=1)
-        await env.master.submit(game.id, ALICE)
-        await env.master.submit(game.id, BOB)
+        await env.master.play.submit(game.id, ALICE)
+        await env.master.play.submit(game.id, BOB)
         env.clock.advance(HOUR)
-        await env.master.sweep()
+        await env.master.timekeeping.sweep()
         await env.outbox.flush()
-        game = await env.master.get_game(game.id)
+        game = await env.master.games.get_game(game.id)
         return game.row.state, [(a.kind, a.payload) for a in env.sink.posted]
     finally:
         await env.db.close()  # an open connection's thread would keep the test process from ending
@@ -77,17 +79,17 @@ async def test_crash_at_each_step_of_a_resolution_then_restart(places, point):
 
     env = await Env(places.new("crash"), ManualClock()).open()
     game = await env.new_game(ALICE, BOB, CAROL, ai=1)
-    await env.master.submit(game.id, ALICE)
-    await env.master.submit(game.id, BOB)
+    await env.master.play.submit(game.id, ALICE)
+    await env.master.play.submit(game.id, BOB)
     env.clock.advance(HOUR)
     await env.restart(fault=crash_at(point))
     with pytest.raises(Crash):
-        await env.master.sweep()
+        await env.master.timekeeping.sweep()
         await env.outbox.flush()
     await env.restart()  # a new process: recover from the database alone
-    await env.master.sweep()
+    await env.master.timekeeping.sweep()
     await env.outbox.flush()
-    game = await env.master.get_game(game.id)
+    game = await env.master.games.get_game(game.id)
     assert game.row.state == expected_state
     assert await resolution_count(env, game.id) == 1
     assert [(a.kind, a.payload) for a in env.sink.posted] == expected_posts
@@ -98,14 +100,14 @@ async def test_crash_at_each_step_of_a_resolution_then_restart(places, point):
 async def test_restart_with_deadlines_pending_rearms_and_resolves_overdue(env):
     games = [await env.new_game(ALICE, BOB, seed=s) for s in range(3)]
     await env.restart()
-    wakeups = dict(await env.master.open_wakeups())
+    wakeups = dict(await env.master.timekeeping.open_wakeups())
     assert set(wakeups) == {g.id for g in games}
     assert all(at == pytest.approx(env.clock.now() + HOUR - 600) for at in wakeups.values())
     env.clock.advance(2 * HOUR)  # the bot was down past every deadline
     await env.restart()
-    assert await env.master.sweep() == 3
+    assert await env.master.timekeeping.sweep() == 3
     for g in games:
-        assert (await env.master.get_game(g.id)).row.turn == 1
+        assert (await env.master.games.get_game(g.id)).row.turn == 1
 
 
 async def test_failed_deliveries_are_retried_in_order(env):

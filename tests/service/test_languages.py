@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from service.errors import GameError, NotAllowed
-from service.languages import ServerLanguages
+from service.ops.languages import ServerLanguages
 from tests.service.conftest import ADMIN, ALICE, GUILD
 
 

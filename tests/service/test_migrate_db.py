@@ -8,7 +8,7 @@ import asyncio
 
 import bot
 from service.clock import ManualClock
-from service.languages import ServerLanguages
+from service.ops.languages import ServerLanguages
 from service.storage.packing import unpack
 from service.storage.store import open_store
 from service.storage.transfer import PACKED, TABLES
@@ -20,16 +20,18 @@ async def a_busy_bot(location) -> Env:
     """Games in every phase, with history, orders, ratings, undelivered posts and settings."""
     env = await Env(location, ManualClock()).open()
     running = await env.new_game(ALICE, BOB, CAROL, ai=1)
-    await env.master.submit(running.id, ALICE)
+    await env.master.play.submit(running.id, ALICE)
     env.clock.advance(HOUR)
-    await env.master.sweep()
+    await env.master.timekeeping.sweep()
     await env.outbox.flush()  # these posts are delivered, the later ones wait
-    await env.master.add_orders(running.id, BOB, "")
+    await env.master.play.add_orders(running.id, BOB, "")
     await finished(env, ALICE, BOB)
-    await env.master.catch_up_ratings()
-    await env.master.create_game(guild_id=GUILD, channel_id=7, actor=CAROL, ruleset="gra")
+    await env.master.ratings.catch_up_ratings()
+    await env.master.lobby.create_game(guild_id=GUILD, channel_id=7, actor=CAROL, ruleset="gra")
     await ServerLanguages(env.db, env.clock).set(GUILD, "uk", ADMIN)
-    await env.master.change_settings(BOB.user_id, lead="3h", quiet_start=22, quiet_end=7, time_zone="Europe/Kyiv")
+    await env.master.settings.change_settings(
+        BOB.user_id, lead="3h", quiet_start=22, quiet_end=7, time_zone="Europe/Kyiv"
+    )
     async with env.db.transaction() as conn:  # a row from before history was deflated: plain JSON text
         await conn.execute("UPDATE history SET events = '[]' WHERE game_id = ? AND seq = 0", (running.id,))
     return env
@@ -61,7 +63,7 @@ async def test_every_row_is_copied_as_it_was_and_new_ids_follow(places, tmp_path
     assert "the counts match" in capsys.readouterr().out
     copy = await Env(target, source.clock).open()
     assert await everything(copy.db) == before
-    game = await copy.master.create_game(guild_id=GUILD, channel_id=8, actor=ALICE, ruleset="conquest")
+    game = await copy.master.lobby.create_game(guild_id=GUILD, channel_id=8, actor=ALICE, ruleset="conquest")
     assert game.id == max(row["id"] for row in before["games"]) + 1
     await copy.db.close()
 

@@ -100,10 +100,10 @@ async def test_ids_and_times_keep_every_bit(env):
     narrower: the PostgreSQL schema says BIGINT and DOUBLE PRECISION)."""
     snowflake = 1_234_567_890_123_456_789
     env.clock.current = 1_790_000_000.123456789
-    game = await env.master.create_game(
+    game = await env.master.lobby.create_game(
         guild_id=snowflake, channel_id=snowflake + 1, actor=Actor(snowflake + 2, "Ann"), ruleset="conquest"
     )
-    game = await env.master.get_game(game.id)
+    game = await env.master.games.get_game(game.id)
     assert (game.row.guild_id, game.row.channel_id, game.row.creator_id) == (snowflake, snowflake + 1, snowflake + 2)
     assert game.row.created_at == 1_790_000_000.123456789
 

@@ -45,11 +45,11 @@ async def test_a_connection_lost_mid_transaction_saves_nothing_and_the_next_chan
                 )
             )
 
-    env.master.fault = server_drops_us
+    env.master.games.fault = server_drops_us
     caplog.set_level(logging.ERROR)
     with pytest.raises(StorageFailure, match="nothing was saved: the bot lost its connection to the database server"):
-        await env.master.submit(game.id, ALICE)
-    env.master.fault = lambda point: None
-    assert (await env.master.get_game(game.id)).passed_seats == frozenset()
-    await env.master.submit(game.id, ALICE)
-    assert (await env.master.get_game(game.id)).passed_seats == {game.player_of(ALICE.user_id).seat}
+        await env.master.play.submit(game.id, ALICE)
+    env.master.games.fault = lambda point: None
+    assert (await env.master.games.get_game(game.id)).passed_seats == frozenset()
+    await env.master.play.submit(game.id, ALICE)
+    assert (await env.master.games.get_game(game.id)).passed_seats == {game.player_of(ALICE.user_id).seat}

@@ -22,11 +22,11 @@ async def reminded(env) -> list[tuple[int, list[int]]]:
 
 async def wait_until(env, at: float) -> None:
     env.clock.advance(at - env.clock.now())
-    await env.master.sweep()
+    await env.master.timekeeping.sweep()
 
 
 async def test_two_players_are_reminded_at_their_own_times_once_each_across_restarts(env):
-    await env.master.change_settings(ALICE.user_id, lead="3h")  # Bob keeps the game's hour
+    await env.master.settings.change_settings(ALICE.user_id, lead="3h")  # Bob keeps the game's hour
     game = await env.new_game(ALICE, BOB, time=A_DAY_WITH_AN_HOURS_REMINDER)
     deadline = game.row.deadline_at
     assert game.row.reminder_at == deadline - 3 * HOUR  # the game wakes at the earliest reminder
@@ -35,7 +35,7 @@ async def test_two_players_are_reminded_at_their_own_times_once_each_across_rest
     assert await reminded(env) == []
     await wait_until(env, deadline - 3 * HOUR)
     assert await reminded(env) == [(1, [ALICE.user_id])]
-    assert (await env.master.get_game(game.id)).row.reminder_at == deadline - HOUR
+    assert (await env.master.games.get_game(game.id)).row.reminder_at == deadline - HOUR
 
     await env.restart()
     await wait_until(env, deadline - 2 * HOUR)
@@ -58,17 +58,17 @@ async def test_a_reminder_missed_while_the_bot_was_down_comes_after_the_restart_
     await env.restart()
     env.clock.advance(deadline - HOUR / 2 - env.clock.now())  # down past the reminder time
     await env.restart()
-    assert await env.master.sweep() == 1
+    assert await env.master.timekeeping.sweep() == 1
     assert await reminded(env) == [(1, [ALICE.user_id, BOB.user_id])]
 
-    await env.master.submit(game.id, ALICE)
-    await env.master.submit(game.id, BOB)
-    game = await env.master.get_game(game.id)
+    await env.master.play.submit(game.id, ALICE)
+    await env.master.play.submit(game.id, BOB)
+    game = await env.master.games.get_game(game.id)
     env.clock.advance(game.row.deadline_at + 60 - env.clock.now())  # down past the next deadline itself
     await env.restart()
-    await env.master.sweep()
+    await env.master.timekeeping.sweep()
     assert await reminded(env) == [(1, [ALICE.user_id, BOB.user_id])]  # too late to remind: it resolved
-    assert (await env.master.get_game(game.id)).row.turn == 2
+    assert (await env.master.games.get_game(game.id)).row.turn == 2
 
 
 @pytest.mark.parametrize("point", ["planned", "in_transaction", "committed", "delivered"])
@@ -78,18 +78,18 @@ async def test_a_crash_around_a_reminder_neither_loses_nor_doubles_it(env, point
     env.clock.advance(game.row.deadline_at - HOUR - env.clock.now())
     await env.restart(fault=crash_at(point))
     with pytest.raises(Crash):
-        await env.master.sweep()
+        await env.master.timekeeping.sweep()
         await env.outbox.flush()
     await env.restart()
-    await env.master.sweep()
-    await env.master.sweep()
+    await env.master.timekeeping.sweep()
+    await env.master.timekeeping.sweep()
     assert await reminded(env) == [(1, [ALICE.user_id, BOB.user_id])]
 
 
 async def test_dms_off_and_quiet_hours_shape_each_players_reminder(env):
     """The game starts at 1_800_000_000 (15 January 2027, 08:00 UTC); its deadline is 08:00 the next day."""
-    await env.master.change_settings(ALICE.user_id, dm_reminders=False)
-    await env.master.change_settings(BOB.user_id, quiet_start=6, quiet_end=9, time_zone="UTC")
+    await env.master.settings.change_settings(ALICE.user_id, dm_reminders=False)
+    await env.master.settings.change_settings(BOB.user_id, quiet_start=6, quiet_end=9, time_zone="UTC")
     game = await env.new_game(ALICE, BOB, time=A_DAY_WITH_AN_HOURS_REMINDER)
     deadline = game.row.deadline_at
     quiet_begins = deadline - 2 * HOUR  # 06:00 UTC
@@ -103,22 +103,22 @@ async def test_dms_off_and_quiet_hours_shape_each_players_reminder(env):
 async def test_a_change_of_settings_replans_the_reminders_of_running_games(env):
     game = await env.new_game(ALICE, BOB, time=A_DAY_WITH_AN_HOURS_REMINDER)
     deadline = game.row.deadline_at
-    await env.master.change_settings(BOB.user_id, lead="5h")
-    assert (await env.master.get_game(game.id)).row.reminder_at == deadline - 5 * HOUR
-    await env.master.change_settings(BOB.user_id, dm_reminders=False)
-    await env.master.change_settings(ALICE.user_id, dm_reminders=False)
-    assert (await env.master.get_game(game.id)).row.reminder_at is None
-    await env.master.change_settings(ALICE.user_id, dm_reminders=True)
+    await env.master.settings.change_settings(BOB.user_id, lead="5h")
+    assert (await env.master.games.get_game(game.id)).row.reminder_at == deadline - 5 * HOUR
+    await env.master.settings.change_settings(BOB.user_id, dm_reminders=False)
+    await env.master.settings.change_settings(ALICE.user_id, dm_reminders=False)
+    assert (await env.master.games.get_game(game.id)).row.reminder_at is None
+    await env.master.settings.change_settings(ALICE.user_id, dm_reminders=True)
     await wait_until(env, deadline - 10)
     assert await reminded(env) == [(1, [ALICE.user_id])]
-    bob = await env.master.settings_of(BOB.user_id)
+    bob = await env.master.settings.settings_of(BOB.user_id)
     assert bob.lead_seconds == 5 * HOUR and not bob.dm_reminders
 
 
 async def test_a_refused_change_changes_nothing(env):
-    await env.master.change_settings(ALICE.user_id, lead="2h", time_zone="Europe/Kyiv")
-    before = await env.master.settings_of(ALICE.user_id)
+    await env.master.settings.change_settings(ALICE.user_id, lead="2h", time_zone="Europe/Kyiv")
+    before = await env.master.settings.settings_of(ALICE.user_id)
     with pytest.raises(GameError, match="not a time zone I know"):
-        await env.master.change_settings(ALICE.user_id, lead="30m", time_zone="Mars/Olympus")
-    assert await env.master.settings_of(ALICE.user_id) == before
+        await env.master.settings.change_settings(ALICE.user_id, lead="30m", time_zone="Mars/Olympus")
+    assert await env.master.settings.settings_of(ALICE.user_id) == before
     assert before.lead_seconds == 2 * HOUR and before.time_zone == "Europe/Kyiv"

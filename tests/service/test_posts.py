@@ -5,12 +5,14 @@ from __future__ import annotations
 from service.models import Announcement
 from service.posts import DirectMessage, Post, PostPresenter
 from service.presenter import Presenter
-from service.workers import CpuPool
+from service.runtime.workers import CpuPool
 from tests.service.conftest import ALICE, BOB
 
 
 async def posts_of(env, game, kind: str, payload: dict) -> list[Post]:
-    posts = PostPresenter(env.master, Presenter(env.master, CpuPool(workers=0)))
+    posts = PostPresenter(
+        env.master.settings, env.master.history, Presenter(env.master.games, env.master.history, CpuPool(workers=0))
+    )
     return await posts.posts(Announcement(1, game.id, kind, payload), game, shown=str, upload_limit=8 << 20)
 
 

@@ -1,4 +1,4 @@
-"""Several bot processes on one PostgreSQL database (``service.claims``): each here is a game master,
+"""Several bot processes on one PostgreSQL database (``service.runtime.claims``): each here is a game master,
 an outbox and a store held as a bot's (``hold=BOT``), as a process of its own would have them."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import asyncio
 
 import pytest
 
-from service.claims import LEASE_SECONDS, OUTBOX, WAKE
 from service.clock import ManualClock
-from service.runtime import GameService
+from service.runtime.claims import LEASE_SECONDS, OUTBOX, WAKE
+from service.runtime.gameservice import GameService
 from service.storage.instancelock import AlreadyRunning
 from service.storage.store import BOT, SOLE, open_store
 from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, GUILD, HOUR, Env, ListSink
@@ -47,22 +47,25 @@ async def test_a_deadline_due_in_both_processes_is_planned_and_resolved_by_one(t
     game = await first.new_game(ALICE, BOB)
     planned: list[str] = []
     for process in two:
-        process.master.fault = lambda point: planned.append(point) if point == "planned" else None
+        process.master.games.fault = lambda point: planned.append(point) if point == "planned" else None
     first.clock.advance(HOUR)
     await asyncio.gather(
-        first.master.wake(game.id), second.master.wake(game.id), first.master.sweep(), second.master.sweep()
+        first.master.timekeeping.wake(game.id),
+        second.master.timekeeping.wake(game.id),
+        first.master.timekeeping.sweep(),
+        second.master.timekeeping.sweep(),
     )
     assert planned == ["planned"]
     assert await first.count("SELECT COUNT(*) FROM history WHERE game_id = ? AND kind = 'resolve'", game.id) == 1
-    assert (await second.master.get_game(game.id)).row.turn == 1
+    assert (await second.master.games.get_game(game.id)).row.turn == 1
 
 
 async def test_each_post_goes_out_once_and_each_games_posts_in_order(two):
     first, second = two
     games = [await first.new_game(ALICE, BOB, seed=seed) for seed in range(3)]
     for game in games:
-        await first.master.pause(game.id, ALICE)
-        await first.master.resume(game.id, ALICE)
+        await first.master.timekeeping.pause(game.id, ALICE)
+        await first.master.timekeeping.resume(game.id, ALICE)
     pending = await first.outbox.pending_count()
     await asyncio.gather(first.outbox.flush(), second.outbox.flush())
     posted = [a.id for a in first.sink.posted + second.sink.posted]
@@ -75,21 +78,21 @@ async def test_each_post_goes_out_once_and_each_games_posts_in_order(two):
 
 async def test_a_dead_processs_lease_is_taken_at_once_and_a_silent_ones_when_it_expires(two, places):
     first, second = two
-    assert await first.master.claims.take(WAKE, 7)
-    assert not await second.master.claims.take(WAKE, 7)
+    assert await first.master.games.claims.take(WAKE, 7)
+    assert not await second.master.games.claims.take(WAKE, 7)
     third = await Env(first.location, first.clock, hold=BOT).open()
-    assert await third.master.claims.take(OUTBOX, 7)
+    assert await third.master.games.claims.take(OUTBOX, 7)
     await third.db.close()  # a process killed: its connection, and so its session, ends with it
     for _ in range(200):  # the server notices the closed connection within moments
-        if await second.master.claims.take(OUTBOX, 7):
+        if await second.master.games.claims.take(OUTBOX, 7):
             break
         await asyncio.sleep(0.05)
     else:
         pytest.fail("the lease of a process whose session ended was never taken over")
     first.clock.advance(LEASE_SECONDS - 1)
-    assert not await second.master.claims.take(WAKE, 7)  # its holder lives and its lease runs
+    assert not await second.master.games.claims.take(WAKE, 7)  # its holder lives and its lease runs
     first.clock.advance(2)
-    assert await second.master.claims.take(WAKE, 7)  # a silent holder's lease has expired
+    assert await second.master.games.claims.take(WAKE, 7)  # a silent holder's lease has expired
 
 
 async def test_a_change_made_by_another_process_while_a_turn_is_planned_is_kept(two):
@@ -98,15 +101,15 @@ async def test_a_change_made_by_another_process_while_a_turn_is_planned_is_kept(
     first, second = two
     game = await first.new_game(ALICE, BOB, CAROL)
     first.clock.advance(HOUR)
-    commit = first.master._commit
+    commit = first.master.games._commit
 
     async def paused_meanwhile(before, plan):
-        first.master._commit = commit
-        await second.master.pause(game.id, ADMIN)
+        first.master.games._commit = commit
+        await second.master.timekeeping.pause(game.id, ADMIN)
         await commit(before, plan)
 
-    first.master._commit = paused_meanwhile
-    after = await first.master.wake(game.id)
+    first.master.games._commit = paused_meanwhile
+    after = await first.master.timekeeping.wake(game.id)
     assert after.row.paused_at is not None and after.row.turn == 0
 
 

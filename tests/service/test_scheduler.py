@@ -9,8 +9,8 @@ import pytest
 
 from service import GameMaster
 from service.clock import ManualClock
-from service.runtime import ARM_AHEAD_SECONDS, GameService
-from service.scheduler import WakeScheduler, job_id
+from service.runtime.gameservice import ARM_AHEAD_SECONDS, GameService
+from service.runtime.scheduler import WakeScheduler, job_id
 from service.storage.store import open_store
 from tests.service.conftest import ALICE, BOB, CHANNEL, GUILD, ListSink
 
@@ -52,11 +52,11 @@ async def test_runtime_arms_what_wakes_soon_at_start_and_each_sweep_extends_the_
     db = await open_store(location)
     await db.migrate()
     master = GameMaster(db, clock)
-    game = await master.create_game(
+    game = await master.lobby.create_game(
         guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest", options={"size": "small"}, seed=1
     )
-    await master.join(game.id, BOB)
-    game = await master.start_game(game.id, ALICE)
+    await master.lobby.join(game.id, BOB)
+    game = await master.lobby.start_game(game.id, ALICE)
     await db.close()  # the process stops before delivering anything
     wake_at = game.row.reminder_at
 
@@ -81,19 +81,19 @@ async def test_a_commit_arms_its_game_only_inside_the_window_and_a_sweep_arms_it
     await service.start()
     try:
         master = service.master
-        game = await master.create_game(
+        game = await master.lobby.create_game(
             guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest", options={"size": "small"}, seed=1
         )
-        await master.join(game.id, BOB)
-        game = await master.start_game(game.id, ALICE)
+        await master.lobby.join(game.id, BOB)
+        game = await master.lobby.start_game(game.id, ALICE)
         wake_at = game.row.reminder_at
         assert wake_at - clock.now() > ARM_AHEAD_SECONDS
         assert armed_at(service.scheduler, game.id) is None  # the scheduler holds only the near future
         clock.advance(wake_at - clock.now() - ARM_AHEAD_SECONDS / 2)
         await service.sweep()
         assert armed_at(service.scheduler, game.id) == pytest.approx(wake_at, abs=1e-3)
-        await master.extend(game.id, ALICE, 60)  # a commit waking it inside the window re-arms it at once
-        game = await master.get_game(game.id)
+        await master.timekeeping.extend(game.id, ALICE, 60)  # a commit waking it inside the window re-arms it at once
+        game = await master.games.get_game(game.id)
         assert armed_at(service.scheduler, game.id) == pytest.approx(game.row.reminder_at, abs=1e-3)
     finally:
         await service.close()

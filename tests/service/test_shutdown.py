@@ -8,8 +8,8 @@ import time
 import pytest
 
 from service.clock import ManualClock
-from service.runtime import GameService
-from service.scheduler import WakeScheduler
+from service.runtime.gameservice import GameService
+from service.runtime.scheduler import WakeScheduler
 from tests.service.conftest import ListSink
 
 

@@ -21,23 +21,23 @@ class CountingConquest(ConquestRuleset):
 async def test_orders_passes_and_the_resolution_parse_no_state(env):
     counting = CountingConquest()
     master = GameMaster(env.db, env.clock, rulesets={"conquest": counting})
-    game = await master.create_game(
+    game = await master.lobby.create_game(
         guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest", options={"size": "small"}, seed=3
     )
-    await master.join(game.id, BOB)
-    game = await master.start_game(game.id, ALICE)
+    await master.lobby.join(game.id, BOB)
+    game = await master.lobby.start_game(game.id, ALICE)
     state = find_ruleset("conquest").from_dict(game.row.state)
     home = state.cells_of(game.player_of(ALICE.user_id).seat)[0]
     target = sorted(n for n in home.neighbours() if n in state.cells)[0]
     assert counting.loads == 0  # the state set up is handed on, not read back
 
-    await master.add_orders(game.id, ALICE, f"{home.label}>{target.label} 2")
-    await master.submit(game.id, ALICE)
-    await master.get_game(game.id)
-    resolved = await master.submit(game.id, BOB)
+    await master.play.add_orders(game.id, ALICE, f"{home.label}>{target.label} 2")
+    await master.play.submit(game.id, ALICE)
+    await master.games.get_game(game.id)
+    resolved = await master.play.submit(game.id, BOB)
     assert resolved.row.turn == 1 and counting.loads == 0
 
     fresh = GameMaster(env.db, env.clock, rulesets={"conquest": counting})  # a restart: parsed once, then kept
     for _ in range(3):
-        await fresh.get_game(game.id)
+        await fresh.games.get_game(game.id)
     assert counting.loads == 1

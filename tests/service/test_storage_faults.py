@@ -21,6 +21,6 @@ async def test_a_full_disk_mid_transaction_reports_itself(env, caplog):
     assert "disk full at" in caplog.text and "cannot rollback" not in caplog.text
 
     await free_disk(env.db)
-    await env.master.submit(game.id, ALICE)  # the connection is not left inside a dead transaction
-    game = await env.master.get_game(game.id)
+    await env.master.play.submit(game.id, ALICE)  # the connection is not left inside a dead transaction
+    game = await env.master.games.get_game(game.id)
     assert game.passed_seats == {game.player_of(ALICE.user_id).seat}

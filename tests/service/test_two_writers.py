@@ -22,7 +22,7 @@ def write_from_another_process(env: Env, game_id: int, actor: Actor, text: str) 
     async def give() -> None:
         other = await Env(env.location, env.clock).open()
         try:
-            await other.master.add_orders(game_id, actor, text)
+            await other.master.play.add_orders(game_id, actor, text)
         finally:
             await other.db.close()
 
@@ -44,10 +44,10 @@ async def test_orders_given_while_a_pass_is_planned_survive(places):
             written.append(point)
             write_from_another_process(env, game.id, BOB, bob_orders)
 
-    env.master.fault = meanwhile
+    env.master.games.fault = meanwhile
     try:
-        game = await env.master.submit(game.id, ALICE)  # planned before Bob's orders, committed after them
+        game = await env.master.play.submit(game.id, ALICE)  # planned before Bob's orders, committed after them
         assert written and game.player_of(ALICE.user_id).seat in game.passed_seats
-        assert (await env.master.my_orders(game.id, BOB)).lines == (bob_orders,)
+        assert (await env.master.play.my_orders(game.id, BOB)).lines == (bob_orders,)
     finally:
         await env.db.close()

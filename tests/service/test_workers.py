@@ -12,7 +12,7 @@ import sys
 import time
 
 from render import text
-from service.workers import LONG_JOB_NICENESS, CpuPool
+from service.runtime.workers import LONG_JOB_NICENESS, CpuPool
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -38,7 +38,7 @@ def test_a_started_worker_has_drawn_the_opening_boards_before_its_first_job():
 BOT = """
 import time
 from multiprocessing import resource_tracker
-from service.workers import CpuPool
+from service.runtime.workers import CpuPool
 from tests.service.test_workers import pids
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ async def master(env):
 
 
 async def lobby(master, ruleset: str = "tug"):
-    return await master.create_game(
+    return await master.lobby.create_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
         actor=ALICE,
@@ -38,7 +38,7 @@ async def lobby(master, ruleset: str = "tug"):
 
 
 async def computer_pulls(master, game_id: int) -> str:
-    async with master.db.reading() as conn:
+    async with master.games.db.reading() as conn:
         async with conn.execute("SELECT text FROM orders WHERE game_id = ? AND seat = 1", (game_id,)) as cursor:
             (text,) = await cursor.fetchone()
     return text
@@ -49,20 +49,20 @@ async def computer_pulls(master, game_id: int) -> str:
 )
 async def test_a_computer_plays_at_its_level(master, level, name, pull):
     game = await lobby(master)
-    game = await master.add_ai(game.id, ALICE, level)
+    game = await master.lobby.add_ai(game.id, ALICE, level)
     assert game.players[-1].name == name
-    game = await master.start_game(game.id, ALICE)
+    game = await master.lobby.start_game(game.id, ALICE)
     assert await computer_pulls(master, game.id) == pull
 
 
 async def test_an_unknown_level_is_refused_with_the_known_ones(master):
     game = await lobby(master)
     with pytest.raises(OptionError, match="levels: weak, strong"):
-        await master.add_ai(game.id, ALICE, "grandmaster")
-    assert len((await master.get_game(game.id)).players) == 1
+        await master.lobby.add_ai(game.id, ALICE, "grandmaster")
+    assert len((await master.games.get_game(game.id)).players) == 1
 
 
 async def test_a_ruleset_with_one_level_names_computers_plainly(master):
     game = await lobby(master, "plaintug")
-    game = await master.add_ai(game.id, ALICE)
+    game = await master.lobby.add_ai(game.id, ALICE)
     assert game.players[-1].name == "Computer 1" and game.players[-1].ai_level == "standard"

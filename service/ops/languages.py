@@ -8,6 +8,7 @@ from i18n import ENGLISH, LANGUAGES, from_discord, joined, language_name, tr
 from service.clock import Clock
 from service.errors import GameError, NotAllowed
 from service.models import Actor
+from service.storage import settings as chosen
 from service.storage.store import Store
 
 
@@ -19,10 +20,8 @@ class ServerLanguages:
 
     async def load(self) -> None:
         """Read every server's choice into memory."""
-        async with self.db.reading() as conn:
-            async with conn.execute("SELECT guild_id, language FROM server_language") as cur:
-                rows = await cur.fetchall()
-        self._known = {guild: language if language in LANGUAGES else ENGLISH for guild, language in rows}
+        stored = await chosen.server_languages(self.db)
+        self._known = {guild: language if language in LANGUAGES else ENGLISH for guild, language in stored.items()}
         self._loaded = True
 
     async def of(self, guild_id: int | None) -> str:
@@ -32,10 +31,8 @@ class ServerLanguages:
         if guild_id not in self._known and self._loaded:
             return ENGLISH
         if guild_id not in self._known:
-            async with self.db.reading() as conn:
-                async with conn.execute("SELECT language FROM server_language WHERE guild_id = ?", (guild_id,)) as cur:
-                    row = await cur.fetchone()
-            self._known[guild_id] = row[0] if row and row[0] in LANGUAGES else ENGLISH
+            stored = await chosen.server_language(self.db, guild_id)
+            self._known[guild_id] = stored if stored in LANGUAGES else ENGLISH
         return self._known[guild_id]
 
     async def set(self, guild_id: int | None, language: str, actor: Actor) -> str:
@@ -44,19 +41,13 @@ class ServerLanguages:
             raise GameError(tr("a language can only be chosen for a server, not in direct messages"))
         if not actor.is_admin:
             raise NotAllowed(tr("only server managers (Manage Server) can choose the server's language"))
-        chosen = language if language in LANGUAGES else from_discord(language)
-        if chosen is None:
+        language_code = language if language in LANGUAGES else from_discord(language)
+        if language_code is None:
             names = joined(f"{code} ({language_name(code)})" for code in LANGUAGES)
             raise GameError(tr("unknown language {language!r}; available: {names}", language=language, names=names))
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO server_language (guild_id, language, set_by, set_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, set_by = excluded.set_by, "
-                "set_at = excluded.set_at",
-                (guild_id, chosen, actor.user_id, self.clock.now()),
-            )
-        self._known[guild_id] = chosen
-        return chosen
+        await chosen.save_server_language(self.db, guild_id, language_code, actor.user_id, self.clock.now())
+        self._known[guild_id] = language_code
+        return language_code
 
     async def for_reply(self, guild_id: int | None, user_locale: str | None) -> str:
         """The language of a reply only the asking user sees: his own when the bot speaks it, else the server's."""

@@ -1,21 +1,22 @@
-"""Before the first turn: creating a game, joining, leaving, computer seats, starting, cancelling."""
+"""Before the first turn: creating a game, joining, leaving, computer seats, starting, cancelling;
+and a manager's removal of a player once it runs."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from engine import EngineError, Ruleset
 from engine.rng import Rng
 from i18n import joined, tr
 from service.announcements import GameCancelled
-from service.errors import GameError, GameNotFound, NotAllowed, WrongPhase
+from service.errors import GameError, NotAllowed, WrongPhase
 from service.gameoptions import settle
-from service.master import GameMasterCore
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, TimeSettings, computer_name
+from service.ops.games import Games
+from service.storage import games as rows
 from service.storage.store import Connection
 from service.timing import check_settings
 from service.turns import Planner
@@ -42,7 +43,11 @@ def _counts(counts: list[int]) -> str:
     return tr("{some} or {last}", some=joined(counts[:-1]), last=counts[-1])
 
 
-class LobbyOps(GameMasterCore):
+class Lobby:
+    def __init__(self, games: Games):
+        self.games = games
+        self.db, self.clock, self.rulesets = games.db, games.clock, games.rulesets
+
     async def create_game(
         self,
         *,
@@ -81,43 +86,26 @@ class LobbyOps(GameMasterCore):
         now = self.clock.now()
         seed = secrets.randbits(48) if seed is None else seed
         async with self.db.transaction() as conn:
-            async with conn.execute(
-                "SELECT COUNT(*) FROM games WHERE channel_id = ? AND status IN (?, ?)", (channel_id, LOBBY, RUNNING)
-            ) as cursor:
-                (open_games,) = await cursor.fetchone()
+            open_games = await rows.open_in_channel(conn, channel_id)
             if open_games >= MAX_OPEN_GAMES_PER_CHANNEL:
                 raise GameError(
                     tr("this channel already has {count} open games; finish or cancel some first", count=open_games)
                 )
-            async with conn.execute(
-                """INSERT INTO games (guild_id, channel_id, creator_id, ruleset, options, min_players, max_players,
-                                      seed, time_mode, round_seconds, bank_seconds, increment_seconds,
-                                      reminder_seconds, missed_limit, orders_stand, rated, created_at, updated_at)
-                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id""",
-                (
-                    guild_id,
-                    channel_id,
-                    actor.user_id,
-                    ruleset,
-                    json.dumps(options),
-                    low,
-                    high,
-                    seed,
-                    time.mode,
-                    time.round_seconds,
-                    time.bank_seconds,
-                    time.increment_seconds,
-                    time.reminder_seconds,
-                    time.missed_limit,
-                    int(time.orders_stand),
-                    int(rated),
-                    now,
-                    now,
-                ),
-            ) as cursor:
-                (game_id,) = await cursor.fetchone()
+            game_id = await rows.insert_game(
+                conn,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                creator_id=actor.user_id,
+                ruleset=ruleset,
+                options=options,
+                players=(low, high),
+                seed=seed,
+                time=time,
+                rated=rated,
+                now=now,
+            )
             await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
-        return await self.get_game(game_id)
+        return await self.games.get_game(game_id)
 
     async def open_game(
         self, *, guild_id: int, channel_id: int, actor: Actor, ruleset: str, chosen: Mapping[str, Any]
@@ -163,55 +151,29 @@ class LobbyOps(GameMasterCore):
         return game, True
 
     async def _just_opened(self, actor: Actor, channel_id: int, ruleset: str, options: dict[str, Any]) -> Game | None:
+        since = self.clock.now() - REPEAT_SECONDS
         async with self.db.reading() as conn:
-            async with conn.execute(
-                """SELECT id FROM games WHERE creator_id = ? AND channel_id = ? AND ruleset = ? AND options = ?
-                   AND status = ? AND created_at >= ? ORDER BY id DESC LIMIT 1""",
-                (actor.user_id, channel_id, ruleset, json.dumps(options), LOBBY, self.clock.now() - REPEAT_SECONDS),
-            ) as cursor:
-                row = await cursor.fetchone()
-        return await self.get_game(row[0]) if row else None
+            game_id = await rows.lobby_opened_since(conn, actor.user_id, channel_id, ruleset, options, since)
+        return await self.games.get_game(game_id) if game_id is not None else None
 
     async def _insert_player(
         self, conn: Connection, game_id: int, user_id: int | None, name: str, *, ai_level: str | None = None
     ) -> None:
-        await conn.execute(
-            "INSERT INTO players (game_id, user_id, name, joined_at, ai_level) VALUES (?,?,?,?,?)",
-            (game_id, user_id, name[:64], self.clock.now(), ai_level),
-        )
-
-    async def _change(
-        self, game_id: int, change: Callable[[Connection, Game], Awaitable[None]], **columns: Any
-    ) -> Game:
-        """One lobby change in one transaction: ``change`` checks and writes; the game's version is bumped
-        first, so the game's row is this transaction's before any other."""
-
-        async def attempt() -> None:
-            async with self.db.transaction() as conn:
-                game = await self._load(conn, game_id)
-                await self._update_game(conn, game.row, **columns)
-                await change(conn, game)
-
-        async with self._locks[game_id]:
-            await self._retrying(attempt)
-        return await self.get_game(game_id)
+        await rows.insert_player(conn, game_id, user_id, name, self.clock.now(), ai_level=ai_level)
 
     async def rematch(self, game_id: int, actor: Actor) -> tuple[Game, bool]:
         """A new lobby for a finished game's players (computers at their levels) with its options, opened
         by one of them. Returns it and whether it is new: pressed again, by anyone, it is the same lobby."""
-        old = await self.get_game(game_id)
+        old = await self.games.get_game(game_id)
         if old.row.status != FINISHED:
             raise WrongPhase(tr("game #{number} is not over yet", number=game_id))
         if old.player_of(actor.user_id) is None:
             raise NotAllowed(tr("only the players of game #{number} can ask for a rematch", number=game_id))
-        async with self._locks[game_id]:
+        async with self.games.lock(game_id):
             async with self.db.reading() as conn:
-                async with conn.execute(
-                    "SELECT id FROM games WHERE rematch_of = ? AND status = ? ORDER BY id LIMIT 1", (game_id, LOBBY)
-                ) as cursor:
-                    row = await cursor.fetchone()
-            if row is not None:
-                return await self.get_game(row[0]), False
+                already = await rows.rematch_lobby(conn, game_id)
+            if already is not None:
+                return await self.games.get_game(already), False
             new = await self.create_game(
                 guild_id=old.row.guild_id,
                 channel_id=old.row.channel_id,
@@ -231,7 +193,7 @@ class LobbyOps(GameMasterCore):
                 for player in others:
                     await self._insert_player(conn, game.id, player.user_id, player.name, ai_level=player.ai_level)
 
-            return await self._change(new.id, seat_the_others, rematch_of=game_id), True
+            return await self.games.change(new.id, seat_the_others, rematch_of=game_id), True
 
     async def attach_thread(self, game_id: int, *, thread_id: int | None, lobby_message_id: int | None) -> Game:
         """Remember where the game is played and which message carries its lobby buttons."""
@@ -239,17 +201,19 @@ class LobbyOps(GameMasterCore):
         async def nothing_to_check(conn: Connection, game: Game) -> None:
             return None
 
-        return await self._change(game_id, nothing_to_check, thread_id=thread_id, lobby_message_id=lobby_message_id)
+        return await self.games.change(
+            game_id, nothing_to_check, thread_id=thread_id, lobby_message_id=lobby_message_id
+        )
 
     async def join(self, game_id: int, actor: Actor) -> Game:
         async def join(conn: Connection, game: Game) -> None:
-            self.require_status(game, LOBBY)
+            self.games.require_status(game, LOBBY)
             if game.player_of(actor.user_id):
                 raise GameError(tr("you are already in game #{number}", number=game_id))
             self._require_free_seat(game)
             await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
 
-        return await self._change(game_id, join)
+        return await self.games.change(game_id, join)
 
     async def leave(self, game_id: int, actor: Actor) -> Game:
         """Leave a lobby. (In a running game, leaving is surrendering.)"""
@@ -259,40 +223,40 @@ class LobbyOps(GameMasterCore):
                 raise WrongPhase(
                     tr("game #{number} has started; to leave it for good, use /game surrender", number=game_id)
                 )
-            self.require_status(game, LOBBY)
-            await conn.execute("DELETE FROM players WHERE id = ?", (self.require_player(game, actor).id,))
+            self.games.require_status(game, LOBBY)
+            await rows.delete_player(conn, self.games.require_player(game, actor).id)
 
-        return await self._change(game_id, leave)
+        return await self.games.change(game_id, leave)
 
     async def add_ai(self, game_id: int, actor: Actor, level: str | None = None) -> Game:
         """Seat a computer player at ``level`` (a name from the ruleset's levels; default the strongest)."""
 
         async def add(conn: Connection, game: Game) -> None:
-            self.require_status(game, LOBBY)
+            self.games.require_status(game, LOBBY)
             if game.player_of(actor.user_id) is None:
-                self.require_manager(game, actor)
+                self.games.require_manager(game, actor)
             self._require_free_seat(game)
-            rs = self.ruleset(game.row)
+            rs = self.games.ruleset(game.row)
             chosen = rs.bot_level(level)
             number = sum(1 for p in game.players if p.is_ai) + 1
             name = computer_name(number, None if len(rs.bot_levels) == 1 else chosen.name)
             await self._insert_player(conn, game_id, None, name, ai_level=chosen.name)
 
-        return await self._change(game_id, add)
+        return await self.games.change(game_id, add)
 
     async def remove_ai(self, game_id: int, actor: Actor) -> Game:
         """Take back the computer seat added last (in a lobby), for whoever may add one."""
 
         async def remove(conn: Connection, game: Game) -> None:
-            self.require_status(game, LOBBY)
+            self.games.require_status(game, LOBBY)
             if game.player_of(actor.user_id) is None:
-                self.require_manager(game, actor)
+                self.games.require_manager(game, actor)
             computers = [p for p in game.players if p.is_ai]
             if not computers:
                 raise GameError(tr("game #{number} has no computer player to remove", number=game.id))
-            await conn.execute("DELETE FROM players WHERE id = ?", (computers[-1].id,))
+            await rows.delete_player(conn, computers[-1].id)
 
-        return await self._change(game_id, remove)
+        return await self.games.change(game_id, remove)
 
     @staticmethod
     def _require_free_seat(game: Game) -> None:
@@ -301,26 +265,26 @@ class LobbyOps(GameMasterCore):
 
     async def kick(self, game_id: int, actor: Actor, user_id: int | None, *, seat: int | None = None) -> Game:
         """Managers remove a player (or a computer seat): from the lobby, or from the running game."""
-        game = await self.get_game(game_id)
-        self.require_manager(game, actor)
+        game = await self.games.get_game(game_id)
+        self.games.require_manager(game, actor)
         target = game.player_of(user_id) if user_id is not None else game.player_at(seat) if seat is not None else None
         if target is None:
             raise GameError(tr("that player is not in game #{number}", number=game_id))
         if game.row.status == RUNNING:
-            return await self.remove_seat(game_id, target.seat, "kicked")
+            return await self._remove_seat(game_id, target.seat, "kicked")
 
         async def kick(conn: Connection, game: Game) -> None:
-            self.require_status(game, LOBBY)
-            await conn.execute("DELETE FROM players WHERE id = ?", (target.id,))
+            self.games.require_status(game, LOBBY)
+            await rows.delete_player(conn, target.id)
 
-        return await self._change(game_id, kick)
+        return await self.games.change(game_id, kick)
 
     async def start_game(self, game_id: int, actor: Actor) -> Game:
         """Seat the players in a seeded random order and begin the first turn."""
 
         def build(planner: Planner, game: Game) -> None:
-            self.require_status(game, LOBBY)
-            self.require_manager(game, actor)
+            self.games.require_status(game, LOBBY)
+            self.games.require_manager(game, actor)
             if len(game.players) < game.row.min_players:
                 raise GameError(
                     tr(
@@ -335,87 +299,27 @@ class LobbyOps(GameMasterCore):
             order = Rng(game.row.seed).shuffled([p.id for p in game.players])
             planner.setup({player_id: seat for seat, player_id in enumerate(order)})
 
-        return await self._transition(game_id, build)
+        return await self.games.transition(game_id, build)
 
     async def cancel(self, game_id: int, actor: Actor) -> Game:
         async def attempt() -> None:
             async with self.db.transaction() as conn:
-                game = await self._load(conn, game_id)
-                self.require_manager(game, actor)
-                self.require_status(game, LOBBY, RUNNING)
-                await self._update_game(conn, game.row, status=CANCELLED, deadline_at=None, reminder_at=None)
-                await self._announce(conn, game_id, [GameCancelled(actor.user_id)])
+                game = await self.games.load(conn, game_id)
+                self.games.require_manager(game, actor)
+                self.games.require_status(game, LOBBY, RUNNING)
+                await self.games.update_game(conn, game.row, status=CANCELLED, deadline_at=None, reminder_at=None)
+                await self.games.announce(conn, game_id, [GameCancelled(actor.user_id)])
 
-        async with self._locks[game_id]:
-            await self._retrying(attempt)
-        self._notify(game_id, None)
-        return await self.get_game(game_id)
+        async with self.games.lock(game_id):
+            await self.games.retrying(attempt)
+        self.games.notify(game_id, None)
+        return await self.games.get_game(game_id)
 
-    async def list_games(self, guild_id: int, *, include_ended: bool = False) -> list[Game]:
-        statuses = (LOBBY, RUNNING, FINISHED, CANCELLED) if include_ended else (LOBBY, RUNNING)
-        return await self._games_where(
-            f"guild_id = ? AND status IN ({','.join('?' * len(statuses))})", (guild_id, *statuses)
-        )
-
-    async def games_of(self, user_id: int, *, guild_id: int | None = None) -> list[Game]:
-        """Open games the user sits in (in one server, or everywhere)."""
-        clause = "status IN (?, ?) AND id IN (SELECT game_id FROM players WHERE user_id = ?)"
-        params: tuple[Any, ...] = (LOBBY, RUNNING, user_id)
-        if guild_id is not None:
-            clause, params = clause + " AND guild_id = ?", (*params, guild_id)
-        return await self._games_where(clause, params)
-
-    async def _games_where(self, clause: str, params: tuple[Any, ...]) -> list[Game]:
-        async with self.db.reading() as conn:
-            async with conn.execute(f"SELECT id FROM games WHERE {clause} ORDER BY id", params) as cursor:
-                ids = [row[0] for row in await cursor.fetchall()]
-            return [await self._load(conn, game_id) for game_id in ids]
-
-    async def remove_seat(self, game_id: int, seat: int | None, reason: str) -> Game:
+    async def _remove_seat(self, game_id: int, seat: int | None, reason: str) -> Game:
         def build(planner: Planner, game: Game) -> None:
-            self.require_status(game, RUNNING)
-            if seat is None or not self._still_playing(game, seat):
+            self.games.require_status(game, RUNNING)
+            if seat is None or not self.games.still_playing(game, seat):
                 raise NotAllowed(tr("that player is no longer in the game"))
             planner.remove(seat, reason)
 
-        return await self._transition(game_id, build)
-
-    async def game_in_thread(self, thread_id: int) -> Game | None:
-        """The game played in this thread, if any."""
-        games = await self._games_where("thread_id = ?", (thread_id,))
-        return games[0] if games else None
-
-    async def game_meant(
-        self, *, user_id: int, guild_id: int | None, channel_id: int | None, game_id: int | None
-    ) -> Game:
-        """The game a command means: the one numbered, else the one played in this channel (its thread),
-        else the user's only open game in this server."""
-        if game_id is not None:
-            game = await self.get_game(game_id)
-            if game.row.guild_id != guild_id:
-                raise GameError(tr("game #{number} is not in this server", number=game_id))
-            return game
-        if channel_id is not None:
-            here = await self.game_in_thread(channel_id)
-            if here is not None:
-                return here
-        mine = await self.games_of(user_id, guild_id=guild_id)
-        if len(mine) == 1:
-            return mine[0]
-        if not mine:
-            raise GameError(tr("you have no open game here; give the game number, or use /game list"))
-        listed = joined(f"#{g.id} ({g.row.ruleset})" for g in mine)
-        raise GameError(tr("you are in several games ({games}); say which with the game option", games=listed))
-
-    async def stored_state_at(self, game_id: int, seq: int) -> bytes | str:
-        """The game state right after history row ``seq`` (what a round's image shows), as stored
-        (see :mod:`service.storage.packing`): a render worker reads it, not the bot's process, and it
-        pickles as one string instead of a tree of objects."""
-        async with self.db.reading() as conn:
-            async with conn.execute(
-                "SELECT state_after FROM history WHERE game_id = ? AND seq = ?", (game_id, seq)
-            ) as cursor:
-                row = await cursor.fetchone()
-        if row is None:
-            raise GameNotFound(f"game #{game_id} has no history entry {seq}")
-        return row[0]
+        return await self.games.transition(game_id, build)

@@ -9,7 +9,7 @@ process's connection), else when the lease expires (a machine gone without a wor
 resolved at most one sweep period late, or ``LEASE_SECONDS`` plus one sweep period.
 
 A lease is an economy, not the guard of correctness: a turn is committed only against the game's
-version (``service.master``), so two processes that both resolve a turn (a lease that expired while
+version (``service.ops.games``), so two processes that both resolve a turn (a lease that expired while
 its holder still worked) still commit it once; and a post retried after its first attempt is
 recognised by Discord's nonce or found again (``cogs.redelivery``).
 
@@ -19,16 +19,14 @@ A process alone on its database (SQLite allows no other) takes every lease at on
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import secrets
 import socket
 from collections.abc import AsyncIterator
 
 from service.clock import Clock
-from service.storage.store import Connection, Store
-
-log = logging.getLogger(__name__)
+from service.storage import claims as leases
+from service.storage.store import Store
 
 LEASE_SECONDS = 20.0
 WAKE, OUTBOX = "wake", "outbox"
@@ -50,35 +48,10 @@ class Claims:
         if not self.shared:
             return True
         now = self.clock.now()
-        lease = (self.owner, self.db.session, now + LEASE_SECONDS)
-        async with self.db.transaction() as conn:
-            cursor = await conn.execute(
-                """INSERT INTO claims (kind, game_id, owner, session, expires_at) VALUES (?, ?, ?, ?, ?)
-                   ON CONFLICT (kind, game_id) DO UPDATE SET owner = excluded.owner, session = excluded.session,
-                          expires_at = excluded.expires_at
-                   WHERE claims.expires_at < ? OR claims.owner = excluded.owner""",
-                (kind, game_id, *lease, now),
-            )
-            taken = cursor.rowcount == 1 or await self._take_from_the_dead(conn, kind, game_id, lease)
+        taken = await leases.take(self.db, kind, game_id, (self.owner, self.db.session, now + LEASE_SECONDS), now)
         if taken:
             self._taken_at[kind, game_id] = now
         return taken
-
-    async def _take_from_the_dead(self, conn: Connection, kind: str, game_id: int, lease: tuple) -> bool:
-        async with conn.execute(
-            "SELECT owner, session FROM claims WHERE kind = ? AND game_id = ?", (kind, game_id)
-        ) as cur:
-            holder = await cur.fetchone()
-        if holder is None or holder["session"] is None or await self.db.session_alive(conn, holder["session"]):
-            return False
-        cursor = await conn.execute(
-            "UPDATE claims SET owner = ?, session = ?, expires_at = ? WHERE kind = ? AND game_id = ? AND owner = ?",
-            (*lease, kind, game_id, holder["owner"]),
-        )
-        if cursor.rowcount != 1:
-            return False
-        log.info("took over the %s of game #%s from %s, whose process has ended", kind, game_id, holder["owner"])
-        return True
 
     async def keep(self, kind: str, game_id: int) -> bool:
         """Renew a lease held for long work once half of it has run; False if it was lost meanwhile."""
@@ -91,10 +64,7 @@ class Claims:
         if not self.shared:
             return
         self._taken_at.pop((kind, game_id), None)
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "DELETE FROM claims WHERE kind = ? AND game_id = ? AND owner = ?", (kind, game_id, self.owner)
-            )
+        await leases.release(self.db, kind, game_id, self.owner)
 
     @contextlib.asynccontextmanager
     async def holding(self, kind: str, game_id: int) -> AsyncIterator[bool]:

@@ -7,10 +7,11 @@ import logging
 
 from i18n import tr
 from service.announcements import Extended, Paused, Resumed
-from service.claims import WAKE
 from service.errors import GameError
-from service.master import GameMasterCore, NothingToDo
 from service.models import RUNNING, Actor, Game
+from service.ops.games import Games, NothingToDo
+from service.runtime.claims import WAKE
+from service.storage import games as rows
 from service.turns import Planner
 
 log = logging.getLogger(__name__)
@@ -18,10 +19,13 @@ log = logging.getLogger(__name__)
 MAX_EXTENSION = 30 * 86400
 
 
-class TimeOps(GameMasterCore):
+class Timekeeping:
+    def __init__(self, games: Games):
+        self.games = games
+
     async def wake(self, game_id: int, *, reload: bool = True) -> Game | None:
         """Called at a game's wake-up time (and by the sweep): remind, resolve, or act on the deadline.
-        Another process holding the game's wake-up (``service.claims``) does it instead: the game is
+        Another process holding the game's wake-up (``service.runtime.claims``) does it instead: the game is
         returned as it stands (``reload`` false: nothing is returned, and the game is not read again)."""
 
         def build(planner: Planner, game: Game) -> None:
@@ -35,21 +39,15 @@ class TimeOps(GameMasterCore):
                 return
             raise NothingToDo
 
-        async with self.claims.holding(WAKE, game_id) as held:
+        async with self.games.claims.holding(WAKE, game_id) as held:
             if held:
-                return await self._transition(game_id, build, reload=reload)
-            return await self.get_game(game_id) if reload else None
+                return await self.games.transition(game_id, build, reload=reload)
+            return await self.games.get_game(game_id) if reload else None
 
     async def sweep(self) -> int:
         """Wake every running game whose deadline or reminder time has passed; returns how many."""
-        now = self.clock.now()
-        async with self.db.reading() as conn:
-            async with conn.execute(
-                """SELECT id FROM games WHERE status = ? AND paused_at IS NULL
-                   AND (deadline_at <= ? OR reminder_at <= ?) ORDER BY id""",
-                (RUNNING, now, now),
-            ) as cursor:
-                due = [row[0] for row in await cursor.fetchall()]
+        async with self.games.db.reading() as conn:
+            due = await rows.overdue(conn, self.games.clock.now())
         for game_id in due:
             try:
                 await self.wake(game_id, reload=False)
@@ -59,16 +57,10 @@ class TimeOps(GameMasterCore):
 
     async def open_wakeups(self, after: float | None = None, until: float | None = None) -> list[tuple[int, float]]:
         """Running games' next wake-up times, those in (``after``, ``until``] when given, to arm the
-        scheduler (read from an index that holds these columns, never from the rows' big states)."""
-        query = "SELECT id, deadline_at, reminder_at FROM games WHERE status = ? AND paused_at IS NULL"
-        params: tuple = (RUNNING,)
-        if until is not None:
-            query += " AND (deadline_at <= ? OR reminder_at <= ?)"
-            params += (until, until)
-        async with self.db.reading() as conn:
-            async with conn.execute(query, params) as cursor:
-                rows = await cursor.fetchall()
-        wakeups = [(r["id"], self.wake_time(RUNNING, None, r["deadline_at"], r["reminder_at"])) for r in rows]
+        scheduler."""
+        async with self.games.db.reading() as conn:
+            times = await rows.clock_times(conn, until)
+        wakeups = [(r["id"], self.games.wake_time(RUNNING, None, r["deadline_at"], r["reminder_at"])) for r in times]
         return [
             (game_id, at)
             for game_id, at in wakeups
@@ -77,30 +69,30 @@ class TimeOps(GameMasterCore):
 
     async def pause(self, game_id: int, actor: Actor) -> Game:
         def build(planner: Planner, game: Game) -> None:
-            self.require_manager(game, actor)
-            self.require_status(game, RUNNING)
+            self.games.require_manager(game, actor)
+            self.games.require_status(game, RUNNING)
             if game.row.paused_at is not None:
                 raise GameError(tr("game #{number} is already paused", number=game.id))
             planner.pause()
             planner.plan.announcements.append(Paused(actor.user_id))
 
-        return await self._transition(game_id, build)
+        return await self.games.transition(game_id, build)
 
     async def resume(self, game_id: int, actor: Actor) -> Game:
         def build(planner: Planner, game: Game) -> None:
-            self.require_manager(game, actor)
-            self.require_status(game, RUNNING)
+            self.games.require_manager(game, actor)
+            self.games.require_status(game, RUNNING)
             if game.row.paused_at is None:
                 raise GameError(tr("game #{number} is not paused", number=game.id))
             planner.plan.announcements.append(Resumed(actor.user_id))
             planner.resume()
 
-        return await self._transition(game_id, build)
+        return await self.games.transition(game_id, build)
 
     async def extend(self, game_id: int, actor: Actor, seconds: int) -> Game:
         def build(planner: Planner, game: Game) -> None:
-            self.require_manager(game, actor)
-            self.require_status(game, RUNNING)
+            self.games.require_manager(game, actor)
+            self.games.require_status(game, RUNNING)
             if not 60 <= seconds <= MAX_EXTENSION:
                 raise GameError(
                     tr("an extension must be between 1 minute and 30 days, not {seconds} seconds", seconds=seconds)
@@ -110,4 +102,4 @@ class TimeOps(GameMasterCore):
             planner.extend(seconds)
             planner.plan.announcements.append(Extended(actor.user_id, seconds, planner.plan.deadline_at))
 
-        return await self._transition(game_id, build)
+        return await self.games.transition(game_id, build)

@@ -15,8 +15,9 @@ from engine import OrderError, Ruleset
 from i18n import tr
 from render.summary import seat_name
 from service.errors import GameError, NotAllowed
-from service.master import GameMasterCore
 from service.models import Actor, Game, OrderRow
+from service.ops.games import Games
+from service.storage import games as rows
 from service.turns import Planner
 
 MAX_ORDER_TEXT = 4000
@@ -36,12 +37,15 @@ class MyOrders:
     warnings: tuple[str, ...] = ()  # what they would do at once that he must know before passing
 
 
-class PlayOps(GameMasterCore):
+class Play:
+    def __init__(self, games: Games):
+        self.games = games
+
     async def my_orders(self, game_id: int, actor: Actor) -> MyOrders:
-        game = await self.get_game(game_id)
-        seat = self.require_seat_in_game(game, actor)
-        async with self.db.reading() as conn:
-            row = (await self._orders(conn, game.row)).get(seat)
+        game = await self.games.get_game(game_id)
+        seat = self.games.require_seat_in_game(game, actor)
+        async with self.games.db.reading() as conn:
+            row = (await rows.orders_of(conn, game.row)).get(seat)
         return self._mine(game, seat, row)
 
     def _mine(
@@ -57,7 +61,7 @@ class PlayOps(GameMasterCore):
     def _warnings(self, game: Game, seat: int, text: str, orders: Sequence[Any] = ()) -> tuple[str, ...]:
         """The engine's warnings about programmed orders (``text``, or ``orders`` when already parsed);
         orders that no longer read warn of nothing here (the pass says what is wrong with them)."""
-        rs = self.ruleset(game.row)
+        rs = self.games.ruleset(game.row)
         try:
             return tuple(rs.order_warnings(game.state, seat, orders or rs.parse_orders(game.state, seat, text)))
         except OrderError:
@@ -65,9 +69,13 @@ class PlayOps(GameMasterCore):
 
     def _repeated(self, game: Game, seat: int, current: OrderRow, text: str) -> bool:
         """The same orders given again within a few seconds: a double tap, not a second set."""
-        if not current.text or current.updated_at is None or self.clock.now() - current.updated_at > REPEAT_SECONDS:
+        if (
+            not current.text
+            or current.updated_at is None
+            or self.games.clock.now() - current.updated_at > REPEAT_SECONDS
+        ):
             return False
-        rs = self.ruleset(game.row)
+        rs = self.games.ruleset(game.row)
         try:
             added = rs.format_orders(rs.parse_orders(game.state, seat, text))
         except OrderError:
@@ -95,13 +103,13 @@ class PlayOps(GameMasterCore):
         _check_length(text)
 
         async def attempt() -> MyOrders:
-            async with self.db.transaction() as conn:
-                game = await self._load(conn, game_id)
+            async with self.games.db.transaction() as conn:
+                game = await self.games.load(conn, game_id)
                 seat = self._require_acting(game, actor, expected_turn)
-                current = (await self._orders(conn, game.row)).get(seat)
+                current = (await rows.orders_of(conn, game.row)).get(seat)
                 if current and current.passed:
                     raise GameError(tr("you already passed this turn; your orders are final"))
-                rs = self.ruleset(game.row)
+                rs = self.games.ruleset(game.row)
                 if keep and current and self._repeated(game, seat, current, text):
                     return self._mine(game, seat, current, repeated=True)
                 combined = f"{current.text}; {text}" if keep and current and current.text else text
@@ -110,21 +118,16 @@ class PlayOps(GameMasterCore):
                 normalized = rs.format_orders(orders)
                 # The version first: a transition planned before these orders must not commit, and the
                 # game's row is this transaction's before the orders' rows.
-                await self._update_game(conn, game.row)
-                await conn.execute(
-                    """INSERT INTO orders (game_id, turn, seat, text, passed, updated_at) VALUES (?,?,?,?,0,?)
-                       ON CONFLICT (game_id, turn, seat) DO UPDATE SET text = excluded.text,
-                       updated_at = excluded.updated_at""",
-                    (game_id, game.row.turn, seat, normalized, self.clock.now()),
-                )
-            self._keep_state((game_id, game.row.version + 1), game.state)  # the position did not change
+                await self.games.update_game(conn, game.row)
+                await rows.program(conn, game.row, seat, normalized, self.games.clock.now())
+            self.games.keep_state((game_id, game.row.version + 1), game.state)  # the position did not change
             return self._mine(game, seat, OrderRow(seat, normalized, False), orders=orders)
 
-        async with self._locks[game_id]:
-            return await self._retrying(attempt)
+        async with self.games.lock(game_id):
+            return await self.games.retrying(attempt)
 
     def _require_acting(self, game: Game, actor: Actor, expected_turn: int | None = None) -> int:
-        seat = self.require_seat_in_game(game, actor)
+        seat = self.games.require_seat_in_game(game, actor)
         if expected_turn is not None and game.row.turn != expected_turn:
             raise GameError(
                 tr(
@@ -156,7 +159,7 @@ class PlayOps(GameMasterCore):
             planner.orders[seat] = OrderRow(seat, planner.rs.format_orders(orders), True)
             planner.passed(seat)
 
-        return await self._transition(game_id, build)
+        return await self.games.transition(game_id, build)
 
     async def send_orders(
         self, game_id: int, actor: Actor, text: str, *, expected_turn: int | None = None
@@ -165,29 +168,29 @@ class PlayOps(GameMasterCore):
         game at once: then they are only programmed, and his orders come back with the warning, so
         that he passes knowingly or changes them."""
         _check_length(text)
-        game = await self.get_game(game_id)
+        game = await self.games.get_game(game_id)
         if self._warnings(game, self._require_acting(game, actor, expected_turn), text):
             return await self.replace_orders(game_id, actor, text, expected_turn=expected_turn)
         return await self.submit(game_id, actor, text, expected_turn=expected_turn)  # bad orders refused here
 
     async def surrender(self, game_id: int, actor: Actor) -> Game:
         def build(planner: Planner, game: Game) -> None:
-            seat = self.require_seat_in_game(game, actor)
+            seat = self.games.require_seat_in_game(game, actor)
             planner.remove(seat, "surrender")
 
-        return await self._transition(game_id, build)
+        return await self.games.transition(game_id, build)
 
     async def propose_draw(self, game_id: int, actor: Actor) -> Game:
         """Agree to a draw; when every living human player agrees (computers follow), the game ends drawn."""
 
         def build(planner: Planner, game: Game) -> None:
-            seat = self.require_seat_in_game(game, actor)
+            seat = self.games.require_seat_in_game(game, actor)
             player = planner.seated()[seat]
             if player.draw_agreed:
                 raise GameError(tr("you already agreed to a draw; the others have not all agreed yet"))
             planner.agree_draw(seat)
 
-        return await self._transition(game_id, build)
+        return await self.games.transition(game_id, build)
 
 
 def parse_named(rs: Ruleset, game: Game, seat: int, text: str, state: Any = None) -> Sequence[Any]:

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from openskill.models import PlackettLuce
 
+from engine import Ruleset
 from i18n import joined, tr
 from service.errors import GameError
-from service.master import GameMasterCore
-from service.models import FINISHED, computer_title
-from service.storage.store import Connection
+from service.models import computer_title
+from service.storage import ratings as rows
+from service.storage.store import Connection, Store
 
 GLOBAL = 0  # the scope of ratings over every server
 MODEL = PlackettLuce()
@@ -46,19 +47,14 @@ class Standing:
         return self.name
 
 
-UNRATED = """g.status = ? AND g.rated = 1 AND g.result IS NOT NULL
-    AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id)"""  # finished, rated, not applied yet
-
-
 def player_key(user_id: int | None, ai_level: str | None) -> str:
     return f"user:{user_id}" if user_id is not None else f"{COMPUTER}{ai_level or DEFAULT_LEVEL}"
 
 
-class RatingOps(GameMasterCore):
-    @cached_property
-    def _ratings_lock(self) -> asyncio.Lock:
-        """One catch-up at a time: two would apply the same game twice."""
-        return asyncio.Lock()
+class Ratings:
+    def __init__(self, db: Store, rulesets: Mapping[str, Ruleset]):
+        self.db, self.rulesets = db, rulesets
+        self._catching_up = asyncio.Lock()  # one catch-up at a time: two would apply the same game twice
 
     async def leaderboard(self, ruleset: str, scope: int = GLOBAL, limit: int = 15) -> list[Standing]:
         """The best rated players of ``ruleset`` in ``scope`` (a guild id, or GLOBAL)."""
@@ -68,13 +64,7 @@ class RatingOps(GameMasterCore):
             )
         await self.catch_up_ratings()
         async with self.db.reading() as conn:
-            async with conn.execute(
-                """SELECT player, name, mu, sigma, games, wins, points FROM ratings
-                   WHERE scope = ? AND ruleset = ? ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ?""",
-                (scope, ruleset, limit),
-            ) as cursor:
-                rows = await cursor.fetchall()
-        return [_standing(row) for row in rows]
+            return [_standing(row) for row in await rows.best(conn, scope, ruleset, limit)]
 
     async def player_stats(self, user_id: int, scope: int = GLOBAL) -> dict[str, tuple[Standing, list[float]]]:
         """By ruleset: the user's standing and his rating after each of his rated games, oldest first."""
@@ -82,19 +72,8 @@ class RatingOps(GameMasterCore):
         player = player_key(user_id, None)
         stats: dict[str, tuple[Standing, list[float]]] = {}
         async with self.db.reading() as conn:
-            async with conn.execute(
-                """SELECT ruleset, player, name, mu, sigma, games, wins, points FROM ratings
-                   WHERE scope = ? AND player = ? ORDER BY ruleset""",
-                (scope, player),
-            ) as cursor:
-                rows = await cursor.fetchall()
-            for row in rows:
-                async with conn.execute(
-                    """SELECT ordinal FROM rating_history WHERE scope = ? AND ruleset = ? AND player = ?
-                       ORDER BY at, game_id""",
-                    (scope, row["ruleset"], player),
-                ) as cursor:
-                    history = [r[0] for r in await cursor.fetchall()]
+            for row in await rows.of_player(conn, scope, player):
+                history = await rows.ordinals(conn, scope, row["ruleset"], player)
                 stats[row["ruleset"]] = (_standing(row), history)
         return stats
 
@@ -102,40 +81,28 @@ class RatingOps(GameMasterCore):
         """Apply every finished rated game not applied yet, in the order they ended; returns how many.
         When there is none (the usual case), only a read is made: a leaderboard never waits to write."""
         async with self.db.reading() as conn:
-            async with conn.execute(f"SELECT 1 FROM games g WHERE {UNRATED} LIMIT 1", (FINISHED,)) as cursor:
-                if await cursor.fetchone() is None:
-                    return 0
-        async with self._ratings_lock:
+            if not await rows.any_unrated(conn):
+                return 0
+        async with self._catching_up:
             async with self.db.transaction() as conn:
                 await self.db.serialize(conn, "ratings")  # another process may be applying the same games
-                async with conn.execute(
-                    f"""SELECT g.id, g.guild_id, g.ruleset, g.result,
-                              (SELECT max(h.at) FROM history h WHERE h.game_id = g.id) AS ended_at
-                       FROM games g WHERE {UNRATED} ORDER BY ended_at NULLS FIRST, g.id""",
-                    (FINISHED,),
-                ) as cursor:
-                    games = await cursor.fetchall()
+                games = await rows.unrated_games(conn)
                 for game in games:
                     await self._apply(conn, game)
         return len(games)
 
     async def rebuild_ratings(self) -> int:
         """Forget every rating and apply every finished rated game again."""
-        async with self._ratings_lock:
+        async with self._catching_up:
             async with self.db.transaction() as conn:
                 await self.db.serialize(conn, "ratings")
-                for table in ("ratings", "rating_history", "rated_games"):
-                    await conn.execute(f"DELETE FROM {table}")
+                await rows.forget_all(conn)
         return await self.catch_up_ratings()
 
     async def _apply(self, conn: Connection, game: Any) -> None:
         ended_at = game["ended_at"] or 0.0
-        await conn.execute("INSERT INTO rated_games (game_id, ended_at) VALUES (?, ?)", (game["id"], ended_at))
-        async with conn.execute(
-            "SELECT user_id, name, seat, ai_level FROM players WHERE game_id = ? AND seat IS NOT NULL ORDER BY seat",
-            (game["id"],),
-        ) as cursor:
-            seated = await cursor.fetchall()
+        await rows.mark_applied(conn, game["id"], ended_at)
+        seated = await rows.seated_players(conn, game["id"])
         try:
             players = _rated_players(json.loads(game["result"]), seated)
         except (TypeError, ValueError, KeyError, AttributeError):
@@ -151,25 +118,18 @@ class RatingOps(GameMasterCore):
     ) -> None:
         before = []
         for player in players:
-            async with conn.execute(
-                "SELECT mu, sigma FROM ratings WHERE scope = ? AND ruleset = ? AND player = ?",
-                (scope, ruleset, player.key),
-            ) as cursor:
-                row = await cursor.fetchone()
-            before.append([MODEL.rating(mu=row[0], sigma=row[1]) if row else MODEL.rating()])
+            known = await rows.rating(conn, scope, ruleset, player.key)
+            before.append([MODEL.rating(mu=known[0], sigma=known[1]) if known else MODEL.rating()])
         after = MODEL.rate(before, ranks=[player.place for player in players])
         for player, [rating] in zip(players, after, strict=True):
-            await conn.execute(
-                """INSERT INTO ratings (scope, ruleset, player, name, mu, sigma, games, wins, points)
-                   VALUES (?,?,?,?,?,?,1,?,?)
-                   ON CONFLICT (scope, ruleset, player) DO UPDATE SET name = excluded.name, mu = excluded.mu,
-                   sigma = excluded.sigma, games = ratings.games + 1, wins = ratings.wins + excluded.wins,
-                   points = ratings.points + excluded.points""",
-                (scope, ruleset, player.key, player.name, rating.mu, rating.sigma, int(player.won), player.points),
-            )
-            await conn.execute(
-                "INSERT INTO rating_history (scope, ruleset, player, game_id, ordinal, at) VALUES (?,?,?,?,?,?)",
-                (scope, ruleset, player.key, game_id, rating.ordinal(), ended_at),
+            await rows.record(
+                conn,
+                scope,
+                ruleset,
+                (game_id, ended_at),
+                (player.key, player.name),
+                (rating.mu, rating.sigma, rating.ordinal()),
+                (player.won, player.points),
             )
 
 
@@ -182,7 +142,7 @@ class RatedPlayer:
     points: int
 
 
-def _rated_players(result: dict, seated: list[Any]) -> list[RatedPlayer]:
+def _rated_players(result: dict, seated: Sequence[Any]) -> list[RatedPlayer]:
     """The game's players as rating sees them. Computer seats of one level are one player (at the
     best place any of them reached), so a level is never rated against itself."""
     place = {int(seat): n for n, group in enumerate(result["ranking"]) for seat in group}

@@ -10,11 +10,12 @@ from typing import Any
 
 from i18n import ntr, tr
 from render.replay import MAX_FRAMES, pick
-from service.errors import GameError
-from service.master import GameMasterCore
+from service.errors import GameError, GameNotFound
 from service.models import FINISHED
+from service.ops.games import Games
+from service.runtime.workers import ReplayStep
+from service.storage import history as rows
 from service.storage.packing import unpack
-from service.workers import ReplayStep
 
 
 @dataclass(frozen=True)
@@ -28,18 +29,17 @@ class PastTurn:
     timed_out: bool
 
 
-class HistoryOps(GameMasterCore):
+class History:
+    def __init__(self, games: Games):
+        self.games = games
+
     async def resolved_turns(self, game_id: int) -> int:
-        async with self.db.reading() as conn:
-            async with conn.execute(
-                "SELECT count(*) FROM history WHERE game_id = ? AND kind = 'resolve'", (game_id,)
-            ) as cursor:
-                (count,) = await cursor.fetchone()
-        return count
+        async with self.games.db.reading() as conn:
+            return await rows.resolved_count(conn, game_id)
 
     async def past_turn(self, game_id: int, number: int | None = None) -> PastTurn:
         """Resolved turn ``number`` (default: the last one) of a started or finished game."""
-        game = await self.get_game(game_id)
+        game = await self.games.get_game(game_id)
         resolved = await self.resolved_turns(game_id)
         if resolved == 0:
             raise GameError(tr("game #{number} has no resolved turn yet", number=game_id))
@@ -53,18 +53,9 @@ class HistoryOps(GameMasterCore):
                     number=game_id,
                 )
             )
-        async with self.db.reading() as conn:
-            async with conn.execute(
-                "SELECT seq, payload, events FROM history WHERE game_id = ? AND kind = 'resolve' ORDER BY seq LIMIT 1 OFFSET ?",
-                (game_id, number - 1),
-            ) as cursor:
-                seq, payload, events = await cursor.fetchone()
-            async with conn.execute(
-                "SELECT state_after FROM history WHERE game_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1",
-                (game_id, seq),
-            ) as cursor:
-                (before,) = await cursor.fetchone()
-        rs = self.ruleset(game.row)
+        async with self.games.db.reading() as conn:
+            seq, payload, events, before = await rows.resolved_turn(conn, game_id, number - 1)
+        rs = self.games.ruleset(game.row)
         played, position = unpack(payload), rs.from_dict(unpack(before))
         return PastTurn(
             number,
@@ -80,25 +71,32 @@ class HistoryOps(GameMasterCore):
         """What a replay of the game shows: the start and the position after each resolved turn, and a
         finished game's last position if a departure after its last turn made it; evenly chosen
         down to at most MAX_FRAMES."""
-        game = await self.get_game(game_id)
+        game = await self.games.get_game(game_id)
         if await self.resolved_turns(game_id) == 0:
             raise GameError(tr("game #{number} has no resolved turn yet: there is nothing to replay", number=game_id))
-        async with self.db.reading() as conn:
-            async with conn.execute(
-                "SELECT kind, state_after FROM history WHERE game_id = ? ORDER BY seq", (game_id,)
-            ) as cursor:
-                rows = await cursor.fetchall()
+        async with self.games.db.reading() as conn:
+            entries = await rows.kinds_and_positions(conn, game_id)
         numbers: list[tuple[int, int | None]] = []
         resolved = 0
-        for index, (kind, _) in enumerate(rows):
-            if kind == "resolve":
+        for index, (kind, _) in enumerate(entries):
+            if kind == rows.RESOLVED:
                 resolved += 1
                 numbers.append((index, resolved))
             elif kind == "setup":
                 numbers.append((index, 0))
-        if game.row.status == FINISHED and rows[-1][0] != "resolve":
-            numbers.append((len(rows) - 1, None))
+        if game.row.status == FINISHED and entries[-1][0] != rows.RESOLVED:
+            numbers.append((len(entries) - 1, None))
         return [
-            ReplayStep(number, rows[index - 1][1] if number else None, rows[index][1])
+            ReplayStep(number, entries[index - 1][1] if number else None, entries[index][1])
             for index, number in (numbers[i] for i in pick(len(numbers), MAX_FRAMES))
         ]
+
+    async def stored_state_at(self, game_id: int, seq: int) -> bytes | str:
+        """The game state right after history row ``seq`` (what a round's image shows), as stored
+        (see :mod:`service.storage.packing`): a render worker reads it, not the bot's process, and it
+        pickles as one string instead of a tree of objects."""
+        async with self.games.db.reading() as conn:
+            stored = await rows.state_after(conn, game_id, seq)
+        if stored is None:
+            raise GameNotFound(f"game #{game_id} has no history entry {seq}")
+        return stored

@@ -7,7 +7,7 @@ as the message nonce), and its first attempt is recorded before it is made, so a
 it knows to check whether it got through. One game's announcements are delivered in order: a
 failed one holds back the later ones of the same game; different games are delivered side by side.
 Where several bot processes share the database, a game's posts are delivered by one of them at a
-time (``service.claims``).
+time (``service.runtime.claims``).
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ import json
 import logging
 from typing import Protocol
 
-from service.claims import OUTBOX, Claims
 from service.clock import Clock
-from service.master import Fault, _no_fault
 from service.models import Announcement
+from service.ops.games import Fault, no_fault
+from service.runtime.claims import OUTBOX, Claims
+from service.storage import outbox as queue
 from service.storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -54,7 +55,7 @@ class Outbox:
         sink: Sink,
         *,
         claims: Claims | None = None,
-        fault: Fault = _no_fault,
+        fault: Fault = no_fault,
         batch: int = 200,
         lanes: int = 8,
         timeout: float = DELIVERY_TIMEOUT,
@@ -143,47 +144,26 @@ class Outbox:
         return True
 
     async def _undelivered(self, after: int):
-        return await self._rows("id > ?", (after,))
+        return await queue.undelivered(self.db, after=after, limit=self.batch)
 
     async def _still_undelivered(self, rows: list):
         """These rows as they are now, without those delivered since they were read."""
-        return await self._rows(f"id IN ({','.join('?' * len(rows))})", [row["id"] for row in rows])
-
-    async def _rows(self, where: str, values):
-        async with self.db.reading() as conn:
-            async with conn.execute(
-                f"""SELECT id, game_id, kind, payload, attempts, next_attempt, tried_at FROM outbox
-                   WHERE delivered_at IS NULL AND {where} ORDER BY id LIMIT ?""",
-                (*values, self.batch),
-            ) as cursor:
-                return await cursor.fetchall()
+        return await queue.undelivered(self.db, ids=[row["id"] for row in rows], limit=self.batch)
 
     async def _trying(self, announcement_ids: list[int]) -> None:
         """Record the first attempts before they are made, a game's at once (its posts follow one
         another): a retry long after knows to look for its post first (and finds none if the
         attempt never came)."""
-        if not announcement_ids:
-            return
-        marks = ",".join("?" * len(announcement_ids))
-        await self.db.write(
-            f"UPDATE outbox SET tried_at = ? WHERE id IN ({marks})", (self.clock.now(), *announcement_ids)
-        )
+        if announcement_ids:
+            await queue.tried(self.db, announcement_ids, self.clock.now())
 
     async def _settled(self, announcement_id: int, error: str | None) -> None:
         """Delivered, or given up for good (``error`` says why): either way it leaves the queue."""
-        await self.db.write(
-            "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?",
-            (self.clock.now(), error, announcement_id),
-        )
+        await queue.settled(self.db, announcement_id, error, self.clock.now())
 
     async def _failed(self, announcement_id: int, attempts: int, error: str) -> None:
-        await self.db.write(
-            "UPDATE outbox SET attempts = ?, next_attempt = ?, last_error = ? WHERE id = ?",
-            (attempts, self.clock.now() + backoff(attempts), error[:500], announcement_id),
-        )
+        now = self.clock.now()
+        await queue.failed(self.db, announcement_id, attempts, error[:500], now + backoff(attempts))
 
     async def pending_count(self) -> int:
-        async with self.db.reading() as conn:
-            async with conn.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL") as cursor:
-                (count,) = await cursor.fetchone()
-        return count
+        return await queue.pending_count(self.db)

@@ -15,9 +15,11 @@ from functools import cache
 from i18n import tr
 from service.errors import GameError
 from service.gameoptions import DAY, HOUR, duration
-from service.master import GameMasterCore, NothingToDo
 from service.models import RUNNING, Game
+from service.ops.games import Games, NothingToDo
 from service.reminders import DEFAULT_SETTINGS, ReminderSettings
+from service.storage import games as rows
+from service.storage import settings as chosen
 from service.turns import Planner
 
 log = logging.getLogger(__name__)
@@ -104,10 +106,13 @@ def quiet_hours(
     return start, end
 
 
-class SettingsOps(GameMasterCore):
+class UserSettings:
+    def __init__(self, games: Games):
+        self.games = games
+
     async def settings_of(self, user_id: int) -> ReminderSettings:
-        async with self.db.reading() as conn:
-            return (await self._reminder_settings(conn, [user_id])).get(user_id, DEFAULT_SETTINGS)
+        async with self.games.db.reading() as conn:
+            return (await chosen.reminder_settings(conn, [user_id])).get(user_id, DEFAULT_SETTINGS)
 
     async def change_settings(
         self,
@@ -132,24 +137,7 @@ class SettingsOps(GameMasterCore):
             quiet_end=end,
             time_zone=current.time_zone if time_zone is None else time_zone_named(time_zone),
         )
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                """INSERT INTO user_settings (user_id, lead_seconds, dm_reminders, quiet_start, quiet_end, time_zone,
-                                              updated_at) VALUES (?,?,?,?,?,?,?)
-                   ON CONFLICT (user_id) DO UPDATE SET lead_seconds = excluded.lead_seconds,
-                       dm_reminders = excluded.dm_reminders, quiet_start = excluded.quiet_start,
-                       quiet_end = excluded.quiet_end, time_zone = excluded.time_zone,
-                       updated_at = excluded.updated_at""",
-                (
-                    user_id,
-                    settings.lead_seconds,
-                    int(settings.dm_reminders),
-                    settings.quiet_start,
-                    settings.quiet_end,
-                    settings.time_zone,
-                    self.clock.now(),
-                ),
-            )
+        await chosen.save_reminder_settings(self.games.db, user_id, settings, self.games.clock.now())
         if settings != current:
             await self._replan_games_of(user_id)
         return settings
@@ -157,13 +145,8 @@ class SettingsOps(GameMasterCore):
     async def _replan_games_of(self, user_id: int) -> None:
         """Each running game of the user plans its reminders again; one that cannot (damaged data, a
         write at the same moment) keeps its plan, and its next wake-up replans it anyway."""
-        async with self.db.reading() as conn:
-            async with conn.execute(
-                """SELECT g.id FROM games g JOIN players p ON p.game_id = g.id
-                   WHERE p.user_id = ? AND g.status = ? ORDER BY g.id""",
-                (user_id, RUNNING),
-            ) as cursor:
-                game_ids = [row[0] for row in await cursor.fetchall()]
+        async with self.games.db.reading() as conn:
+            game_ids = await rows.running_games_of(conn, user_id)
         for game_id in game_ids:
             try:
                 await self.replan_reminders(game_id)
@@ -177,4 +160,4 @@ class SettingsOps(GameMasterCore):
             if game.row.status != RUNNING or not planner.replan_reminders():
                 raise NothingToDo
 
-        return await self._transition(game_id, build)
+        return await self.games.transition(game_id, build)

@@ -11,14 +11,14 @@ from collections.abc import Mapping
 from engine import RULESETS, Ruleset
 from service import GameMaster
 from service.clock import Clock, SystemClock
-from service.languages import ServerLanguages
-from service.outbox import Outbox, Sink
+from service.ops.languages import ServerLanguages
 from service.posts import PostPresenter
 from service.presenter import Presenter
-from service.scheduler import WakeScheduler, guarded
+from service.runtime.outbox import Outbox, Sink
+from service.runtime.scheduler import WakeScheduler, guarded
+from service.runtime.workers import CpuPool
 from service.storage.errors import StoreError, explain
 from service.storage.store import BOT, Location, Store, open_store, sqlite_path
-from service.workers import CpuPool
 
 log = logging.getLogger(__name__)
 
@@ -47,12 +47,12 @@ class GameService:
         self.pool = pool or CpuPool(workers)
         self._owns_pool = pool is None  # a pool handed in is shared, and closed by whoever made it
         self.master = GameMaster(db, self.clock, rulesets=rulesets, pool=self.pool)
-        self.presenter = Presenter(self.master, self.pool)
-        self.posts = PostPresenter(self.master, self.presenter)
+        self.presenter = Presenter(self.master.games, self.master.history, self.pool)
+        self.posts = PostPresenter(self.master.settings, self.master.history, self.presenter)
         self.languages = ServerLanguages(db, self.clock)
-        self.outbox = Outbox(db, self.clock, sink, claims=self.master.claims)
+        self.outbox = Outbox(db, self.clock, sink, claims=self.master.games.claims)
         self.scheduler = WakeScheduler(self._wake, self.sweep, sweep_seconds=sweep_seconds)
-        self.master.on_commit.append(self._after_commit)
+        self.master.games.on_commit.append(self._after_commit)
         self._tasks: set[asyncio.Task] = set()
         self._armed_until: float | None = None  # wake-ups up to this time are in the scheduler
         self.recovery: asyncio.Task | None = None
@@ -90,7 +90,7 @@ class GameService:
         open game, and each sweep extends the window. A commit arms its own game when it wakes inside
         the window, so that the jobs held stay those of the near future, however long the bot runs."""
         until = self.clock.now() + ARM_AHEAD_SECONDS
-        for game_id, at in await self.master.open_wakeups(after=self._armed_until, until=until):
+        for game_id, at in await self.master.timekeeping.open_wakeups(after=self._armed_until, until=until):
             self.scheduler.arm(game_id, at)
         self._armed_until = until
 
@@ -122,16 +122,16 @@ class GameService:
         self._spawn(guarded("delivering announcements", self.outbox.flush))
 
     async def _wake(self, game_id: int) -> None:
-        await self.master.wake(game_id, reload=False)
+        await self.master.timekeeping.wake(game_id, reload=False)
         await self.outbox.flush()
 
     async def sweep(self) -> None:
         """Resolve whatever is overdue, then deliver pending announcements. Beside other processes,
-        also take over their dead ones' work (``service.claims``) and learn the servers' languages
+        also take over their dead ones' work (``service.runtime.claims``) and learn the servers' languages
         chosen through them."""
         if self.db.shared:
             await self.languages.load()
-        woken = await self.master.sweep()
+        woken = await self.master.timekeeping.sweep()
         if woken:
             log.info("sweep woke %d overdue game(s)", woken)
         await self._arm_ahead()

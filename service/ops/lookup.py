@@ -1,0 +1,52 @@
+"""Finding games: a server's, a member's, the one played in a thread, the one a command means."""
+
+from __future__ import annotations
+
+from i18n import joined, tr
+from service.errors import GameError
+from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Game
+from service.ops.games import Games
+from service.storage import games as rows
+
+
+class Lookup:
+    def __init__(self, games: Games):
+        self.games = games
+
+    async def list_games(self, guild_id: int, *, include_ended: bool = False) -> list[Game]:
+        statuses = (LOBBY, RUNNING, FINISHED, CANCELLED) if include_ended else (LOBBY, RUNNING)
+        async with self.games.db.reading() as conn:
+            return await self.games.load_all(conn, await rows.in_server(conn, guild_id, statuses))
+
+    async def games_of(self, user_id: int, *, guild_id: int | None = None) -> list[Game]:
+        """Open games the user sits in (in one server, or everywhere)."""
+        async with self.games.db.reading() as conn:
+            return await self.games.load_all(conn, await rows.open_games_of(conn, user_id, guild_id))
+
+    async def game_in_thread(self, thread_id: int) -> Game | None:
+        """The game played in this thread, if any."""
+        async with self.games.db.reading() as conn:
+            found = await self.games.load_all(conn, await rows.in_thread(conn, thread_id))
+        return found[0] if found else None
+
+    async def game_meant(
+        self, *, user_id: int, guild_id: int | None, channel_id: int | None, game_id: int | None
+    ) -> Game:
+        """The game a command means: the one numbered, else the one played in this channel (its thread),
+        else the user's only open game in this server."""
+        if game_id is not None:
+            game = await self.games.get_game(game_id)
+            if game.row.guild_id != guild_id:
+                raise GameError(tr("game #{number} is not in this server", number=game_id))
+            return game
+        if channel_id is not None:
+            here = await self.game_in_thread(channel_id)
+            if here is not None:
+                return here
+        mine = await self.games_of(user_id, guild_id=guild_id)
+        if len(mine) == 1:
+            return mine[0]
+        if not mine:
+            raise GameError(tr("you have no open game here; give the game number, or use /game list"))
+        listed = joined(f"#{g.id} ({g.row.ruleset})" for g in mine)
+        raise GameError(tr("you are in several games ({games}); say which with the game option", games=listed))

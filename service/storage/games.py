@@ -1,0 +1,268 @@
+"""The rows of a game: the game itself, its players and the orders of its current turn.
+
+Every statement on ``games``, ``players`` and ``orders`` is here; the operations (``service.ops``)
+call these inside the transaction or the read they hold. A change to a game's row is made against
+the version read (``Conflict`` when another writer got there first), so two writers never both win.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from i18n import tr
+from service.errors import Conflict
+from service.models import LOBBY, RUNNING, GameRow, OrderRow, PlayerRow, TimeSettings
+from service.storage.store import Connection
+
+if TYPE_CHECKING:
+    from service.turns import Plan
+
+
+async def game_row(conn: Connection, game_id: int) -> GameRow | None:
+    async with conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
+        row = await cursor.fetchone()
+    return None if row is None else GameRow.from_row(row)
+
+
+async def players_of(conn: Connection, game_id: int) -> tuple[PlayerRow, ...]:
+    """A game's players, in the order they joined."""
+    async with conn.execute("SELECT * FROM players WHERE game_id = ? ORDER BY joined_at, id", (game_id,)) as cursor:
+        return tuple(
+            PlayerRow(
+                r["id"],
+                r["user_id"],
+                r["name"],
+                r["seat"],
+                r["missed"],
+                r["bank_left"],
+                bool(r["draw_agreed"]),
+                r["ai_level"],
+                r["remind_at"],
+                r["reminded_turn"],
+            )
+            for r in await cursor.fetchall()
+        )
+
+
+async def orders_of(conn: Connection, game: GameRow) -> dict[int, OrderRow]:
+    """The orders given for the game's current turn, by seat."""
+    async with conn.execute(
+        "SELECT seat, text, passed, updated_at FROM orders WHERE game_id = ? AND turn = ?", (game.id, game.turn)
+    ) as cursor:
+        return {
+            r["seat"]: OrderRow(r["seat"], r["text"], bool(r["passed"]), r["updated_at"])
+            for r in await cursor.fetchall()
+        }
+
+
+async def program(conn: Connection, game: GameRow, seat: int, text: str, now: float) -> None:
+    """A seat's programmed (not yet final) orders for the current turn, replacing what it had."""
+    await conn.execute(
+        """INSERT INTO orders (game_id, turn, seat, text, passed, updated_at) VALUES (?,?,?,?,0,?)
+           ON CONFLICT (game_id, turn, seat) DO UPDATE SET text = excluded.text,
+           updated_at = excluded.updated_at""",
+        (game.id, game.turn, seat, text, now),
+    )
+
+
+async def insert_game(
+    conn: Connection,
+    *,
+    guild_id: int,
+    channel_id: int,
+    creator_id: int,
+    ruleset: str,
+    options: dict[str, Any],
+    players: tuple[int, int],
+    seed: int,
+    time: TimeSettings,
+    rated: bool,
+    now: float,
+) -> int:
+    """A new lobby's row; returns its id. ``players``: the least and most it seats."""
+    async with conn.execute(
+        """INSERT INTO games (guild_id, channel_id, creator_id, ruleset, options, min_players, max_players,
+                              seed, time_mode, round_seconds, bank_seconds, increment_seconds,
+                              reminder_seconds, missed_limit, orders_stand, rated, created_at, updated_at)
+           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id""",
+        (
+            guild_id,
+            channel_id,
+            creator_id,
+            ruleset,
+            json.dumps(options),
+            *players,
+            seed,
+            time.mode,
+            time.round_seconds,
+            time.bank_seconds,
+            time.increment_seconds,
+            time.reminder_seconds,
+            time.missed_limit,
+            int(time.orders_stand),
+            int(rated),
+            now,
+            now,
+        ),
+    ) as cursor:
+        (game_id,) = await cursor.fetchone()
+    return game_id
+
+
+async def insert_player(
+    conn: Connection, game_id: int, user_id: int | None, name: str, now: float, *, ai_level: str | None = None
+) -> None:
+    await conn.execute(
+        "INSERT INTO players (game_id, user_id, name, joined_at, ai_level) VALUES (?,?,?,?,?)",
+        (game_id, user_id, name[:64], now, ai_level),
+    )
+
+
+async def delete_player(conn: Connection, player_id: int) -> None:
+    await conn.execute("DELETE FROM players WHERE id = ?", (player_id,))
+
+
+async def update_game(conn: Connection, game: GameRow, now: float, **columns: Any) -> None:
+    """Set these columns and bump the version, against the version read: a concurrent transition
+    planned from the old version can then no longer commit."""
+    names = "".join(f"{name} = ?, " for name in columns)
+    cursor = await conn.execute(
+        f"UPDATE games SET {names}version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+        (*columns.values(), now, game.id, game.version),
+    )
+    if cursor.rowcount != 1:
+        raise _conflict(game.id)
+
+
+async def commit_plan(conn: Connection, before: GameRow, plan: Plan, now: float, history: Iterable[tuple]) -> None:
+    """Write a planned transition of the game read as ``before``: its row, the players who changed,
+    the new turn's orders (the old turn's go) and the history rows (``service.storage.history.rows``)."""
+    cursor = await conn.execute(
+        """UPDATE games SET state = ?, turn = ?, seq = ?, status = ?, result = ?, turn_started_at = ?,
+                  deadline_at = ?, reminder_at = ?, paused_at = ?, version = version + 1, updated_at = ?
+           WHERE id = ? AND version = ?""",
+        (
+            json.dumps(plan.state),
+            plan.turn,
+            plan.seq,
+            plan.status,
+            json.dumps(plan.result) if plan.result is not None else None,
+            plan.turn_started_at,
+            plan.deadline_at,
+            plan.reminder_at,
+            plan.paused_at,
+            now,
+            before.id,
+            before.version,
+        ),
+    )
+    if cursor.rowcount != 1:
+        raise _conflict(before.id)
+    await conn.executemany(
+        "INSERT INTO history (game_id, seq, turn, kind, payload, events, state_after, at) VALUES (?,?,?,?,?,?,?,?)",
+        history,
+    )
+    await conn.executemany(
+        """UPDATE players SET seat = ?, missed = ?, bank_left = ?, draw_agreed = ?, remind_at = ?,
+                  reminded_turn = ? WHERE id = ?""",
+        [
+            (p.seat, p.missed, p.bank_left, int(p.draw_agreed), p.remind_at, p.reminded_turn, p.id)
+            for p in plan.players.values()
+        ],
+    )
+    await conn.execute("DELETE FROM orders WHERE game_id = ?", (before.id,))
+    await conn.executemany(
+        "INSERT INTO orders (game_id, turn, seat, text, passed, passed_at, updated_at) VALUES (?,?,?,?,?,?,?)",
+        [
+            (before.id, plan.turn, o.seat, o.text, int(o.passed), now if o.passed else None, now)
+            for o in plan.orders.values()
+        ],
+    )
+
+
+def _conflict(game_id: int) -> Conflict:
+    return Conflict(tr("game #{number} changed at the same moment; try again", number=game_id))
+
+
+# --- which games ---------------------------------------------------------------------------
+
+
+async def open_in_channel(conn: Connection, channel_id: int) -> int:
+    """How many lobbies and running games a channel holds."""
+    async with conn.execute(
+        "SELECT COUNT(*) FROM games WHERE channel_id = ? AND status IN (?, ?)", (channel_id, LOBBY, RUNNING)
+    ) as cursor:
+        (count,) = await cursor.fetchone()
+    return count
+
+
+async def lobby_opened_since(
+    conn: Connection, creator_id: int, channel_id: int, ruleset: str, options: dict[str, Any], since: float
+) -> int | None:
+    """The newest lobby this creator opened here with these options since ``since``."""
+    async with conn.execute(
+        """SELECT id FROM games WHERE creator_id = ? AND channel_id = ? AND ruleset = ? AND options = ?
+           AND status = ? AND created_at >= ? ORDER BY id DESC LIMIT 1""",
+        (creator_id, channel_id, ruleset, json.dumps(options), LOBBY, since),
+    ) as cursor:
+        row = await cursor.fetchone()
+    return row[0] if row else None
+
+
+async def rematch_lobby(conn: Connection, game_id: int) -> int | None:
+    """The lobby already opened as the rematch of this game."""
+    async with conn.execute(
+        "SELECT id FROM games WHERE rematch_of = ? AND status = ? ORDER BY id LIMIT 1", (game_id, LOBBY)
+    ) as cursor:
+        row = await cursor.fetchone()
+    return row[0] if row else None
+
+
+async def in_server(conn: Connection, guild_id: int, statuses: tuple[str, ...]) -> list[int]:
+    return await _ids(conn, f"guild_id = ? AND status IN ({','.join('?' * len(statuses))})", (guild_id, *statuses))
+
+
+async def open_games_of(conn: Connection, user_id: int, guild_id: int | None = None) -> list[int]:
+    """Lobbies and running games the user sits in (in one server, or everywhere)."""
+    clause = "status IN (?, ?) AND id IN (SELECT game_id FROM players WHERE user_id = ?)"
+    params: tuple[Any, ...] = (LOBBY, RUNNING, user_id)
+    if guild_id is not None:
+        clause, params = clause + " AND guild_id = ?", (*params, guild_id)
+    return await _ids(conn, clause, params)
+
+
+async def in_thread(conn: Connection, thread_id: int) -> list[int]:
+    return await _ids(conn, "thread_id = ?", (thread_id,))
+
+
+async def running_games_of(conn: Connection, user_id: int) -> list[int]:
+    return await _ids(conn, "status = ? AND id IN (SELECT game_id FROM players WHERE user_id = ?)", (RUNNING, user_id))
+
+
+async def _ids(conn: Connection, clause: str, params: tuple[Any, ...]) -> list[int]:
+    async with conn.execute(f"SELECT id FROM games WHERE {clause} ORDER BY id", params) as cursor:
+        return [row[0] for row in await cursor.fetchall()]
+
+
+async def overdue(conn: Connection, now: float) -> list[int]:
+    """Running games, not paused, whose deadline or reminder time has come."""
+    async with conn.execute(
+        """SELECT id FROM games WHERE status = ? AND paused_at IS NULL
+           AND (deadline_at <= ? OR reminder_at <= ?) ORDER BY id""",
+        (RUNNING, now, now),
+    ) as cursor:
+        return [row[0] for row in await cursor.fetchall()]
+
+
+async def clock_times(conn: Connection, until: float | None) -> list[Any]:
+    """``id, deadline_at, reminder_at`` of the running games not paused (those due by ``until``, when
+    given), read from an index that holds these columns, never from the rows' big states."""
+    query = "SELECT id, deadline_at, reminder_at FROM games WHERE status = ? AND paused_at IS NULL"
+    params: tuple = (RUNNING,)
+    if until is not None:
+        query += " AND (deadline_at <= ? OR reminder_at <= ?)"
+        params += (until, until)
+    async with conn.execute(query, params) as cursor:
+        return list(await cursor.fetchall())

@@ -1,0 +1,113 @@
+"""Ratings, derived from finished rated games (``service.ops.ratings`` says how): each player's
+current rating per scope and ruleset (``ratings``), his rating after each game (``rating_history``)
+and which games were applied (``rated_games``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from service.models import FINISHED
+from service.storage.store import Connection
+
+TABLES = ("ratings", "rating_history", "rated_games")
+UNRATED = """g.status = ? AND g.rated = 1 AND g.result IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id)"""  # finished, rated, not applied yet
+
+
+async def any_unrated(conn: Connection) -> bool:
+    async with conn.execute(f"SELECT 1 FROM games g WHERE {UNRATED} LIMIT 1", (FINISHED,)) as cursor:
+        return await cursor.fetchone() is not None
+
+
+async def unrated_games(conn: Connection) -> Sequence[Any]:
+    """``id, guild_id, ruleset, result, ended_at`` of the games not applied yet, in the order they ended."""
+    async with conn.execute(
+        f"""SELECT g.id, g.guild_id, g.ruleset, g.result,
+                  (SELECT max(h.at) FROM history h WHERE h.game_id = g.id) AS ended_at
+           FROM games g WHERE {UNRATED} ORDER BY ended_at NULLS FIRST, g.id""",
+        (FINISHED,),
+    ) as cursor:
+        return await cursor.fetchall()
+
+
+async def seated_players(conn: Connection, game_id: int) -> Sequence[Any]:
+    """``user_id, name, seat, ai_level`` of the game's seated players, by seat."""
+    async with conn.execute(
+        "SELECT user_id, name, seat, ai_level FROM players WHERE game_id = ? AND seat IS NOT NULL ORDER BY seat",
+        (game_id,),
+    ) as cursor:
+        return await cursor.fetchall()
+
+
+async def mark_applied(conn: Connection, game_id: int, ended_at: float) -> None:
+    await conn.execute("INSERT INTO rated_games (game_id, ended_at) VALUES (?, ?)", (game_id, ended_at))
+
+
+async def forget_all(conn: Connection) -> None:
+    for table in TABLES:
+        await conn.execute(f"DELETE FROM {table}")
+
+
+async def rating(conn: Connection, scope: int, ruleset: str, player: str) -> tuple[float, float] | None:
+    """The player's ``(mu, sigma)``, if he has played."""
+    async with conn.execute(
+        "SELECT mu, sigma FROM ratings WHERE scope = ? AND ruleset = ? AND player = ?", (scope, ruleset, player)
+    ) as cursor:
+        row = await cursor.fetchone()
+    return None if row is None else (row[0], row[1])
+
+
+async def record(
+    conn: Connection,
+    scope: int,
+    ruleset: str,
+    game: tuple[int, float],
+    player: tuple[str, str],
+    rated: tuple[float, float, float],
+    result: tuple[bool, int],
+) -> None:
+    """After ``game`` (id, ended at): ``player`` (key, name) is ``rated`` (mu, sigma, ordinal), with
+    ``result`` (won, points) added to his counts."""
+    (game_id, ended_at), (key, name), (mu, sigma, ordinal), (won, points) = game, player, rated, result
+    await conn.execute(
+        """INSERT INTO ratings (scope, ruleset, player, name, mu, sigma, games, wins, points)
+           VALUES (?,?,?,?,?,?,1,?,?)
+           ON CONFLICT (scope, ruleset, player) DO UPDATE SET name = excluded.name, mu = excluded.mu,
+           sigma = excluded.sigma, games = ratings.games + 1, wins = ratings.wins + excluded.wins,
+           points = ratings.points + excluded.points""",
+        (scope, ruleset, key, name, mu, sigma, int(won), points),
+    )
+    await conn.execute(
+        "INSERT INTO rating_history (scope, ruleset, player, game_id, ordinal, at) VALUES (?,?,?,?,?,?)",
+        (scope, ruleset, key, game_id, ordinal, ended_at),
+    )
+
+
+async def best(conn: Connection, scope: int, ruleset: str, limit: int) -> Sequence[Any]:
+    async with conn.execute(
+        """SELECT player, name, mu, sigma, games, wins, points FROM ratings
+           WHERE scope = ? AND ruleset = ? ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ?""",
+        (scope, ruleset, limit),
+    ) as cursor:
+        return await cursor.fetchall()
+
+
+async def of_player(conn: Connection, scope: int, player: str) -> Sequence[Any]:
+    """His rating rows, one per ruleset."""
+    async with conn.execute(
+        """SELECT ruleset, player, name, mu, sigma, games, wins, points FROM ratings
+           WHERE scope = ? AND player = ? ORDER BY ruleset""",
+        (scope, player),
+    ) as cursor:
+        return await cursor.fetchall()
+
+
+async def ordinals(conn: Connection, scope: int, ruleset: str, player: str) -> list[float]:
+    """His rating after each of his rated games of ``ruleset``, oldest first."""
+    async with conn.execute(
+        """SELECT ordinal FROM rating_history WHERE scope = ? AND ruleset = ? AND player = ?
+           ORDER BY at, game_id""",
+        (scope, ruleset, player),
+    ) as cursor:
+        return [r[0] for r in await cursor.fetchall()]
