@@ -36,6 +36,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_startup.py
 	$(BIN)/python bench/bench_outbox.py
 	$(BIN)/python bench/bench_stores.py
+	$(BIN)/python bench/bench_reads.py
 	$(BIN)/python bench/bench_processes.py --quick
 	$(BIN)/python bench/bench_discord.py
 	$(BIN)/python bench/bench_ranks_ai.py

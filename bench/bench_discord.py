@@ -40,6 +40,7 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from bench.crowd import DAY, crowded_database  # noqa: E402
+from bench.stats import p99  # noqa: E402
 from cogs.client import GameBot  # noqa: E402
 from cogs.config import Config  # noqa: E402
 from cogs.lobby import post_lobby  # noqa: E402
@@ -64,11 +65,6 @@ async def timed(send) -> tuple[float, float]:
     if handle.message is not None and handle.message.loading:
         await handle.settled(timeout=60.0)
     return acknowledged, (time.perf_counter() - start) * 1000
-
-
-def p99(samples: list[float]) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
 
 
 def summary(label: str, samples: list[float]) -> str:

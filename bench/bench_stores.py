@@ -24,6 +24,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 import asyncpg  # noqa: E402
 
+from bench.stats import p99  # noqa: E402
 from engine import find_ruleset  # noqa: E402
 from service import GameMaster  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
@@ -33,10 +34,6 @@ from tests.pgcluster import MISSING, Cluster, server_binaries  # noqa: E402
 
 RS = find_ruleset("conquest")
 ALICE, BOB = Actor(1, "Alice"), Actor(2, "Bob")
-
-
-def p99(samples: list[float]) -> float:
-    return statistics.quantiles(samples, n=100)[98]
 
 
 async def play(location: Location, games: int, turns: int) -> tuple[float, list[float]]:

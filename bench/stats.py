@@ -1,4 +1,5 @@
-"""The chi-square goodness-of-fit test the fairness bench needs, in closed form (no scipy here)."""
+"""Figures the benches share: the 99th percentile of timings, and the chi-square goodness-of-fit test
+the fairness bench needs, in closed form (no scipy here)."""
 
 from __future__ import annotations
 
@@ -36,3 +37,9 @@ def uniform_p(counts: Sequence[int]) -> tuple[float, float]:
     expected = total / len(counts)
     statistic = sum((n - expected) ** 2 / expected for n in counts)
     return statistic, chi2_sf(statistic, len(counts) - 1)
+
+
+def p99(samples: Sequence[float]) -> float:
+    """The 99th percentile by nearest rank: a timing some sample really took."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]

@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Fault = Callable[[str], None]
+Finish = Callable[[Connection, GameRow, dict[str, Any], float], Awaitable[None]]  # (conn, game, result, ended at)
 PARSED_STATES_KEPT = 512
 ATTEMPTS = 3  # a change that meets another process's at the same moment is made again from the new state
 
@@ -70,6 +71,7 @@ class Games:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self.on_commit: list[Callable[[int, float | None], None]] = []  # (game id, next wake) after each write
+        self.on_finish: list[Finish] = []  # in the transaction that ends a game
 
     def ruleset(self, game: GameRow) -> Ruleset:
         if game.ruleset not in self.rulesets:
@@ -242,6 +244,9 @@ class Games:
         async with self.db.transaction() as conn:
             first_seq = plan.seq - len(plan.history) + 1
             await rows.commit_plan(conn, before, plan, now, history.rows(before.id, first_seq, plan.history, now))
+            if plan.status == FINISHED and before.status != FINISHED and plan.result is not None:
+                for finished in self.on_finish:
+                    await finished(conn, before, plan.result, now)
             await self.announce(conn, before.id, plan.announcements)
             self.fault("in_transaction")
 

@@ -30,4 +30,5 @@ class GameMaster:
         self.timekeeping = Timekeeping(self.games)
         self.history = History(self.games)
         self.ratings = Ratings(db, self.games.rulesets)
+        self.games.on_finish.append(self.ratings.game_ended)
         self.settings = UserSettings(self.games)

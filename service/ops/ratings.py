@@ -2,8 +2,9 @@
 
 Ratings are derived data: each finished game is applied once, in the order games ended, with the
 Plackett-Luce model of openskill (multiplayer, ties share a place). Computer players are rated by
-level. Catching up happens when ratings are read, so a crash between a game's end and its rating
-loses nothing; ``rebuild_ratings`` recomputes everything from the games.
+level. A game is rated in the transaction that ends it, so reading ratings never writes, never waits
+and never scans the finished games; games that ended before that (an older database) are caught up
+once at start-up, and ``rebuild_ratings`` recomputes everything from the games.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from openskill.models import PlackettLuce
 from engine import Ruleset
 from i18n import joined, tr
 from service.errors import GameError
-from service.models import computer_title
+from service.models import GameRow, computer_title
 from service.storage import ratings as rows
 from service.storage.store import Connection, Store
 
@@ -62,13 +63,11 @@ class Ratings:
             raise GameError(
                 tr("unknown game {name!r}; available: {names}", name=ruleset, names=joined(sorted(self.rulesets)))
             )
-        await self.catch_up_ratings()
         async with self.db.reading() as conn:
             return [_standing(row) for row in await rows.best(conn, scope, ruleset, limit)]
 
     async def player_stats(self, user_id: int, scope: int = GLOBAL) -> dict[str, tuple[Standing, list[float]]]:
         """By ruleset: the user's standing and his rating after each of his rated games, oldest first."""
-        await self.catch_up_ratings()
         player = player_key(user_id, None)
         stats: dict[str, tuple[Standing, list[float]]] = {}
         async with self.db.reading() as conn:
@@ -77,9 +76,15 @@ class Ratings:
                 stats[row["ruleset"]] = (_standing(row), history)
         return stats
 
+    async def game_ended(self, conn: Connection, game: GameRow, result: dict[str, Any], ended_at: float) -> None:
+        """Rate a game, if it counts, in the transaction that ends it."""
+        if game.rated:
+            await self.db.serialize(conn, "ratings")  # another process may be rating another game
+            await self._apply(conn, game.id, game.guild_id, game.ruleset, result, ended_at)
+
     async def catch_up_ratings(self) -> int:
         """Apply every finished rated game not applied yet, in the order they ended; returns how many.
-        When there is none (the usual case), only a read is made: a leaderboard never waits to write."""
+        When there is none (the usual case), only a read is made."""
         async with self.db.reading() as conn:
             if not await rows.any_unrated(conn):
                 return 0
@@ -88,7 +93,14 @@ class Ratings:
                 await self.db.serialize(conn, "ratings")  # another process may be applying the same games
                 games = await rows.unrated_games(conn)
                 for game in games:
-                    await self._apply(conn, game)
+                    await self._apply(
+                        conn,
+                        game["id"],
+                        game["guild_id"],
+                        game["ruleset"],
+                        _parsed(game["result"]),
+                        game["ended_at"] or 0.0,
+                    )
         return len(games)
 
     async def rebuild_ratings(self) -> int:
@@ -99,18 +111,19 @@ class Ratings:
                 await rows.forget_all(conn)
         return await self.catch_up_ratings()
 
-    async def _apply(self, conn: Connection, game: Any) -> None:
-        ended_at = game["ended_at"] or 0.0
-        await rows.mark_applied(conn, game["id"], ended_at)
-        seated = await rows.seated_players(conn, game["id"])
+    async def _apply(
+        self, conn: Connection, game_id: int, guild_id: int, ruleset: str, result: Any, ended_at: float
+    ) -> None:
+        await rows.mark_applied(conn, game_id, ended_at)
+        seated = await rows.seated_players(conn, game_id)
         try:
-            players = _rated_players(json.loads(game["result"]), seated)
+            players = _rated_players(result, seated)
         except (TypeError, ValueError, KeyError, AttributeError):
             return  # a damaged result rates nobody; the game stays applied so it is not retried forever
         if len(players) < 2:
             return
-        for scope in (GLOBAL, game["guild_id"]):
-            await self._rate(conn, scope, game["ruleset"], game["id"], ended_at, players)
+        for scope in (GLOBAL, guild_id):
+            await self._rate(conn, scope, ruleset, game_id, ended_at, players)
 
     @staticmethod
     async def _rate(
@@ -161,6 +174,14 @@ def _rated_players(result: dict, seated: Sequence[Any]) -> list[RatedPlayer]:
             mine = RatedPlayer(key, name, min(was.place, mine.place), was.won or mine.won, was.points + mine.points)
         merged[key] = mine
     return list(merged.values())
+
+
+def _parsed(result: str) -> Any:
+    """A stored result; unreadable text stays text, which rates nobody."""
+    try:
+        return json.loads(result)
+    except ValueError:
+        return result
 
 
 def _standing(row: Any) -> Standing:

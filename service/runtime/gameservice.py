@@ -82,6 +82,7 @@ class GameService:
         await self._arm_ahead()
         self.scheduler.start()
         self.recovery = self._spawn(guarded("start-up recovery", self.sweep))
+        self._spawn(guarded("rating the games an older version left unrated", self.master.ratings.catch_up_ratings))
 
     async def _arm_ahead(self) -> None:
         """Arm the games that wake within the next ``ARM_AHEAD_SECONDS`` and were not armed yet.

@@ -1,9 +1,11 @@
-"""The SQLite store (the default; see ``service.storage.store``): one aiosqlite connection, explicit
-transactions, and the migration runner.
+"""The SQLite store (the default; see ``service.storage.store``): one writing connection, a few
+reading ones, explicit transactions, and the migration runner.
 
 Every connection uses WAL, foreign keys and a busy timeout. Statements of concurrent coroutines
-would interleave on one connection, so all access goes through ``Database.lock``: a transaction
-holds it from BEGIN to COMMIT.
+would interleave on one connection, so the writer is used under ``Database.lock`` (a transaction
+holds it from BEGIN to COMMIT). Reads go to a pool of ``READERS`` connections of their own, each read
+one transaction over one snapshot (WAL lets readers run beside the writer): a game read never waits
+behind another player's long read, nor behind a write.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ log = logging.getLogger(__name__)
 MIGRATIONS = pathlib.Path(__file__).resolve().parents[2] / "migrations" / "sqlite"
 POSTGRESQL_MIGRATIONS = MIGRATIONS.parent / "postgresql"
 _NAME = re.compile(r"^([0-9]{4})_[a-z0-9_]+\.sql$")
+READERS = 4  # reads at once; more would only queue on two cores' worth of SQLite threads
 
 
 class SchemaTooNewError(StoreError):
@@ -68,11 +71,15 @@ class Database:
     shared = False  # one bot per file (``InstanceLock``)
     session: int | None = None  # no server, no session
 
-    def __init__(self, conn: aiosqlite.Connection, path: str | pathlib.Path):
+    def __init__(self, conn: aiosqlite.Connection, path: str | pathlib.Path, readers: Sequence[aiosqlite.Connection]):
         self.conn, self.path = conn, pathlib.Path(path)
         self.statements = SqliteConnection(conn)
         self.lock = asyncio.Lock()
         self.instance: InstanceLock | None = None
+        self._readers = [SqliteConnection(reader) for reader in readers]
+        self._idle: asyncio.Queue[SqliteConnection] = asyncio.Queue()
+        for reader in self._readers:
+            self._idle.put_nowait(reader)
 
     @classmethod
     async def open(cls, path: str | pathlib.Path, busy_timeout_ms: int = 5000, *, alone: bool = False) -> Database:
@@ -91,29 +98,23 @@ class Database:
 
     @classmethod
     async def _connect(cls, path: str | pathlib.Path, busy_timeout_ms: int) -> Database:
+        """The writer first (it turns WAL on), then the readers."""
+        opened: list[aiosqlite.Connection] = []
         try:
-            conn = await aiosqlite.connect(str(path), isolation_level=None)
-        except sqlite3.Error as err:
-            raise StoreError(explain(err, path)) from err
-        try:
-            conn.row_factory = aiosqlite.Row
-            mode = await _pragma(conn, "PRAGMA journal_mode=WAL")
-            if mode != "wal":  # SQLite answers with the old mode when it cannot write the file
-                readonly = sqlite3.OperationalError("attempt to write a readonly database")
-                readonly.sqlite_errorname = "SQLITE_READONLY"
-                raise readonly
-            await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-            await conn.execute("PRAGMA synchronous=NORMAL")
+            for reader in (False, *[True] * READERS):
+                opened.append(await _connection(path, busy_timeout_ms, reader=reader))
         except BaseException as err:
-            await conn.close()
+            for conn in opened:
+                await conn.close()
             if isinstance(err, sqlite3.Error):
                 raise StoreError(explain(err, path)) from err
             raise
-        return cls(conn, path)
+        return cls(opened[0], path, opened[1:])
 
     async def close(self) -> None:
         await self.conn.close()
+        for reader in self._readers:
+            await reader.conn.close()
         if self.instance is not None:
             self.instance.release()
             self.instance = None
@@ -163,8 +164,15 @@ class Database:
 
     @contextlib.asynccontextmanager
     async def reading(self) -> AsyncIterator[SqliteConnection]:
-        async with self.lock:
-            yield self.statements
+        """An idle reader, in one read transaction: its reads see one snapshot of the database."""
+        reader = await self._idle.get()
+        try:
+            await _end_read(reader.conn)  # a read cancelled on its way out may have left one open
+            await reader.conn.execute("BEGIN")
+            yield reader
+        finally:
+            await _end_read(reader.conn)
+            self._idle.put_nowait(reader)
 
     async def migrate(self, folder: pathlib.Path | None = None) -> int:
         """Apply the missing numbered migrations (of ``folder``, default its own) in order, each in one
@@ -217,6 +225,37 @@ class Database:
 
     async def _version(self) -> int:
         return int(await _pragma(self.conn, "PRAGMA user_version"))
+
+
+async def _connection(path: str | pathlib.Path, busy_timeout_ms: int, *, reader: bool) -> aiosqlite.Connection:
+    """A configured connection; a reader may not write (``query_only``), so a write that strays into a
+    read fails at once instead of racing the writer."""
+    try:
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+    except sqlite3.Error as err:
+        raise StoreError(explain(err, path)) from err
+    try:
+        conn.row_factory = aiosqlite.Row
+        mode = await _pragma(conn, "PRAGMA journal_mode=WAL")
+        if mode != "wal":  # SQLite answers with the old mode when it cannot write the file
+            readonly = sqlite3.OperationalError("attempt to write a readonly database")
+            readonly.sqlite_errorname = "SQLITE_READONLY"
+            raise readonly
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        await conn.execute("PRAGMA synchronous=NORMAL")
+        if reader:
+            await conn.execute("PRAGMA query_only=ON")
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
+
+
+async def _end_read(conn: aiosqlite.Connection) -> None:
+    """End a reader's transaction: nothing to keep, it only read."""
+    if conn.in_transaction:
+        await conn.execute("ROLLBACK")
 
 
 async def _pragma(conn: aiosqlite.Connection, sql: str) -> Any:

@@ -28,8 +28,10 @@ HOUR = 3600
 
 
 async def fill_disk(db: Database) -> None:
-    """SQLite's own full-disk condition: the file may no longer grow, and no page has room left."""
-    async with db.reading() as conn:
+    """SQLite's own full-disk condition: the file may no longer grow, and no page has room left (for
+    the writing connection, which alone writes)."""
+    async with db.lock:
+        conn = db.statements
         (pages,) = await (await conn.execute("PRAGMA page_count")).fetchone()
         await conn.execute(f"PRAGMA max_page_count = {pages + 2}")
         await conn.execute("CREATE TABLE IF NOT EXISTS filler (x BLOB)")
@@ -44,8 +46,8 @@ async def fill_disk(db: Database) -> None:
 
 
 async def free_disk(db: Database) -> None:
-    async with db.reading() as conn:
-        await conn.execute("PRAGMA max_page_count = 1000000")
+    async with db.lock:
+        await db.statements.execute("PRAGMA max_page_count = 1000000")
 
 
 class ListSink:

@@ -98,11 +98,9 @@ async def test_ratings_rebuilt_from_the_games_equal_those_caught_up_game_by_game
     assert await env.master.ratings.catch_up_ratings() == 0  # each game is applied once
 
 
-async def test_a_leaderboard_with_nothing_new_to_rate_only_reads(env, monkeypatch):
-    """Catching up writes only when a finished game waits to be rated, so a leaderboard read does
-    not queue behind the games' turns for the write lock."""
-    await finished(env, ALICE, BOB)
-    await env.master.ratings.leaderboard("conquest")  # rates the game
+async def test_a_game_is_rated_as_it_ends_and_a_leaderboard_only_reads(env, monkeypatch):
+    """A game is rated in the transaction that ends it, so a leaderboard never writes: it does not
+    queue behind the games' turns for the write lock, nor scan the finished games."""
     writes = []
     transaction = env.db.transaction
 
@@ -110,10 +108,21 @@ async def test_a_leaderboard_with_nothing_new_to_rate_only_reads(env, monkeypatc
         writes.append(1)
         return transaction()
 
+    await finished(env, ALICE, BOB)
     monkeypatch.setattr(env.db, "transaction", counted)
     assert [s.name for s in await env.master.ratings.leaderboard("conquest")] == ["Alice", "Bob"]
+    assert await env.master.ratings.player_stats(ALICE.user_id)
     assert writes == []
-    await finished(env, BOB, CAROL)
-    writes.clear()
-    assert "Carol" in [s.name for s in await env.master.ratings.leaderboard("conquest")]
-    assert writes == [1]  # the new game is rated
+
+
+async def test_games_an_older_version_left_unrated_are_caught_up_once(env):
+    """Before games were rated as they ended, they were rated when ratings were read: a database from
+    then may hold finished games not rated yet, which the catch-up at start-up rates, once."""
+    await finished(env, ALICE, BOB)
+    async with env.db.transaction() as conn:
+        for table in ("ratings", "rating_history", "rated_games"):
+            await conn.execute(f"DELETE FROM {table}")
+    assert await env.master.ratings.leaderboard("conquest") == []
+    assert await env.master.ratings.catch_up_ratings() == 1
+    assert [s.name for s in await env.master.ratings.leaderboard("conquest")] == ["Alice", "Bob"]
+    assert await env.master.ratings.catch_up_ratings() == 0
