@@ -7,11 +7,15 @@ and JSON-safe states), so a worker needs nothing but imports. Workers are starte
 ``forkserver``: forking the bot itself would copy its event loop and database threads.
 ``CpuPool(workers=0)`` runs the same jobs in threads of the calling process instead — for the
 offline demo and for service tests, where starting processes would only cost time.
+
+A worker that dies (killed, out of memory) breaks Python's whole process pool: every later job would
+fail. The pool is then replaced by a new one, and the jobs it held are run once more there.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import select
@@ -19,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, NamedTuple, TypeVar
 
 from engine import RULESETS, Ruleset
@@ -30,6 +35,7 @@ from render.summary import numbered_turn
 from service.storage.packing import unpack
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class ReplayStep(NamedTuple):
@@ -206,7 +212,20 @@ class CpuPool:
                 self.executor.submit(started)
 
     async def run(self, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        return await self._await(self.executor, job, *args, **kwargs)
+        executor = self.executor
+        try:
+            return await self._await(executor, job, *args, **kwargs)
+        except BrokenProcessPool:
+            self._replace(executor)
+        return await self._await(self.executor, job, *args, **kwargs)  # once more, in new workers
+
+    def _replace(self, broken: Executor) -> None:
+        """Put a new pool in place of ``broken`` (unless another job already has)."""
+        with self._making:
+            if self._executor is broken:
+                log.warning("a worker process died; starting new workers and running its jobs again")
+                broken.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
 
     async def run_long(self, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         if not self.workers:  # no worker processes: long jobs share the others' threads
@@ -225,6 +244,11 @@ class CpuPool:
         return await asyncio.wrap_future(executor.submit(job, *args, **kwargs), loop=loop)
 
     def call(self, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        executor = self.executor
+        try:
+            return executor.submit(job, *args, **kwargs).result()
+        except BrokenProcessPool:
+            self._replace(executor)
         return self.executor.submit(job, *args, **kwargs).result()
 
     def close(self) -> None:

@@ -1,5 +1,6 @@
 """Worker processes warm up when they start, so a worker's first board is not its slowest, and end
-with the bot however it ends; a long job runs in a process of its own."""
+with the bot however it ends; a long job runs in a process of its own; a worker that dies is replaced
+and its job run once more."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
 
 from render import text
 from service.runtime.workers import LONG_JOB_NICENESS, CpuPool
@@ -116,5 +120,52 @@ async def test_a_long_job_runs_in_a_process_of_its_own_at_a_lower_priority_and_e
         assert board_done < long_done  # a board's job does not queue behind it
         assert niceness == os.nice(0) + LONG_JOB_NICENESS
         assert not still_running([pid])  # no idle process is kept for long jobs
+    finally:
+        pool.close()
+
+
+def dies_the_first_time(mark: pathlib.Path) -> int:
+    """Killed while it runs the first time (it waits to be); its pid the second time."""
+    if not mark.exists():
+        mark.write_text(str(os.getpid()))
+        time.sleep(60)
+    return os.getpid()
+
+
+def always_dies() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+async def wait_for_file(path: pathlib.Path) -> None:
+    for _ in range(3000):
+        if path.exists() and path.read_text():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{path} was never written")
+
+
+async def test_a_worker_killed_mid_job_is_replaced_and_its_job_run_again(tmp_path):
+    pool = CpuPool(workers=1)
+    mark = tmp_path / "first"
+    try:
+        job = asyncio.ensure_future(pool.run(dies_the_first_time, mark))
+        await wait_for_file(mark)
+        killed = int(mark.read_text())
+        os.kill(killed, signal.SIGKILL)
+        assert await job not in (killed, os.getpid())  # done again, by a new worker
+        assert await pool.run(glyphs_drawn) > 0  # and the next jobs find workers too
+        assert await asyncio.to_thread(pool.call, glyphs_drawn) > 0
+    finally:
+        pool.close()
+
+
+async def test_a_job_that_kills_its_worker_each_time_fails_after_one_retry_and_the_pool_lives_on():
+    pool = CpuPool(workers=1)
+    try:
+        with pytest.raises(BrokenProcessPool):
+            await pool.run(always_dies)
+        with pytest.raises(BrokenProcessPool):
+            await asyncio.to_thread(pool.call, always_dies)
+        assert await pool.run(glyphs_drawn) > 0
     finally:
         pool.close()
