@@ -42,7 +42,7 @@ async def played_games(master: GameMaster, clock: ManualClock, rulesets: Sequenc
                 await master.play.submit(game.id, HOST, text)
             else:
                 clock.advance(DAY)
-                await master.timekeeping.sweep()
+                await master.timekeeping.wake(game.id)  # this game only: a sweep would time the others out
             game = await master.games.get_game(game.id)
         ids.append(game.id)
     return ids

@@ -13,10 +13,14 @@ every write to a game takes the game's row first, so two processes never wait on
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import json
 import logging
+import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, TypeVar, overload
 
 from engine import RULESETS, EngineError, Ruleset
@@ -70,6 +74,10 @@ class Games:
         self.claims = claims or Claims(db, clock, shared=db.shared)
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
+        self._keeping = threading.Lock()  # lists are parsed in a thread, single games on the event loop
+        # One thread parses every list: two players' lists of the same games parse them once, and the
+        # event loop shares the interpreter with one busy thread, not one per list.
+        self._parsing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="parse")
         self.on_commit: list[Callable[[int, float | None], None]] = []  # (game id, next wake) after each write
         self.on_finish: list[Finish] = []  # in the transaction that ends a game
 
@@ -88,39 +96,57 @@ class Games:
         """The engine state of ``game``, parsed once per stored version: states are frozen values, so
         every reader of one version shares the same object."""
         key = (game.id, game.version)
-        state = self._states.get(key)
-        if state is None:
-            state = self.ruleset(game).from_dict(game.state or {})
-            self.keep_state(key, state)
-        else:
-            self._states.move_to_end(key)
+        with self._keeping:
+            state = self._states.get(key)
+            if state is not None:
+                self._states.move_to_end(key)
+                return state
+        state = self.ruleset(game).from_dict(game.state or {})
+        self.keep_state(key, state)
         return state
 
     def keep_state(self, key: tuple[int, int], state: Any) -> None:
         """Remember the parsed state of (game id, version): a writer that knows it saves the next reader the parse."""
-        self._states[key] = state
-        if len(self._states) > PARSED_STATES_KEPT:
-            self._states.popitem(last=False)
+        with self._keeping:
+            self._states[key] = state
+            if len(self._states) > PARSED_STATES_KEPT:
+                self._states.popitem(last=False)
 
     # --- reading -------------------------------------------------------------------------
 
     async def get_game(self, game_id: int) -> Game:
+        """The game as it stands; its state is parsed after the read, the connection already free."""
         async with self.db.reading() as conn:
-            return await self.load(conn, game_id)
+            stored = await rows.stored_games(conn, [game_id])
+        return self._assembled(self._found(stored, game_id))[0]
 
     async def load(self, conn: Connection, game_id: int) -> Game:
         return (await self.snapshot(conn, game_id))[0]
 
-    async def load_all(self, conn: Connection, game_ids: list[int]) -> list[Game]:
-        return [await self.load(conn, game_id) for game_id in game_ids]
+    async def listed(self, read: Callable[[Connection], Awaitable[list[int]]]) -> list[Game]:
+        """The games whose ids ``read`` finds, read in a few statements for all of them (a list of 200
+        games is not 600 trips), then parsed in a thread once the connection is free for the next
+        reader: a player's long list never holds up another player's command on the event loop."""
+        async with self.db.reading() as conn:
+            stored = await rows.stored_games(conn, await read(conn))
+        context = contextvars.copy_context()  # the reader's language, for a damaged game's words
+        parsed = functools.partial(context.run, lambda: [self._assembled(one)[0] for one in stored])
+        return await asyncio.get_running_loop().run_in_executor(self._parsing, parsed)
 
     async def snapshot(self, conn: Connection, game_id: int) -> tuple[Game, dict[int, OrderRow]]:
         """The game, and the orders of its current turn (read once: the game's ``passed`` comes from them)."""
-        game = await rows.game_row(conn, game_id)
-        if game is None:
+        return self._assembled(self._found(await rows.stored_games(conn, [game_id]), game_id))
+
+    @staticmethod
+    def _found(stored: list[rows.StoredGame], game_id: int) -> rows.StoredGame:
+        if not stored:
             raise GameNotFound(tr("there is no game #{number}", number=game_id))
-        players = await rows.players_of(conn, game_id)
-        orders = await rows.orders_of(conn, game)
+        return stored[0]
+
+    def _assembled(self, stored: rows.StoredGame) -> tuple[Game, dict[int, OrderRow]]:
+        """The game its rows make: a running one's state parsed (once per version) and who acts in it; a
+        state that cannot load marks the game damaged instead of failing the read."""
+        game, players, orders = stored
         acting: frozenset[int] = frozenset()
         state, damage = None, None
         if game.status == RUNNING:
@@ -130,13 +156,13 @@ class Games:
             except Exception as err:  # noqa: BLE001 - one game that cannot load never hides or blocks the others
                 log.error(
                     "game #%s has a damaged state: %s",
-                    game_id,
+                    game.id,
                     err,
                     exc_info=not isinstance(err, (EngineError, GameError)),
                 )
                 damage = tr(
                     "game #{number} has damaged data and cannot continue; a server manager can cancel it (details: {error})",
-                    number=game_id,
+                    number=game.id,
                     error=err,
                 )
         passed = frozenset(seat for seat, row in orders.items() if row.passed)

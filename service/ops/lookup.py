@@ -15,18 +15,15 @@ class Lookup:
 
     async def list_games(self, guild_id: int, *, include_ended: bool = False) -> list[Game]:
         statuses = (LOBBY, RUNNING, FINISHED, CANCELLED) if include_ended else (LOBBY, RUNNING)
-        async with self.games.db.reading() as conn:
-            return await self.games.load_all(conn, await rows.in_server(conn, guild_id, statuses))
+        return await self.games.listed(lambda conn: rows.in_server(conn, guild_id, statuses))
 
     async def games_of(self, user_id: int, *, guild_id: int | None = None) -> list[Game]:
         """Open games the user sits in (in one server, or everywhere)."""
-        async with self.games.db.reading() as conn:
-            return await self.games.load_all(conn, await rows.open_games_of(conn, user_id, guild_id))
+        return await self.games.listed(lambda conn: rows.open_games_of(conn, user_id, guild_id))
 
     async def game_in_thread(self, thread_id: int) -> Game | None:
         """The game played in this thread, if any."""
-        async with self.games.db.reading() as conn:
-            found = await self.games.load_all(conn, await rows.in_thread(conn, thread_id))
+        found = await self.games.listed(lambda conn: rows.in_thread(conn, thread_id))
         return found[0] if found else None
 
     async def game_meant(

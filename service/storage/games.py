@@ -20,30 +20,49 @@ if TYPE_CHECKING:
     from service.turns import Plan
 
 
-async def game_row(conn: Connection, game_id: int) -> GameRow | None:
-    async with conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
-        row = await cursor.fetchone()
-    return None if row is None else GameRow.from_row(row)
+StoredGame = tuple[GameRow, tuple[PlayerRow, ...], dict[int, OrderRow]]  # a game, its players, its turn's orders
+CHUNK = 500  # ids per statement, well within both databases' limits on parameters
 
 
-async def players_of(conn: Connection, game_id: int) -> tuple[PlayerRow, ...]:
-    """A game's players, in the order they joined."""
-    async with conn.execute("SELECT * FROM players WHERE game_id = ? ORDER BY joined_at, id", (game_id,)) as cursor:
-        return tuple(
-            PlayerRow(
-                r["id"],
-                r["user_id"],
-                r["name"],
-                r["seat"],
-                r["missed"],
-                r["bank_left"],
-                bool(r["draw_agreed"]),
-                r["ai_level"],
-                r["remind_at"],
-                r["reminded_turn"],
-            )
-            for r in await cursor.fetchall()
-        )
+async def stored_games(conn: Connection, game_ids: list[int]) -> list[StoredGame]:
+    """These games (those that exist, in the order asked) with their players in the order they joined
+    and the orders given for their current turn by seat: three statements per ``CHUNK`` games."""
+    found: list[StoredGame] = []
+    for start in range(0, len(game_ids), CHUNK):
+        ids = game_ids[start : start + CHUNK]
+        marks = ",".join("?" * len(ids))
+        async with conn.execute(f"SELECT * FROM games WHERE id IN ({marks})", ids) as cursor:
+            games = {row["id"]: GameRow.from_row(row) for row in await cursor.fetchall()}
+        players: dict[int, list[PlayerRow]] = {game_id: [] for game_id in games}
+        async with conn.execute(
+            f"SELECT * FROM players WHERE game_id IN ({marks}) ORDER BY game_id, joined_at, id", ids
+        ) as cursor:
+            for r in await cursor.fetchall():
+                players[r["game_id"]].append(_player(r))
+        orders: dict[int, dict[int, OrderRow]] = {game_id: {} for game_id in games}
+        async with conn.execute(
+            f"SELECT game_id, turn, seat, text, passed, updated_at FROM orders WHERE game_id IN ({marks})", ids
+        ) as cursor:
+            for r in await cursor.fetchall():
+                if r["turn"] == games[r["game_id"]].turn:
+                    orders[r["game_id"]][r["seat"]] = OrderRow(r["seat"], r["text"], bool(r["passed"]), r["updated_at"])
+        found += [(games[i], tuple(players[i]), orders[i]) for i in ids if i in games]
+    return found
+
+
+def _player(r: Any) -> PlayerRow:
+    return PlayerRow(
+        r["id"],
+        r["user_id"],
+        r["name"],
+        r["seat"],
+        r["missed"],
+        r["bank_left"],
+        bool(r["draw_agreed"]),
+        r["ai_level"],
+        r["remind_at"],
+        r["reminded_turn"],
+    )
 
 
 async def orders_of(conn: Connection, game: GameRow) -> dict[int, OrderRow]:
