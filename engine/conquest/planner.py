@@ -7,6 +7,10 @@ and sized against the enemy's possible reinforcements (``Knobs.margin``), enemy 
 more than neutral ones (``Knobs.hunt``), the rear feeds the front, the enemy's side first; in its
 warier variants a front cell keeps units home against the enemy stacks next to it and its quiet
 neighbours reinforce it (``Knobs.guard``). The knobs give the searches their candidate order sets.
+
+A seat that holds most of the board, or is twice as strong as every rival, presses on: each attack
+is sent at the size that beats the target and every enemy unit around it when the cells next to the
+target can afford that, at the usual size otherwise, and neutral cells wait behind the enemy's.
 """
 
 from __future__ import annotations
@@ -23,8 +27,14 @@ PRODUCTION_WEIGHT = 8  # a cell's production counts as this many units when a po
 # (rules/conquest.md): it attacks wherever it can beat the target's units and every enemy unit next
 # to the target at once, however big the stacks have grown. Units trade one for one, so the seat
 # with the larger production wins the war of attrition; waiting only lets both sides' stacks grow
-# (two computers once faced each other with 10,000 units apiece for a hundred rounds).
+# (two computers once faced each other with 10,000 units apiece for a hundred rounds). Where the
+# cells next to a target cannot afford that, it still attacks at the usual size: a two-player leader
+# that only made sure attacks sat still while the other took its thin cells, and lost the majority
+# (and often the game) within a round or two.
 PRESS_SCORE = 2 / 3  # ``scores`` of a seat twice as strong as its strongest rival
+# A pressing seat's neutral targets count this share of their value: it grows from the enemy's cells
+# (in self-play, always pressing beat the careful plan in 82 of 100 two-player games).
+PRESS_NEUTRAL = 0.25
 
 
 @dataclass(frozen=True)
@@ -97,22 +107,11 @@ def greedy(geometry: Geometry, position: Position, seat: int, rng: Rng) -> list[
 
 def plan(geometry: Geometry, position: Position, seat: int, knobs: Knobs, rng: Rng) -> list[Step]:
     """The careful player's orders, shaped by ``knobs``."""
-    owner, units, near = position.owner, position.units, geometry.near
+    units, near = position.units, geometry.near
     survey = Survey.of(geometry, position, seat)
     threat = survey.threat
     spare = {c: units[c] - min(units[c], _guard(threat[c], knobs)) for c in survey.mine}
-    steps: list[Step] = []
-    for need, target in _targets(geometry, position, survey, knobs, rng):
-        sources = sorted((c for c in near[target] if owner[c] == seat and spare[c] > 0), key=lambda c: -spare[c])
-        if sum(spare[c] for c in sources) < need:
-            continue
-        for cell in sources:
-            sent = min(spare[cell], need)
-            steps.append((cell, target, sent))
-            spare[cell] -= sent
-            need -= sent
-            if not need:
-                break
+    steps = _attacks(geometry, position, survey, spare, knobs, rng)
     if knobs.guard:
         steps += _reinforce(geometry, position, threat, spare, knobs)
     to_front = survey.distances(geometry, position, survey.front)
@@ -181,8 +180,40 @@ def _guard(threat: int, knobs: Knobs) -> int:
     return math.ceil(knobs.guard * threat) + 1 if threat and knobs.guard else 0
 
 
-def _targets(geometry: Geometry, position: Position, survey: Survey, knobs: Knobs, rng: Rng) -> list[tuple[int, int]]:
-    """Foreign cells next to ours with the units it takes to win each, best value per unit first."""
+def _attacks(
+    geometry: Geometry, position: Position, survey: Survey, spare: dict[int, int], knobs: Knobs, rng: Rng
+) -> list[Step]:
+    """Attacks pooled from the own cells next to each target, best target first, at its sure size
+    when they can afford it and at its usual size otherwise; ``spare`` loses what they send."""
+    owner, near = position.owner, geometry.near
+    steps: list[Step] = []
+    for sure, need, target in _targets(geometry, position, survey, knobs, rng):
+        sources = sorted((c for c in near[target] if owner[c] == survey.seat and spare[c] > 0), key=lambda c: -spare[c])
+        afford = sum(spare[c] for c in sources)
+        if afford < need:
+            continue
+        steps += _send(sources, target, sure if afford >= sure else need, spare)
+    return steps
+
+
+def _send(sources: list[int], target: int, need: int, spare: dict[int, int]) -> list[Step]:
+    """``need`` units from ``sources`` to ``target``, the first sources first; ``spare`` loses them."""
+    steps: list[Step] = []
+    for cell in sources:
+        sent = min(spare[cell], need)
+        steps.append((cell, target, sent))
+        spare[cell] -= sent
+        need -= sent
+        if not need:
+            break
+    return steps
+
+
+def _targets(
+    geometry: Geometry, position: Position, survey: Survey, knobs: Knobs, rng: Rng
+) -> list[tuple[int, int, int]]:
+    """Foreign cells next to ours, best value per unit first, each with the units that win it against
+    every enemy unit around it (for a seat pressing on; else the usual size) and the usual size."""
     owner, units, near, production = position.owner, position.units, geometry.near, geometry.production
     turn = rng.below(len(units))  # a seeded tie-break between equally good targets
     pressing = 2 * len(survey.mine) > len(owner) or scores(geometry, position)[survey.seat] >= PRESS_SCORE
@@ -195,11 +226,13 @@ def _targets(geometry: Geometry, position: Position, survey: Survey, knobs: Knob
             support = sum(units[n] for n in near[target] if owner[n] == holder)
             need = units[target] + 1 + math.ceil(knobs.margin * support)
             value = production[target] * knobs.hunt + 1
+        sure = need
         if pressing:
             enemies = sum(units[n] for n in near[target] if owner[n] not in (NEUTRAL, survey.seat))
-            need = units[target] + 1 + enemies
-        ranked.append((-value / need, (target - turn) % len(units), need, target))
-    return [(need, target) for _, _, need, target in sorted(ranked)]
+            sure = max(need, units[target] + 1 + enemies)
+            value *= PRESS_NEUTRAL if holder == NEUTRAL else 1
+        ranked.append((-value / need, (target - turn) % len(units), sure, need, target))
+    return [(sure, need, target) for _, _, sure, need, target in sorted(ranked)]
 
 
 def _reinforce(
@@ -215,11 +248,5 @@ def _reinforce(
         helpers = [n for n in near[cell] if n in spare and spare[n] > 0 and not threat[n]]
         if sum(spare[n] for n in helpers) < short:
             continue
-        for helper in helpers:
-            sent = min(spare[helper], short)
-            steps.append((helper, cell, sent))
-            spare[helper] -= sent
-            short -= sent
-            if not short:
-                break
+        steps += _send(helpers, cell, short, spare)
     return steps
