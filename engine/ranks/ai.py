@@ -9,13 +9,19 @@ few, ranked first by a cheap look), then spends its exp on the upgrades that hel
 - Easy: the greedy player on a tiny budget (it sees a pass and a spawn, hardly a move).
 - Medium: the greedy player with budget to spare.
 - Hard: looks two rounds ahead: its candidate turns (the greedy one, a pass, a spawn, and greedy
-  turns begun with each of the 12 most promising first moves) are each answered by every
-  opponent's greedy turn, then its own greedy turn and the replies again, and the position it is
-  then left to play from decides.
-- Extreme: the same from 16 first moves on a larger budget, fearing the worst of the next player's
-  first replies: his greedy turn and greedy turns begun with each of his 3 most promising first
-  moves (the one that leaves Extreme worst placed is played on). Self-play chose this shape: a
-  third round, or fearing the worst with one round only, made weaker players.
+  turns begun with each of the 10 most promising first moves, the whole shortlist) are each answered
+  by every opponent's greedy turn, then its own greedy turn and the replies again, and the position
+  it is then left to play from decides, judged as if it passed.
+- Extreme: looks one round ahead but fears the next player's answer. It screens the same candidates,
+  each answered by every opponent's greedy turn and judged after its own greedy turn (judged as a
+  pass, a threat it would parry at once counts as a loss); then, best first while its larger budget
+  lasts, it answers each with the next player's greedy turns begun with his 6 most promising first
+  moves too, played on alike, and the worst answer decides. Self-play against Hard on the generated
+  board chose this shape (40 games each unless said): Hard's two rounds fearing the worst of 3
+  answers judged after the answer alone, 0.49 over 100 games; fully played answers for the best 4
+  of two-round screens, 0.60 with 3 or 6 answers (0.50 taking their mean); judged after its own
+  turn, 0.625; one round, every candidate and 6 answers, 0.625 and cheaper, so kept (0.63 over 100
+  games); a danger term that spares a rival whose landing cells are all guarded, 0.575.
 
 Every full position judged is a node of the :class:`Budget`, the opponents' imagined turns
 included; once the budget is spent the greedy player stops adding moves and upgrades (it always
@@ -28,6 +34,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Iterator, Sequence
+from typing import NamedTuple
 
 from engine import notation, standings
 from engine.budget import Budget
@@ -45,8 +52,16 @@ from engine.squaregrid import Square, SquareGrid
 # the largest board (16x16, four players), where they look at fewer candidates than on a duel map.
 LEVELS = (BotLevel("Easy", 15), BotLevel("Medium", 6_000), BotLevel("Hard", 1_500), BotLevel("Extreme", 3_500))
 RENAMED = {"novice": "Easy", "standard": "Medium"}  # the levels' names in games begun before Hard and Extreme
-# first moves tried, rounds looked ahead, and the next player's replies feared beside his greedy one
-LOOKAHEAD = {"Hard": (12, 2, 0), "Extreme": (16, 2, 3)}
+
+
+class Lookahead(NamedTuple):
+    width: int  # first moves tried (at most SHORTLIST)
+    rounds: int  # rounds of greedy turns looked ahead
+    replies: int  # the next player's replies feared beside his greedy one
+    last_turn: bool  # the end judged after one's own greedy turn, else as if one passed
+
+
+LOOKAHEAD = {"Hard": Lookahead(10, 2, 0, False), "Extreme": Lookahead(10, 1, 6, True)}
 REPLY_BUDGET = 60  # an imagined greedy turn: a whole one on shipped maps (about 40 nodes), short on large boards
 
 VALUE = {PAWN: 1.0, ARCHER: 1.7, KNIGHT: 2.6, TANK: 3.4}  # what an army of each rank is worth to its owner
@@ -62,15 +77,39 @@ def choose_orders(state: RanksState, seat: int, seed: int | str, level: str, bud
     rng = Rng(seed_state(f"{seed}:{state.rng}:{state.turn}:{seat}"))
     if level not in LOOKAHEAD:
         return greedy(state, seat, rng, budget)
-    width, rounds, replies = LOOKAHEAD[level]
-    best: list[Order] = []  # the candidates always begin with the greedy turn
-    best_score = LOST - 1
-    for orders in _candidates(state, seat, rng, budget, width):
-        score = _foresee(state, seat, orders, rng, budget, rounds, replies)
-        if score > best_score:
-            best, best_score = orders, score
+    look = LOOKAHEAD[level]
+    screened = _screen(state, seat, rng, budget, look)
+    return _fear_the_worst(state, seat, rng, budget, look, screened) if look.replies else screened[0][1]
+
+
+def _screen(state: RanksState, seat: int, rng: Rng, budget: Budget, look: Lookahead) -> list[tuple[float, list[Order]]]:
+    """The candidate turns judged while the budget lasts, each answered by greedy turns only, best
+    first (the earliest made among equals)."""
+    scored = []
+    for orders in _candidates(state, seat, rng, budget, look.width):
+        scored.append((_play_on(play(state, seat, orders)[0], seat, rng, budget, look), orders))
         if budget.spent:
             break
+    return sorted(scored, key=lambda item: -item[0])
+
+
+def _fear_the_worst(
+    state: RanksState,
+    seat: int,
+    rng: Rng,
+    budget: Budget,
+    look: Lookahead,
+    screened: list[tuple[float, list[Order]]],
+) -> list[Order]:
+    """The screened turn, best first while the budget lasts, that leaves ``seat`` best placed after
+    the worst of the next player's likely replies (``_answers``)."""
+    best, best_score = screened[0][1], LOST - 1
+    for score, orders in screened:
+        if budget.spent:
+            break
+        feared = min([score, *_answers(state, seat, orders, rng, budget, look)])
+        if feared > best_score:
+            best, best_score = orders, feared
     return best
 
 
@@ -92,10 +131,15 @@ def greedy(state: RanksState, seat: int, rng: Rng, budget: Budget, first: Order 
 
 def _imagined(state: RanksState, seat: int, rng: Rng, budget: Budget) -> RanksState:
     """The position after ``seat``'s greedy turn, its nodes spent from ``budget``."""
+    return play(state, seat, _imagined_turn(state, seat, rng, budget))[0]
+
+
+def _imagined_turn(state: RanksState, seat: int, rng: Rng, budget: Budget, first: Order | None = None) -> list[Order]:
+    """``seat``'s greedy turn (begun with ``first``) on a turn's own budget, spent from ``budget``."""
     own = Budget(REPLY_BUDGET)
-    after = play(state, seat, greedy(state, seat, rng, own))[0]
+    turn = greedy(state, seat, rng, own, first)
     budget.spend(REPLY_BUDGET - own.left)
-    return after
+    return turn
 
 
 def _candidates(state: RanksState, seat: int, rng: Rng, budget: Budget, width: int) -> Iterator[list[Order]]:
@@ -117,19 +161,21 @@ def _candidates(state: RanksState, seat: int, rng: Rng, budget: Budget, width: i
             yield turn
 
 
-def _worst_reply(state: RanksState, seat: int, rng: Rng, budget: Budget, replies: int) -> RanksState:
-    """The position after the reply of the player to move that leaves ``seat`` worst off, among his
-    greedy turn and greedy turns begun with each of his ``replies`` most promising first moves."""
-    mover = state.to_move
-    given = REPLY_BUDGET * (replies + 1)
-    own = Budget(given)
-    turns = [greedy(state, mover, rng, own)]
-    for first in _shortlist(Turn(state, mover), mover, rng)[:replies]:
-        if own.spent:
+def _answers(
+    state: RanksState, seat: int, orders: list[Order], rng: Rng, budget: Budget, look: Lookahead
+) -> list[float]:
+    """How ``seat`` stands, played on as in the screen, after each of the next player's greedy turns
+    begun with his ``look.replies`` most promising first moves (while the budget lasts)."""
+    position = play(state, seat, orders)[0]
+    if position.over or not position.players[seat].playing or position.to_move == seat:
+        return []
+    mover, scores = position.to_move, []
+    for first in _shortlist(Turn(position, mover), mover, rng)[: look.replies]:
+        if budget.spent:
             break
-        turns.append(greedy(state, mover, rng, own, first))
-    budget.spend(given - own.left)
-    return min((play(state, mover, turn)[0] for turn in turns), key=lambda after: _standing(after, seat, budget))
+        reply = _imagined_turn(position, mover, rng, budget, first)
+        scores.append(_play_on(play(position, mover, reply)[0], seat, rng, budget, look))
+    return scores
 
 
 def _standing(position: RanksState, seat: int, budget: Budget) -> float:
@@ -141,22 +187,19 @@ def _standing(position: RanksState, seat: int, budget: Budget) -> float:
     return judge(position, seat, [], budget)
 
 
-def _foresee(
-    state: RanksState, seat: int, orders: list[Order], rng: Rng, budget: Budget, rounds: int, replies: int
-) -> float:
-    """How ``seat`` stands after playing ``orders`` and ``rounds`` rounds of greedy turns by everyone
-    (his own from the second round on), judged when it is his turn again; with ``replies``, the next
-    player's first turn is the worst for ``seat`` of his likely ones (``_worst_reply``)."""
-    position = play(state, seat, orders)[0]
-    for round_ in range(rounds):
+def _play_on(position: RanksState, seat: int, rng: Rng, budget: Budget, look: Lookahead) -> float:
+    """How ``seat`` stands after the other players' greedy turns up to his own, then ``look.rounds``
+    - 1 more rounds of greedy turns by everyone (his own first), judged when it is his turn again
+    (after his greedy turn then, with ``look.last_turn``)."""
+    for round_ in range(look.rounds):
         if round_:
+            if position.over or not position.players[seat].playing:
+                break
             position = _imagined(position, seat, rng, budget)
-        if replies and not round_ and not position.over and position.to_move != seat:
-            position = _worst_reply(position, seat, rng, budget, replies)
         while not position.over and position.players[seat].playing and position.to_move != seat:
             position = _imagined(position, position.to_move, rng, budget)
-        if position.over or not position.players[seat].playing:
-            break
+    if look.last_turn and not position.over and position.players[seat].playing:
+        return judge(position, seat, _imagined_turn(position, seat, rng, budget), budget)
     return _standing(position, seat, budget)
 
 

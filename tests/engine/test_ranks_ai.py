@@ -28,15 +28,17 @@ def test_the_medium_level_beats_random_play_at_least_95_percent():
 
 
 def test_extreme_fears_the_worst_of_the_next_players_likely_replies():
-    """Extreme plays on from the reply, among the next player's greedy turn and greedy turns begun
-    with his most promising first moves, that leaves it worst placed: never better placed than after
-    the greedy reply alone."""
+    """Extreme answers a screened turn with the next player's likely replies (at most as many as it
+    fears, each a real standing) and plays a screened turn."""
     state = RS.setup(2, {}, seed=5)
+    look = ai.LOOKAHEAD["Extreme"]
     for turn in range(12):
         state = RS.resolve(state, {state.to_move: RS.ai_orders(state, state.to_move, 5, level="Medium")}).state
-        seat = 1 - state.to_move
-        replies = 3  # the greedy reply is the first made, on the budget of all four, from the same rng
-        reply = ai.greedy(state, state.to_move, Rng(turn), Budget(ai.REPLY_BUDGET * (replies + 1)))
-        greedy = ai.play(state, state.to_move, reply)[0]
-        feared = ai._worst_reply(state, seat, Rng(turn), Budget(10_000), replies)
-        assert ai._standing(feared, seat, Budget(1)) <= ai._standing(greedy, seat, Budget(1))
+        seat = state.to_move
+        screened = ai._screen(state, seat, Rng(turn), Budget(10_000), look)
+        orders = screened[0][1]
+        answers = ai._answers(state, seat, orders, Rng(turn), Budget(10_000), look)
+        assert len(answers) <= look.replies
+        assert all(ai.LOST <= answer <= -ai.LOST for answer in answers)
+        chosen = ai._fear_the_worst(state, seat, Rng(turn), Budget(10_000), look, screened)
+        assert chosen in [screened_turn for _, screened_turn in screened]
