@@ -171,8 +171,10 @@ class Database:
             await reader.conn.execute("BEGIN")
             yield reader
         finally:
-            await _end_read(reader.conn)
-            self._idle.put_nowait(reader)
+            try:
+                await _end_read(reader.conn)
+            finally:
+                self._idle.put_nowait(reader)  # back in the pool whatever happened: it is never lost
 
     async def migrate(self, folder: pathlib.Path | None = None) -> int:
         """Apply the missing numbered migrations (of ``folder``, default its own) in order, each in one
