@@ -45,7 +45,7 @@ async def stored_games(conn: Connection, game_ids: list[int]) -> list[StoredGame
         ) as cursor:
             for r in await cursor.fetchall():
                 if r["turn"] == games[r["game_id"]].turn:
-                    orders[r["game_id"]][r["seat"]] = OrderRow(r["seat"], r["text"], bool(r["passed"]), r["updated_at"])
+                    orders[r["game_id"]][r["seat"]] = _order(r)
         found += [(games[i], tuple(players[i]), orders[i]) for i in ids if i in games]
     return found
 
@@ -65,15 +65,16 @@ def _player(r: Any) -> PlayerRow:
     )
 
 
+def _order(r: Any) -> OrderRow:
+    return OrderRow(r["seat"], r["text"], bool(r["passed"]), r["updated_at"])
+
+
 async def orders_of(conn: Connection, game: GameRow) -> dict[int, OrderRow]:
     """The orders given for the game's current turn, by seat."""
     async with conn.execute(
         "SELECT seat, text, passed, updated_at FROM orders WHERE game_id = ? AND turn = ?", (game.id, game.turn)
     ) as cursor:
-        return {
-            r["seat"]: OrderRow(r["seat"], r["text"], bool(r["passed"]), r["updated_at"])
-            for r in await cursor.fetchall()
-        }
+        return {r["seat"]: _order(r) for r in await cursor.fetchall()}
 
 
 async def program(conn: Connection, game: GameRow, seat: int, text: str, now: float) -> None:
