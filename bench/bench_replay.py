@@ -17,6 +17,7 @@ Ends with ``RESULT replay <ruleset>_ms_per_frame=… <ruleset>_kb=… <ruleset>_
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pathlib
 import sys
@@ -32,7 +33,6 @@ from service.runtime.workers import (
     ReplayStep,  # noqa: E402
     replay_job,  # noqa: E402
 )
-from service.storage.packing import pack  # noqa: E402
 
 NAMES = ("Алиса", "小明", "Bob", "Zoë Ångström", "李小龙", "Дмитрий")
 
@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         states = played(rs, 0, args.turns + 1)
         if not has_drawer(type(rs.view(states[0], None))):
             continue
-        stored = [pack(rs.to_dict(state)) for state in states]
+        stored = [json.dumps(rs.to_dict(state)) for state in states]
         steps = [ReplayStep(n, stored[n - 1] if n else None, after) for n, after in enumerate(stored)]
         start = time.process_time()
         made = replay_job(rs, steps, names=NAMES[: rs.max_players], finished=False, limit=UPLOAD_LIMIT)

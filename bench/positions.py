@@ -18,12 +18,13 @@ from engine.gra.state import Phase, Trace
 
 
 def largest_options(rs: Ruleset) -> dict:
-    """The last ``size`` choice and the largest ``width`` and ``height``; other options at their defaults."""
+    """The last ``size`` choice, or the largest ``size``, ``width`` and ``height`` numbers; other
+    options at their defaults."""
     options = {}
     for option in rs.options_schema():
         if option.name == "size" and option.kind == "choice":
             options["size"] = option.choices[-1]
-        elif option.name in ("width", "height") and option.kind == "int":
+        elif option.name in ("size", "width", "height") and option.kind == "int":
             options[option.name] = option.maximum
     return options
 

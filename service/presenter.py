@@ -188,7 +188,7 @@ class Presenter:
     ) -> bytes:
         """The board as PNG: after history entry ``seq``, or now; with ``viewer`` and ``orders_text``,
         that player's private view of his own orders."""
-        state: bytes | str | None
+        state: str | None
         if seq is None or seq == game.row.seq:  # the position the game is in: no need to read history
             state = game.row.state_text
         else:

@@ -269,7 +269,8 @@ class Games:
         now = self.clock.now()
         async with self.db.transaction() as conn:
             first_seq = plan.seq - len(plan.history) + 1
-            await rows.commit_plan(conn, before, plan, now, history.rows(before.id, first_seq, plan.history, now))
+            await rows.commit_plan(conn, before, plan, now)
+            await history.append(conn, before.id, first_seq, plan.history, now)
             if plan.status == FINISHED and before.status != FINISHED and plan.result is not None:
                 for finished in self.on_finish:
                     await finished(conn, before, plan.result, now)

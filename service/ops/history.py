@@ -5,6 +5,7 @@ Orders are secret only until their turn resolves; after that, anyone may look th
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +16,6 @@ from service.models import FINISHED
 from service.ops.games import Games
 from service.runtime.workers import ReplayStep
 from service.storage import history as rows
-from service.storage.packing import unpack
 
 
 @dataclass(frozen=True)
@@ -54,15 +54,15 @@ class History:
                 )
             )
         async with self.games.db.reading() as conn:
-            seq, payload, events, before = await rows.resolved_turn(conn, game_id, number - 1)
+            turn, before = await rows.resolved_turn(conn, game_id, number - 1)
         rs = self.games.ruleset(game.row)
-        played, position = unpack(payload), rs.from_dict(unpack(before))
+        played, position = json.loads(turn.payload), rs.from_dict(json.loads(before))
         return PastTurn(
             number,
             rs.turn_unit(position),
             rs.turn_number(position, number - 1),
-            seq,
-            tuple(unpack(events)),
+            turn.seq,
+            tuple(json.loads(turn.events)),
             {int(seat): text for seat, text in played["orders"].items()},
             bool(played.get("timed_out")),
         )
@@ -75,26 +75,26 @@ class History:
         if await self.resolved_turns(game_id) == 0:
             raise GameError(tr("game #{number} has no resolved turn yet: there is nothing to replay", number=game_id))
         async with self.games.db.reading() as conn:
-            entries = await rows.kinds_and_positions(conn, game_id)
+            entries = await rows.entries(conn, game_id)
         numbers: list[tuple[int, int | None]] = []
         resolved = 0
-        for index, (kind, _) in enumerate(entries):
-            if kind == rows.RESOLVED:
+        for index, entry in enumerate(entries):
+            if entry.kind == rows.RESOLVED:
                 resolved += 1
                 numbers.append((index, resolved))
-            elif kind == "setup":
+            elif entry.kind == "setup":
                 numbers.append((index, 0))
-        if game.row.status == FINISHED and entries[-1][0] != rows.RESOLVED:
+        if game.row.status == FINISHED and entries[-1].kind != rows.RESOLVED:
             numbers.append((len(entries) - 1, None))
         return [
-            ReplayStep(number, entries[index - 1][1] if number else None, entries[index][1])
+            ReplayStep(number, entries[index - 1].state_after if number else None, entries[index].state_after)
             for index, number in (numbers[i] for i in pick(len(numbers), MAX_FRAMES))
         ]
 
-    async def stored_state_at(self, game_id: int, seq: int) -> bytes | str:
-        """The game state right after history row ``seq`` (what a round's image shows), as stored
-        (see :mod:`service.storage.packing`): a render worker reads it, not the bot's process, and it
-        pickles as one string instead of a tree of objects."""
+    async def stored_state_at(self, game_id: int, seq: int) -> str:
+        """The game state right after history row ``seq`` (what a round's image shows), as JSON text:
+        a render worker parses it, not the bot's process, and it pickles as one string instead of a
+        tree of objects."""
         async with self.games.db.reading() as conn:
             stored = await rows.state_after(conn, game_id, seq)
         if stored is None:

@@ -127,9 +127,9 @@ class GameService:
         await self.outbox.flush()
 
     async def sweep(self) -> None:
-        """Resolve whatever is overdue, then deliver pending announcements. Beside other processes,
-        also take over their dead ones' work (``service.runtime.claims``) and learn the servers' languages
-        chosen through them."""
+        """Resolve whatever is overdue, then deliver pending announcements and forget those delivered
+        long ago. Beside other processes, also take over their dead ones' work
+        (``service.runtime.claims``) and learn the servers' languages chosen through them."""
         if self.db.shared:
             await self.languages.load()
         woken = await self.master.timekeeping.sweep()
@@ -137,3 +137,4 @@ class GameService:
             log.info("sweep woke %d overdue game(s)", woken)
         await self._arm_ahead()
         await self.outbox.flush()
+        await self.outbox.prune()

@@ -30,6 +30,7 @@ MAX_BACKOFF = 3600.0
 # A post's longest wait: a request Discord took but never answered would otherwise hold its game's
 # posts, and a stopping bot, for the HTTP client's five minutes.
 DELIVERY_TIMEOUT = 30.0
+KEEP_DELIVERED = 86400.0  # a delivered post's row stays this long (migrations/*/0010_outbox_prune.sql)
 
 
 class Sink(Protocol):
@@ -142,6 +143,10 @@ class Outbox:
         self.fault("delivered")
         await self._settled(row["id"], None)
         return True
+
+    async def prune(self) -> int:
+        """Delete the rows delivered more than ``KEEP_DELIVERED`` ago; returns how many."""
+        return await queue.prune(self.db, self.clock.now() - KEEP_DELIVERED)
 
     async def _undelivered(self, after: int):
         return await queue.undelivered(self.db, after=after, limit=self.batch)

@@ -15,6 +15,7 @@ fail. The pool is then replaced by a new one, and the jobs it held are run once 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import multiprocessing
 import os
@@ -32,7 +33,6 @@ from render import board_image, board_png, has_drawer, text
 from render.chart import rating_chart
 from render.replay import Replay, Still, animate, final
 from render.summary import numbered_turn
-from service.storage.packing import unpack
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -42,13 +42,13 @@ class ReplayStep(NamedTuple):
     """A position a replay shows, as plain data for the worker that draws it."""
 
     number: int | None  # 0 for the start, else the resolved turn it follows; None: a departure ended the game
-    before: bytes | str | None  # the position the turn was played from (it names the turn), as stored
-    after: bytes | str  # as stored: the worker unpacks it
+    before: str | None  # the position the turn was played from (it names the turn), as JSON text
+    after: str  # as JSON text: the worker parses it
 
 
 def render_job(
     rs: Ruleset,
-    state: Mapping[str, Any] | bytes | str,
+    state: Mapping[str, Any] | str,
     *,
     viewer: int | None,
     orders_text: str,
@@ -58,8 +58,8 @@ def render_job(
 ) -> bytes:
     """The board as ``viewer`` may see it; with ``orders_text``, his private view of his orders; its
     words in ``language`` (a worker process does not share the caller's context). ``state`` may be
-    as stored (JSON text or packed), so that the worker parses it, not the bot's process."""
-    loaded = rs.from_dict(state if isinstance(state, Mapping) else unpack(state))
+    JSON text, so that the worker parses it, not the bot's process."""
+    loaded = rs.from_dict(state if isinstance(state, Mapping) else json.loads(state))
     orders = rs.parse_orders(loaded, viewer, orders_text) if viewer is not None and orders_text else ()
     with using(language):
         return board_png(rs.view(loaded, viewer), names=names, orders=orders, title=title)
@@ -91,20 +91,20 @@ def replay_job(
     language: str = ENGLISH,
 ) -> Replay:
     """The game animated, in at most ``limit`` bytes, its captions and boards' words in ``language``;
-    a finished game's last frame says so. States come as stored: the worker unpacks them."""
+    a finished game's last frame says so. States come as JSON text: the worker parses them."""
 
     def caption(step: ReplayStep, last: bool) -> str:
         if step.number is None:
             return tr("Final position")
         if step.number and step.before is not None:  # a resolved turn has the position it was played from
-            position = rs.from_dict(unpack(step.before))
+            position = rs.from_dict(json.loads(step.before))
             label = numbered_turn(rs.turn_unit(position), *rs.turn_number(position, step.number - 1))
         else:
             label = tr("Start")
         return final(label) if last and finished else label
 
-    def board(stored: bytes | str) -> Callable[[], Any]:
-        return lambda: board_image(rs.view(rs.from_dict(unpack(stored)), None), names=names)
+    def board(stored: str) -> Callable[[], Any]:
+        return lambda: board_image(rs.view(rs.from_dict(json.loads(stored)), None), names=names)
 
     with using(language):
         stills = [Still(board(step.after), caption(step, i == len(steps) - 1)) for i, step in enumerate(steps)]

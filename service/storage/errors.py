@@ -34,6 +34,10 @@ class StorageFailure(GameError):
     """A change could not be written (the disk, not the request, is at fault); nothing was saved."""
 
 
+class DamagedHistory(GameError):
+    """A stored history row cannot be read back (its bytes were damaged outside the bot)."""
+
+
 def storage_failure(err: sqlite3.Error) -> StorageFailure | None:
     """What to tell the player when ``err`` stopped his change, or None if it is not the storage's fault."""
     name = getattr(err, "sqlite_errorname", "") or ""

@@ -8,7 +8,6 @@ the version read (``Conflict`` when another writer got there first), so two writ
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from i18n import tr
@@ -156,9 +155,9 @@ async def update_game(conn: Connection, game: GameRow, now: float, **columns: An
         raise _conflict(game.id)
 
 
-async def commit_plan(conn: Connection, before: GameRow, plan: Plan, now: float, history: Iterable[tuple]) -> None:
-    """Write a planned transition of the game read as ``before``: its row, the players who changed,
-    the new turn's orders (the old turn's go) and the history rows (``service.storage.history.rows``)."""
+async def commit_plan(conn: Connection, before: GameRow, plan: Plan, now: float) -> None:
+    """Write a planned transition of the game read as ``before``: its row, the players who changed and
+    the new turn's orders (the old turn's go); ``service.storage.history.append`` adds its history."""
     cursor = await conn.execute(
         """UPDATE games SET state = ?, turn = ?, seq = ?, status = ?, result = ?, turn_started_at = ?,
                   deadline_at = ?, reminder_at = ?, paused_at = ?, version = version + 1, updated_at = ?
@@ -180,10 +179,6 @@ async def commit_plan(conn: Connection, before: GameRow, plan: Plan, now: float,
     )
     if cursor.rowcount != 1:
         raise _conflict(before.id)
-    await conn.executemany(
-        "INSERT INTO history (game_id, seq, turn, kind, payload, events, state_after, at) VALUES (?,?,?,?,?,?,?,?)",
-        history,
-    )
     await conn.executemany(
         """UPDATE players SET seat = ?, missed = ?, bank_left = ?, draw_agreed = ?, remind_at = ?,
                   reminded_turn = ? WHERE id = ?""",

@@ -1,5 +1,6 @@
 """The outbox table: announcements waiting to be posted. A row is added by the transaction whose
-change it announces, and leaves the queue once delivered or given up (``delivered_at`` set)."""
+change it announces, leaves the queue once delivered or given up (``delivered_at`` set), and is
+deleted a day after that (``prune``)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,11 @@ async def failed(db: Store, announcement_id: int, attempts: int, error: str, nex
         "UPDATE outbox SET attempts = ?, next_attempt = ?, last_error = ? WHERE id = ?",
         (attempts, next_attempt, error, announcement_id),
     )
+
+
+async def prune(db: Store, delivered_before: float) -> int:
+    """Delete the rows delivered (or given up) before ``delivered_before``; returns how many."""
+    return await db.write("DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?", (delivered_before,))
 
 
 async def pending_count(db: Store) -> int:

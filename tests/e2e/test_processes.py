@@ -9,6 +9,7 @@ hung, found by the lease it holds, usually but not always the process of the gam
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import time
 from dataclasses import dataclass
@@ -16,7 +17,8 @@ from dataclasses import dataclass
 import asyncpg
 import pytest
 
-from service.storage.packing import unpack
+from service.storage import history as stored_history
+from service.storage.store import open_store
 from tests.e2e.conftest import button
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeChannel, FakeUser
@@ -150,10 +152,12 @@ async def test_a_killed_processs_games_go_on_in_the_others_each_turn_and_post_on
         database, "SELECT game_id, turn FROM history WHERE kind = 'resolve' GROUP BY game_id, turn HAVING COUNT(*) > 1"
     )
     assert doubled == []
-    [first_round] = await rows(
-        database,
-        """SELECT h.payload FROM history h JOIN games g ON g.id = h.game_id
-           WHERE g.guild_id = $1 AND h.kind = 'resolve' ORDER BY h.seq LIMIT 1""",
-        doomed.guild.id,
-    )
-    assert choice["value"] in unpack(first_round["payload"])["orders"].values()
+    [(game_id,)] = await rows(database, "SELECT id FROM games WHERE guild_id = $1", doomed.guild.id)
+    store = await open_store(database)
+    try:
+        async with store.reading() as conn:
+            history = await stored_history.entries(conn, game_id)
+    finally:
+        await store.close()
+    first_round = next(e for e in history if e.kind == stored_history.RESOLVED)
+    assert choice["value"] in json.loads(first_round.payload)["orders"].values()

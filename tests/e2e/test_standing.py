@@ -8,7 +8,7 @@ import json
 from dataclasses import replace
 
 from engine import find_ruleset
-from service.storage.packing import unpack
+from service.storage import history as stored_history
 from tests.e2e.conftest import button
 
 RS = find_ruleset("conquest")
@@ -109,9 +109,8 @@ async def test_orders_can_stand_at_the_deadline(table):
     assert "missed" not in post.content  # his orders were played
     game = (await table.bot.service.master.lookup.list_games(table.guild.id))[0]
     async with table.bot.service.db.reading() as conn:
-        async with conn.execute("SELECT payload FROM history WHERE game_id = ? AND kind = 'resolve'", (game.id,)) as c:
-            (payload,) = await c.fetchone()
-    assert order in str(unpack(payload))
+        [turn] = [e for e in await stored_history.entries(conn, game.id) if e.kind == stored_history.RESOLVED]
+    assert order in turn.payload
 
 
 async def test_impossible_tables_and_double_taps_are_refused_at_create(table):

@@ -31,7 +31,7 @@ from service.errors import GameError
 from service.models import Actor, Announcement
 from service.runtime.gameservice import GameService
 from service.runtime.workers import CpuPool
-from service.storage.packing import unpack
+from service.storage import history as stored_history
 from service.storage.store import Location, open_store
 
 PLAYERS = (Actor(1, "Alice"), Actor(2, "Bob"))
@@ -182,8 +182,8 @@ async def verdict(folder: pathlib.Path, turns: int, *, finished: bool) -> Verdic
     db = await open_store(database_of(folder))
     async with db.reading() as conn:
         (turn,) = await (await conn.execute("SELECT turn FROM games WHERE id = 1")).fetchone()
-        history = await conn.execute("SELECT turn, payload FROM history WHERE kind = 'resolve' ORDER BY seq")
-        resolved = [(t, unpack(payload)["orders"]) for t, payload in await history.fetchall()]
+        history = await stored_history.entries(conn, 1)
+        resolved = [(e.turn, json.loads(e.payload)["orders"]) for e in history if e.kind == stored_history.RESOLVED]
         (pending,) = await (await conn.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL")).fetchone()
     await db.close()
     played = dict(resolved)

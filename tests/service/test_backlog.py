@@ -6,6 +6,7 @@ import asyncio
 
 from service.clock import ManualClock
 from service.runtime.gameservice import GameService
+from service.runtime.outbox import KEEP_DELIVERED
 from tests.service.conftest import ALICE, BOB, CAROL, ListSink
 
 
@@ -56,3 +57,19 @@ async def test_start_up_returns_before_the_backlog_is_delivered(places):
     finally:
         release.set()
         await service.close()
+
+
+async def test_delivered_posts_are_deleted_a_day_later_and_pending_ones_never(env):
+    """A round post repeats the turn's events: kept for good, the outbox would grow as fast as the
+    history. Delivered rows go a day after delivery; what is still to be posted stays however old."""
+    game = await env.played_a_round(await env.new_game(ALICE, BOB))
+    await env.outbox.flush()
+    delivered = await env.count("SELECT count(*) FROM outbox")
+    env.clock.advance(KEEP_DELIVERED - 1)
+    await env.master.timekeeping.pause(game.id, ALICE)  # queued now, and not delivered
+    assert await env.outbox.prune() == 0
+    env.clock.advance(2)
+    assert await env.outbox.prune() == delivered
+    assert await env.count("SELECT count(*) FROM outbox") == await env.outbox.pending_count() == 1
+    env.clock.advance(10 * KEEP_DELIVERED)
+    assert await env.outbox.prune() == 0 and await env.outbox.pending_count() == 1

@@ -5,11 +5,12 @@ data is refused untouched."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import bot
 from service.clock import ManualClock
 from service.ops.languages import ServerLanguages
-from service.storage.packing import unpack
+from service.storage import history as stored_history
 from service.storage.store import open_store
 from service.storage.transfer import PACKED, TABLES
 from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, GUILD, HOUR, Env
@@ -42,8 +43,10 @@ async def everything(store) -> dict[str, list[dict]]:
     async with store.reading() as conn:
         for table, key, _ in TABLES:
             rows = await (await conn.execute(f"SELECT * FROM {table} ORDER BY {key}")).fetchall()
-            packed = PACKED.get(table, ())
-            tables[table] = [{c: unpack(v) if c in packed else v for c, v in dict(row).items()} for row in rows]
+            tables[table] = [dict(row) for row in rows]
+        for row in tables["history"]:  # packed columns compared as what they hold, decoded as the bot reads them
+            [entry] = [e for e in await stored_history.entries(conn, row["game_id"]) if e.seq == row["seq"]]
+            row.update({c: json.loads(getattr(entry, c)) for c in PACKED["history"]})
     return tables
 
 

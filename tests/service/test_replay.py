@@ -3,6 +3,8 @@ what it shows is read back from the history: the start, every resolved turn, the
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import service.ops.history
@@ -10,7 +12,6 @@ from engine import find_ruleset
 from service.errors import GameError
 from service.presenter import Presenter
 from service.runtime.workers import CpuPool, replay_job
-from service.storage.packing import unpack
 from tests.service.conftest import ALICE, BOB
 
 RS = find_ruleset("conquest")
@@ -35,7 +36,7 @@ async def test_the_replay_is_queued_once_after_the_game_over_post(env):
     steps = await env.master.history.replay_steps(game.id)
     assert [step.number for step in steps] == [0, 1, 2, None]  # None: the position the surrender left
     assert steps[0].before is None and steps[1].before == steps[0].after
-    assert unpack(steps[-1].after) == (await env.master.games.get_game(game.id)).row.state
+    assert json.loads(steps[-1].after) == (await env.master.games.get_game(game.id)).row.state
     made = replay_job(RS, steps, names=["Alice", "Bob"], finished=True, limit=10**7)
     assert made.captions == ("Start", "Round 1", "Round 2", "Final position")
     chinese = replay_job(RS, steps[:2], names=["Alice", "Bob"], finished=False, limit=10**7, language="zh_Hans")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine import IllegalOrderError, OrderSyntaxError, find_ruleset
 from service.errors import GameError, NotAllowed, WrongPhase
 from service.models import TimeSettings
-from service.storage.packing import unpack
+from service.storage import history as stored_history
 from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, HOUR
 
 RS = find_ruleset("conquest")
@@ -26,12 +28,8 @@ def own_cell(game, actor):
 
 async def history(env, game_id):
     async with env.db.reading() as conn:
-        rows = await (
-            await conn.execute(
-                "SELECT kind, payload, state_after FROM history WHERE game_id = ? ORDER BY seq", (game_id,)
-            )
-        ).fetchall()
-    return [(r["kind"], unpack(r["payload"]), unpack(r["state_after"])) for r in rows]
+        entries = await stored_history.entries(conn, game_id)
+    return [(e.kind, json.loads(e.payload), json.loads(e.state_after)) for e in entries]
 
 
 async def test_program_review_replace_clear_and_pass(env):
@@ -200,7 +198,7 @@ async def test_a_whole_game_with_a_computer_replays_from_history(env):
         assert RS.to_dict(state) == after
     assert RS.to_dict(state) == game.row.state
     for seq, (_, _, after) in enumerate(rows):  # every past position, as the bot reads it back
-        assert unpack(await env.master.history.stored_state_at(game.id, seq)) == after
+        assert json.loads(await env.master.history.stored_state_at(game.id, seq)) == after
 
 
 async def test_bank_time_runs_out(env):
