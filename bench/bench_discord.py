@@ -2,18 +2,24 @@
 
 1. Acknowledgement: PLAYERS players (two per conquest game) send `/orders replace` from their games'
    threads at the same moment, while the database also holds CROWD running games of every ruleset
-   with their history (bench/crowd.py). Measured per interaction: from sending it to the bot's first
-   response (what Discord's 3-second rule is about; the bot defers at once), and to the finished
-   answer. The floor: `/echo say` answered at once by the same bot (the echo bot's command added to
-   its tree: same process, discord.py client, fake and wire) for as many users at once. Bursts
-   alternate ROUNDS times, echo first in every other round, and the pooled samples are compared, so
-   that the two see the same machine.
-2. Deadline to image: from the sweep noticing the deadline of all PLAYERS/2 rounds to each game's
-   round image arriving in its thread (each game on the default board, with its lobby card kept up to
-   date): the p99 over the games, and when everything (the lobby cards that follow the images) was
-   posted. The floor: the same boards drawn at once by the bot's own render workers, nothing else
-   running (every game's board through the presenter, as a round post draws it): one round image,
-   times the games, spread over the cores the machine gives at that moment. This machine's host takes
+   with 30 turns of history each (bench/crowd.py). Measured per interaction: from sending it to the
+   bot's first response (what Discord's 3-second rule is about; the bot defers at once), and to the
+   finished answer, the orders confirmed (``confirm``). The floor of the first response: `/echo say`
+   answered at once by the same bot (the echo bot's command added to its tree: same process,
+   discord.py client, fake and wire) for as many users at once. Bursts alternate ROUNDS times, echo
+   first in every other round, and the pooled samples are compared, so that the two see the same
+   machine. The floor of the confirmation: the same bursts first sent to a bot whose database holds
+   only the players' own games (run just before, on the same machine: the two bots cannot share one
+   fake Discord's interactions).
+2. Deadline to image: every one of the PLAYERS/2 games gets the same deadline a few seconds ahead
+   (written into its row, as a clock setting would), armed in the bot's scheduler; its own job fires
+   on the real clock and wakes each game as production does. From that moment to each game's round
+   image arriving in its thread (a quarter of the games with six players on the large map, the
+   others two on the default board; each with its lobby card kept up to date): the p99 over the games, and when everything (the lobby cards that follow the images) was
+   posted. The floor: the same work done at once by the bot's own workers, nothing else running:
+   every game's board through the presenter, as a round post draws it, and every computer player's
+   orders at its level's budget (a deadline has them think for the turn it begins); spread over the
+   cores the machine gives at that moment. This machine's host takes
    back up to half of its CPU from minute to minute, so the floor is timed just before each deadline
    and just after (the very images posted), and the lesser counts. DEADLINES rounds end so, one after
    the other, and the median of their ratios is the figure, the worst printed beside it. Also the CPU the bench's process (the bot and
@@ -23,7 +29,8 @@ The fake does not check request bodies against Discord's schema here (the tests 
 Discord's work, which never runs on the bot's machine, and it would be counted against the bot.
 
 Usage: python bench/bench_discord.py [--players 200] [--crowd 10000] [--rounds 4] [--deadlines 3]
-Ends with ``RESULT discord players=… crowd=… ack_p99_ms=… echo_p99_ms=… ack_ratio=… over_2_5s=… …
+Ends with ``RESULT discord players=… crowd=… ack_p99_ms=… echo_p99_ms=… ack_ratio=… over_2_5s=…
+confirm_p99_ms=… confirm_floor_p99_ms=… confirm_ratio=… …
 image_p99_ms=… images_floor_ms=… images_ratio=… images_ratio_max=… all_posts_ms=… process_cpu_ms_per_turn=…``.
 """
 
@@ -45,13 +52,15 @@ from cogs.client import GameBot  # noqa: E402
 from cogs.config import Config  # noqa: E402
 from cogs.lobby import post_lobby  # noqa: E402
 from engine import RULESETS, find_ruleset  # noqa: E402
-from service.clock import ManualClock  # noqa: E402
 from service.models import Actor, TimeSettings  # noqa: E402
+from service.runtime.workers import bot_job  # noqa: E402
 from tests.fakediscord.echo import echo_group  # noqa: E402
 from tests.fakediscord.harness import FakeDiscord  # noqa: E402
 
 RS = find_ruleset("conquest")
 LATE_MS = 2500.0
+SIX_EVERY = 4  # one game in this many has six players on the large map
+DEADLINE_LEAD = 3.0  # seconds from arming the deadlines to their moment
 MISSED_LIMIT = 10  # players give orders but never pass: every deadline is a missed round, none removes them
 
 
@@ -84,35 +93,38 @@ class BotSide:
     def __init__(self, fake: FakeDiscord, players: int, database: pathlib.Path):
         self.fake = fake
         self.guild, self.users = members(fake, players)
-        self.clock = ManualClock(time.time())
         self.bot = GameBot(
             Config(token=fake.token, database=database, api_base=fake.api_base),
-            service_options={"clock": self.clock, "sweep_seconds": 3600},
+            service_options={"sweep_seconds": 3600},  # the deadlines are the scheduler's wake-up jobs
             guild_ready_timeout=0.1,
         )
         self.bot.tree.add_command(echo_group())
         self.orders: dict[int, tuple[object, str]] = {}  # user -> (his game's thread, orders)
 
     async def seat_players(self) -> None:
-        """Two players per conquest game on the default board, each game opened as the bot opens it:
-        a lobby card in the channel (kept up to date at every post) and the game's thread under it."""
+        """Two players per conquest game, each game opened as the bot opens it: a lobby card in the
+        channel (kept up to date at every post) and the game's thread under it. Every SIX_EVERY-th
+        game is on the large map with four computer players beside the two: six-player boards."""
         service = self.bot.service
         for i in range(0, len(self.users), 2):
             if i % 40 == 0:  # a channel holds at most 25 open games
                 channel = self.fake.add_text_channel(self.guild, f"games-{i // 40}")
             pair = self.users[i : i + 2]
             actors = [Actor(u.id, u.name) for u in pair]
+            six = (i // 2) % SIX_EVERY == 0
             game = await service.master.lobby.create_game(
                 guild_id=self.guild.id,
                 channel_id=channel.id,
                 actor=actors[0],
                 ruleset="conquest",
-                options={},
+                options={"size": "large"} if six else {},
                 time=TimeSettings(round_seconds=3600, missed_limit=MISSED_LIMIT),
                 seed=i,
             )
             game, thread = await post_lobby(self.bot.get_channel(channel.id), game, service, actors[0])
             await service.master.lobby.join(game.id, actors[1])
+            for _ in range(4 if six else 0):
+                await service.master.lobby.add_ai(game.id, actors[0])
             game = await service.master.lobby.start_game(game.id, actors[0])
             for user, actor in zip(pair, actors, strict=True):
                 seat = game.player_of(actor.user_id).seat
@@ -165,30 +177,59 @@ class BotSide:
                 shown.add(message.id)
             return len(shown) == len(cards)
 
-        self.clock.advance(3600)
+        service = self.bot.service
+        games = [g.id for g in await service.master.lookup.list_games(self.guild.id)]
+        deadline = time.time() + DEADLINE_LEAD
+        async with service.db.transaction() as conn:
+            marks = ",".join("?" * len(games))
+            await conn.execute(f"UPDATE games SET deadline_at = ? WHERE id IN ({marks})", (deadline, *games))
+        for game_id in games:
+            service.scheduler.arm(game_id, deadline)
+        await asyncio.sleep(deadline - time.time())
         start, cpu = time.perf_counter(), time.process_time()
-        sweep = asyncio.create_task(self.bot.service.sweep())
         await self.fake.wait_for_message(round_image, timeout=300)
-        await sweep
         await self.fake.wait_for_message(every_card_shows_the_next_round, timeout=60)
         everything = (time.perf_counter() - start) * 1000
         return sorted(arrivals.values()), everything, (time.process_time() - cpu) * 1000 / turns
 
     async def boards_at_once(self) -> float:
-        """Milliseconds for the bot's render workers to draw every game's board at once (through the
-        presenter, as a round post draws it), with nothing else going on."""
+        """Milliseconds for the bot's workers to do at once, with nothing else going on, what a
+        deadline makes them do: every game's board (through the presenter, as a round post draws
+        it) and every computer player's orders (at its level's budget, for the position as it is)."""
         service = self.bot.service
         games = [g for g in await service.master.lookup.list_games(self.guild.id) if g.row.thread_id]
+        thinking = [
+            service.pool.run(
+                bot_job, RS, g.row.state, p.seat, f"floor:{g.id}", p.ai_level, RS.bot_level(p.ai_level).budget
+            )
+            for g in games
+            for p in g.players
+            if p.is_ai
+        ]
         started = time.perf_counter()
-        await asyncio.gather(*(service.presenter.board(g) for g in games))
+        await asyncio.gather(*(service.presenter.board(g) for g in games), *thinking)
         return (time.perf_counter() - started) * 1000
+
+
+async def confirmations_alone(folder: pathlib.Path, players: int, rounds: int) -> list[float]:
+    """The floor of the confirmation: the same bursts to a bot whose database holds only its players' games."""
+    samples: list[tuple[float, float]] = []
+    async with FakeDiscord(check_bodies=False) as fake:
+        bot = BotSide(fake, players, folder / "alone.sqlite3")
+        await fake.start_bot(bot.bot)
+        await bot.seat_players()
+        for _ in range(rounds):
+            samples += await bot.orders_burst()
+        await fake.stop_bot(bot.bot)
+    return [done for _, done in samples]
 
 
 async def main(players: int, crowd: int, rounds: int, deadlines: int) -> None:
     folder = pathlib.Path(tempfile.mkdtemp())
     database = folder / "bench.sqlite3"
+    confirm_floor = await confirmations_alone(folder, players, rounds)
     # The crowd is due only after the bench: what is measured is its weight, not its deadlines.
-    await crowded_database(database, crowd, wake_from=time.time() + 2 * DAY, rulesets=tuple(RULESETS), turns=5)
+    await crowded_database(database, crowd, wake_from=time.time() + 2 * DAY, rulesets=tuple(RULESETS), turns=30)
     echo_samples: list[tuple[float, float]] = []
     bot_samples: list[tuple[float, float]] = []
     async with FakeDiscord(check_bodies=False) as fake:
@@ -221,6 +262,9 @@ async def main(players: int, crowd: int, rounds: int, deadlines: int) -> None:
     print(summary("  /orders replace, first response", acks))
     print(summary("  /orders replace, finished answer", answers))
     print(summary("  floor: /echo say, response     ", echo_acks))
+    print(summary("  floor: /orders replace answered, database without the crowd", confirm_floor))
+    confirm_ratio = p99(answers) / p99(confirm_floor)
+    print(f"  p99 confirmation {confirm_ratio:.2f}x its floor without the crowd (goal: at most 1.5x, and 1 s)")
     print(f"  p99 first response {ratio:.2f}x the echo floor; {late} of {len(acks)} over {LATE_MS / 1000:.1f} s")
     for k, (arrivals, posted, cpu) in enumerate(played):
         print(summary(f"deadline {k + 1} -> round image posted, {len(arrivals)} games", arrivals))
@@ -234,7 +278,8 @@ async def main(players: int, crowd: int, rounds: int, deadlines: int) -> None:
     print(
         f"RESULT discord players={players} crowd={crowd} ack_p50_ms={statistics.median(acks):.0f} "
         f"ack_p99_ms={p99(acks):.0f} echo_p99_ms={p99(echo_acks):.0f} ack_ratio={ratio:.2f} over_2_5s={late} "
-        f"answer_p99_ms={p99(answers):.0f} first_image_ms={images[0]:.0f} image_p99_ms={image_p99:.0f} "
+        f"confirm_p99_ms={p99(answers):.0f} confirm_floor_p99_ms={p99(confirm_floor):.0f} "
+        f"confirm_ratio={confirm_ratio:.2f} first_image_ms={images[0]:.0f} image_p99_ms={image_p99:.0f} "
         f"images_floor_ms={floor_images:.0f} images_ratio={ratios[middle]:.2f} images_ratio_max={max(ratios):.2f} "
         f"all_posts_ms={everything:.0f} "
         f"process_cpu_ms_per_turn={cpu_per_turn:.1f}"
