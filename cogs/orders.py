@@ -6,6 +6,7 @@ resolves.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -70,7 +71,9 @@ async def suggest(interaction: discord.Interaction, current: str) -> list[app_co
         player = target.player_of(interaction.user.id)
         if player is None or player.seat is None:
             return []
-        lines = service_of(interaction).presenter.suggestions(target, player.seat, current)
+        # Off the event loop: on a large board the list takes milliseconds, and a burst of players
+        # typing would hold up every other answer behind it.
+        lines = await asyncio.to_thread(service_of(interaction).presenter.suggestions, target, player.seat, current)
     except Exception:  # autocomplete must answer quickly whatever happens; errors show on submit
         return []
     return [app_commands.Choice(name=line[-100:], value=line[:1000]) for line in lines[:25]]

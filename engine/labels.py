@@ -5,6 +5,7 @@ Columns past Z continue AA, AB, ... Labels are case-insensitive when typed.
 
 from __future__ import annotations
 
+import functools
 import re
 
 _LABEL = re.compile(r"^\s*([A-Za-z]{1,2})\s*([0-9]{1,3})\s*$")  # ASCII digits only: engine/notation.py
@@ -29,8 +30,10 @@ def column_index(letters: str) -> int:
     return value - 1
 
 
+@functools.lru_cache(maxsize=8192)
 def format_label(col: int, row: int) -> str:
-    """Zero-based column and row to a label: (2, 3) -> ``C4``."""
+    """Zero-based column and row to a label: (2, 3) -> ``C4``. Kept once made: every suggestion
+    list and every board names the same few hundred cells again and again."""
     return f"{column_letters(col)}{row + 1}"
 
 
