@@ -171,6 +171,11 @@ def started() -> bool:
     return True
 
 
+# What the forkserver imports once, so each worker forks with it loaded. A name that no longer
+# imports is skipped without a word by multiprocessing: tests/service/test_workers.py checks them.
+PRELOADED = ("engine", "render", __name__)
+
+
 class CpuPool:
     """Where CPU-heavy jobs run: ``await pool.run(job, ...)`` from the event loop, ``pool.call(job, ...)``
     from a planning thread (it blocks that thread, never the loop).
@@ -196,7 +201,7 @@ class CpuPool:
         if workers == 0:
             return ThreadPoolExecutor(max_workers=2, thread_name_prefix="cpu")
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["engine", "render", "service.workers"])
+        context.set_forkserver_preload(list(PRELOADED))
         return ProcessPoolExecutor(
             max_workers=workers,
             mp_context=context,

@@ -5,6 +5,8 @@ and its job run once more."""
 from __future__ import annotations
 
 import asyncio
+import importlib
+import importlib.util
 import os
 import pathlib
 import signal
@@ -16,7 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 import pytest
 
 from render import text
-from service.runtime.workers import LONG_JOB_NICENESS, CpuPool
+from service.runtime.workers import LONG_JOB_NICENESS, PRELOADED, CpuPool
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -27,6 +29,14 @@ def glyphs_drawn() -> int:
 
 def fonts_read() -> int:
     return text.coverage.cache_info().currsize
+
+
+def test_every_module_the_forkserver_preloads_imports():
+    """multiprocessing skips a preloaded module that fails to import without a word: each worker
+    would then import it again itself, and start slower."""
+    for name in PRELOADED:
+        assert importlib.util.find_spec(name) is not None, name
+        importlib.import_module(name)
 
 
 def test_a_started_worker_has_drawn_the_opening_boards_before_its_first_job():
