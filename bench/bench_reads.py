@@ -8,7 +8,8 @@ Through the game master's own operations, in one run:
   first), alone: the floor;
 - ``read_wait``: the same reads while ``--storm`` other players keep asking for ``/leaderboard`` and
   ``/mygames`` (the host's open games) without pause;
-- ``mygames``: the storm's own ``/mygames`` reads, each every game of the host parsed.
+- ``mygames``: the storm's own ``/mygames`` reads, every game of the host as the command reads them
+  (each running game's glance, no state parsed).
 
 Figures are wall times of the awaited call (the event loop included, as the interaction handler
 waits). Ends with ``RESULT reads games=… mine=… read_quiet_p99_ms=… read_wait_p99_ms=… ratio=…
@@ -77,7 +78,7 @@ async def storm(master: GameMaster, stop: asyncio.Event, mygames: list[float], b
     """One player after another asking for the leaderboard and his games, until told to stop."""
     while not stop.is_set():
         boards.append(await timed(master.ratings.leaderboard("conquest")))
-        mygames.append(await timed(master.lookup.games_of(HOST.user_id)))
+        mygames.append(await timed(master.lookup.games_of(HOST.user_id, parse=False)))
 
 
 async def measure(path: pathlib.Path, args: argparse.Namespace) -> str:

@@ -107,7 +107,9 @@ class GameTransformer(app_commands.Transformer):
         if self.open_games:
             games = await service.master.lookup.list_games(interaction.guild_id or 0)
         else:
-            games = await service.master.lookup.games_of(interaction.user.id, guild_id=interaction.guild_id)
+            games = await service.master.lookup.games_of(
+                interaction.user.id, guild_id=interaction.guild_id, parse=False
+            )
         typed = str(value).strip("#").lower()
         choices: list[app_commands.Choice[int | float | str]] = []
         for game in games:

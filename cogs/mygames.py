@@ -26,7 +26,7 @@ class MyGamesCog(ThinksFirst, commands.Cog):
     @app_commands.command(name="mygames", description="All your open games, in every server (only you see it)")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def mygames(self, interaction: discord.Interaction) -> None:
-        games = await self.lookup.games_of(interaction.user.id)
+        games = await self.lookup.games_of(interaction.user.id, parse=False)
         if not games:
             await interaction.followup.send(
                 tr("You are in no open game. Open one with `/game create` in a server."), ephemeral=True

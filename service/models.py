@@ -6,7 +6,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from i18n import level_title, tr
 
@@ -106,6 +106,7 @@ class GameRow:
     result: dict[str, Any] | None
     created_at: float
     rated: bool = True  # counts for ratings and leaderboards
+    glance: Glance | None = None  # a running game at a glance, for lists (None: read its state)
 
     @cached_property
     def state(self) -> dict[str, Any] | None:
@@ -146,6 +147,7 @@ class GameRow:
             result=_json(row["result"]) if row["result"] else None,
             created_at=row["created_at"],
             rated=bool(row["rated"]),
+            glance=Glance.parse(row["glance"]),
         )
 
 
@@ -156,6 +158,27 @@ def _json(text: str) -> dict[str, Any]:
     except (TypeError, ValueError):
         return {"damaged": str(text)[:80]}
     return value if isinstance(value, dict) else {"damaged": str(text)[:80]}
+
+
+class Glance(NamedTuple):
+    """What a list shows of a running game without its state (``games.glance``): who acts this
+    turn, and the turn as the ruleset names and counts it."""
+
+    acting: tuple[int, ...]
+    unit: str
+    number: int
+    of: int | None
+
+    @classmethod
+    def parse(cls, text: str | None) -> Glance | None:
+        """The stored glance, or None if the row has none (written before glances) or it is unreadable."""
+        if not text:
+            return None
+        try:
+            acting, unit, number, of = json.loads(text)
+            return cls(tuple(int(seat) for seat in acting), str(unit), int(number), None if of is None else int(of))
+        except (TypeError, ValueError):
+            return None
 
 
 @dataclass(frozen=True)

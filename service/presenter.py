@@ -83,6 +83,8 @@ class Presenter:
         """ "Round 4", "Move 7", "Creating phase 12"; "Final position" once the game is over."""
         if game.row.status == FINISHED:
             return tr("Final position")
+        if game.state is None and game.row.status == RUNNING and game.row.glance is not None:
+            return numbered_turn(game.row.glance.unit, game.row.glance.number, game.row.glance.of)
         if game.state is None:
             return tr("Lobby") if game.row.status != RUNNING else tr("Turn {number}", number=game.row.turn + 1)
         rs = self.games.ruleset(game.row)

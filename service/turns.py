@@ -31,7 +31,7 @@ from service.announcements import (
     TurnCall,
     TurnStarted,
 )
-from service.models import FINISHED, RUNNING, GameRow, OrderRow, PlayerRow
+from service.models import FINISHED, RUNNING, GameRow, Glance, OrderRow, PlayerRow
 from service.reminders import DEFAULT_SETTINGS, ReminderSettings, reminder_time
 from service.timing import bank_after_pass, clocked_nodes, turn_deadline
 
@@ -68,6 +68,7 @@ class Plan:
 
     seq: int = 0
     engine_state: Any = None  # ``state`` parsed, for the game master's cache
+    glance: Glance | None = None  # ``state`` at a glance, for lists
 
 
 class Planner:
@@ -403,6 +404,9 @@ class Planner:
         self.plan.orders = dict(self.orders)
         self.plan.seq = self.seq
         self.plan.engine_state = self.state
+        if self.state is not None:
+            unit, (number, of) = self.rs.turn_unit(self.state), self.rs.turn_number(self.state, self.plan.turn)
+            self.plan.glance = Glance(tuple(sorted(self.rs.acting_players(self.state))), unit, number, of)
         return self.plan
 
     # --- turns ---------------------------------------------------------------------------

@@ -17,9 +17,10 @@ class Lookup:
         statuses = (LOBBY, RUNNING, FINISHED, CANCELLED) if include_ended else (LOBBY, RUNNING)
         return await self.games.listed(lambda conn: rows.in_server(conn, guild_id, statuses))
 
-    async def games_of(self, user_id: int, *, guild_id: int | None = None) -> list[Game]:
-        """Open games the user sits in (in one server, or everywhere)."""
-        return await self.games.listed(lambda conn: rows.open_games_of(conn, user_id, guild_id))
+    async def games_of(self, user_id: int, *, guild_id: int | None = None, parse: bool = True) -> list[Game]:
+        """Open games the user sits in (in one server, or everywhere); without ``parse``, for a list
+        (``Games.listed``)."""
+        return await self.games.listed(lambda conn: rows.open_games_of(conn, user_id, guild_id), parse=parse)
 
     async def game_in_thread(self, thread_id: int) -> Game | None:
         """The game played in this thread, if any."""

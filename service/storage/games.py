@@ -159,11 +159,12 @@ async def commit_plan(conn: Connection, before: GameRow, plan: Plan, now: float)
     """Write a planned transition of the game read as ``before``: its row, the players who changed and
     the new turn's orders (the old turn's go); ``service.storage.history.append`` adds its history."""
     cursor = await conn.execute(
-        """UPDATE games SET state = ?, turn = ?, seq = ?, status = ?, result = ?, turn_started_at = ?,
+        """UPDATE games SET state = ?, glance = ?, turn = ?, seq = ?, status = ?, result = ?, turn_started_at = ?,
                   deadline_at = ?, reminder_at = ?, paused_at = ?, version = version + 1, updated_at = ?
            WHERE id = ? AND version = ?""",
         (
             json.dumps(plan.state),
+            json.dumps(plan.glance) if plan.glance is not None else None,
             plan.turn,
             plan.seq,
             plan.status,
