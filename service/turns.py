@@ -47,7 +47,8 @@ class HistoryRow:
     state_after: dict[str, Any]
 
 
-BotOrders = Callable[[dict[str, Any], int, str, str | None, int], str]  # state, seat, seed, level, nodes
+# Computer players' orders for one position: (seat, seed, level, nodes) each, their texts in that order.
+BotOrders = Callable[[dict[str, Any], list[tuple[int, str, str | None, int]]], list[str]]
 """A computer player's orders as text, from (state as stored, seat, seed, its level)."""
 
 
@@ -431,14 +432,21 @@ class Planner:
         self.orders = {}
         seated = self.seated()
         acting = sorted(self.rs.acting_players(self.state))
-        for seat in acting:
-            player = seated[seat]
-            if player.is_ai:
-                nodes = clocked_nodes(self.rs.bot_level(player.ai_level).budget, player.bank_left)
-                text = self.bot_orders(
-                    self.plan.state, seat, f"{self.game.seed}:{self.plan.turn}", player.ai_level, nodes
-                )
-                self.orders[seat] = OrderRow(seat, text, True)
+        computers = [
+            (
+                seat,
+                f"{self.game.seed}:{self.plan.turn}",
+                player.ai_level,
+                clocked_nodes(self.rs.bot_level(player.ai_level).budget, player.bank_left),
+            )
+            for seat in acting
+            if (player := seated[seat]).is_ai
+        ]
+        if computers:  # they think at once, each in a worker of its own when there are enough
+            texts = self.bot_orders(self.plan.state, computers)
+            self.orders.update(
+                {seat: OrderRow(seat, text, True) for (seat, *_), text in zip(computers, texts, strict=True)}
+            )
         self._refresh_deadline()
         humans = [user for s in acting if (user := seated[s].user_id) is not None]
         call = TurnCall(

@@ -263,8 +263,8 @@ class Games:
         computer players search in the worker pool."""
         rs = self.ruleset(game.row)
 
-        def bot_orders(state: dict[str, Any], seat: int, seed: str, level: str | None, nodes: int) -> str:
-            return self.pool.call(bot_job, rs, state, seat, seed, level, nodes)
+        def bot_orders(state: dict[str, Any], computers: list[tuple[int, str, str | None, int]]) -> list[str]:
+            return self.pool.call_each(bot_job, [(rs, state, *computer) for computer in computers])
 
         return Planner(
             rs, game.row, list(game.players), orders, self.clock.now(), game.state, bot_orders, reminders or {}

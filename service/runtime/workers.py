@@ -177,7 +177,7 @@ PRELOADED = ("engine", "render", __name__)
 
 
 class CpuPool:
-    """Where CPU-heavy jobs run: ``await pool.run(job, ...)`` from the event loop, ``pool.call(job, ...)``
+    """Where CPU-heavy jobs run: ``await pool.run(job, ...)`` from the event loop, ``pool.call(job, ...)`` (or ``pool.call_each`` for several at once)
     from a planning thread (it blocks that thread, never the loop).
 
     Long jobs (a replay: seconds of frames) go to ``run_long``: a worker process of their own for
@@ -249,12 +249,22 @@ class CpuPool:
         return await asyncio.wrap_future(executor.submit(job, *args, **kwargs), loop=loop)
 
     def call(self, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return self.call_each(job, [args], **kwargs)[0]
+
+    def call_each(self, job: Callable[..., T], argument_lists: list[tuple], **kwargs: Any) -> list[T]:
+        """``job`` run once per argument list, all submitted at once (spread over the idle workers),
+        the results in order; from a planning thread, which it blocks."""
+
+        def results(executor: Executor) -> list[T]:
+            futures = [executor.submit(job, *args, **kwargs) for args in argument_lists]
+            return [future.result() for future in futures]
+
         executor = self.executor
         try:
-            return executor.submit(job, *args, **kwargs).result()
+            return results(executor)
         except BrokenProcessPool:
             self._replace(executor)
-        return self.executor.submit(job, *args, **kwargs).result()
+        return results(self.executor)
 
     def close(self) -> None:
         for executor in [*self._long, self._executor]:

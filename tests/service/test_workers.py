@@ -49,6 +49,25 @@ def test_a_started_worker_has_drawn_the_opening_boards_before_its_first_job():
         pool.close()
 
 
+def meet(folder: str, expected: int) -> int:
+    """Check in, then wait (up to 20 s) for ``expected`` jobs to have checked in: how many did."""
+    pathlib.Path(folder, str(os.getpid())).touch()
+    deadline = time.monotonic() + 20
+    while len(list(pathlib.Path(folder).iterdir())) < expected and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return len(list(pathlib.Path(folder).iterdir()))
+
+
+def test_jobs_called_together_run_at_once_in_separate_workers(tmp_path):
+    """The computer players of one turn think side by side: one after another, the first of these
+    jobs would wait for the second in vain."""
+    pool = CpuPool(workers=2)
+    try:
+        assert pool.call_each(meet, [(str(tmp_path), 2), (str(tmp_path), 2)]) == [2, 2]
+    finally:
+        pool.close()
+
+
 BOT = """
 import time
 from multiprocessing import resource_tracker
