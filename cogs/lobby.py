@@ -134,8 +134,11 @@ class LobbyCards:
         self.client = client
         self._due: dict[int, None] = {}  # game ids, in the order they asked
         self._task: asyncio.Task | None = None
+        self._closed = False
 
     def refresh_later(self, game_id: int) -> None:
+        if self._closed:  # the bot is stopping: its database closes next, a card waits for the next change
+            return
         self._due[game_id] = None
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._refresh_when_posted())
@@ -165,7 +168,9 @@ class LobbyCards:
             await asyncio.gather(*(refresh(game_id) for game_id in due))
 
     async def close(self) -> None:
-        """The cards still waiting are edited now (for a few seconds at most), before the bot stops."""
+        """The cards still waiting are edited now (for a few seconds at most), before the bot stops;
+        those asked for later (by the last deadlines finishing) wait for their game's next change."""
+        self._closed = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
