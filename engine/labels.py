@@ -37,8 +37,10 @@ def format_label(col: int, row: int) -> str:
     return f"{column_letters(col)}{row + 1}"
 
 
+@functools.lru_cache(maxsize=8192)
 def parse_label(text: str) -> tuple[int, int] | None:
-    """A label to zero-based (column, row), or None when the text is not shaped like a label."""
+    """A label to zero-based (column, row), or None when the text is not shaped like a label. Kept
+    once read, like ``format_label``: a stored position names every cell of its board."""
     match = _LABEL.match(text)
     if not match:
         return None

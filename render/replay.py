@@ -2,8 +2,11 @@
 WebP (Discord plays both inline), whichever is smaller, under the upload limit it is given.
 
 A long game is shown on at most MAX_FRAMES frames, chosen evenly and always with the first and the
-last. Too large a file is first scaled down (to MIN_SCALE, where the boards stay readable), then
-thinned out frame by frame. Captions are drawn after scaling, so they keep their size in pixels.
+last, in at most TARGET_BYTES (or the upload limit, if lower): a phone downloads it over a mobile
+network. Encoding every frame is most of a replay's cost, so the format and the scale come from a
+sample of SAMPLE frames first (encoded again at each scale tried), and the whole replay is encoded
+once, in that format, at the scale the sample says fits. Too large a file all the same is scaled down further (to MIN_SCALE, where the
+boards stay readable), then thinned out frame by frame. Captions are drawn after scaling, so they keep their size in pixels.
 Boards are shrunk by averaging (box filter: sharp enough for flat colours, a third of Lanczos' time).
 Every frame shares one palette, built from the first, middle and last frames: mapping each frame to
 it is fast, and identical colours from frame to frame keep both formats small.
@@ -15,6 +18,7 @@ import io
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -37,6 +41,8 @@ HOLD_MS = 2_500
 """The last frame (the final position) stays this long before the replay starts again."""
 SHRINK = 0.9
 """Aim a little below the limit on the next try: file size is not exactly proportional to pixels."""
+TARGET_BYTES = 5 * 1024 * 1024
+SAMPLE = 12
 
 
 @dataclass(frozen=True)
@@ -84,7 +90,7 @@ def durations(frames: int) -> list[int]:
 
 
 def animate(stills: Sequence[Still], limit: int) -> Replay:
-    """The replay of ``stills`` (at least one) in at most ``limit`` bytes.
+    """The replay of ``stills`` (at least one) in at most ``limit`` bytes (and TARGET_BYTES).
 
     Boards are kept on the shared palette (a byte a pixel) between tries, and each try holds only
     its own frames: a long game's replay needs a few hundred megabytes less than in full colour.
@@ -103,13 +109,26 @@ def animate(stills: Sequence[Still], limit: int) -> Replay:
     ]
     size = (max(board.width for board in boards), max(board.height for board in boards))
     boards = [_padded(board, size, palette) for board in boards]
-    scale, kept = 1.0, list(range(len(chosen)))
-    while True:
+    limit = min(limit, TARGET_BYTES)
+
+    def framed(kept: list[int], scale: float) -> list[Image.Image]:
         frames = []
         for k in kept:
             board = boards[k] if scale >= 1.0 else _on(palette, _scaled(boards[k].convert("RGB"), scale))
             frames.append(_stacked(palette, _on(palette, bar(k, board.width)), board))
-        data, kind = _smallest(frames)
+        return frames
+
+    kept = list(range(len(chosen)))
+    sampled = [kept[i] for i in pick(len(kept), SAMPLE)]
+    scale = 1.0
+    sample, kind = _smallest(framed(sampled, scale))
+    # A smaller frame packs fewer pixels per byte: the sample is encoded again at each scale tried.
+    while (expected := len(sample) * len(kept) / len(sampled)) > limit and scale > MIN_SCALE:
+        scale = max(MIN_SCALE, scale * math.sqrt(limit / expected * SHRINK))
+        sample = _encoded(framed(sampled, scale), kind)
+    while True:
+        frames = framed(kept, scale)
+        data = sample if kept == sampled and scale == 1.0 else _encoded(frames, kind)
         if len(data) <= limit:
             width, height = frames[0].size
             shown = tuple(chosen[k] for k in kept)
@@ -199,14 +218,26 @@ def _stacked(palette: Image.Image, top: Image.Image, bottom: Image.Image) -> Ima
     return frame
 
 
+FORMATS: dict[str, dict[str, Any]] = {
+    "gif": {"optimize": False},
+    "webp": {"lossless": True, "method": 1, "quality": 20},
+}
+
+
 def _smallest(frames: list[Image.Image]) -> tuple[bytes, str]:
     """The frames as animated GIF and as lossless animated WebP: the smaller of the two."""
-    shown = durations(len(frames))
-    encoded = []
-    for kind, options in (("gif", {"optimize": False}), ("webp", {"lossless": True, "method": 1, "quality": 20})):
-        out = io.BytesIO()
-        frames[0].save(
-            out, format=kind.upper(), save_all=True, append_images=frames[1:], duration=shown, loop=0, **options
-        )
-        encoded.append((out.getvalue(), kind))
-    return min(encoded, key=lambda pair: len(pair[0]))
+    return min(((_encoded(frames, kind), kind) for kind in FORMATS), key=lambda pair: len(pair[0]))
+
+
+def _encoded(frames: list[Image.Image], kind: str) -> bytes:
+    out = io.BytesIO()
+    frames[0].save(
+        out,
+        format=kind.upper(),
+        save_all=True,
+        append_images=frames[1:],
+        duration=durations(len(frames)),
+        loop=0,
+        **FORMATS[kind],
+    )
+    return out.getvalue()

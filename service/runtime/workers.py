@@ -91,20 +91,28 @@ def replay_job(
     language: str = ENGLISH,
 ) -> Replay:
     """The game animated, in at most ``limit`` bytes, its captions and boards' words in ``language``;
-    a finished game's last frame says so. States come as JSON text: the worker parses them."""
+    a finished game's last frame says so. States come as JSON text: the worker parses them, each
+    once (a turn's position is the board of the turn before)."""
+    parsed: dict[str, Any] = {}  # positions the captions read, until their board is drawn
 
     def caption(step: ReplayStep, last: bool) -> str:
         if step.number is None:
             return tr("Final position")
         if step.number and step.before is not None:  # a resolved turn has the position it was played from
-            position = rs.from_dict(json.loads(step.before))
+            if step.before not in parsed:
+                parsed[step.before] = rs.from_dict(json.loads(step.before))
+            position = parsed[step.before]
             label = numbered_turn(rs.turn_unit(position), *rs.turn_number(position, step.number - 1))
         else:
             label = tr("Start")
         return final(label) if last and finished else label
 
     def board(stored: str) -> Callable[[], Any]:
-        return lambda: board_image(rs.view(rs.from_dict(json.loads(stored)), None), names=names)
+        def draw() -> Any:
+            position = parsed.pop(stored) if stored in parsed else rs.from_dict(json.loads(stored))
+            return board_image(rs.view(position, None), names=names)
+
+        return draw
 
     with using(language):
         stills = [Still(board(step.after), caption(step, i == len(steps) - 1)) for i, step in enumerate(steps)]

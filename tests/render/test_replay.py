@@ -119,3 +119,21 @@ def test_a_board_that_grows_is_shown_whole_and_the_others_padded():
     assert difference(first.crop((0, top, 480, top + 360)), board(0)) < 2
     [(count, colour)] = first.crop((0, top + 360, 480, top + 420)).getcolors()  # one colour: the background
     assert max(abs(a - b) for a, b in zip(colour, (246, 244, 238), strict=True)) <= 2
+
+
+def test_a_replay_over_the_target_size_is_scaled_from_a_sample_and_encoded_whole_once(monkeypatch):
+    """Encoding every frame is most of a replay's cost: the scale is found on a sample, so the whole
+    replay is encoded once, and comes out within TARGET_BYTES with every frame."""
+    full = animate(stills(40, width=480, height=360), replay.UPLOAD_LIMIT)
+    monkeypatch.setattr(replay, "TARGET_BYTES", len(full.data) * 8 // 10)
+    whole = []
+    encoded = replay._encoded
+
+    def counted(images, kind):
+        whole.append(len(images) == 40)
+        return encoded(images, kind)
+
+    monkeypatch.setattr(replay, "_encoded", counted)
+    made = animate(stills(40, width=480, height=360), replay.UPLOAD_LIMIT)
+    assert len(made.data) <= replay.TARGET_BYTES and made.frames == 40 and made.width < full.width
+    assert whole.count(True) == 1
