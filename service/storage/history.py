@@ -37,7 +37,7 @@ async def append(conn: Connection, game_id: int, first_seq: int, entries: Sequen
     if not entries:
         return
     before = await _read(conn, game_id, first_seq - 1, first_seq - 1) if first_seq % KEYFRAME else []
-    base: tuple[bytes, ...] | None = tuple(c.encode() for c in before[0][3:]) if before else None
+    base = tuple(getattr(before[0], c).encode() for c in COLUMNS) if before else None
     added = []
     for seq, entry in enumerate(entries, start=first_seq):
         texts = (text(entry.payload), text(entry.events), text(entry.state_after))
