@@ -15,15 +15,16 @@
    (written into its row, as a clock setting would), armed in the bot's scheduler; its own job fires
    on the real clock and wakes each game as production does. From that moment to each game's round
    image arriving in its thread (a quarter of the games with six players on the large map, the
-   others two on the default board; each with its lobby card kept up to date): the p99 over the games, and when everything (the lobby cards that follow the images) was
-   posted. The floor: the same work done at once by the bot's own workers, nothing else running:
-   every game's board through the presenter, as a round post draws it, and every computer player's
-   orders at its level's budget (a deadline has them think for the turn it begins); spread over the
-   cores the machine gives at that moment. This machine's host takes
-   back up to half of its CPU from minute to minute, so the floor is timed just before each deadline
-   and just after (the very images posted), and the lesser counts. DEADLINES rounds end so, one after
-   the other, and the median of their ratios is the figure, the worst printed beside it. Also the CPU the bench's process (the bot and
-   the fake Discord; renders run in worker processes) spent per turn.
+   others two on the default board; each with its lobby card kept up to date): the p99 over the
+   games, and when everything (the lobby cards that follow the images) was posted. The floor: the
+   same work done at once by the bot's own workers, nothing else running: every game's board
+   through the presenter, as a round post draws it, and every computer player's orders at its
+   level's budget (a deadline has them think for the turn it begins); spread over the cores the
+   machine gives at that moment. This machine's host takes back up to half of its CPU from minute
+   to minute, so the floor is timed just before each deadline and just after (the very images
+   posted), and the lesser counts. DEADLINES rounds end so, one after the other, and the median of
+   their ratios is the figure, the worst printed beside it. Also the CPU the bench's process (the
+   bot and the fake Discord; renders run in worker processes) spent per turn.
 
 The fake does not check request bodies against Discord's schema here (the tests do): that is
 Discord's work, which never runs on the bot's machine, and it would be counted against the bot.
