@@ -40,10 +40,15 @@ def rating_chart(title: str, series: Mapping[str, Sequence[float]]) -> bytes:
         y = at(0, value)[1]
         canvas.line([(LEFT, y), (LEFT + plot_w, y)], fill=grid, width=1)
         text.draw(canvas, (LEFT - 8, y), f"{value:.1f}", LABEL, MUTED, anchor="rm")
-    text.draw(canvas, (LEFT, HEIGHT - BOTTOM / 2), tr("game {number}", number=1), LABEL, MUTED)
-    text.draw(
-        canvas, (LEFT + plot_w, HEIGHT - BOTTOM / 2), tr("game {number}", number=longest), LABEL, MUTED, anchor="rm"
-    )
+    if longest > 1:  # the first and the last game under the ends of the lines
+        text.draw(canvas, (LEFT, HEIGHT - BOTTOM / 2), tr("game {number}", number=1), LABEL, MUTED)
+        text.draw(
+            canvas, (LEFT + plot_w, HEIGHT - BOTTOM / 2), tr("game {number}", number=longest), LABEL, MUTED, anchor="rm"
+        )
+    else:  # one game: one point, in the middle, and one label under it
+        text.draw(
+            canvas, (at(0, low)[0], HEIGHT - BOTTOM / 2), tr("game {number}", number=1), LABEL, MUTED, anchor="mm"
+        )
     for n, (name, points) in enumerate(series.items()):
         colour = player_colour(n)
         line = [at(i, v) for i, v in enumerate(points)]
