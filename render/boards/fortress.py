@@ -31,7 +31,7 @@ OUTLINE: Colour = (70, 70, 76)
 
 
 def layout(view: FortressView) -> Frame:
-    return frame_for(view.state.terrain, 2, KEYS)
+    return frame_for(view.state.terrain, 2, keys(view))
 
 
 def fill_point(view: FortressView, cell: Hex) -> tuple[int, int]:
@@ -64,7 +64,7 @@ def draw(view: FortressView, names: Sequence[str], orders: Sequence[object], tit
         hexboard.hexagon(
             canvas, hexes, cell, None, HIGHLIGHT, width=max(4, round(hexes.size * 0.12)), inset=hexes.size * 0.04
         )
-    draw_legend(canvas, geometry, _entries(view, names), KEYS)
+    draw_legend(canvas, geometry, _entries(view, names), keys(view))
     return image
 
 
@@ -236,11 +236,24 @@ def _last_icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
     hexboard.hexagon(canvas, HexLayout(size * 0.5, center), Hex(0, 0), NEUTRAL, HIGHLIGHT, width=4)
 
 
-KEYS = (
-    legend.Key(mark("city"), _icon(_city)),
-    legend.Key(mark("fortress"), _icon(lambda c, p, s: _fortress(c, p, s, (120, 120, 120)))),
-    legend.Key(mark("general"), _icon(lambda c, p, s: _general(c, p, s * 0.7, (120, 120, 120)))),
-    legend.Key(mark("water"), _icon(lambda c, p, s: _waves(c, p, s, WATER_COLOUR))),
-    legend.Key(mark("mountain"), _icon(_peak)),
-    legend.Key(mark("last move"), _last_icon),
-)
+CITY = legend.Key(mark("city"), _icon(_city))
+FORTRESS = legend.Key(mark("fortress"), _icon(lambda c, p, s: _fortress(c, p, s, (120, 120, 120))))
+GENERAL = legend.Key(mark("general"), _icon(lambda c, p, s: _general(c, p, s * 0.7, (120, 120, 120))))
+WATER_KEY = legend.Key(mark("water"), _icon(lambda c, p, s: _waves(c, p, s, WATER_COLOUR)))
+MOUNTAIN_KEY = legend.Key(mark("mountain"), _icon(_peak))
+LAST_MOVE = legend.Key(mark("last move"), _last_icon)
+
+
+def keys(view: FortressView) -> tuple[legend.Key, ...]:
+    """The legend's symbols: those on the board now (a field without water has no water to explain)."""
+    state = view.state
+    kinds = set(state.terrain.values())
+    shown = (
+        (CITY, True),
+        (FORTRESS, bool(state.fortresses)),
+        (GENERAL, bool(state.generals)),
+        (WATER_KEY, WATER in kinds),
+        (MOUNTAIN_KEY, MOUNTAIN in kinds),
+        (LAST_MOVE, bool(state.last)),
+    )
+    return tuple(key for key, present in shown if present)

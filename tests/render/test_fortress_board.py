@@ -49,3 +49,14 @@ def test_the_komi_is_shown_beside_the_first_players_count():
     plain = RS.view(RS.setup(2, {"mode": 1, "map": "meadow", "komi": "0"}, seed=2), None)
     assert fortress.territory_text(plain, 0) == f"{state.territory(0)} cells"
     assert board_png(view, names=["A", "B"]) != board_png(plain, names=["A", "B"])
+
+
+def test_the_legend_explains_only_what_is_on_the_field():
+    """A field without water, mountains or generals has none of them in its legend."""
+    meadow = RS.view(RS.setup(2, {"mode": 1, "map": "meadow"}, seed=2), None)
+    assert [key.label for key in fortress.keys(meadow)] == ["city"]
+    state = played(3, 6)
+    shown = {key.label for key in fortress.keys(RS.view(state, None))}
+    assert {"city", "water", "last move"} <= shown
+    assert ("general" in shown) == bool(state.generals) and ("fortress" in shown) == bool(state.fortresses)
+    assert ("mountain" in shown) == any(kind == "mountain" for kind in state.terrain.values())
