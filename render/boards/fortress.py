@@ -90,16 +90,9 @@ def _header(
         )
     if title:
         heading = f"{heading} — {title}"
-    left = view.moves_left
-    subline = tr(
-        "Mode {mode}: {name} · moves left: {first} {first_left}, {second} {second_left} · highlighted: the last move",
-        mode=state.mode,
-        name=tr(MODES[state.mode]),
-        first=_name(names, 0),
-        first_left=left[0],
-        second=_name(names, 1),
-        second_left=left[1],
-    )
+    # Each player's moves left are in the legend, under his name: on a small field the subline has
+    # room for the mode alone.
+    subline = tr("Mode {mode}: {name} · highlighted: the last move", mode=state.mode, name=tr(MODES[state.mode]))
     header(canvas, geometry, heading, subline)
 
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from engine import find_ruleset
-from render import board_png
+from i18n import LANGUAGES, using
+from render import board_png, text
 from render.boards import fortress
+from render.frame import MARGIN
 
 RS = find_ruleset("fortress")
 
@@ -60,3 +63,18 @@ def test_the_legend_explains_only_what_is_on_the_field():
     assert {"city", "water", "last move"} <= shown
     assert ("general" in shown) == bool(state.generals) and ("fortress" in shown) == bool(state.fortresses)
     assert ("mountain" in shown) == any(kind == "mountain" for kind in state.terrain.values())
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_subline_fits_whole_on_a_small_field(monkeypatch, language):
+    """On an 8x8 field the subline is as wide as the board: it must not be cut short with "…"."""
+    shown = []
+    monkeypatch.setattr(
+        fortress, "header", lambda canvas, geometry, heading, subline: shown.append((geometry, subline))
+    )
+    for mode in (1, 2, 3):
+        view = RS.view(RS.setup(2, {"mode": mode, "width": 8, "height": 8}, seed=1), None)
+        with using(language):
+            board_png(view, names=["Alice Wonderland", "小明"])
+    for geometry, subline in shown:
+        assert text.fit(subline, 22, geometry.width - 2 * MARGIN) == subline
