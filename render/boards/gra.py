@@ -20,7 +20,7 @@ from engine.i18n import joined, map_title, mark, ntr, tr
 from render import hexboard, legend, pieces, shapes, text
 from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, draw_legend, header, own_seat
 from render.hexboard import Point
-from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
+from render.style import BACKGROUND, INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
 
 VIEW = GraView  # what ``draw`` draws: this ruleset's view
@@ -92,6 +92,8 @@ def draw(view: GraView, names: Sequence[str], orders: Sequence[object], title: s
         _node(canvas, view, frame, node)
     if orders:
         _private(canvas, view, frame, orders)
+    for node in state.graph.nodes:  # on top of the pick rings: players type these numbers
+        _number(canvas, frame, state.graph.positions[node - 1], node)
     draw_legend(canvas, frame, _entries(view, names, bool(orders)), KEYS)
     return image
 
@@ -157,14 +159,22 @@ def _node(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame, node: i
     spawning = state.spawning.get(node)
     if spawning:
         hexboard.pill(canvas, (x + r * 0.85, y + r * 0.75), f"+{spawning[1]}", round(r * 0.55), SPAWN, INK, INK)
+
+
+def _number(canvas: ImageDraw.ImageDraw, frame: GraphFrame, position: tuple[float, float], node: int) -> None:
+    """The node's number at its lower left, ringed in the background colour so that an edge or a
+    pick ring under it never hides a digit ("22" read as "2")."""
+    (x, y), r = frame.at(position), frame.radius
     text.draw(
         canvas,
         (x - r * 0.95, y + r * 1.05),
         str(node),
         round(max(13, r * 0.58)),
-        ink_on((246, 244, 238)),
+        ink_on(BACKGROUND),
         bold=True,
         anchor="mm",
+        stroke=max(2, round(r / 12)),
+        stroke_fill=BACKGROUND,
     )
 
 
