@@ -5,8 +5,9 @@ A long game is shown on at most MAX_FRAMES frames, chosen evenly and always with
 last, in at most TARGET_BYTES (or the upload limit, if lower): a phone downloads it over a mobile
 network. Encoding every frame is most of a replay's cost, so the format and the scale come from a
 sample of SAMPLE frames first (encoded again at each scale tried), and the whole replay is encoded
-once, in that format, at the scale the sample says fits. Too large a file all the same is scaled down further (to MIN_SCALE, where the
-boards stay readable), then thinned out frame by frame. Captions are drawn after scaling, so they keep their size in pixels.
+once, in that format, at the scale the sample says fits. Too large a file all the same is scaled
+down further (to MIN_SCALE, where the boards stay readable), then thinned out frame by frame.
+Captions are drawn after scaling, so they keep their size in pixels.
 Boards are shrunk by averaging (box filter: sharp enough for flat colours, a third of Lanczos' time).
 Every frame shares one palette, built from the first, middle and last frames: mapping each frame to
 it is fast, and identical colours from frame to frame keep both formats small.
@@ -121,14 +122,20 @@ def animate(stills: Sequence[Still], limit: int) -> Replay:
     kept = list(range(len(chosen)))
     sampled = [kept[i] for i in pick(len(kept), SAMPLE)]
     scale = 1.0
-    sample, kind = _smallest(framed(sampled, scale))
+    sample_frames = framed(sampled, scale)
+    sample, kind = _smallest(sample_frames)
     # A smaller frame packs fewer pixels per byte: the sample is encoded again at each scale tried.
     while (expected := len(sample) * len(kept) / len(sampled)) > limit and scale > MIN_SCALE:
         scale = max(MIN_SCALE, scale * math.sqrt(limit / expected * SHRINK))
-        sample = _encoded(framed(sampled, scale), kind)
+        sample_frames = framed(sampled, scale)
+        sample = _encoded(sample_frames, kind)
+    reuse = sampled == kept  # a short replay is its own sample: its last encoding is the first try
     while True:
-        frames = framed(kept, scale)
-        data = sample if kept == sampled and scale == 1.0 else _encoded(frames, kind)
+        if reuse:
+            frames, data, reuse = sample_frames, sample, False
+        else:
+            frames = framed(kept, scale)
+            data = _encoded(frames, kind)
         if len(data) <= limit:
             width, height = frames[0].size
             shown = tuple(chosen[k] for k in kept)
