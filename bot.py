@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         config = Config.from_env()
     except ConfigError as err:
         print(err, file=sys.stderr)
-        return 2
+        return 1  # like a rejected token: the operator's settings, not the database, need fixing
     return asyncio.run(run_bot(config))
 
 
@@ -66,9 +66,8 @@ def _demo(args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"demo: cannot write the game to {args.out}: {err}", file=sys.stderr)
         return 2
-    print(
-        f"{result.rounds} rounds; {len(result.images)} images, {result.summary.name} and {result.replay.name} in {args.out}"
-    )
+    played = ", ".join(f"{n} {unit}{'' if n == 1 else 's'}" for unit, n in result.turns.items())
+    print(f"{played}; {len(result.images)} images, {result.summary.name} and {result.replay.name} in {args.out}")
     if not result.finished:
         print(f"demo: the game did not finish within {args.max_steps} turns", file=sys.stderr)
         return 1

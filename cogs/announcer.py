@@ -54,28 +54,36 @@ class DiscordAnnouncer:
                     if post.dm is None:
                         await self._post(channel, announcement, game, post)
                     else:
-                        await self._direct(post.dm, announcement, post)
+                        await self._direct(channel, announcement, game, post, post.dm)
         except (discord.NotFound, discord.Forbidden, GameNotFound) as err:
             raise Undeliverable(str(err)) from err
         if announcement.kind != Reminder.kind:  # the card shows the game as it is now, once the posts are out
             self.cards.refresh_later(game.id)
 
-    async def _post(self, channel: GameChannel, a: Announcement, game: Game, post: Post) -> None:
-        """Post it once; only the users it pings are notified (players mentioned elsewhere are not)."""
+    async def _post(self, channel: GameChannel, a: Announcement, game: Game, post: Post, nonce: str = "") -> None:
+        """Post it once (``nonce``: the announcement's own, unless one announcement posts several);
+        only the users it pings are notified (players mentioned elsewhere are not)."""
         if await posted_before(self.client, channel, a, self.service.clock.now(), post.text):
             return
         kwargs: dict[str, Any] = {"file": upload_file(post.upload)} if post.upload else {}
         if post.rematch:
             kwargs["view"] = rematch_view(game)
         pings = discord.AllowedMentions(users=[discord.Object(u) for u in post.pings]) if post.pings else NO_PINGS
-        await channel.send(post.text, nonce=f"a{a.id}", allowed_mentions=pings, **kwargs)
+        await channel.send(post.text, nonce=nonce or f"a{a.id}", allowed_mentions=pings, **kwargs)
 
-    async def _direct(self, to: DirectMessage, a: Announcement, post: Post) -> None:
-        """Send it once to the user, if he accepts direct messages."""
+    async def _direct(self, channel: GameChannel, a: Announcement, game: Game, post: Post, to: DirectMessage) -> None:
+        """Send it once to the user; if his DMs are closed, say so in the game's thread, once."""
         dm = await self.client.create_dm(discord.Object(to.user_id))
         if await posted_before(self.client, dm, a, self.service.clock.now(), post.text):
             return
+        settings = self.service.master.settings
         try:
             await dm.send(post.text, nonce=f"a{a.id}u{to.index}")
         except discord.Forbidden:
-            log.info("user %s does not accept DMs; reminder skipped", to.user_id)
+            log.info("user %s does not accept DMs; reminder refused", to.user_id)
+            if await settings.dm_refused(to.user_id):
+                await self._post(
+                    channel, a, game, self.service.posts.dm_refused(to.user_id, post), f"a{a.id}u{to.index}t"
+                )
+        else:
+            await settings.dm_delivered(to.user_id)

@@ -8,6 +8,7 @@ from i18n import joined, ntr, tr
 from service.gameoptions import duration
 from service.markup import COLOUR_EMOJI, result_lines, when
 from service.models import LOBBY, RUNNING, Game, PlayerRow, TimeSettings
+from service.ops.lobby import counts_text
 from service.presenter import Presenter
 
 STATUS_COLOUR = {"lobby": 0x3B82F6, "running": 0x22C55E, "finished": 0x6B7280, "cancelled": 0x6B7280}
@@ -43,6 +44,8 @@ def game_embed(game: Game, presenter: Presenter) -> discord.Embed:
             most=row.max_players,
             least=row.min_players,
         )
+        if counts := presenter.seat_counts(game):
+            embed.description += "\n" + tr("Its map starts with {counts} players.", counts=counts_text(counts))
     elif row.status == RUNNING:
         if row.paused_at:
             state = tr("⏸️ paused")

@@ -7,7 +7,7 @@ into the new state, so replaying a game from its history gives the same dice.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -25,6 +25,14 @@ def seed_state(seed: int | str) -> int:
     return int(seed) & _MASK
 
 
+def scramble(value: int) -> int:
+    """SplitMix64's output mix: neighbouring integers get unrelated 64-bit values."""
+    z = value & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
 class Rng:
     """SplitMix64: tiny, fast, and its whole state is one integer."""
 
@@ -33,10 +41,7 @@ class Rng:
 
     def next_u64(self) -> int:
         self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
+        return scramble(self.state)
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``."""
@@ -57,6 +62,12 @@ class Rng:
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
+
+    def ranks(self) -> Callable[[int], int]:
+        """A random rank for every integer (a seeded tie-break): unlike a fixed order such as
+        the integers' own, it favours no end of a range."""
+        salt = self.next_u64()
+        return lambda value: scramble(value ^ salt)
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         result = list(items)

@@ -238,7 +238,7 @@ class DrawProposed:
     kind: ClassVar[str] = "draw_proposed"
     seat: int
     user_id: int | None = None
-    declined: tuple[int, ...] = ()  # computers ahead, who decline
+    declined: tuple[int, ...] = ()  # computers ahead, who declined (posts made before a declined offer was refused)
 
     def to_payload(self) -> Payload:
         return {"seat": self.seat, "user_id": self.user_id, "declined": list(self.declined)}

@@ -22,7 +22,7 @@ DEMO_NAMES = ("Alice", "Борис", "小明", "Dana", "Émile", "Farida")
 
 @dataclass(frozen=True)
 class DemoResult:
-    rounds: int
+    turns: dict[str, int]  # turns played by what the game calls them ("move", "round"), in order of first play
     images: tuple[pathlib.Path, ...]
     summary: pathlib.Path
     replay: pathlib.Path  # the whole game animated, as the bot posts it at a game's end
@@ -43,12 +43,14 @@ def run_demo(
     captions = ["Start"]
     log = [f"{rs.title}: {players} computer players, seed {seed}"]
     step = 0
+    turns: dict[str, int] = {}
     while rs.outcome(state) is None and step < max_steps:
         step += 1
         orders = {seat: rs.ai_orders(state, seat, seed) for seat in sorted(rs.acting_players(state))}
         if step == 1:
             private = board_png(rs.view(state, 0), names=names, orders=orders[0])
             images.append(_write(out / "private-orders-seat0-round-001.png", private))
+        turns[rs.turn_unit(state)] = turns.get(rs.turn_unit(state), 0) + 1
         captions.append(numbered_turn(rs.turn_unit(state), *rs.turn_number(state, step - 1)))
         heading = f"{captions[-1]} resolved."
         resolution = rs.resolve(state, orders)
@@ -68,7 +70,7 @@ def run_demo(
     summary = out / "summary.txt"
     summary.write_text("\n".join(log) + "\n", encoding="utf-8")
     (out / "final-state.json").write_text(json.dumps(rs.to_dict(state), ensure_ascii=False), encoding="utf-8")
-    return DemoResult(step, tuple(images), summary, replay_path, outcome is not None)
+    return DemoResult(turns, tuple(images), summary, replay_path, outcome is not None)
 
 
 def _write(path: pathlib.Path, data: bytes) -> pathlib.Path:

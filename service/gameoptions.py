@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Option, OptionError, Ruleset, normalize_options
-from i18n import joined, ntr, option_name, tr
+from i18n import joined, map_title, ntr, option_name, tr
 from service.models import TimeSettings
 
 HOUR, DAY = 3600, 86400
@@ -119,6 +119,22 @@ class Settings:
     rated: bool = True
 
 
+def _refuse_generated_only(rs: Ruleset, chosen: Mapping[str, Any]) -> None:
+    """A chosen map has its own size: an option that shapes a generated map would be ignored beside
+    it, so it is refused, saying why, rather than silently dropped."""
+    shaping = sorted(o.name for o in rs.options_schema() if o.generated and o.name in chosen)
+    if shaping:
+        raise OptionError(
+            ntr(
+                "{names} shapes a generated map only and does not apply with map {map}; leave it out, or leave out map",
+                "{names} shape a generated map only and do not apply with map {map}; leave them out, or leave out map",
+                len(shaping),
+                names=joined(option_name(name) for name in shaping),
+                map=map_title(str(chosen["map"])),
+            )
+        )
+
+
 def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
     """Every chosen option checked (unknown names refused), defaults filled in."""
     table_names = {o.name for o in table_options(rs)}
@@ -135,6 +151,8 @@ def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
                 known=joined(sorted(option_name(name) for name in known)),
             )
         )
+    if chosen.get("map") is not None:
+        _refuse_generated_only(rs, chosen)
     table = normalize_options(table_options(rs), {k: v for k, v in chosen.items() if k in table_names})
     options = rs.normalize_options({k: v for k, v in chosen.items() if k not in table_names})
     turn = table["turn_time"]

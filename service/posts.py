@@ -123,8 +123,11 @@ class PostPresenter:
             case Reminder():
                 return await self._reminders(news, game)
             case PlayerRemoved():
-                consequences = self.presenter.event_lines(game, news.events, shown=shown)
+                told = [e for e in news.events if (e.get("kind"), e.get("seat")) != ("player_removed", news.seat)]
+                consequences = self.presenter.event_lines(game, told, shown=shown)
                 left = self._departure(game, news.seat, news.reason)
+                if note := self.presenter.games.ruleset(game.row).departure_note:
+                    left = tr("{left}; {consequence}", left=left, consequence=tr(note))
                 return [self._with_call([f"{left}.", *consequences], news.next_turn, game)]
             case GameOver():
                 return [await self._over(news, game)]
@@ -266,6 +269,20 @@ class PostPresenter:
                 lines.append(tr("⚠️ One more missed turn removes you from the game."))
             posts.append(_post("\n".join(lines), dm=DirectMessage(user_id, index)))
         return posts
+
+    def dm_refused(self, user_id: int, reminder: Post) -> Post:
+        """For the game's thread, once, when a player's DMs refused his reminder: its first line (the
+        deadline; how many orders he gave stays private) and how to get reminders again."""
+        return _post(
+            tr(
+                "<@{user}>, Discord refused my reminder by direct message, so here it is (I say this once):\n"
+                "{reminder}\nTo get reminders by DM, allow direct messages from this server's members in your "
+                "privacy settings; `/settings dm_reminders:False` stops them.",
+                user=user_id,
+                reminder=reminder.text.split("\n", 1)[0],
+            ),
+            pings=(user_id,),
+        )
 
     async def _over(self, news: GameOver, game: Game) -> Post:
         title = self.presenter.title(game)

@@ -23,6 +23,7 @@ from service.gameoptions import creation_options, duration
 from service.models import FINISHED, RUNNING, Game
 from service.ops.games import Games
 from service.ops.history import History, PastTurn
+from service.ops.lobby import map_seat_counts
 from service.ops.ratings import Standing
 from service.runtime.workers import CpuPool, chart_job, preview_job, render_job, replay_job
 
@@ -47,6 +48,16 @@ class Presenter:
     @property
     def rulesets(self) -> Mapping[str, Ruleset]:
         return self.games.rulesets
+
+    def seat_counts(self, game: Game) -> tuple[int, ...]:
+        """The numbers of players a lobby can start with when its map leaves some out between its
+        least and its most (crown: 2, 3, 4 or 6); empty when any number between them will do."""
+        name = game.row.options.get("map")
+        if not isinstance(name, str):
+            return ()
+        low, high = game.row.min_players, game.row.max_players
+        counts = tuple(c for c in map_seat_counts(self.games.ruleset(game.row), name) if low <= c <= high)
+        return () if counts == tuple(range(low, high + 1)) else counts
 
     def cards(self) -> list[RulesetCard]:
         """Every ruleset the bot serves, by name."""
@@ -139,7 +150,9 @@ class Presenter:
         names = game.names()
         turn = numbered_turn(past.unit, *past.counted, capital=False)
         lines = [tr("**{game}, orders of {turn}**", game=self.title(game), turn=turn)]
-        for seat, text in sorted(past.orders.items()):
+        rs = self.games.ruleset(game.row)
+        for seat, played in sorted(past.orders.items()):
+            text = played if game.state is None else rs.public_orders(game.state, seat, played)
             name = shown(names[seat]) if seat < len(names) else tr("seat {number}", number=seat + 1)
             lines.append(f"{name}: `{text}`" if text else tr("{player}: no orders", player=name))
         if past.timed_out:

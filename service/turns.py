@@ -374,17 +374,22 @@ class Planner:
             }
         )
 
-    def agree_draw(self, seat: int) -> None:
-        """Every human still in the game agreed, and no computer still in is ahead (by its ruleset's
-        ``bot_evaluation``): the game ends drawn among everyone still in it."""
-        self._update_player(self.seated()[seat], draw_agreed=True)
+    def agree_draw(self, seat: int) -> list[int]:
+        """``seat`` agrees to a draw, unless a computer still in the game is ahead (by its ruleset's
+        ``bot_evaluation``): then nothing changes, and those computers, who decline, are returned.
+        Once every human still in the game agreed, it ends drawn among everyone still in it."""
         in_game = self.rs.seats_in_game(self.state)
         seated = self.seated()
         declined = [s for s in sorted(in_game) if seated[s].is_ai and self.rs.bot_evaluation(self.state, s) > 0]
-        if declined or not all(seated[s].draw_agreed or seated[s].is_ai for s in in_game):
-            self.plan.announcements.append(DrawProposed(seat, seated[seat].user_id, tuple(declined)))
-            return
+        if declined:
+            return declined
+        self._update_player(seated[seat], draw_agreed=True)
+        seated = self.seated()
+        if not all(seated[s].draw_agreed or seated[s].is_ai for s in in_game):
+            self.plan.announcements.append(DrawProposed(seat, seated[seat].user_id))
+            return []
         self._end_together(sorted(in_game), mark("the players agreed to a draw"))
+        return []
 
     def _end_by_standing(self, reason: str) -> None:
         """The game ends now, with the places as they stand (position points as at a normal end)."""

@@ -47,8 +47,10 @@ def test_bad_configuration_is_refused(env, message):
 
 
 def test_bot_without_token_exits_with_a_clear_message(monkeypatch, capsys):
+    """README: "A missing or rejected token stops the bot at once with a message saying what to fix
+    (exit code 1)"."""
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    assert bot.main([]) == 2
+    assert bot.main([]) == 1
     assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
 
 

@@ -28,7 +28,10 @@ def test_demo_plays_a_full_game_of_every_ruleset_at_its_default_table(tmp_path, 
         assert replay.format in ("GIF", "WEBP") and replay.is_animated and replay.n_frames == min(len(rounds), 120)
         assert replay.width <= 640 and result_replay.stat().st_size <= 10 * 1024 * 1024
     printed = capsys.readouterr().out
-    assert "rounds;" in printed and f"{result_replay.name} in" in printed
+    unit = {"conquest": "rounds", "fortress": "moves", "gra": "move phases", "ranks": "turns", "siege": "turns"}[
+        ruleset
+    ]
+    assert f" {unit}" in printed.split(";")[0] and f"{result_replay.name} in" in printed
 
 
 def test_an_impossible_table_fails_with_a_reason(tmp_path, capsys):

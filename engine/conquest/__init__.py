@@ -29,7 +29,7 @@ from typing import Any
 from engine import standings
 from engine.conquest import ai, events, rules
 from engine.conquest.board import SHIPPED, SIZES, ConquestMap, generate_map
-from engine.conquest.orders import Order, parse, suggest
+from engine.conquest.orders import Order, hide_running_autos, parse, suggest
 from engine.conquest.state import Cell, ConquestState, ConquestView, from_data, make_view, to_data, upgrade_v1
 from engine.errors import OptionError
 from engine.i18n import joined, map_title, mark, option_name, tr
@@ -67,6 +67,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
     name = "conquest"
     title = mark("Conquest")
     rules_text = RULES_TEXT
+    departure_note = mark("their cells turn neutral")
     min_players = 2
     max_players = 6
     default_players = 3
@@ -79,7 +80,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
     def options_schema(self) -> tuple[Option, ...]:
         return (
             SHIPPED.option(),
-            Option("size", "choice", "medium", "Size of a generated map", choices=tuple(SIZES)),
+            Option("size", "choice", "medium", "Size of a generated map", choices=tuple(SIZES), generated=True),
             Option("start_units", "int", 10, "Units on each start cell", minimum=1, maximum=100),
             Option(
                 "round_limit",
@@ -155,6 +156,9 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
 
     def format_order(self, order: Order) -> str:
         return str(order)
+
+    def public_orders(self, state: ConquestState, seat: int, text: str) -> str:
+        return text if self.outcome(state) is not None else hide_running_autos(state, seat, text)
 
     def default_orders(self, state: ConquestState, seat: int) -> list[Order]:
         return []

@@ -85,6 +85,26 @@ def parse(state: ConquestState, seat: int, text: str) -> list[Order]:
     return orders
 
 
+def hide_running_autos(state: ConquestState, seat: int, text: str) -> str:
+    """``seat``'s orders of a past round (as they were formatted) without the auto-moves still running
+    in ``state``: a standing order stays secret while it runs (the rules' orders are secret until
+    they have done their work), and is shown once it stops."""
+    shown, hidden = [], 0
+    for line in filter(None, (piece.strip() for piece in text.split(";"))):
+        if (match := _AUTO.match(words(line))) and _running(state, seat, match.group(1), match.group(2), line):
+            hidden += 1
+        else:
+            shown.append(line)
+    if hidden:
+        shown.append(ntr("({n} auto-move still running: secret)", "({n} auto-moves still running: secret)", hidden))
+    return "; ".join(shown)
+
+
+def _running(state: ConquestState, seat: int, source: str, target: str, line: str) -> bool:
+    cell = notation.cell(source, line)
+    return cell in state.autos and state.autos[cell] == notation.cell(target, line) and state.cells[cell].owner == seat
+
+
 def _parse_line(state: ConquestState, line: str) -> Order:
     if match := _STOP.match(line):
         return StopAuto(_label(state, match.group(1) or match.group(2), line))

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.conquest.sim import NEUTRAL, Geometry, Position, Step
 from engine.rng import Rng
+
+Ranks = Callable[[int], int]  # a cell's seeded random rank, to break ties (``Rng.ranks``)
 
 PRODUCTION_WEIGHT = 8  # a cell's production counts as this many units when a position is scored
 # A seat holding most of the board, or twice the strength of every rival, presses on to the end
@@ -111,18 +114,18 @@ def plan(geometry: Geometry, position: Position, seat: int, knobs: Knobs, rng: R
     survey = Survey.of(geometry, position, seat)
     threat = survey.threat
     spare = {c: units[c] - min(units[c], _guard(threat[c], knobs)) for c in survey.mine}
-    steps = _attacks(geometry, position, survey, spare, knobs, rng)
+    rank = rng.ranks()  # breaks ties between cells: by index, one seat of a symmetric map would be favoured
+    steps = _attacks(geometry, position, survey, spare, knobs, rank)
     if knobs.guard:
-        steps += _reinforce(geometry, position, threat, spare, knobs)
+        steps += _reinforce(geometry, position, threat, spare, knobs, rank)
     to_front = survey.distances(geometry, position, survey.front)
     if survey.enemy_front:  # own regions touching an enemy feed it; the others the nearest foreign cell
         to_front.update(survey.distances(geometry, position, survey.enemy_front))
-    turn = rng.below(len(units))  # a seeded tie-break between equally good steps
     for cell in survey.mine:
         if spare[cell] and to_front.get(cell, 0) > 0:
             closer = [n for n in near[cell] if to_front.get(n, -1) == to_front[cell] - 1]
             if closer:
-                best = max(closer, key=lambda n: (threat.get(n, 0) - units[n], (n - turn) % len(units)))
+                best = max(closer, key=lambda n: (threat.get(n, 0) - units[n], rank(n)))
                 steps.append((cell, best, spare[cell]))
     return steps
 
@@ -181,14 +184,15 @@ def _guard(threat: int, knobs: Knobs) -> int:
 
 
 def _attacks(
-    geometry: Geometry, position: Position, survey: Survey, spare: dict[int, int], knobs: Knobs, rng: Rng
+    geometry: Geometry, position: Position, survey: Survey, spare: dict[int, int], knobs: Knobs, rank: Ranks
 ) -> list[Step]:
     """Attacks pooled from the own cells next to each target, best target first, at its sure size
     when they can afford it and at its usual size otherwise; ``spare`` loses what they send."""
     owner, near = position.owner, geometry.near
     steps: list[Step] = []
-    for sure, need, target in _targets(geometry, position, survey, knobs, rng):
-        sources = sorted((c for c in near[target] if owner[c] == survey.seat and spare[c] > 0), key=lambda c: -spare[c])
+    for sure, need, target in _targets(geometry, position, survey, knobs, rank):
+        sources = [c for c in near[target] if owner[c] == survey.seat and spare[c] > 0]
+        sources.sort(key=lambda c: (-spare[c], rank(c)))
         afford = sum(spare[c] for c in sources)
         if afford < need:
             continue
@@ -210,12 +214,11 @@ def _send(sources: list[int], target: int, need: int, spare: dict[int, int]) -> 
 
 
 def _targets(
-    geometry: Geometry, position: Position, survey: Survey, knobs: Knobs, rng: Rng
+    geometry: Geometry, position: Position, survey: Survey, knobs: Knobs, rank: Ranks
 ) -> list[tuple[int, int, int]]:
     """Foreign cells next to ours, best value per unit first, each with the units that win it against
     every enemy unit around it (for a seat pressing on; else the usual size) and the usual size."""
     owner, units, near, production = position.owner, position.units, geometry.near, geometry.production
-    turn = rng.below(len(units))  # a seeded tie-break between equally good targets
     pressing = 2 * len(survey.mine) > len(owner) or scores(geometry, position)[survey.seat] >= PRESS_SCORE
     ranked = []
     for target in survey.foreign:
@@ -231,21 +234,21 @@ def _targets(
             enemies = sum(units[n] for n in near[target] if owner[n] not in (NEUTRAL, survey.seat))
             sure = max(need, units[target] + 1 + enemies)
             value *= PRESS_NEUTRAL if holder == NEUTRAL else 1
-        ranked.append((-value / need, (target - turn) % len(units), sure, need, target))
+        ranked.append((-value / need, rank(target), sure, need, target))
     return [(sure, need, target) for _, _, sure, need, target in sorted(ranked)]
 
 
 def _reinforce(
-    geometry: Geometry, position: Position, threat: dict[int, int], spare: dict[int, int], knobs: Knobs
+    geometry: Geometry, position: Position, threat: dict[int, int], spare: dict[int, int], knobs: Knobs, rank: Ranks
 ) -> list[Step]:
     """Spare units of quiet cells walk into threatened neighbours that are short of their guard."""
     steps: list[Step] = []
     units, near = position.units, geometry.near
-    for cell in sorted(threat, key=lambda c: -geometry.production[c]):
+    for cell in sorted(threat, key=lambda c: (-geometry.production[c], rank(c))):
         short = _guard(threat[cell], knobs) - units[cell]
         if short <= 0:
             continue
-        helpers = [n for n in near[cell] if n in spare and spare[n] > 0 and not threat[n]]
+        helpers = sorted((n for n in near[cell] if n in spare and spare[n] > 0 and not threat[n]), key=rank)
         if sum(spare[n] for n in helpers) < short:
             continue
         steps += _send(helpers, cell, short, spare)

@@ -98,6 +98,12 @@ class GameRules(ABC, Generic[S, OrderT, ViewT]):
         """Orders as one text that ``parse_orders`` reads back."""
         return "; ".join(self.format_order(order) for order in orders)
 
+    def public_orders(self, state: S, seat: int, text: str) -> str:
+        """What everyone may see, while the game stands at ``state``, of the orders ``seat`` played in
+        a resolved turn (``text`` as ``format_orders`` wrote them): all of it, unless a game has
+        standing orders, which stay secret while they run."""
+        return text
+
     def check_playable(self, state: S) -> S:
         """``state``, loaded, if it can go on: a game still running with nobody to act would wait forever."""
         if not self.acting_players(state) and self.outcome(state) is None:

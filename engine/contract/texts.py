@@ -15,6 +15,9 @@ class GameTexts(ABC, Generic[S, OrderT]):
 
     title: str
     rules_text: str  # the rules for players, in Discord markdown (under 4000 characters)
+    # What becomes of a leaving player's holdings, added to the post that says he left ("their cells
+    # turn neutral"); empty where nothing needs saying.
+    departure_note: str = ""
 
     @abstractmethod
     def turn_unit(self, state: S) -> str:

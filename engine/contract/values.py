@@ -72,6 +72,7 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     labels: tuple[str, ...] = ()
+    generated: bool = False  # shapes a generated map only (its size): refused beside a chosen map
 
     def label(self, value: Any) -> str:
         """How players read ``value``: its label for a labelled choice, else the value itself."""

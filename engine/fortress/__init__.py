@@ -109,8 +109,16 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
             Option("moves", "int", 15, "Moves each player makes", minimum=1, maximum=100),
             komi.option("Cells added to the first player's territory (empty: the measured default; 0: none)"),
             SHIPPED.option(),
-            Option("width", "int", 11, "Columns of a generated field", minimum=6, maximum=20),
-            Option("height", "int", 10, "Rows of a generated field (rounded up to even)", minimum=6, maximum=20),
+            Option("width", "int", 11, "Columns of a generated field", minimum=6, maximum=20, generated=True),
+            Option(
+                "height",
+                "int",
+                10,
+                "Rows of a generated field (rounded up to even)",
+                minimum=6,
+                maximum=20,
+                generated=True,
+            ),
         )
 
     def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -72,6 +72,7 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     name = "gra"
     title = mark("Gra")
     rules_text = RULES_TEXT
+    departure_note = mark("their nodes turn neutral")
     min_players = 2
     max_players = 6
     default_players = 3
@@ -85,7 +86,12 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
         return (
             SHIPPED.option(),
             Option(
-                "size", "choice", "medium", "Size of a generated map (about 30, 60 or 120 nodes)", choices=tuple(SIZES)
+                "size",
+                "choice",
+                "medium",
+                "Size of a generated map (about 30, 60 or 120 nodes)",
+                choices=tuple(SIZES),
+                generated=True,
             ),
             Option(
                 "turn_limit",

@@ -13,17 +13,18 @@ Decisions beyond the spec:
 - A generated board has a quarter-turn symmetry with a home city in each corner: two players take
   opposite corners and three leave the fourth corner's city neutral.
 - Position points as in every ruleset (``engine/standings.py``); no bonus.
-- Balance (rules/fortress.md, Balance: the same check for every two-player ruleset): the second
-  player won 75% of the decisive strongest-vs-strongest games on a generated board, so in a
-  two-player game the first begins with exp, ``HEAD_START`` by map (measured with
-  ``bench/bench_balance.py``; a generated board of any size takes the 11x11 figure); the board
-  shows every player's exp. With three or four players nobody does unless the option says so.
+- Balance (rules/fortress.md, Balance: the same check for every two-player ruleset): which seat
+  the strongest computers favour depends on the map (the second player on a generated board, the
+  first on duel), so in a two-player game the other one begins with exp, ``HEAD_START`` by map
+  (measured with ``bench/bench_balance.py``; a generated board of any size takes the 11x11 figure);
+  the board shows every player's exp. With three or four players nobody does unless the option
+  says so (then the first player).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine import standings
 from engine.alternating import TakesTurns
@@ -37,9 +38,17 @@ from engine.ranks.state import PAWN, Army, RanksState, RanksView, from_data, mak
 from engine.rng import seed_state
 from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer, TutorialPage
 
-# Exp the first player begins with in a two-player game, by map ("generated": any generated board):
-# bench_balance, strongest vs strongest on 11x11: seat 0 won 0.25 of decisive games without (40 games), 0.505 with 2 (200).
-HEAD_START = {"generated": 2, "nine-cities": 2}  # nine-cities: 0.268 without, 0.475 with 2 (60); duel 0.45 without
+
+class HeadStart(NamedTuple):
+    seat: int  # the seat that begins with exp
+    exp: int
+
+
+# The head start of a two-player game, by map ("generated": any generated board), from bench_balance,
+# strongest vs strongest (seat 0's share of the decisive games): generated 11x11 0.25 without (40
+# games), 0.505 with 2 for seat 0 (200); nine-cities 0.268 without, 0.475 with 2 (60); duel 0.633
+# without (200).
+HEAD_START = {"generated": HeadStart(0, 2), "nine-cities": HeadStart(0, 2), "duel": HeadStart(1, 1)}
 
 RULES_TEXT = mark(
     """\
@@ -69,8 +78,9 @@ his capital is out.
 `pass` skips the spawn or move (upgrades may follow); a missed deadline passes. After the turn \
 limit the most armies, then the most exp, wins. You may surrender at any time.
 
-**Balance**: moving second is an edge, so in a two-player game the first player begins with exp \
-(2 on a generated board and on nine-cities; option *head_start*), shown on the board."""
+**Balance**: in a two-player game the seat the computers' self-play found weaker begins with exp, \
+shown on the board: the first player 2 on a generated board and on nine-cities, the second player 1 \
+on duel (option *head_start* sets the number)."""
 )
 
 
@@ -89,7 +99,7 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
     def options_schema(self) -> tuple[Option, ...]:
         return (
             SHIPPED.option(),
-            Option("size", "int", 11, "Side of a generated board", minimum=7, maximum=16),
+            Option("size", "int", 11, "Side of a generated board", minimum=7, maximum=16, generated=True),
             Option(
                 "turn_limit", "int", 300, "Turns of all players together before the game ends", minimum=10, maximum=2000
             ),
@@ -97,7 +107,7 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
                 "head_start",
                 "int",
                 None,
-                "Exp the first player begins with (empty: the measured default; 0: none)",
+                "Exp the weaker seat begins with (empty: the measured default; 0: none)",
                 minimum=0,
                 maximum=5,
             ),
@@ -122,15 +132,12 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
     def setup(self, num_players: int, options: Mapping[str, Any] | None = None, seed: int | str = 0) -> RanksState:
         self.check_num_players(num_players)
         board = self._board(num_players, options, seed)
-        head_start = self.normalize_options(options)["head_start"]
-        if head_start is None:
-            measured = board.name if board.name in SHIPPED.names() else "generated"
-            head_start = HEAD_START.get(measured, 0) if num_players == 2 else 0
+        head_start = self._head_start(board, num_players, self.normalize_options(options)["head_start"])
         return RanksState(
             board=board,
             armies={capital: Army(seat, PAWN) for seat, capital in enumerate(board.capitals)},
             npcs=board.npcs,
-            exp=(head_start,) + (0,) * (num_players - 1),
+            exp=tuple(head_start.exp if seat == head_start.seat else 0 for seat in range(num_players)),
             players=standings.seated(num_players),
             to_move=0,
             turn=0,
@@ -138,6 +145,15 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
             last=(),
             rng=seed_state(seed),
         )
+
+    @staticmethod
+    def _head_start(board: RanksMap, num_players: int, chosen: int | None) -> HeadStart:
+        """The measured head start of a two-player game on this board, its exp replaced by ``chosen``
+        when the option gives one; with more players the first player's ``chosen`` exp, if any."""
+        measured = HEAD_START.get(board.name if board.name in SHIPPED.names() else "generated", HeadStart(0, 0))
+        if num_players != 2:
+            measured = HeadStart(0, 0)
+        return measured if chosen is None else measured._replace(exp=chosen)
 
     def parse_turn(self, state: RanksState, seat: int, text: str) -> list[Order]:
         return parse(state, seat, text)

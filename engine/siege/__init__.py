@@ -99,8 +99,24 @@ class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
 
     def options_schema(self) -> tuple[Option, ...]:
         return (
-            Option("size", "choice", 10, "Board size", choices=SIZES, labels=tuple(f"{n}×{n}" for n in SIZES)),
-            Option("mountain_level", "int", 1, "Height of the mountains of a generated board", minimum=1, maximum=3),
+            Option(
+                "size",
+                "choice",
+                10,
+                "Board size",
+                choices=SIZES,
+                labels=tuple(f"{n}×{n}" for n in SIZES),
+                generated=True,
+            ),
+            Option(
+                "mountain_level",
+                "int",
+                1,
+                "Height of the mountains of a generated board",
+                minimum=1,
+                maximum=3,
+                generated=True,
+            ),
             Option(
                 "turn_limit",
                 "int",

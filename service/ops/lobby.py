@@ -4,8 +4,9 @@ and a manager's removal of a player once it runs."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine import EngineError, Ruleset
@@ -25,7 +26,7 @@ MAX_OPEN_GAMES_PER_CHANNEL = 25
 REPEAT_SECONDS = 5.0
 
 
-def _seat_counts(rs: Ruleset, options: dict[str, Any]) -> list[int]:
+def seat_counts(rs: Ruleset, options: Mapping[str, Any]) -> list[int]:
     """The numbers of players a game of ``rs`` with ``options`` can be set up for (its map decides)."""
     counts = []
     for count in range(rs.min_players, rs.max_players + 1):
@@ -37,7 +38,14 @@ def _seat_counts(rs: Ruleset, options: dict[str, Any]) -> list[int]:
     return counts
 
 
-def _counts(counts: list[int]) -> str:
+@functools.lru_cache(maxsize=256)
+def map_seat_counts(rs: Ruleset, map_name: str) -> tuple[int, ...]:
+    """The numbers of players a shipped map takes (cheap to find once: no map is generated)."""
+    return tuple(seat_counts(rs, {"map": map_name}))
+
+
+def counts_text(counts: Sequence[int]) -> str:
+    """ "2, 3, 4 or 6" """
     if len(counts) == 1:
         return str(counts[0])
     return tr("{some} or {last}", some=joined(counts[:-1]), last=counts[-1])
@@ -119,7 +127,7 @@ class Lobby:
             )
         rs = self.rulesets[ruleset]
         settings = settle(rs, chosen)
-        seats = await asyncio.to_thread(_seat_counts, rs, settings.options)
+        seats = await asyncio.to_thread(seat_counts, rs, settings.options)
         if not seats:
             raise GameError(
                 tr("{game} cannot be set up with these options for any number of players", game=tr(rs.title))
@@ -130,7 +138,7 @@ class Lobby:
                 tr(
                     "{game} with these options is for {counts} players, not {high}",
                     game=tr(rs.title),
-                    counts=_counts(seats),
+                    counts=counts_text(seats),
                     high=high,
                 )
             )

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import OrderError, Ruleset
-from i18n import tr
+from i18n import joined, ntr, tr
 from render.summary import seat_name
 from service.errors import GameError, NotAllowed
 from service.models import Actor, Game, OrderRow
@@ -188,7 +188,16 @@ class Play:
             player = planner.seated()[seat]
             if player.draw_agreed:
                 raise GameError(tr("you already agreed to a draw; the others have not all agreed yet"))
-            planner.agree_draw(seat)
+            if declined := planner.agree_draw(seat):
+                names = game.names()
+                raise GameError(
+                    ntr(
+                        "{players} is ahead and declines a draw, so there is none; you may offer one again later",
+                        "{players} are ahead and decline a draw, so there is none; you may offer one again later",
+                        len(declined),
+                        players=joined([names[s] for s in declined]),
+                    )
+                )
 
         return await self.games.transition(game_id, build)
 

@@ -114,6 +114,14 @@ class UserSettings:
         async with self.games.db.reading() as conn:
             return (await chosen.reminder_settings(conn, [user_id])).get(user_id, DEFAULT_SETTINGS)
 
+    async def dm_refused(self, user_id: int) -> bool:
+        """His DMs refused a reminder: True the first time (tell him where he plays), False after."""
+        return await chosen.note_dm_refused(self.games.db, user_id, self.games.clock.now())
+
+    async def dm_delivered(self, user_id: int) -> None:
+        """A reminder reached him: should his DMs close again, he is told again."""
+        await chosen.clear_dm_refused(self.games.db, user_id)
+
     async def change_settings(
         self,
         user_id: int,

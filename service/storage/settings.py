@@ -1,5 +1,5 @@
-"""What users and servers chose: each user's reminder settings (``user_settings``) and each server's
-language (``server_language``)."""
+"""What users and servers chose: each user's reminder settings (``user_settings``), whether his DMs
+refused one (``dm_refusals``), and each server's language (``server_language``)."""
 
 from __future__ import annotations
 
@@ -45,6 +45,17 @@ async def save_reminder_settings(db: Store, user_id: int, settings: ReminderSett
             now,
         ),
     )
+
+
+async def note_dm_refused(db: Store, user_id: int, now: float) -> bool:
+    """Record that the user's DMs refused a reminder; True if this is news (he was not told yet)."""
+    return bool(
+        await db.write("INSERT INTO dm_refusals (user_id, told_at) VALUES (?,?) ON CONFLICT DO NOTHING", (user_id, now))
+    )
+
+
+async def clear_dm_refused(db: Store, user_id: int) -> None:
+    await db.write("DELETE FROM dm_refusals WHERE user_id = ?", (user_id,))
 
 
 async def server_languages(db: Store) -> dict[int, str]:

@@ -29,6 +29,7 @@ TABLES = (
     ("rated_games", "game_id", "game_id"),
     ("server_language", "guild_id", None),
     ("user_settings", "user_id", None),
+    ("dm_refusals", "user_id", None),
 )
 PACKED = {"history": ("payload", "events", "state_after")}  # service.storage.packing's bytes (old rows: JSON text)
 GAMES_AT_ONCE = 200

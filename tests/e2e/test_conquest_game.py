@@ -85,6 +85,11 @@ async def test_a_whole_game(table):
     assert f"<@{table.bob.id}>" in last_round.content and not last_round.pinged  # his miss is said, not rung
     removed = await table.post(lambda m: "missing turns in a row" in m.content)
     assert f"<@{table.bob.id}>" in removed.content and "round 5" in removed.content
+    # said once, with what becomes of his cells
+    assert (
+        "missing turns in a row; their cells turn neutral." in removed.content
+        and "left the game" not in removed.content
+    )
     assert removed.pinged == {table.alice.id}  # the call to round 5 rides on the removal, for Alice alone
     gone = await fake.slash(table.bob, thread, "orders pass")
     assert gone.ephemeral and "no longer playing" in gone.content

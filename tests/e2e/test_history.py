@@ -36,3 +36,24 @@ async def test_a_past_turn_shows_its_board_its_summary_and_then_everyones_orders
     assert last.content.startswith("**Conquest #1, round 2.**")
     beyond = await fake.slash(table.bob, thread, "game history", turn=3)
     assert beyond.ephemeral and "has 2 resolved turns; choose 1 to 2" in beyond.content
+
+
+async def test_a_standing_auto_move_stays_secret_in_past_orders_until_it_stops(table):
+    """rules/conquest.md: orders are secret until they have done their work; an auto-move "runs in
+    later rounds", so a past round's orders hide it while it still runs, and show it once stopped."""
+    fake = table.fake
+    thread = await table.start_game(**CONQUEST)
+    source, target = (await first_move(table, table.alice)).split()[0].split(">")
+    auto = f"auto {source}>{target}"
+    await fake.slash(table.alice, thread, "orders send", text=auto)
+    await fake.slash(table.bob, thread, "orders pass")
+    await table.post(lambda m: m.content.startswith("**Round 1.**"))
+
+    running = await fake.slash(table.bob, thread, "game orders", turn=1)
+    assert auto not in running.content and "alice: `(1 auto-move still running: secret)`" in running.content
+
+    await fake.slash(table.alice, thread, "orders send", text=f"stop {source}")
+    await fake.slash(table.bob, thread, "orders pass")
+    await table.post(lambda m: m.content.startswith("**Round 2.**"))
+    stopped = await fake.slash(table.bob, thread, "game orders", turn=1)
+    assert f"alice: `{auto}`" in stopped.content

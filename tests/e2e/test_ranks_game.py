@@ -42,7 +42,8 @@ async def test_three_players_on_a_shipped_map_until_one_is_left(table):
     await table.post(lambda m: m.content.startswith("**Turn 2.**"))
 
     await surrender(fake, third, thread)
-    await table.post(lambda m: f"<@{third.id}> surrendered" in m.content)
+    left = await table.post(lambda m: f"<@{third.id}> surrendered" in m.content)
+    assert "left the game" not in left.content  # said once
     await surrender(fake, second, thread)
     over = await table.post(lambda m: "is over" in m.content)
     assert f"<@{second.id}> surrendered, so" in over.content and f"Winner: <@{first.id}>" in over.content

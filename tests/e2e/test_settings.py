@@ -66,3 +66,30 @@ async def test_a_player_with_reminder_dms_off_gets_none_and_the_other_gets_his_a
     assert "round 1: the deadline is <t:" in bob and "You have given no orders yet." in bob
     await table.tick(3 * HOUR - 60)  # past the game's own reminder time too
     assert reminders(table.alice) == [] and len(reminders(table.bob)) == 1
+
+
+async def test_a_player_whose_dms_refuse_his_reminder_is_told_once_in_the_thread(table):
+    """A reminder Discord refuses (closed DMs, 50007) is not dropped silently: the player hears of it
+    once, in the game's thread, with the deadline; not how many orders he gave (the thread is public)."""
+    fake = table.fake
+    table.bob.accepts_dms = False
+    await fake.slash(table.bob, table.channel, "settings", lead_time="3h")
+    thread = await table.start_game(**CONQUEST)
+    await fake.slash(table.alice, thread, "orders pass")
+
+    def notices() -> list:
+        return [m for m in fake.channel_messages(thread) if "refused my reminder" in m.content]
+
+    await table.tick(DAY - 3 * HOUR)
+    told = await table.post(lambda m: "refused my reminder" in m.content)
+    assert told.pinged == {table.bob.id} and "(I say this once)" in told.content
+    assert "round 1: the deadline is <t:" in told.content and "orders" not in told.content.split("\n")[1]
+    assert "allow direct messages" in told.content and fake.dm_messages(table.bob) == []
+
+    await table.tick(3 * HOUR)  # round 1 resolves at its deadline; round 2's reminder is refused too
+    await fake.slash(table.alice, thread, "orders pass")
+    await table.tick(DAY - 3 * HOUR)
+    await table.bot.service.outbox.idle()
+    assert await table.bot.service.outbox.pending_count() == 0 and len(notices()) == 1
+    refused = table.fake.take_violations()  # each reminder was refused, as Discord does: that was the point
+    assert len(refused) == 2 and all("50007" in str(v) for v in refused)

@@ -37,24 +37,32 @@ def test_each_player_starts_with_one_pawn_on_his_capital():
         assert state.exp == (0,) * board.players and state.npcs == board.npcs
 
 
-def test_in_a_two_player_game_the_first_player_begins_with_the_measured_head_start():
+def test_in_a_two_player_game_the_weaker_seat_begins_with_the_measured_head_start():
     """rules/fortress.md, Balance: "where one seat wins more than 55% of decisive strongest-vs-strongest
     games, a measured compensation is added the same way and stated in that game's /rules text" —
-    in ranks the second player won 75% on a generated board, so the first begins with exp there."""
-    measured = HEAD_START["generated"]
-    assert measured > 0
-    assert RS.setup(2, {}, seed=3).exp == (measured, 0)
-    assert RS.setup(2, {"size": 9}, seed=3).exp == (measured, 0)  # a generated board of any size
-    assert RS.setup(2, {"map": "duel"}, seed=3).exp == (HEAD_START.get("duel", 0), 0)
-    assert HEAD_START["nine-cities"] == measured and RS.setup(2, {"map": "nine-cities"}, seed=3).exp == (measured, 0)
-    assert f"({measured} on a generated board and on nine-cities; option *head_start*)" in RS.rules_text
+    in ranks the second player won 75% on a generated board, so the first begins with exp there; on
+    duel the first player won 63%, so the second does."""
+    generated, duel = HEAD_START["generated"], HEAD_START["duel"]
+    assert generated.seat == 0 and generated.exp > 0 and duel.seat == 1 and duel.exp > 0
+    assert RS.setup(2, {}, seed=3).exp == (generated.exp, 0)
+    assert RS.setup(2, {"size": 9}, seed=3).exp == (generated.exp, 0)  # a generated board of any size
+    assert RS.setup(2, {"map": "duel"}, seed=3).exp == (0, duel.exp)
+    assert HEAD_START["nine-cities"] == generated and RS.setup(2, {"map": "nine-cities"}, seed=3).exp == (
+        generated.exp,
+        0,
+    )
+    assert (
+        f"the first player {generated.exp} on a generated board and on nine-cities, the second player {duel.exp}"
+        in (RS.rules_text.replace("\n", " "))
+    )
 
 
 def test_the_head_start_option_sets_it_and_bigger_tables_have_none_by_default():
-    """Option ``head_start``: the first player's exp at the start (0 turns it off); three and four
-    players were not measured, so nobody begins with exp unless the option says so."""
+    """Option ``head_start``: the weaker seat's exp at the start (0 turns it off); three and four
+    players were not measured, so nobody begins with exp unless the option says so (the first player)."""
     assert RS.setup(2, {"head_start": 0}, seed=3).exp == (0, 0)
-    assert RS.setup(2, {"map": "duel", "head_start": 3}, seed=3).exp == (3, 0)
+    assert RS.setup(2, {"map": "duel", "head_start": 3}, seed=3).exp == (0, 3)
+    assert RS.setup(2, {"head_start": 3}, seed=3).exp == (3, 0)
     assert RS.setup(4, {}, seed=3).exp == (0, 0, 0, 0)
     assert RS.setup(4, {"head_start": 1}, seed=3).exp == (1, 0, 0, 0)
     with pytest.raises(OptionError, match="between 0 and 5"):

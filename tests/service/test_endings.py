@@ -3,7 +3,10 @@ play on once no human is left, and computers accept a draw only when they are no
 
 from __future__ import annotations
 
+import pytest
+
 from engine import find_ruleset
+from service.errors import GameError
 from service.models import TimeSettings
 from tests.service.conftest import ALICE, BOB, HOUR
 
@@ -43,16 +46,18 @@ def pair(gold: str) -> dict:
 
 async def test_computers_decline_a_draw_while_they_are_ahead_and_accept_when_they_are_not(env):
     """By their own evaluation, not the standing: both start with one cell and the same units (tied),
-    but the computer on the gold cell is ahead and declines; the one on a plain cell accepts."""
-    answers = {}
+    but the computer on the gold cell is ahead and declines (the offer is refused, saying so, and
+    nothing is posted); the one on a plain cell accepts."""
     for gold in ("A1", "E1"):  # the computer sits on the gold cell in one game, on a plain one in the other
         game = await env.new_game(ALICE, ai=1, options=pair(gold))
         computer = 1 - seat_of(game, ALICE)
         assert RS.standing(game.state) == ((0, 1),)
-        answers[("A1", "E1")[computer] == gold] = computer, await env.master.play.propose_draw(game.id, ALICE)
-    computer, declined = answers[True]
+        if ("A1", "E1")[computer] == gold:
+            with pytest.raises(GameError, match="is ahead and declines a draw"):
+                await env.master.play.propose_draw(game.id, ALICE)
+            assert (await env.master.games.get_game(game.id)).row.status == "running"
+        else:
+            accepted = await env.master.play.propose_draw(game.id, ALICE)
+            assert accepted.row.status == "finished" and accepted.row.result["draw"]
     await env.outbox.flush()
-    proposal = next(a for a in env.sink.posted if a.kind == "draw_proposed")
-    assert declined.row.status == "running" and proposal.payload["declined"] == [computer]
-    _, accepted = answers[False]
-    assert accepted.row.status == "finished" and accepted.row.result["draw"]
+    assert not any(a.kind == "draw_proposed" for a in env.sink.posted)

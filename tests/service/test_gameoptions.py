@@ -48,6 +48,27 @@ def test_bad_choices_are_refused_with_the_reason(chosen, message):
         settle(CONQUEST, chosen)
 
 
+@pytest.mark.parametrize(
+    "ruleset, chosen, names",
+    [
+        ("conquest", {"map": "crown", "size": "large"}, "size shapes"),
+        ("siege", {"map": "ford", "size": 12, "mountain_level": 2}, "mountain_level, size shape"),
+        ("fortress", {"map": "meadow", "width": 12}, "width shapes"),
+        ("ranks", {"map": "duel", "size": 9}, "size shapes"),
+        ("gra", {"map": "wheel", "size": "small"}, "size shapes"),
+    ],
+)
+def test_an_option_for_generated_maps_is_refused_beside_a_chosen_map(ruleset, chosen, names):
+    """A chosen map has its own size: `map:crown size:large` is refused at create, saying why, not
+    silently played on crown as it is."""
+    rs = RULESETS[ruleset]
+    assert chosen["map"] in next(o for o in rs.options_schema() if o.name == "map").choices
+    with pytest.raises(OptionError, match=f"{names} a generated map only and do(es)? not apply with map"):
+        settle(rs, chosen)
+    generated = {k: v for k, v in chosen.items() if k != "map"}
+    assert settle(rs, generated).options.items() >= generated.items()  # without a map, they apply
+
+
 def test_durations_read_naturally():
     assert [duration(s) for s in (600, 3600, 90000, 7 * DAY)] == ["10 minutes", "1 hour", "1 day 1 hour", "7 days"]
 

@@ -18,7 +18,7 @@ from tests.service.test_ratings import finished
 
 
 async def a_busy_bot(location) -> Env:
-    """Games in every phase, with history, orders, ratings, undelivered posts and settings."""
+    """Games in every phase, with history, orders, ratings, undelivered posts, settings and a refused DM."""
     env = await Env(location, ManualClock()).open()
     running = await env.new_game(ALICE, BOB, CAROL, ai=1)
     await env.master.play.submit(running.id, ALICE)
@@ -33,6 +33,7 @@ async def a_busy_bot(location) -> Env:
     await env.master.settings.change_settings(
         BOB.user_id, lead="3h", quiet_start=22, quiet_end=7, time_zone="Europe/Kyiv"
     )
+    assert await env.master.settings.dm_refused(CAROL.user_id)
     async with env.db.transaction() as conn:  # a row from before history was deflated: plain JSON text
         await conn.execute("UPDATE history SET events = '[]' WHERE game_id = ? AND seq = 0", (running.id,))
     return env

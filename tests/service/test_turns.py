@@ -164,6 +164,20 @@ async def test_draw_when_every_living_player_agrees(env):
     assert game.row.result["draw"] is True and sorted(game.row.result["winners"]) == [0, 1, 2]
 
 
+async def test_a_draw_a_computer_ahead_declines_changes_nothing_and_posts_nothing(env, monkeypatch):
+    """A computer ahead declines: the offer does not stand, nobody is told in the thread, and the
+    proposer hears who declined, each time he asks (not "you already agreed")."""
+    game = await env.new_game(ALICE, BOB, ai=1)
+    monkeypatch.setattr(type(RS), "bot_evaluation", lambda self, state, seat: 0.5)
+    before = await env.outbox.pending_count()
+    for _ in range(2):
+        with pytest.raises(GameError, match=r"^Computer 1 \(\w+\) is ahead and declines a draw, so there is none"):
+            await env.master.play.propose_draw(game.id, ALICE)
+    game = await env.master.games.get_game(game.id)
+    assert game.row.status == "running" and not any(p.draw_agreed for p in game.players)
+    assert await env.outbox.pending_count() == before
+
+
 async def test_draw_agreement_expires_with_the_round(env):
     game = await env.new_game(ALICE, BOB)
     await env.master.play.propose_draw(game.id, ALICE)
