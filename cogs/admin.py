@@ -6,11 +6,26 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import OpenGame, ThinksFirst, actor_of, game_meant
+from cogs.buttons import kick, kick_view
+from cogs.common import OpenGame, ThinksFirst, actor_of, client_service, game_being_typed, game_meant
 from cogs.lobby import refresh_lobby
 from i18n import tr
 from service.markup import when
 from service.runtime.gameservice import GameService
+
+
+async def players_of_game(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The game's players and computers, as its card lists them."""
+    try:
+        game = await game_being_typed(interaction)
+    except Exception:  # autocomplete must answer quickly whatever happens; errors show on submit
+        return []
+    typed = current.casefold()
+    return [
+        app_commands.Choice(name=label[:100], value=str(player_id))
+        for label, player_id in client_service(interaction.client).presenter.player_choices(game)
+        if typed in label.casefold()
+    ][:25]
 
 
 @app_commands.guild_only()
@@ -19,7 +34,11 @@ class AdminCog(
 ):
     def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.presenter = bot, service.presenter
-        self.lobby, self.timekeeping = service.master.lobby, service.master.timekeeping
+        self.games, self.lobby, self.timekeeping = (
+            service.master.games,
+            service.master.lobby,
+            service.master.timekeeping,
+        )
 
     @app_commands.command(name="cancel", description="Cancel a game for everybody")
     @app_commands.describe(game="Game number (default: the game of this thread)")
@@ -29,26 +48,27 @@ class AdminCog(
         await interaction.followup.send(tr("Game #{number} is cancelled.", number=target.id), ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, cancelled)
 
-    @app_commands.command(name="kick", description="Remove a player (or a computer seat) from a game")
+    @app_commands.command(name="kick", description="Remove a player or a computer from a game")
     @app_commands.describe(
-        player="The player to remove",
-        seat="Or a seat number (computer players)",
-        game="Game number (default: the game of this thread)",
+        player="Who to remove, as the game's card names him", game="Game number (default: the game of this thread)"
     )
-    async def kick(
-        self,
-        interaction: discord.Interaction,
-        player: discord.User | None = None,
-        seat: app_commands.Range[int, 0, 5] | None = None,
-        game: OpenGame | None = None,
-    ) -> None:
+    @app_commands.autocomplete(player=players_of_game)
+    async def kick(self, interaction: discord.Interaction, player: str, game: OpenGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        updated = await self.lobby.kick(target.id, actor_of(interaction), player.id if player else None, seat=seat)
-        who = player.mention if player else tr("seat {number}", number=seat)
+        self.games.require_manager(target, actor_of(interaction))
+        chosen = self.presenter.player_named(target, player)
+        if chosen.is_ai:
+            await kick(interaction, target.id, chosen.id)
+            return
         await interaction.followup.send(
-            tr("Removed {who} from game #{number}.", who=who, number=target.id), ephemeral=True
+            tr(
+                "Remove {player} from {game}?",
+                player=chosen.shown_name,
+                game=self.presenter.title(target),
+            ),
+            view=kick_view(target, chosen.id, interaction.user.id),
+            ephemeral=True,
         )
-        await refresh_lobby(self.bot, self.presenter, updated)
 
     @app_commands.command(name="pause", description="Stop the clock of a game")
     @app_commands.describe(game="Game number (default: the game of this thread)")

@@ -125,6 +125,66 @@ def surrender_view(game: Game, user_id: int) -> discord.ui.View:
     return view
 
 
+class KickButton(
+    RepliesInUsersLanguage,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"kick:(?P<choice>yes|no):(?P<game>[0-9]+):(?P<player>[0-9]+):(?P<user>[0-9]+)",
+):
+    """The manager's confirmation before a human player is removed (a computer goes at once)."""
+
+    def __init__(self, choice: str, game_id: int, player_id: int, user_id: int):
+        label, style = (tr("Remove"), discord.ButtonStyle.danger) if choice == "yes" else (tr("Keep"), None)
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style or discord.ButtonStyle.secondary,
+                custom_id=f"kick:{choice}:{game_id}:{player_id}:{user_id}",
+            )
+        )
+        self.choice, self.game_id, self.player_id, self.user_id = choice, game_id, player_id, user_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> KickButton:
+        return cls(match["choice"], int(match["game"]), int(match["player"]), int(match["user"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.user_id:
+            await send_error(interaction, tr("this question was for someone else"))
+            return
+        if self.choice == "no":
+            await interaction.response.edit_message(content=tr("Nobody was removed."), view=None)
+            return
+        await interaction.response.defer()
+        await kick(interaction, self.game_id, self.player_id, edit=True)
+
+
+async def kick(interaction: discord.Interaction, game_id: int, player_id: int, *, edit: bool = False) -> None:
+    """Remove the player and say so to the manager (in the confirmation's place, with ``edit``)."""
+    service = service_of(interaction)
+    try:
+        before = await service.master.games.get_game(game_id)
+        name = next((p.shown_name for p in before.players if p.id == player_id), "?")
+        updated = await service.master.lobby.kick(game_id, actor_of(interaction), player_id)
+    except USER_ERRORS as err:
+        await send_error(interaction, str(err))
+        return
+    text = tr("Removed {who} from game #{number}.", who=name, number=game_id)
+    if edit:
+        await interaction.edit_original_response(content=text, view=None)
+    else:
+        await interaction.followup.send(text, ephemeral=True)
+    await refresh_lobby(interaction.client, service.presenter, updated)
+
+
+def kick_view(game: Game, player_id: int, user_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for choice in ("yes", "no"):
+        view.add_item(KickButton(choice, game.id, player_id, user_id))
+    return view
+
+
 class RematchButton(
     RepliesInUsersLanguage, discord.ui.DynamicItem[discord.ui.Button], template=r"rematch:(?P<game>\d+)"
 ):

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from cogs.admin import AdminCog
 from cogs.announcer import DiscordAnnouncer
-from cogs.buttons import PassButton, RematchButton, SurrenderButton
+from cogs.buttons import KickButton, PassButton, RematchButton, SurrenderButton
 from cogs.common import on_app_command_error
 from cogs.config import Config
 from cogs.game import GameCog
@@ -118,6 +118,6 @@ async def install_commands(bot: commands.AutoShardedBot, service: GameService) -
         SettingsCog(bot, service),
     ):
         await bot.add_cog(cog)
-    bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton, RematchButton, TutorialButton)
+    bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton, KickButton, RematchButton, TutorialButton)
     bot.tree.error(on_app_command_error)
     quote_commands_of(bot.tree)

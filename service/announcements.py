@@ -180,6 +180,7 @@ class PlayerRemoved:
     name: str = ""
     events: tuple[dict[str, Any], ...] = ()
     next_turn: TurnCall | None = None
+    by: int | None = None  # the manager who removed him ("kicked")
 
     def to_payload(self) -> Payload:
         return {
@@ -189,6 +190,7 @@ class PlayerRemoved:
             "reason": self.reason,
             "seq": self.seq,
             "events": list(self.events),
+            "by": self.by,
         } | _call_payload(self.next_turn)
 
     @classmethod
@@ -201,6 +203,7 @@ class PlayerRemoved:
             payload.get("name", ""),
             tuple(payload.get("events", [])),
             _call_from(payload),
+            payload.get("by"),
         )
 
 

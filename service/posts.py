@@ -125,7 +125,7 @@ class PostPresenter:
             case PlayerRemoved():
                 told = [e for e in news.events if (e.get("kind"), e.get("seat")) != ("player_removed", news.seat)]
                 consequences = self.presenter.event_lines(game, told, shown=shown)
-                left = self._departure(game, news.seat, news.reason)
+                left = self._departure(game, news.seat, news.reason, news.by)
                 if note := self.presenter.games.ruleset(game.row).departure_note:
                     left = tr("{left}; {consequence}", left=left, consequence=tr(note))
                 return [self._with_call([f"{left}.", *consequences], news.next_turn, game)]
@@ -201,9 +201,12 @@ class PostPresenter:
             return tr("seat {number}", number=seat)
         return f"{COLOUR_EMOJI[seat]} " + (f"<@{player.user_id}>" if player.user_id else f"🤖 {player.shown_name}")
 
-    def _departure(self, game: Game, seat: int, reason: str) -> str:
-        """ "🟥 <@1> ran out of time": a seat leaving, as players read it."""
+    def _departure(self, game: Game, seat: int, reason: str, by: int | None = None) -> str:
+        """ "🟥 <@1> ran out of time": a seat leaving, as players read it (``by``: the manager who
+        removed him, named; a post only pings those it calls to play)."""
         who = self._mention(game, seat)
+        if reason == "kicked" and by is not None:
+            return tr("{player} was removed by {manager}", player=who, manager=f"<@{by}>")
         if reason in DEPARTURES:
             return tr(DEPARTURES[reason], player=who)
         return tr("{player} left ({reason})", player=who, reason=reason)
@@ -289,7 +292,7 @@ class PostPresenter:
         reason = news.result.get("reason")
         departure = news.result.get("departure")
         if departure:  # the game ended because this seat left: say so first
-            left = self._departure(game, departure["seat"], departure["reason"])
+            left = self._departure(game, departure["seat"], departure["reason"], departure.get("by"))
             reason = tr("{departure}, so {reason}", departure=left, reason=tr(reason)) if reason else left
         elif reason:
             reason = tr(reason)

@@ -20,7 +20,8 @@ from render.summary import describe_events, numbered_turn, seat_name
 from render.text import font_for
 from service.errors import GameError, WrongPhase
 from service.gameoptions import creation_options, duration
-from service.models import FINISHED, RUNNING, Game
+from service.markup import COLOUR_EMOJI
+from service.models import FINISHED, RUNNING, Game, PlayerRow
 from service.ops.games import Games
 from service.ops.history import History, PastTurn
 from service.ops.lobby import map_seat_counts
@@ -48,6 +49,26 @@ class Presenter:
     @property
     def rulesets(self) -> Mapping[str, Ruleset]:
         return self.games.rulesets
+
+    def player_choices(self, game: Game) -> list[tuple[str, int]]:
+        """The game's players and computers as its card lists them (colour, then name), each with its
+        player id: what a manager picks from to remove one."""
+        players = sorted(game.players, key=lambda p: (p.seat is None, p.seat or 0, p.id))
+        return [
+            (f"{COLOUR_EMOJI[p.seat]} {p.shown_name}" if p.seat is not None else p.shown_name, p.id) for p in players
+        ]
+
+    def player_named(self, game: Game, text: str) -> PlayerRow:
+        """The player ``text`` names: a player id as the choices give it, or a name typed in full."""
+        text = text.strip()
+        labels = dict((player_id, label) for label, player_id in self.player_choices(game))
+        for player in game.players:
+            if text == str(player.id) or text.casefold() in (
+                labels[player.id].casefold(),
+                player.shown_name.casefold(),
+            ):
+                return player
+        raise GameError(tr("nobody called {name!r} is in game #{number}", name=text[:40], number=game.id))
 
     def seat_counts(self, game: Game) -> tuple[int, ...]:
         """The numbers of players a lobby can start with when its map leaves some out between its

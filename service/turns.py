@@ -233,18 +233,21 @@ class Planner:
         reason = str(err) if isinstance(err, OrderError) else "they could not be read"
         return {"kind": "orders_dropped", "seat": row.seat, "reason": reason}
 
-    def remove(self, seat: int, reason: str, continue_turn: bool = True) -> None:
-        """A seat leaves (surrender, kick, missed turns, empty clock); the turn may then be complete, or
-        the engine may have moved on to a new turn by itself (nobody left to play the old one)."""
+    def remove(self, seat: int, reason: str, continue_turn: bool = True, *, by: int | None = None) -> None:
+        """A seat leaves (surrender, kick by the manager ``by``, missed turns, empty clock); the turn may
+        then be complete, or the engine may have moved on to a new turn by itself (nobody left to play
+        the old one)."""
         still_acting = self.rs.acting_players(self.state) - {seat}
         resolution = self.rs.remove_player(self.state, seat, reason)
         self.state = resolution.state
         player = self.seated()[seat]
         events = [e.to_dict() for e in resolution.events]
         seq = self._record("remove", {"seat": seat, "reason": reason}, events)
-        self.plan.announcements.append(PlayerRemoved(seat, reason, seq, player.user_id, player.name, tuple(events)))
+        self.plan.announcements.append(
+            PlayerRemoved(seat, reason, seq, player.user_id, player.name, tuple(events), by=by)
+        )
         self.orders.pop(seat, None)
-        if self._finish_if_over({"seat": seat, "reason": reason}):
+        if self._finish_if_over({"seat": seat, "reason": reason} | ({"by": by} if by else {})):
             return
         seated = self.seated()
         if not any(not seated[s].is_ai for s in self.rs.seats_in_game(self.state)):

@@ -271,15 +271,16 @@ class Lobby:
         if len(game.players) >= game.row.max_players:
             raise GameError(tr("game #{number} is full ({count} players)", number=game.id, count=game.row.max_players))
 
-    async def kick(self, game_id: int, actor: Actor, user_id: int | None, *, seat: int | None = None) -> Game:
-        """Managers remove a player (or a computer seat): from the lobby, or from the running game."""
+    async def kick(self, game_id: int, actor: Actor, player_id: int) -> Game:
+        """A manager removes a player or a computer (by its player row, as /admin kick offers them):
+        from the lobby, or from the running game, whose post then says who removed him."""
         game = await self.games.get_game(game_id)
         self.games.require_manager(game, actor)
-        target = game.player_of(user_id) if user_id is not None else game.player_at(seat) if seat is not None else None
+        target = next((p for p in game.players if p.id == player_id), None)
         if target is None:
             raise GameError(tr("that player is not in game #{number}", number=game_id))
         if game.row.status == RUNNING:
-            return await self._remove_seat(game_id, target.seat, "kicked")
+            return await self._remove_seat(game_id, target.seat, "kicked", by=actor.user_id)
 
         async def kick(conn: Connection, game: Game) -> None:
             self.games.require_status(game, LOBBY)
@@ -323,11 +324,11 @@ class Lobby:
         self.games.notify(game_id, None)
         return await self.games.get_game(game_id)
 
-    async def _remove_seat(self, game_id: int, seat: int | None, reason: str) -> Game:
+    async def _remove_seat(self, game_id: int, seat: int | None, reason: str, *, by: int | None = None) -> Game:
         def build(planner: Planner, game: Game) -> None:
             self.games.require_status(game, RUNNING)
             if seat is None or not self.games.still_playing(game, seat):
                 raise NotAllowed(tr("that player is no longer in the game"))
-            planner.remove(seat, reason)
+            planner.remove(seat, reason, by=by)
 
         return await self.games.transition(game_id, build)

@@ -99,9 +99,11 @@ async def test_cancel_and_kick_are_for_managers(env):
     await env.master.lobby.join(game.id, BOB)
     with pytest.raises(NotAllowed):
         await env.master.lobby.cancel(game.id, BOB)
+    game = await env.master.games.get_game(game.id)
+    alice, bob = game.player_of(ALICE.user_id), game.player_of(BOB.user_id)
     with pytest.raises(NotAllowed):
-        await env.master.lobby.kick(game.id, BOB, ALICE.user_id)
-    game = await env.master.lobby.kick(game.id, ADMIN, BOB.user_id)
+        await env.master.lobby.kick(game.id, BOB, alice.id)
+    game = await env.master.lobby.kick(game.id, ADMIN, bob.id)
     assert [p.user_id for p in game.players] == [ALICE.user_id]
     game = await env.master.lobby.cancel(game.id, ALICE)
     assert game.row.status == "cancelled"
