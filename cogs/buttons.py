@@ -12,7 +12,7 @@ import discord
 from cogs.common import USER_ERRORS, actor_of, fetch_game_channel, send_error, service_of
 from cogs.lobby import post_lobby, refresh_lobby
 from cogs.translator import RepliesInUsersLanguage
-from i18n import ntr, tr
+from i18n import mark, ntr, tr
 from service.markup import when
 from service.models import RUNNING, Game
 from service.presenter import Presenter
@@ -78,20 +78,45 @@ def pass_view(game: Game) -> discord.ui.View:
     return view
 
 
+def _answer_button(choice: str, yes: str, no: str, custom_id: str) -> discord.ui.Button:
+    """One of a yes/no question's two buttons: yes in red, no in grey."""
+    label, style = (yes, discord.ButtonStyle.danger) if choice == "yes" else (no, discord.ButtonStyle.secondary)
+    return discord.ui.Button(label=label, style=style, custom_id=custom_id)
+
+
+class Question:
+    """A yes/no button under a question asked one user privately before something that cannot be
+    undone; ``confirmed`` does it, a "no" leaves the words ``declined``."""
+
+    choice: str
+    user_id: int
+    declined: str
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.user_id:
+            await send_error(interaction, tr("this question was for someone else"))
+            return
+        if self.choice == "no":
+            await interaction.response.edit_message(content=tr(self.declined), view=None)
+            return
+        await interaction.response.defer()
+        await self.confirmed(interaction)
+
+    async def confirmed(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
 class SurrenderButton(
+    Question,
     RepliesInUsersLanguage,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"surrender:(?P<choice>yes|no):(?P<game>[0-9]+):(?P<user>[0-9]+)",
 ):
+    declined = mark("You keep playing.")
+
     def __init__(self, choice: str, game_id: int, user_id: int):
-        label, style = (tr("Surrender"), discord.ButtonStyle.danger) if choice == "yes" else (tr("Keep playing"), None)
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style or discord.ButtonStyle.secondary,
-                custom_id=f"surrender:{choice}:{game_id}:{user_id}",
-            )
-        )
+        custom_id = f"surrender:{choice}:{game_id}:{user_id}"
+        super().__init__(_answer_button(choice, tr("Surrender"), tr("Keep playing"), custom_id))
         self.choice, self.game_id, self.user_id = choice, game_id, user_id
 
     @classmethod
@@ -100,14 +125,7 @@ class SurrenderButton(
     ) -> SurrenderButton:
         return cls(match["choice"], int(match["game"]), int(match["user"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if interaction.user.id != self.user_id:
-            await send_error(interaction, tr("this question was for someone else"))
-            return
-        if self.choice == "no":
-            await interaction.response.edit_message(content=tr("You keep playing."), view=None)
-            return
-        await interaction.response.defer()
+    async def confirmed(self, interaction: discord.Interaction) -> None:
         try:
             await service_of(interaction).master.play.surrender(self.game_id, actor_of(interaction))
         except USER_ERRORS as err:
@@ -126,21 +144,18 @@ def surrender_view(game: Game, user_id: int) -> discord.ui.View:
 
 
 class KickButton(
+    Question,
     RepliesInUsersLanguage,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"kick:(?P<choice>yes|no):(?P<game>[0-9]+):(?P<player>[0-9]+):(?P<user>[0-9]+)",
 ):
     """The manager's confirmation before a human player is removed (a computer goes at once)."""
 
+    declined = mark("Nobody was removed.")
+
     def __init__(self, choice: str, game_id: int, player_id: int, user_id: int):
-        label, style = (tr("Remove"), discord.ButtonStyle.danger) if choice == "yes" else (tr("Keep"), None)
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style or discord.ButtonStyle.secondary,
-                custom_id=f"kick:{choice}:{game_id}:{player_id}:{user_id}",
-            )
-        )
+        custom_id = f"kick:{choice}:{game_id}:{player_id}:{user_id}"
+        super().__init__(_answer_button(choice, tr("Remove"), tr("Keep"), custom_id))
         self.choice, self.game_id, self.player_id, self.user_id = choice, game_id, player_id, user_id
 
     @classmethod
@@ -149,14 +164,7 @@ class KickButton(
     ) -> KickButton:
         return cls(match["choice"], int(match["game"]), int(match["player"]), int(match["user"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if interaction.user.id != self.user_id:
-            await send_error(interaction, tr("this question was for someone else"))
-            return
-        if self.choice == "no":
-            await interaction.response.edit_message(content=tr("Nobody was removed."), view=None)
-            return
-        await interaction.response.defer()
+    async def confirmed(self, interaction: discord.Interaction) -> None:
         await kick(interaction, self.game_id, self.player_id, edit=True)
 
 
