@@ -1,7 +1,8 @@
 """Is the first seat or the second favoured? Strongest-vs-strongest self-play in every two-player setting.
 
 For each setting (fortress per mode, siege 10×10 and 12×12, ranks on each two-player map and the
-generated one, two-player conquest and gra), GAMES games (default 200) with both seats played by the
+generated one, two-player conquest and gra), GAMES games (default 200; ``--first-seed`` runs another
+set of them, to add up where 200 games leave the share too uncertain) with both seats played by the
 ruleset's strongest computer level at the game's default options (the default komi of fortress
 and siege and the head start of ranks included, unless ``--option komi=0`` or ``--option
 head_start=0``), map seed = game number. Counts the
@@ -84,6 +85,7 @@ def fairest_komi(margins: list[int], seat: int) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--first-seed", type=int, default=0, help="seed of the first game (the next run's games: 200)")
     parser.add_argument("--settings", nargs="*", default=list(SETTINGS))
     parser.add_argument("--option", action="append", default=[], help="name=value for every setting that has it")
     args = parser.parse_args()
@@ -95,7 +97,8 @@ def main() -> None:
             known = {o.name: o.kind for o in find_ruleset(name).options_schema()}
             given = {k: int(v) if known[k] == "int" else v for k, v in extra.items() if k in known}
             options = {**options, **given}
-            results = pool.map(play, [(name, options, seed) for seed in range(args.games)])
+            seeds = range(args.first_seed, args.first_seed + args.games)
+            results = pool.map(play, [(name, options, seed) for seed in seeds])
             wins = [sum(1 for winner, _, _ in results if winner == seat) for seat in (0, 1)]
             decisive = sum(wins)
             share = wins[0] / decisive if decisive else 0.5
@@ -117,7 +120,8 @@ def main() -> None:
                     flush=True,
                 )
             figures.append(f"{setting.replace('-', '_')}_seat0={share:.3f}")
-    print(f"RESULT balance games={args.games} {' '.join(figures)}")
+    first = f" first_seed={args.first_seed}" if args.first_seed else ""
+    print(f"RESULT balance games={args.games}{first} {' '.join(figures)}")
 
 
 if __name__ == "__main__":

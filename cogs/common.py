@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from service.posts import Upload
     from service.presenter import ReplayPost
     from service.runtime.gameservice import GameService
+    from service.runtime.workers import Picture
 
 log = logging.getLogger(__name__)
 
@@ -78,12 +79,18 @@ def plain(name: str) -> str:
     return discord.utils.escape_markdown(name).replace("<", "\\<").replace("@", "@\u200b")
 
 
-def png_file(data: bytes, filename: str) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=filename)
+ALT_TEXT_LIMIT = 1024  # characters of an attachment's description
+
+
+def png_file(picture: Picture, filename: str, heading: str = "") -> discord.File:
+    """The picture as an attachment, described for a screen reader: ``heading``, then its own words."""
+    described = f"{heading}\n{picture.description}" if heading else picture.description
+    return discord.File(io.BytesIO(picture.data), filename=filename, description=described[:ALT_TEXT_LIMIT])
 
 
 def upload_file(upload: ReplayPost | Upload) -> discord.File:
-    return discord.File(io.BytesIO(upload.data), filename=upload.filename)
+    described = upload.description[:ALT_TEXT_LIMIT]
+    return discord.File(io.BytesIO(upload.data), filename=upload.filename, description=described)
 
 
 class GameTransformer(app_commands.Transformer):

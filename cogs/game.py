@@ -159,14 +159,19 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
         await interaction.followup.send(embed=game_embed(target, self.presenter), ephemeral=True)
 
     @app_commands.command(name="board", description="The current board (only you see the reply)")
-    @app_commands.describe(game="Game number (default: the game of this thread)")
-    async def board(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
+    @app_commands.describe(
+        game="Game number (default: the game of this thread)",
+        text="True: the board in words instead of an image (as a screen reader reads it)",
+    )
+    async def board(self, interaction: discord.Interaction, game: MyGame | None = None, text: bool = False) -> None:
         target = await game_meant(interaction, game)
-        data = await self.presenter.board(target)
+        picture = await self.presenter.board(target)
+        heading = f"{self.presenter.title(target)}, {self.presenter.turn_label(target).lower()}"
+        if text:
+            await interaction.followup.send(f"{heading}\n{picture.description}"[:2000], ephemeral=True)
+            return
         await interaction.followup.send(
-            f"{self.presenter.title(target)}, {self.presenter.turn_label(target).lower()}",
-            file=png_file(data, f"game-{target.id}-board.png"),
-            ephemeral=True,
+            heading, file=png_file(picture, f"game-{target.id}-board.png", heading), ephemeral=True
         )
 
     async def _past_turn(
@@ -181,10 +186,12 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
         self, interaction: discord.Interaction, turn: Turn | None = None, game: MyGame | None = None
     ) -> None:
         target, past = await self._past_turn(interaction, turn, game)
-        data = await self.presenter.board(target, seq=past.seq)
+        picture = await self.presenter.board(target, seq=past.seq)
+        heading, *changes = self.presenter.past_turn_lines(target, past)
+        described = "\n".join([heading.strip("*"), *([tr("What changed:"), *changes] if changes else [])])
         await interaction.followup.send(
             "\n".join(self.presenter.past_turn_lines(target, past, shown=plain))[:2000],
-            file=png_file(data, f"game-{target.id}-{past.unit.replace(' ', '-')}-{past.number}.png"),
+            file=png_file(picture, f"game-{target.id}-{past.unit.replace(' ', '-')}-{past.number}.png", described),
             ephemeral=True,
         )
 

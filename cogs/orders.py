@@ -123,9 +123,10 @@ class OrdersCog(
     async def show(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
         mine = await self.play.my_orders(target.id, actor_of(interaction))
-        data = await self.presenter.board(target, viewer=mine.seat, orders_text="; ".join(mine.lines))
+        picture = await self.presenter.board(target, viewer=mine.seat, orders_text="; ".join(mine.lines))
         name = f"game-{target.id}-orders.png" if mine.lines else f"game-{target.id}-board.png"
-        await self._answer(interaction, target, mine, png_file(data, name))
+        heading = f"{self.presenter.title(target)}, {self.presenter.turn_label(target).lower()}"
+        await self._answer(interaction, target, mine, png_file(picture, name, heading))
 
     @app_commands.command(name="clear", description="Delete all your orders of this turn")
     @app_commands.describe(game="Game number (default: the game of this thread)")

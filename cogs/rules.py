@@ -85,7 +85,7 @@ def tutorial_message(page: TutorialView) -> dict:
     heading = tr("**Page {page} of {pages}**", page=page.index + 1, pages=page.count)
     return {
         "content": f"{heading}\n{page.text}"[:2000],
-        "attachments": [png_file(page.image, f"tutorial-{page.ruleset}-{page.index + 1}.png")],
+        "attachments": [png_file(page.image, f"tutorial-{page.ruleset}-{page.index + 1}.png", page.text)],
         "view": view,
     }
 

@@ -15,18 +15,36 @@ from typing import Any
 
 from PIL import Image
 
-from render import boards, pieces, png, text
+from engine.i18n import tr
+from render import boards, legend, pieces, png, text
+from render.summary import coloured
 
 Drawer = Callable[[Any, Sequence[str], Sequence[object], str | None], Image.Image]
 """Draws a view: ``(view, names, orders, title) -> image``."""
+Entries = Callable[[Any, Sequence[str]], Sequence[legend.Entry]]
+"""A view's legend entries, one per seat: ``(view, names) -> entries``."""
 
 _DRAWERS: dict[type, Drawer] = {}
+_ENTRIES: dict[type, Entries] = {}
 
 
-def register_drawer(view_type: type, drawer: Drawer) -> None:
+def register_drawer(view_type: type, drawer: Drawer, entries: Entries | None = None) -> None:
     """Make ``board_png`` draw views of ``view_type`` (each ruleset's view has its own type): how a
-    game kept outside this package (a plug-in's own folder) gets its board drawn."""
+    game kept outside this package (a plug-in's own folder) gets its board drawn. ``entries``, the
+    players' lines of its legend, also describe it in words (``describe``)."""
     _DRAWERS[view_type] = drawer
+    if entries is not None:
+        _ENTRIES[view_type] = entries
+
+
+def describe(view: object, *, names: Sequence[str], title: str | None = None) -> list[str]:
+    """The board in words, for a screen reader (an image's alt text): its title, then each player's
+    colour, name and holdings as the legend shows them."""
+    lines = [title] if title else []
+    entries = _ENTRIES.get(type(view))
+    for seat, entry in enumerate(entries(view, names) if entries else ()):
+        lines.append(tr("{player}: {holdings}", player=coloured(entry.name, seat), holdings=entry.detail))
+    return lines
 
 
 def has_drawer(view_type: type) -> bool:
@@ -63,9 +81,9 @@ def _register_boards() -> None:
     """Register the drawing of every module in ``render.boards`` (one per ruleset, named after it)."""
     for board in pkgutil.iter_modules(boards.__path__, f"{boards.__name__}."):
         module = importlib.import_module(board.name)
-        register_drawer(module.VIEW, module.draw)
+        register_drawer(module.VIEW, module.draw, module.entries)
 
 
 _register_boards()
 
-__all__ = ["Drawer", "board_image", "board_png", "clear_caches", "has_drawer", "register_drawer"]
+__all__ = ["Drawer", "Entries", "board_image", "board_png", "clear_caches", "describe", "has_drawer", "register_drawer"]

@@ -7,13 +7,31 @@ from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
-from engine.i18n import tr
+from engine.i18n import ntr, tr
 from render import png, text
 from render.style import BACKGROUND, INK, MUTED, mix, player_colour
 
 WIDTH, HEIGHT = 960, 640  # as wide as the boards, so phones scale both alike
 LEFT, RIGHT, TOP, BOTTOM = 90, 210, 70, 56
 TITLE, LABEL = 28, 20
+
+
+def chart_description(title: str, series: Mapping[str, Sequence[float]]) -> str:
+    """The chart in words (its alt text): each line's first and last rating and how many games."""
+    lines = [title]
+    for name, points in series.items():
+        if points:
+            lines.append(
+                ntr(
+                    "{name}: {first:.1f} after the first game, {last:.1f} after {n} game",
+                    "{name}: {first:.1f} after the first game, {last:.1f} after {n} games",
+                    len(points),
+                    name=name,
+                    first=points[0],
+                    last=points[-1],
+                )
+            )
+    return "\n".join(lines if len(lines) > 1 else [title, tr("No rated games yet")])
 
 
 def rating_chart(title: str, series: Mapping[str, Sequence[float]]) -> bytes:

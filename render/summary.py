@@ -27,7 +27,12 @@ def seat_name(names: Sequence[str], seat: int | None) -> str:
         return tr("neutral")
     if seat >= len(names):
         return tr("seat {number}", number=seat)
-    return tr("{player} ({colour})", player=names[seat], colour=tr(COLOURS[seat]))
+    return coloured(names[seat], seat)
+
+
+def coloured(name: str, seat: int) -> str:
+    """ "alice (red)": a player by name and seat colour, as the boards draw him."""
+    return tr("{player} ({colour})", player=name, colour=tr(COLOURS[seat % len(COLOURS)]))
 
 
 def describe_events(rs: Ruleset, events: Iterable[Event], names: Sequence[str]) -> list[str]:

@@ -183,15 +183,18 @@ class PlayerRemoved:
     by: int | None = None  # the manager who removed him ("kicked")
 
     def to_payload(self) -> Payload:
-        return {
-            "seat": self.seat,
-            "user_id": self.user_id,
-            "name": self.name,
-            "reason": self.reason,
-            "seq": self.seq,
-            "events": list(self.events),
-            "by": self.by,
-        } | _call_payload(self.next_turn)
+        return (
+            {
+                "seat": self.seat,
+                "user_id": self.user_id,
+                "name": self.name,
+                "reason": self.reason,
+                "seq": self.seq,
+                "events": list(self.events),
+            }
+            | ({"by": self.by} if self.by is not None else {})
+            | _call_payload(self.next_turn)
+        )
 
     @classmethod
     def from_payload(cls, payload: Mapping[str, Any]) -> PlayerRemoved:

@@ -7,7 +7,7 @@ in the language set by the caller (``i18n.using``: the server's, for posts every
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from i18n import mark, ntr, tr
@@ -54,10 +54,11 @@ DEPARTURES = {
 
 @dataclass(frozen=True)
 class Upload:
-    """A file a post carries."""
+    """A file a post carries, with its alt text."""
 
     filename: str
     data: bytes
+    description: str
 
 
 @dataclass(frozen=True)
@@ -156,9 +157,14 @@ class PostPresenter:
                 )
                 return [_post(text)]
 
-    async def _board(self, game: Game, seq: int, title: str | None = None) -> Upload:
-        data = await self.presenter.board(game, seq=seq, title=title)
-        return Upload(f"game-{game.id}-{seq:04d}.png", data)
+    async def _board(
+        self, game: Game, seq: int, heading: str, title: str | None = None, changes: Sequence[str] = ()
+    ) -> Upload:
+        """The board after history entry ``seq``, described for a screen reader: ``heading``, each
+        player's holdings, and the ``changes`` of the turn (names, never mentions)."""
+        picture = await self.presenter.board(game, seq=seq, title=title)
+        lines = [heading, picture.description, *([tr("What changed:"), *changes] if changes else [])]
+        return Upload(f"game-{game.id}-{seq:04d}.png", picture.data, "\n".join(lines))
 
     def _with_call(self, lines: list[str], call: TurnCall | None, game: Game, upload: Upload | None = None) -> Post:
         """The lines (cut to fit), then the new turn's call to play when this post carries it."""
@@ -221,7 +227,8 @@ class PostPresenter:
             seats=seats,
             ruleset=game.row.ruleset,
         )
-        return self._with_call([text], news.next_turn, game, await self._board(game, news.seq, tr("Start")))
+        heading = tr("{game}: {board}", game=self.presenter.title(game), board=tr("Start"))
+        return self._with_call([text], news.next_turn, game, await self._board(game, news.seq, heading, tr("Start")))
 
     async def _resolved(self, news: RoundResolved, game: Game, shown: Callable[[str], str]) -> Post:
         lines = [f"**{_turn_name(news.named)}.**"]
@@ -236,7 +243,9 @@ class PostPresenter:
                     limit=news.missed_limit,
                 )
             )
-        return self._with_call(lines, news.next_turn, game, await self._board(game, news.seq))
+        heading = tr("{game}: {board}", game=self.presenter.title(game), board=_turn_name(news.named))
+        changes = self.presenter.event_lines(game, news.events)
+        return self._with_call(lines, news.next_turn, game, await self._board(game, news.seq, heading, changes=changes))
 
     async def _reminders(self, news: Reminder, game: Game) -> list[Post]:
         """One direct message for each player still wanting reminders (he may have turned them off
@@ -301,7 +310,8 @@ class PostPresenter:
             if reason
             else tr("🏁 **{game} is over**.", game=title)
         )
-        board = await self._board(game, news.seq, tr("Final position")) if news.board else None
+        heading = tr("{game}: {board}", game=title, board=tr("Final position"))
+        board = await self._board(game, news.seq, heading, tr("Final position")) if news.board else None
         return _post(_fit([over, *result_lines(game)]), upload=board, rematch=True)
 
     async def _replay(self, game: Game, upload_limit: int) -> list[Post]:
@@ -313,7 +323,7 @@ class PostPresenter:
         except GameError as err:  # it could never fit: the game's other posts go on without it
             log.warning("game #%s: no replay posted: %s", game.id, err)
             return []
-        return [_post(replay.text, upload=Upload(replay.filename, replay.data))]
+        return [_post(replay.text, upload=Upload(replay.filename, replay.data, replay.description))]
 
     def _draw(self, news: DrawProposed, game: Game) -> Post:
         lines = [

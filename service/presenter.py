@@ -26,7 +26,7 @@ from service.ops.games import Games
 from service.ops.history import History, PastTurn
 from service.ops.lobby import map_seat_counts
 from service.ops.ratings import Standing
-from service.runtime.workers import CpuPool, chart_job, preview_job, render_job, replay_job
+from service.runtime.workers import CpuPool, Picture, chart_job, preview_job, render_job, replay_job
 
 
 @dataclass(frozen=True)
@@ -221,9 +221,9 @@ class Presenter:
         viewer: int | None = None,
         orders_text: str = "",
         title: str | None = None,
-    ) -> bytes:
-        """The board as PNG: after history entry ``seq``, or now; with ``viewer`` and ``orders_text``,
-        that player's private view of his own orders."""
+    ) -> Picture:
+        """The board as PNG, described: after history entry ``seq``, or now; with ``viewer`` and
+        ``orders_text``, that player's private view of his own orders."""
         state: str | None
         if seq is None or seq == game.row.seq:  # the position the game is in: no need to read history
             state = game.row.state_text
@@ -273,7 +273,15 @@ class Presenter:
                 game=title,
             )
         )
-        return ReplayPost(text, f"game-{game.id}-replay.{replay.format}", replay.data)
+        description = ntr(
+            "{game}, animated: {n} board, {first} to {last}",
+            "{game}, animated: {n} boards, {first} to {last}",
+            frames,
+            game=title,
+            first=replay.captions[0],
+            last=replay.captions[-1],
+        )
+        return ReplayPost(text, f"game-{game.id}-replay.{replay.format}", replay.data, description)
 
     def tutorials(self) -> list[RulesetCard]:
         """The games that have a tutorial."""
@@ -317,7 +325,7 @@ class Presenter:
         name = self.games.ruleset(game.row).map_name(game.state)
         return map_title(name) if name else None
 
-    async def map_preview(self, game: Game) -> bytes:
+    async def map_preview(self, game: Game) -> Picture:
         """PNG of the board the game will start on, with as many players as it seats."""
         title = tr("{game}: {map}", game=self.title(game), map=self.chosen_map(game) or tr("map"))
         rs = self.games.ruleset(game.row)
@@ -325,7 +333,7 @@ class Presenter:
             preview_job, rs, game.row.options, game.row.max_players, game.row.seed, title, current()
         )
 
-    async def rating_chart(self, who: str, stats: Mapping[str, tuple[Standing, list[float]]]) -> bytes:
+    async def rating_chart(self, who: str, stats: Mapping[str, tuple[Standing, list[float]]]) -> Picture:
         """PNG of a player's rating after each rated game, a line per game he plays."""
         series = {self.ruleset_title(name): history for name, (_, history) in stats.items()}
         title = tr("{player}: rating by game", player=_drawable(who) or tr("Player"))
@@ -343,6 +351,7 @@ class ReplayPost:
     text: str
     filename: str
     data: bytes
+    description: str  # alt text
 
 
 @dataclass(frozen=True)
@@ -351,7 +360,7 @@ class TutorialView:
     index: int  # from 0
     count: int
     text: str
-    image: bytes
+    image: Picture
 
 
 def _drawable(name: str) -> str:

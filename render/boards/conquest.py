@@ -63,7 +63,7 @@ def draw(view: ConquestView, names: Sequence[str], orders: Sequence[object], tit
     for cell in view.cells:
         _cell(canvas, hexes, cell)
     _draw_flows(canvas, hexes, private_flows(view, orders) if private else public_flows(view))
-    draw_legend(canvas, geometry, _entries(view, names, private), KEYS)
+    draw_legend(canvas, geometry, entries(view, names, private), KEYS)
     return image
 
 
@@ -240,7 +240,7 @@ def _draw_flows(canvas: ImageDraw.ImageDraw, hexes: HexLayout, flows: Sequence[F
             )
 
 
-def _entries(view: ConquestView, names: Sequence[str], private: bool) -> list[legend.Entry]:
+def entries(view: ConquestView, names: Sequence[str], private: bool = False) -> list[legend.Entry]:
     cells: dict[int, int] = defaultdict(int)
     units: dict[int, int] = defaultdict(int)
     production: dict[int, int] = defaultdict(int)

@@ -64,7 +64,7 @@ def draw(view: FortressView, names: Sequence[str], orders: Sequence[object], tit
         hexboard.hexagon(
             canvas, hexes, cell, None, HIGHLIGHT, width=max(4, round(hexes.size * 0.12)), inset=hexes.size * 0.04
         )
-    draw_legend(canvas, geometry, _entries(view, names), keys(view))
+    draw_legend(canvas, geometry, entries(view, names), keys(view))
     return image
 
 
@@ -202,7 +202,7 @@ def territory_text(view: FortressView, seat: int) -> str:
     return legend.with_komi(ntr("{n} cell", "{n} cells", view.territory[seat]), view.state.komi_of(seat))
 
 
-def _entries(view: FortressView, names: Sequence[str]) -> list[legend.Entry]:
+def entries(view: FortressView, names: Sequence[str]) -> list[legend.Entry]:
     entries = []
     for seat in (0, 1):
         standing = view.state.players[seat]

@@ -94,7 +94,7 @@ def draw(view: GraView, names: Sequence[str], orders: Sequence[object], title: s
         _private(canvas, view, frame, orders)
     for node in state.graph.nodes:  # on top of the pick rings: players type these numbers
         _number(canvas, frame, state.graph.positions[node - 1], node)
-    draw_legend(canvas, frame, _entries(view, names, bool(orders)), KEYS)
+    draw_legend(canvas, frame, entries(view, names, bool(orders)), KEYS)
     return image
 
 
@@ -264,7 +264,7 @@ def _private(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame, orde
         )
 
 
-def _entries(view: GraView, names: Sequence[str], private: bool) -> list[legend.Entry]:
+def entries(view: GraView, names: Sequence[str], private: bool = False) -> list[legend.Entry]:
     state = view.state
     entries = []
     for seat, standing in enumerate(state.players):

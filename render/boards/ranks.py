@@ -97,7 +97,7 @@ def draw(view: RanksView, names: Sequence[str], orders: Sequence[object], title:
         _orders(canvas, frame, view, orders)
     else:
         _last_turn(canvas, frame, view)
-    draw_legend(canvas, frame, _entries(view, names), KEYS)
+    draw_legend(canvas, frame, entries(view, names), KEYS)
     return image
 
 
@@ -257,7 +257,7 @@ def _orders(canvas: ImageDraw.ImageDraw, frame: Layout, view: RanksView, orders:
             )
 
 
-def _entries(view: RanksView, names: Sequence[str]) -> list[legend.Entry]:
+def entries(view: RanksView, names: Sequence[str]) -> list[legend.Entry]:
     entries = []
     for seat, standing in enumerate(view.state.players):
         armies = view.armies[seat]

@@ -93,7 +93,7 @@ def draw(view: SiegeView, names: Sequence[str], orders: Sequence[object], title:
     _last_turn(canvas, view, frame)
     board_top = frame.bottom - view.state.size * frame.cell
     _compass(canvas, (frame.left + view.state.size * frame.cell - COMPASS / 2, board_top - AXIS - COMPASS / 2), 36)
-    draw_legend(canvas, frame, _entries(view, names), KEYS)
+    draw_legend(canvas, frame, entries(view, names), KEYS)
     return image
 
 
@@ -256,7 +256,7 @@ def _compass(canvas: ImageDraw.ImageDraw, center: Point, radius: float) -> None:
         text.draw(canvas, (x + dx * radius * 0.95, y + dy * radius * 0.95), word, 16, INK, bold=True, anchor="mm")
 
 
-def _entries(view: SiegeView, names: Sequence[str]) -> list[legend.Entry]:
+def entries(view: SiegeView, names: Sequence[str]) -> list[legend.Entry]:
     entries = []
     for seat in (0, 1):
         standing = view.state.players[seat]

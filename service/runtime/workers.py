@@ -29,8 +29,8 @@ from typing import Any, NamedTuple, TypeVar
 
 from engine import RULESETS, Ruleset
 from i18n import ENGLISH, LANGUAGES, tr, translations, using
-from render import board_image, board_png, has_drawer, text
-from render.chart import rating_chart
+from render import board_image, board_png, describe, has_drawer, text
+from render.chart import chart_description, rating_chart
 from render.replay import Replay, Still, animate, final
 from render.summary import numbered_turn
 
@@ -46,6 +46,13 @@ class ReplayStep(NamedTuple):
     after: str  # as JSON text: the worker parses it
 
 
+class Picture(NamedTuple):
+    """An image and its words for a screen reader (alt text): what a board shows, a chart's lines."""
+
+    data: bytes
+    description: str
+
+
 def render_job(
     rs: Ruleset,
     state: Mapping[str, Any] | str,
@@ -55,30 +62,37 @@ def render_job(
     names: Sequence[str],
     title: str | None,
     language: str = ENGLISH,
-) -> bytes:
+) -> Picture:
     """The board as ``viewer`` may see it; with ``orders_text``, his private view of his orders; its
     words in ``language`` (a worker process does not share the caller's context). ``state`` may be
-    JSON text, so that the worker parses it, not the bot's process."""
+    JSON text, so that the worker parses it, not the bot's process. Described: each player's
+    holdings, and the orders of a private view."""
     loaded = rs.from_dict(state if isinstance(state, Mapping) else json.loads(state))
     orders = rs.parse_orders(loaded, viewer, orders_text) if viewer is not None and orders_text else ()
     with using(language):
-        return board_png(rs.view(loaded, viewer), names=names, orders=orders, title=title)
+        view = rs.view(loaded, viewer)
+        lines = describe(view, names=names)
+        if orders:
+            lines.append(tr("Your orders, drawn for you alone: {orders}", orders=rs.format_orders(orders)))
+        return Picture(board_png(view, names=names, orders=orders, title=title), "\n".join(lines))
 
 
 def preview_job(
     rs: Ruleset, options: Mapping[str, Any], players: int, seed: int, title: str, language: str = ENGLISH
-) -> bytes:
+) -> Picture:
     """The board a game will start on, as everyone sees it (before anyone has joined it)."""
     state = rs.setup(players, options, seed)
     with using(language):
         names = [tr("Seat {number}", number=n + 1) for n in range(players)]
-        return board_png(rs.view(state, None), names=names, orders=(), title=title)
+        view = rs.view(state, None)
+        lines = [title, *describe(view, names=names)]
+        return Picture(board_png(view, names=names, orders=(), title=title), "\n".join(lines))
 
 
-def chart_job(title: str, series: Mapping[str, Sequence[float]], language: str = ENGLISH) -> bytes:
+def chart_job(title: str, series: Mapping[str, Sequence[float]], language: str = ENGLISH) -> Picture:
     """A player's rating history, its axis words in ``language``."""
     with using(language):
-        return rating_chart(title, series)
+        return Picture(rating_chart(title, series), chart_description(title, series))
 
 
 def replay_job(

@@ -101,8 +101,8 @@ async def test_a_chinese_server_gets_chinese_posts_and_boards(table):
     game = (await service.master.lookup.list_games(table.guild.id))[0]
     seq = game.row.turn  # the board after the first round, as the post showed it
     with using("zh_Hans"):
-        chinese = await service.presenter.board(game, seq=seq)
-    english = await service.presenter.board(game, seq=seq)
+        chinese = (await service.presenter.board(game, seq=seq)).data
+    english = (await service.presenter.board(game, seq=seq)).data
     assert resolved.attachments[0].data == chinese != english
     assert image.width == decode_png(english).width
     with using("zh_Hans"):

@@ -32,6 +32,9 @@ async def test_a_finished_game_moves_the_leaderboard_and_the_stats(table):
     assert stats.ephemeral and "Conquest: rating" in stats.content and "1 win" in stats.content
     chart = decode_png(stats.message.attachments[0].data)
     assert chart.size == (960, 640)
+    described = stats.message.attachments[0].description.split("\n")  # its alt text: the line in words
+    assert described[0] == "alice: rating by game" and described[1].startswith("Conquest: ")
+    assert described[1].endswith("after 1 game") and len(described) == 2
     mine = await fake.slash(table.bob, table.channel, "stats")
     assert "0 wins" in mine.content
 

@@ -52,6 +52,7 @@ async def test_replay_on_demand_and_once_at_the_end(table):
     assert next(i for i, t in enumerate(texts) if "is over" in t) < texts.index(posted.content)
     [attachment] = posted.attachments
     assert attachment.filename.endswith((".gif", ".webp")) and attachment.size <= 10 * 1024 * 1024
+    assert attachment.description == "Conquest #1, animated: 4 boards, Start to Final position"  # its alt text
     replay = decode_replay(attachment.data, frames=4)
     assert replay.size == so_far.size and last_frame(replay) != last_frame(so_far)
 

@@ -155,7 +155,7 @@ async def test_a_standing_order_is_drawn_only_as_the_move_it_made(table):
     assert state.autos and any(trace.auto for trace in state.last_moves)  # the plan stands, and it ran
     plain = replace(state, autos={}, last_moves=tuple(replace(t, auto=False) for t in state.last_moves))
     plain_row = replace(game.row, state_text=json.dumps(RS.to_dict(plain)))
-    as_plain_moves = await presenter.board(replace(game, row=plain_row))
+    as_plain_moves = (await presenter.board(replace(game, row=plain_row))).data
     for viewer in (table.bob, table.carol):
         board = await fake.slash(viewer, thread, "game board")
         assert board.attachments[0].data == as_plain_moves, viewer.name

@@ -79,11 +79,11 @@ def test_the_komi_is_shown_beside_the_second_players_count_and_in_the_result():
     """The compensation is shown on the board: seat 1's count reads "14 squares + 4.5 komi", and a
     game the territory decides is won by the counts with the komi."""
     state = RS.setup(2, {"komi": "4.5"}, seed=2)
-    entries = siege._entries(RS.view(state, None), ["A", "B"])
+    entries = siege.entries(RS.view(state, None), ["A", "B"])
     assert f"{state.territory(1)} squares + 4.5 komi · " in entries[1].detail
     assert "komi" not in entries[0].detail
     plain = RS.setup(2, {"komi": "0"}, seed=2)
-    assert all("komi" not in entry.detail for entry in siege._entries(RS.view(plain, None), ["A", "B"]))
+    assert all("komi" not in entry.detail for entry in siege.entries(RS.view(plain, None), ["A", "B"]))
     ended = replace(state, ended="limit")
     text = siege._result(RS.view(ended, None), ["A", "B"])
     assert text == f"B wins {state.territory(1) + 4.5:g} to {state.territory(0)} (the turn limit was reached)"
