@@ -1,7 +1,10 @@
 """Colours shared by every board, so a seat looks the same in every game the bot hosts.
 
 Seat colours follow the names the engine uses (red, blue, green, orange, purple, brown). They
-differ in lightness as well as hue, so they stay apart for most colour-blind players.
+differ in lightness as well as hue, so they stay apart for colour-blind players: every two of them,
+and each and the neutral grey, are at least ``bench/bench_palette.py``'s ``THRESHOLD`` apart in
+CAM02-UCS under normal vision and simulated protanopia, deuteranopia and tritanopia (the palette
+before had red and brown 2 apart for a protanope).
 """
 
 from __future__ import annotations
@@ -11,12 +14,12 @@ from functools import lru_cache
 from render.text import Colour
 
 PLAYER_COLOURS: tuple[Colour, ...] = (
-    (214, 39, 40),  # red
-    (31, 110, 190),  # blue
-    (0, 150, 110),  # green
-    (245, 150, 20),  # orange
-    (140, 80, 185),  # purple
-    (125, 80, 45),  # brown
+    (230, 29, 7),  # red
+    (63, 105, 151),  # blue
+    (37, 179, 132),  # green
+    (234, 156, 0),  # orange
+    (165, 141, 205),  # purple
+    (129, 74, 68),  # brown
 )
 NEUTRAL: Colour = (214, 214, 210)
 BACKGROUND: Colour = (246, 244, 238)
