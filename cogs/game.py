@@ -75,9 +75,9 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
             await interaction.followup.send(text, ephemeral=True)
             return
         game, thread = await post_lobby(channel, game, self.service, actor_of(interaction))
-        map_name = self.presenter.chosen_map(game)
-        if map_name is not None:
-            with using(await self.service.languages.of(game.row.guild_id)):  # the thread is public
+        with using(await self.service.languages.of(game.row.guild_id)):  # the thread is public
+            map_name = self.presenter.chosen_map(game)  # its name too, not in the creator's language
+            if map_name is not None:
                 preview = await self.presenter.map_preview(game)
                 await thread.send(
                     tr("Map: **{map}** — the board this game starts on.", map=plain(map_name)),

@@ -231,7 +231,7 @@ class PostPresenter:
         return self._with_call([text], news.next_turn, game, await self._board(game, news.seq, heading, tr("Start")))
 
     async def _resolved(self, news: RoundResolved, game: Game, shown: Callable[[str], str]) -> Post:
-        lines = [f"**{_turn_name(news.named)}.**"]
+        lines = [tr("**{turn}.**", turn=_turn_name(news.named))]
         lines += self.presenter.event_lines(game, news.events, shown=shown)
         for seat, count in news.missed:
             lines.append(

@@ -163,7 +163,9 @@ class Presenter:
 
     def past_turn_lines(self, game: Game, past: PastTurn, *, shown: Callable[[str], str] = str) -> list[str]:
         """A past turn as its round post told it: the heading, then what happened."""
-        heading = f"**{self.title(game)}, {numbered_turn(past.unit, *past.counted, capital=False)}.**"
+        heading = tr(
+            "**{game}, {turn}.**", game=self.title(game), turn=numbered_turn(past.unit, *past.counted, capital=False)
+        )
         return [heading, *self.event_lines(game, past.events, shown=shown)]
 
     def past_orders_lines(self, game: Game, past: PastTurn, *, shown: Callable[[str], str] = str) -> list[str]:

@@ -94,7 +94,7 @@ async def test_a_chinese_server_gets_chinese_posts_and_boards(table):
     assert bad.ephemeral and "'z99>z98 2': Z99 — не клітинка цієї карти" in bad.content
     await fake.slash(table.alice, table.thread(), "orders pass")
     await fake.slash(table.bob, table.thread(), "orders pass")
-    resolved = await table.post(lambda m: m.content.startswith("**第 1 回合."))
+    resolved = await table.post(lambda m: m.content.startswith("**第 1 回合。**"))
     image = decode_png(resolved.attachments[0].data)
 
     service = table.bot.service
@@ -145,6 +145,8 @@ async def test_refusals_maps_and_levels_in_the_readers_language(table):
     made = await fake.slash(table.bob, table.channel, "game create conquest", map="duel", turn_time=DAY)
     assert made.content.endswith("кнопкою **Приєднатися** або `/гра приєднатися гра:1`.")
     thread = table.thread()
+    preview = await table.post(lambda m: bool(m.attachments))  # public: all of it in the server's language
+    assert preview.content == "地图：**对决**——本局游戏的初始棋盘。"
     levels = await fake.autocomplete(table.bob, thread, "game add-ai", focused="level", value="")
     assert [(c["name"], c["value"]) for c in levels] == [
         ("Легкий", "Easy"),
