@@ -13,11 +13,12 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine.fortress.board import MOUNTAIN, WATER
+from engine.fortress.orders import Build, Walk, WalkBuild
 from engine.fortress.state import MODES, FortressView
 from engine.hexgrid import Hex
 from engine.i18n import mark, ntr, tr
 from render import hexboard, legend, pieces, shapes, text
-from render.frame import Frame, canvas_for, draw_legend, frame_for, header
+from render.frame import Frame, canvas_for, draw_legend, frame_for, header, own_seat
 from render.hexboard import HexLayout, Point
 from render.style import INK, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
@@ -50,17 +51,22 @@ def cell_fill(view: FortressView, cell: Hex) -> Colour:
 
 
 def draw(view: FortressView, names: Sequence[str], orders: Sequence[object], title: str | None) -> Image.Image:
-    """Nothing is secret in fortress: ``orders`` (a move being composed) are not drawn."""
+    """The board as an RGB image; ``orders`` given (the move its player is composing) means his
+    private image, which draws them instead of the last move."""
     if len(names) != 2:
         raise ValueError(f"names has {len(names)} entries; fortress has 2 players")
+    if orders and view.viewer is None:
+        raise ValueError("orders are private: render them with the view of the player who gave them")
     geometry = layout(view)
     image, canvas = canvas_for(geometry)
-    _header(canvas, view, geometry, names, title)
+    _header(canvas, view, geometry, names, title, bool(orders))
     hexes = geometry.hexes
     state = view.state
     for cell in sorted(state.terrain):
         _cell(canvas, hexes, view, cell)
-    for cell in state.last:
+    if orders:
+        _orders(canvas, hexes, player_colour(own_seat(view.viewer)), orders)
+    for cell in () if orders else state.last:
         hexboard.hexagon(
             canvas, hexes, cell, None, HIGHLIGHT, width=max(4, round(hexes.size * 0.12)), inset=hexes.size * 0.04
         )
@@ -69,7 +75,12 @@ def draw(view: FortressView, names: Sequence[str], orders: Sequence[object], tit
 
 
 def _header(
-    canvas: ImageDraw.ImageDraw, view: FortressView, geometry: Frame, names: Sequence[str], title: str | None
+    canvas: ImageDraw.ImageDraw,
+    view: FortressView,
+    geometry: Frame,
+    names: Sequence[str],
+    title: str | None,
+    private: bool = False,
 ) -> None:
     state = view.state
     total = 2 * state.moves
@@ -90,10 +101,38 @@ def _header(
         )
     if title:
         heading = f"{heading} — {title}"
+    if private:
+        header(
+            canvas, geometry, heading, tr("Your orders — only you can see this"), player_colour(own_seat(view.viewer))
+        )
+        return
     # Each player's moves left are in the legend, under his name: on a small field the subline has
     # room for the mode alone.
     subline = tr("Mode {mode}: {name} · highlighted: the last move", mode=state.mode, name=tr(MODES[state.mode]))
     header(canvas, geometry, heading, subline)
+
+
+def _orders(canvas: ImageDraw.ImageDraw, hexes: HexLayout, colour: Colour, orders: Sequence[object]) -> None:
+    """The viewer's move as given: a general's walk as arrows from cell to cell, and the cells where
+    a fortress would be built ringed in his colour."""
+    ring = max(4, round(hexes.size * 0.12))
+    for order in orders:
+        path = (
+            order.path
+            if isinstance(order, Walk)
+            else (order.source, order.target)
+            if isinstance(order, WalkBuild)
+            else ()
+        )
+        for source, target in zip(path, path[1:]):
+            (x0, y0), (x1, y1) = hexes.center(source), hexes.center(target)
+            length = math.hypot(x1 - x0, y1 - y0)
+            direction = ((x1 - x0) / length, (y1 - y0) / length)
+            centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+            hexboard.block_arrow(canvas, centre, direction, "", round(hexes.size * 0.35), colour, WHITE, INK, WHITE)
+        built = order.cell if isinstance(order, Build) else order.target if isinstance(order, WalkBuild) else None
+        if built is not None:
+            hexboard.hexagon(canvas, hexes, built, None, colour, width=ring, inset=hexes.size * 0.04)
 
 
 def _name(names: Sequence[str], seat: int) -> str:

@@ -17,10 +17,11 @@ from PIL import Image, ImageDraw
 from engine.i18n import map_title, mark, ntr, tr
 from engine.labels import column_letters
 from engine.siege.board import adjacency
+from engine.siege.orders import Action
 from engine.siege.state import ENDINGS, SiegeView
 from engine.squaregrid import Square
 from render import hexboard, legend, pieces, text
-from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, draw_legend, header
+from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, draw_legend, header, own_seat
 from render.hexboard import Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
@@ -81,16 +82,22 @@ def square_fill(view: SiegeView, sq: Square) -> Colour:
 
 
 def draw(view: SiegeView, names: Sequence[str], orders: Sequence[object], title: str | None) -> Image.Image:
-    """Nothing is secret in siege: ``orders`` (a turn being composed) are not drawn."""
+    """The board as an RGB image; ``orders`` given (the turn its player is composing) means his
+    private image, which draws them, numbered in the order they apply, instead of the last turn."""
     if len(names) != 2:
         raise ValueError(f"names has {len(names)} entries; siege has 2 players")
+    if orders and view.viewer is None:
+        raise ValueError("orders are private: render them with the view of the player who gave them")
     frame = layout(view)
     image, canvas = canvas_for(frame)
-    _header(canvas, view, frame, names, title)
+    _header(canvas, view, frame, names, title, bool(orders))
     _axes(canvas, view, frame)
     for sq in sorted(adjacency(view.state.size)):
         _square(canvas, view, frame, sq)
-    _last_turn(canvas, view, frame)
+    if orders:
+        _orders(canvas, view, frame, [o for o in orders if isinstance(o, Action) and o.target is not None])
+    else:
+        _last_turn(canvas, view, frame)
     board_top = frame.bottom - view.state.size * frame.cell
     _compass(canvas, (frame.left + view.state.size * frame.cell - COMPASS / 2, board_top - AXIS - COMPASS / 2), 36)
     draw_legend(canvas, frame, entries(view, names), KEYS)
@@ -101,7 +108,14 @@ def _name(names: Sequence[str], seat: int) -> str:
     return text.drawable(names[seat]).strip() or tr("Player {number}", number=seat + 1)
 
 
-def _header(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame, names: Sequence[str], title: str | None):
+def _header(
+    canvas: ImageDraw.ImageDraw,
+    view: SiegeView,
+    frame: SquareFrame,
+    names: Sequence[str],
+    title: str | None,
+    private: bool = False,
+):
     state = view.state
     if view.to_move is None:
         heading = tr("Game over — {result}", result=_result(view, names))
@@ -114,6 +128,9 @@ def _header(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame, na
         )
     if title:
         heading = f"{heading} — {title}"
+    if private:
+        header(canvas, frame, heading, tr("Your orders — only you can see this"), player_colour(own_seat(view.viewer)))
+        return
     rule = tr("one attack clears all") if state.clear_all else tr("attacks remove one layer")
     subline = tr("Map {map} · {rule} · highlighted: the last turn's actions", map=map_title(state.map_name), rule=rule)
     header(canvas, frame, heading, subline)
@@ -187,6 +204,28 @@ def _last_turn(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame)
             direction = ((x1 - x0) / cell, (y1 - y0) / cell)
             centre = ((x0 + x1) / 2, (y0 + y1) / 2)
             hexboard.block_arrow(canvas, centre, direction, "", round(cell * 0.3), HIGHLIGHT, INK, INK, WHITE)
+
+
+def _orders(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame, actions: Sequence[Action]) -> None:
+    """The viewer's actions as given: each target framed in his colour and numbered in the order
+    they apply, an arrow from the acting token for those that have one."""
+    cell, colour = frame.cell, player_colour(own_seat(view.viewer))
+    inset = BAND * cell + 1
+    for action in actions:
+        x, y = frame.corner(action.square)
+        canvas.rectangle(
+            (x + inset, y + inset, x + cell - inset, y + cell - inset), outline=colour, width=max(4, round(cell / 16))
+        )
+    for number, action in enumerate(actions, 1):
+        if action.source is not None:
+            (x0, y0), (x1, y1) = frame.center(action.source), frame.center(action.square)
+            direction = ((x1 - x0) / cell, (y1 - y0) / cell)
+            centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+            hexboard.block_arrow(canvas, centre, direction, str(number), round(cell * 0.3), colour, WHITE, INK, WHITE)
+        else:
+            x, y = frame.corner(action.square)
+            corner = (x + cell - inset - cell * 0.14, y + inset + cell * 0.14)
+            hexboard.pill(canvas, corner, str(number), max(12, round(cell * 0.2)), colour, WHITE, INK)
 
 
 def _waves(canvas: ImageDraw.ImageDraw, center: Point, size: float, colour: Colour) -> None:
