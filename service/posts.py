@@ -40,6 +40,11 @@ from service.presenter import Presenter
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000  # characters in a Discord message
+LONG_CALLS = 3  # a player's first calls to play say how to play; later ones are short
+SHORT_CALLS = {  # by whether orders are given and passed (secret) or sent as one move
+    True: mark("{pings} — {turn}: your orders, please. Deadline: {deadline}."),
+    False: mark("{pings} — your turn ({turn}). Deadline: {deadline}."),
+}
 
 # Why a seat left, as the event lines quote it ("left the game (time ran out)").
 REASONS = (mark("surrender"), mark("missed turns"), mark("time ran out"), mark("kicked"))
@@ -93,6 +98,13 @@ def _post(
 def _fit(lines: list[str], limit: int = 1900) -> str:
     text = "\n".join(lines)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _calls_before(call: TurnCall, game: Game) -> int:
+    """How many calls to play each player now called has had before this one in the game: every
+    turn is everybody's where orders are given together, every n-th where n players take turns."""
+    earlier = call.named.turn - 1
+    return earlier if call.secret else earlier // max(1, sum(1 for p in game.players if p.seat is not None))
 
 
 def _turn_name(named: NamedTurn, *, capital: bool = True) -> str:
@@ -182,7 +194,9 @@ class PostPresenter:
         pings = " ".join(f"<@{user}>" for user in call.user_ids)
         deadline = when(call.deadline_at) if call.deadline_at else tr("no deadline")
         turn = _turn_name(call.named, capital=False)
-        if call.secret:
+        if _calls_before(call, game) >= LONG_CALLS:  # they know how by now: a short call (the hint stays)
+            text = tr(SHORT_CALLS[call.secret], pings=pings, turn=turn, deadline=deadline)
+        elif call.secret:
             text = tr(
                 "{pings} — {turn}: give your orders with `/orders give`, check them with "
                 "`/orders show`, then `/orders pass`. Deadline: {deadline}.",

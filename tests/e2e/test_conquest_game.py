@@ -85,6 +85,8 @@ async def test_a_whole_game(table):
     assert f"<@{table.bob.id}>" in last_round.content and not last_round.pinged  # his miss is said, not rung
     removed = await table.post(lambda m: "missing turns in a row" in m.content)
     assert f"<@{table.bob.id}>" in removed.content and "round 5" in removed.content
+    # by round 5 the players know how: a short call (the first ones said how to give and pass orders)
+    assert "round 5: your orders, please. Deadline:" in removed.content and "/orders give" not in removed.content
     # said once, with what becomes of his cells
     assert (
         "missing turns in a row; their cells turn neutral." in removed.content
