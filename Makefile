@@ -32,6 +32,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_resolve.py
 	$(BIN)/python bench/bench_render.py
 	$(BIN)/python bench/bench_palette.py
+	$(BIN)/python bench/bench_legibility.py
 	$(BIN)/python bench/bench_replay.py --turns 60
 	$(BIN)/python bench/bench_storage.py
 	$(BIN)/python bench/bench_startup.py

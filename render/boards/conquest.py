@@ -121,11 +121,20 @@ def _face(canvas: ImageDraw.ImageDraw, center: Point, size: float, fill: Colour,
     """All of a cell but its units, which change from turn to turn: kept per look."""
     x, y = center
     _tile(canvas, HexLayout(size, center), Hex(0, 0), fill, kind)
-    text.draw(canvas, (x, y + size * 0.30), label, round(size * 0.27), ink_on(fill), anchor="ms")
+    text.draw(canvas, (x, y + size * 0.30), label, _label_size(size), ink_on(fill), anchor="ms")
     if kind in METAL:
         hexboard.pill(
             canvas, (x, y + size * 0.56), f"+{kind.production}", round(size * 0.26), METAL[kind], INK, OUTLINE
         )
+
+
+def _label_size(size: float) -> int:
+    return round(size * 0.27)
+
+
+def label_size(view: ConquestView) -> int:
+    """The text size of the cell labels orders name, as this view's board draws them."""
+    return _label_size(layout(view).hexes.size)
 
 
 def _tile(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: Hex, fill: Colour, kind: CellType) -> None:

@@ -114,7 +114,7 @@ def _header(
 
 def _orders(canvas: ImageDraw.ImageDraw, hexes: HexLayout, colour: Colour, orders: Sequence[object]) -> None:
     """The viewer's move as given: a general's walk as arrows from cell to cell, and the cells where
-    a fortress would be built ringed in his colour."""
+    a fortress would be built ringed in white and his colour."""
     ring = max(4, round(hexes.size * 0.12))
     for order in orders:
         path = (
@@ -131,8 +131,9 @@ def _orders(canvas: ImageDraw.ImageDraw, hexes: HexLayout, colour: Colour, order
             centre = ((x0 + x1) / 2, (y0 + y1) / 2)
             hexboard.block_arrow(canvas, centre, direction, "", round(hexes.size * 0.35), colour, WHITE, INK, WHITE)
         built = order.cell if isinstance(order, Build) else order.target if isinstance(order, WalkBuild) else None
-        if built is not None:
-            hexboard.hexagon(canvas, hexes, built, None, colour, width=ring, inset=hexes.size * 0.04)
+        if built is not None:  # white, then his colour: it shows on his own cells too
+            hexboard.hexagon(canvas, hexes, built, None, WHITE, width=ring, inset=hexes.size * 0.04)
+            hexboard.hexagon(canvas, hexes, built, None, colour, width=ring, inset=hexes.size * 0.04 + ring)
 
 
 def _name(names: Sequence[str], seat: int) -> str:
@@ -159,11 +160,20 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, view: FortressView, cel
         _symbol(canvas, (x, y + size * 0.05), _general, size * 0.3, player_colour(state.generals[cell]))
 
 
+def _label_size(size: float) -> int:
+    return round(size * 0.26)
+
+
+def label_size(view: FortressView) -> int:
+    """The text size of the cell labels orders name, as this view's board draws them."""
+    return _label_size(layout(view).hexes.size)
+
+
 def _face(canvas: ImageDraw.ImageDraw, center: Point, size: float, fill: Colour, label: str) -> None:
     """The tile and its label, kept per look; the symbols on it are kept apart."""
     x, y = center
     hexboard.hexagon(canvas, HexLayout(size, center), Hex(0, 0), fill, OUTLINE, width=max(2, round(size / 22)))
-    text.draw(canvas, (x, y + size * 0.66), label, round(size * 0.26), ink_on(fill), anchor="ms")
+    text.draw(canvas, (x, y + size * 0.66), label, _label_size(size), ink_on(fill), anchor="ms")
 
 
 def _symbol(canvas: ImageDraw.ImageDraw, center: Point, paint: pieces.Paint, size: float, *args: object) -> None:

@@ -161,6 +161,15 @@ def _node(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame, node: i
         hexboard.pill(canvas, (x + r * 0.85, y + r * 0.75), f"+{spawning[1]}", round(r * 0.55), SPAWN, INK, INK)
 
 
+def _label_size(radius: float) -> int:
+    return round(max(13, radius * 0.58))
+
+
+def label_size(view: GraView) -> int:
+    """The text size of the node numbers orders name, as this view's board draws them."""
+    return _label_size(layout(view).radius)
+
+
 def _number(canvas: ImageDraw.ImageDraw, frame: GraphFrame, position: tuple[float, float], node: int) -> None:
     """The node's number at its lower left, ringed in the background colour so that an edge or a
     pick ring under it never hides a digit ("22" read as "2")."""
@@ -169,7 +178,7 @@ def _number(canvas: ImageDraw.ImageDraw, frame: GraphFrame, position: tuple[floa
         canvas,
         (x - r * 0.95, y + r * 1.05),
         str(node),
-        round(max(13, r * 0.58)),
+        _label_size(r),
         ink_on(BACKGROUND),
         bold=True,
         anchor="mm",

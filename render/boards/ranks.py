@@ -141,7 +141,7 @@ def _cell(canvas: ImageDraw.ImageDraw, frame: Layout, view: RanksView, square: S
         owner = player_colour(state.board.capitals.index(square))
         canvas.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=owner, width=max(4, size // 12))
         pieces.draw(canvas, (x1 - size * 0.2, y0 + size * 0.3), reach, _crown, size * 0.13, owner)
-    text.draw(canvas, (x0 + size * 0.12, y0 + size * 0.2), square.label, max(11, round(size * 0.16)), ink_on(fill))
+    text.draw(canvas, (x0 + size * 0.12, y0 + size * 0.2), square.label, _label_size(size), ink_on(fill))
     center = frame.center(square)
     if square in state.npcs:
         pieces.draw(canvas, (center[0], center[1] + size * 0.05), reach, _disk, size * 0.27, NPC)
@@ -231,6 +231,15 @@ def _last_turn(canvas: ImageDraw.ImageDraw, frame: Layout, view: RanksView) -> N
     for trace in view.state.last:
         if trace.kind in ("move", "npc") and trace.source is not None:
             _arrow(canvas, frame, trace.source, trace.target, NPC if trace.kind == "npc" else HIGHLIGHT)
+
+
+def _label_size(cell: float) -> int:
+    return max(11, round(cell * 0.16))
+
+
+def label_size(view: RanksView) -> int:
+    """The text size of the square labels orders name, as this view's board draws them."""
+    return _label_size(layout(view.state.board, len(view.state.players)).cell)
 
 
 def _orders(canvas: ImageDraw.ImageDraw, frame: Layout, view: RanksView, orders: Sequence[object]) -> None:

@@ -188,7 +188,16 @@ def _square(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame, sq
         _walls(canvas, (x + band + cell * 0.2, y + band + cell * 0.1), cell * 0.12, state.walls[sq])
     if sq in state.towers:
         _tower(canvas, (x + cell - band - cell * 0.15, y + band + cell * 0.2), cell * 0.17)
-    text.draw(canvas, (x + band + 2, y + cell - band - 3), sq.label, round(cell * 0.15), ink_on(inner), anchor="ls")
+    text.draw(canvas, (x + band + 2, y + cell - band - 3), sq.label, _label_size(cell), ink_on(inner), anchor="ls")
+
+
+def _label_size(cell: float) -> int:
+    return round(cell * 0.15)
+
+
+def label_size(view: SiegeView) -> int:
+    """The text size of the square labels orders name, as this view's board draws them."""
+    return _label_size(layout(view).cell)
 
 
 def _last_turn(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame) -> None:
