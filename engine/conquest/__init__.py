@@ -27,14 +27,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine import standings
-from engine.conquest import ai, events, rules
+from engine.conquest import ai, events, rules, tutorial
 from engine.conquest.board import SHIPPED, SIZES, ConquestMap, generate_map
 from engine.conquest.orders import Order, hide_running_autos, parse, suggest
 from engine.conquest.state import Cell, ConquestState, ConquestView, from_data, make_view, to_data, upgrade_v1
 from engine.errors import OptionError
 from engine.i18n import joined, map_title, mark, option_name, tr
 from engine.rng import seed_state
-from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer
+from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer, TutorialPage
 
 RULES_TEXT = mark(
     """\
@@ -183,6 +183,9 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
 
     def leave(self, state: ConquestState, seat: int, reason: str) -> tuple[ConquestState, tuple[Event, ...]]:
         return rules.remove(state, seat, reason), ()
+
+    def tutorial(self) -> tuple[TutorialPage[ConquestState], ...]:
+        return tutorial.pages(self)
 
     def suggest_orders(self, state: ConquestState, seat: int, text: str) -> list[str]:
         return suggest(state, seat, text)

@@ -35,7 +35,7 @@ from typing import Any
 from engine import komi, standings
 from engine.alternating import TakesTurns
 from engine.errors import OptionError
-from engine.fortress import ai, events
+from engine.fortress import ai, events, tutorial
 from engine.fortress.board import LAND, SHIPPED, FortressMap, generate_map
 from engine.fortress.orders import Order
 from engine.fortress.rules import advance, apply_turn, begin, claim, parse, remove
@@ -51,7 +51,7 @@ from engine.fortress.state import (
 )
 from engine.i18n import map_title, mark, tr
 from engine.rng import seed_state
-from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer
+from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer, TutorialPage
 
 RULES_TEXT = mark(
     """\
@@ -194,6 +194,9 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
 
     def leave(self, state: FortressState, seat: int, reason: str) -> tuple[FortressState, tuple[Event, ...]]:
         return remove(state, seat, reason), ()
+
+    def tutorial(self) -> tuple[TutorialPage[FortressState], ...]:
+        return tutorial.pages(self)
 
     def suggest_orders(self, state: FortressState, seat: int, text: str) -> list[str]:
         return ai.suggestions(state, seat, text) if not state.over and seat == state.to_move else []

@@ -24,7 +24,7 @@ from typing import Any
 
 from engine import standings
 from engine.errors import EngineError, MapError, NotActingError
-from engine.gra import ai, events
+from engine.gra import ai, events, tutorial
 from engine.gra.board import SHIPPED, SIZES, Graph, generate
 from engine.gra.orders import Keep, Order, Pick, parse
 from engine.gra.rules import acting, default_keep, default_picks, remove, resolve_phase, spacing_for
@@ -42,7 +42,7 @@ from engine.gra.state import (
 )
 from engine.i18n import map_title, mark, ntr, tr
 from engine.rng import seed_state
-from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer
+from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatNamer, TutorialPage
 
 RULES_TEXT = mark(
     """\
@@ -208,6 +208,9 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
         if not new.over and not acting(new):  # nobody left to play this phase: it resolves as it stands
             return resolve_phase(new, {})
         return new, []
+
+    def tutorial(self) -> tuple[TutorialPage[GraState], ...]:
+        return tutorial.pages(self)
 
     def suggest_orders(self, state: GraState, seat: int, text: str) -> list[str]:
         return ai.suggestions(state, seat, text) if seat in acting(state) else []

@@ -29,8 +29,8 @@ from engine import komi, standings
 from engine.alternating import TakesTurns
 from engine.i18n import mark
 from engine.rng import seed_state
-from engine.ruleset import ClockPreset, Event, Option, Outcome, Resolution, Ruleset, SeatNamer
-from engine.siege import ai, events, hints
+from engine.ruleset import ClockPreset, Event, Option, Outcome, Resolution, Ruleset, SeatNamer, TutorialPage
+from engine.siege import ai, events, hints, tutorial
 from engine.siege.board import SHIPPED, SIZES, SiegeMap, generate_map
 from engine.siege.orders import Action
 from engine.siege.rules import CAPTURED, advance, neighbours, parse, play, remove
@@ -200,6 +200,9 @@ class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
 
     def leave(self, state: SiegeState, seat: int, reason: str) -> tuple[SiegeState, tuple[Event, ...]]:
         return remove(state, seat, reason), ()
+
+    def tutorial(self) -> tuple[TutorialPage[SiegeState], ...]:
+        return tutorial.pages(self)
 
     def suggest_orders(self, state: SiegeState, seat: int, text: str) -> list[str]:
         return hints.suggestions(state, seat, text) if not state.over and seat == state.to_move else []

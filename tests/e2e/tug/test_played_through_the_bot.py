@@ -67,8 +67,8 @@ async def test_a_game_only_a_test_knows_is_played_to_the_end(tug_table):
     assert [c["value"] for c in offered] == ["tug"]
 
     # Its tutorial: real positions drawn by its own renderer, paged with buttons.
-    none = await fake.slash(table.alice, table.channel, "tutorial", ruleset="conquest")
-    assert "Conquest has no tutorial yet" in (await none.settled()).content
+    none = await fake.slash(table.alice, table.channel, "tutorial", ruleset="chess")  # every shipped game has one
+    assert "'chess' has no tutorial yet" in (await none.settled()).content
     offered = await fake.autocomplete(table.alice, table.channel, "tutorial", focused="ruleset", value="tu")
     assert [c["value"] for c in offered] == ["tug"]
     first = await (await fake.slash(table.alice, table.channel, "tutorial", ruleset="tug")).settled()
