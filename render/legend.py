@@ -48,6 +48,13 @@ class Key:
         return tr(self.label, **dict(self.values))
 
 
+def player_name(names: Sequence[str], seat: int, viewer: int | None = None) -> str:
+    """A player's name as a board draws it (what no bundled font has left out; "Player 2" if nothing
+    is left), marked "(you)" on the image of the ``viewer``."""
+    name = text.drawable(names[seat]).strip() or tr("Player {number}", number=seat + 1)
+    return tr("{player} (you)", player=name) if seat == viewer else name
+
+
 def departure(standing: Seat) -> str:
     """Why a player who left is out, as players read it (his status, should a stored seat not say why)."""
     return tr(standing.status if standing.reason is None else standing.reason)

@@ -305,7 +305,7 @@ class Presenter:
             rs.to_dict(page.state),
             viewer=page.seat,
             orders_text=page.orders,
-            names=[tr("You"), *(tr("Player {number}", number=n + 1) for n in range(1, seats))],
+            names=[tr("Player {number}", number=n + 1) for n in range(seats)],  # the reader's seat says "(you)"
             title=tr("Tutorial {page}/{pages}", page=index + 1, pages=len(pages)),
             language=current(),
         )

@@ -260,9 +260,7 @@ def entries(view: ConquestView, names: Sequence[str], private: bool = False) -> 
             production[cell.owner] += cell.type.production
     entries = []
     for seat, player in enumerate(view.players):
-        name = text.drawable(names[seat]).strip() or tr("Player {number}", number=seat + 1)
-        if private and seat == view.viewer:
-            name = tr("{player} (you)", player=name)
+        name = legend.player_name(names, seat, view.viewer if private else None)
         held, strength = ntr("{n} cell", "{n} cells", cells[seat]), ntr("{n} unit", "{n} units", units[seat])
         holdings = f"{held} · {strength}"
         if player.playing:

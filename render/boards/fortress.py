@@ -89,7 +89,7 @@ def _header(
         if a == b:
             heading = tr("Game over — a draw")
         else:
-            winner = _name(names, 0 if a > b else 1)
+            winner = legend.player_name(names, 0 if a > b else 1)
             more, fewer = f"{max(a, b):g}", f"{min(a, b):g}"
             heading = tr("Game over — {player} wins {more} to {fewer}", player=winner, more=more, fewer=fewer)
     else:
@@ -97,7 +97,7 @@ def _header(
             "Move {number} of {total} — {player} to play",
             number=state.turn + 1,
             total=total,
-            player=_name(names, view.to_move),
+            player=legend.player_name(names, view.to_move),
         )
     if title:
         heading = f"{heading} — {title}"
@@ -134,10 +134,6 @@ def _orders(canvas: ImageDraw.ImageDraw, hexes: HexLayout, colour: Colour, order
         if built is not None:  # white, then his colour: it shows on his own cells too
             hexboard.hexagon(canvas, hexes, built, None, WHITE, width=ring, inset=hexes.size * 0.04)
             hexboard.hexagon(canvas, hexes, built, None, colour, width=ring, inset=hexes.size * 0.04 + ring)
-
-
-def _name(names: Sequence[str], seat: int) -> str:
-    return text.drawable(names[seat]).strip() or tr("Player {number}", number=seat + 1)
 
 
 def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, view: FortressView, cell: Hex) -> None:
@@ -262,7 +258,8 @@ def entries(view: FortressView, names: Sequence[str]) -> list[legend.Entry]:
             detail = tr("out ({reason}) · {detail}", reason=legend.departure(standing), detail=detail)
         elif view.to_move == seat:
             detail = tr("to play · {detail}", detail=detail)
-        entries.append(legend.Entry(player_colour(seat), _name(names, seat), detail, standing.playing))
+        name = legend.player_name(names, seat, view.viewer)
+        entries.append(legend.Entry(player_colour(seat), name, detail, standing.playing))
     return entries
 
 

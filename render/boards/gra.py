@@ -277,9 +277,7 @@ def entries(view: GraView, names: Sequence[str], private: bool = False) -> list[
     state = view.state
     entries = []
     for seat, standing in enumerate(state.players):
-        name = text.drawable(names[seat]).strip() or tr("Player {number}", number=seat + 1)
-        if private and seat == view.viewer:
-            name = tr("{player} (you)", player=name)
+        name = legend.player_name(names, seat, view.viewer if private else None)
         ready = state.ready_soldiers(seat)
         waiting = state.soldiers(seat) - ready
         soldiers = tr("{ready} ready", ready=ready)

@@ -101,10 +101,6 @@ def draw(view: RanksView, names: Sequence[str], orders: Sequence[object], title:
     return image
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    return text.drawable(names[seat]).strip() or tr("Player {number}", number=seat + 1)
-
-
 def _header(
     canvas: ImageDraw.ImageDraw, view: RanksView, frame: Layout, names: Sequence[str], title: str | None, private: bool
 ) -> None:
@@ -116,7 +112,7 @@ def _header(
             "Turn {number} of {limit} — {player} to play",
             number=state.turn + 1,
             limit=state.turn_limit,
-            player=_name(names, view.to_move),
+            player=legend.player_name(names, view.to_move),
         )
     if title:
         heading = f"{heading} — {title}"
@@ -275,7 +271,8 @@ def entries(view: RanksView, names: Sequence[str]) -> list[legend.Entry]:
             detail = tr("out ({reason})", reason=legend.departure(standing))
         elif view.to_move == seat:
             detail = tr("to play · {detail}", detail=detail)
-        entries.append(legend.Entry(player_colour(seat), _name(names, seat), detail, standing.playing))
+        name = legend.player_name(names, seat, view.viewer)
+        entries.append(legend.Entry(player_colour(seat), name, detail, standing.playing))
     return entries
 
 

@@ -104,10 +104,6 @@ def draw(view: SiegeView, names: Sequence[str], orders: Sequence[object], title:
     return image
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    return text.drawable(names[seat]).strip() or tr("Player {number}", number=seat + 1)
-
-
 def _header(
     canvas: ImageDraw.ImageDraw,
     view: SiegeView,
@@ -124,7 +120,7 @@ def _header(
             "Turn {number} of {limit} — {player} to play, 6 EP",
             number=state.turn + 1,
             limit=state.turn_limit,
-            player=_name(names, view.to_move),
+            player=legend.player_name(names, view.to_move),
         )
     if title:
         heading = f"{heading} — {title}"
@@ -143,11 +139,11 @@ def _result(view: SiegeView, names: Sequence[str]) -> str:
     gone = [seat for seat in (0, 1) if not players[seat].playing]
     if gone:
         reason = legend.departure(players[gone[0]])
-        return tr("{player} wins ({reason})", player=_name(names, 1 - gone[0]), reason=reason)
+        return tr("{player} wins ({reason})", player=legend.player_name(names, 1 - gone[0]), reason=reason)
     ending = tr(ENDINGS[view.state.ended])
     if a == b:
         return tr("a draw, {count} squares each ({ending})", count=f"{a:g}", ending=ending)
-    winner = _name(names, 0 if a > b else 1)
+    winner = legend.player_name(names, 0 if a > b else 1)
     more, fewer = f"{max(a, b):g}", f"{min(a, b):g}"
     return tr("{player} wins {more} to {fewer} ({ending})", player=winner, more=more, fewer=fewer, ending=ending)
 
@@ -319,7 +315,8 @@ def entries(view: SiegeView, names: Sequence[str]) -> list[legend.Entry]:
             detail = tr("out ({reason}) · {detail}", reason=legend.departure(standing), detail=detail)
         elif view.to_move == seat:
             detail = tr("to play · {detail}", detail=detail)
-        entries.append(legend.Entry(player_colour(seat), _name(names, seat), detail, standing.playing))
+        name = legend.player_name(names, seat, view.viewer)
+        entries.append(legend.Entry(player_colour(seat), name, detail, standing.playing))
     return entries
 
 
