@@ -45,9 +45,11 @@ class HeadStart(NamedTuple):
 
 
 # The head start of a two-player game, by map ("generated": any generated board), from bench_balance,
-# strongest vs strongest (seat 0's share of the decisive games): generated 11x11 0.25 without (40
-# games), 0.505 with 2 for seat 0 (200); nine-cities 0.268 without, 0.475 with 2 (60); duel 0.633
-# without (200).
+# strongest vs strongest (seat 0's share of the decisive games, 200 games unless said): generated
+# 11x11 0.25 without (40 games), 0.490 with 2 for seat 0; nine-cities 0.268 without, 0.356 with 2
+# (0.475 with the Extreme before, 60 games: a larger head start is to be measured); duel 0.633
+# without, 0.395 with 1 for seat 1 (exp is too coarse a unit there: 1 is the nearer to even, and
+# neither is within 45-55%).
 HEAD_START = {"generated": HeadStart(0, 2), "nine-cities": HeadStart(0, 2), "duel": HeadStart(1, 1)}
 
 RULES_TEXT = mark(
