@@ -5,6 +5,7 @@ a restart (``DynamicItem``); a stale Pass (the turn ended meanwhile) is refused,
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -136,11 +137,16 @@ class SurrenderButton(
         )
 
 
-def surrender_view(game: Game, user_id: int) -> discord.ui.View:
+def _question(answer: Callable[[str], discord.ui.Item[Any]]) -> discord.ui.View:
+    """A yes/no question's two buttons, made by ``answer`` for each choice."""
     view = discord.ui.View(timeout=None)
     for choice in ("yes", "no"):
-        view.add_item(SurrenderButton(choice, game.id, user_id))
+        view.add_item(answer(choice))
     return view
+
+
+def surrender_view(game: Game, user_id: int) -> discord.ui.View:
+    return _question(lambda choice: SurrenderButton(choice, game.id, user_id))
 
 
 class KickButton(
@@ -187,10 +193,7 @@ async def kick(interaction: discord.Interaction, game_id: int, player_id: int, *
 
 
 def kick_view(game: Game, player_id: int, user_id: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for choice in ("yes", "no"):
-        view.add_item(KickButton(choice, game.id, player_id, user_id))
-    return view
+    return _question(lambda choice: KickButton(choice, game.id, player_id, user_id))
 
 
 class RematchButton(

@@ -170,11 +170,13 @@ class PostPresenter:
                 return [_post(text)]
 
     async def _board(
-        self, game: Game, seq: int, heading: str, title: str | None = None, changes: Sequence[str] = ()
+        self, game: Game, seq: int, which: str, title: str | None = None, changes: Sequence[str] = ()
     ) -> Upload:
-        """The board after history entry ``seq``, described for a screen reader: ``heading``, each
-        player's holdings, and the ``changes`` of the turn (names, never mentions)."""
+        """The board after history entry ``seq``, described for a screen reader: the game and
+        ``which`` board it is ("Round 4"), each player's holdings, and the ``changes`` of the turn
+        (names, never mentions)."""
         picture = await self.presenter.board(game, seq=seq, title=title)
+        heading = tr("{game}: {board}", game=self.presenter.title(game), board=which)
         lines = [heading, picture.description, *([tr("What changed:"), *changes] if changes else [])]
         return Upload(f"game-{game.id}-{seq:04d}.png", picture.data, "\n".join(lines))
 
@@ -241,8 +243,9 @@ class PostPresenter:
             seats=seats,
             ruleset=game.row.ruleset,
         )
-        heading = tr("{game}: {board}", game=self.presenter.title(game), board=tr("Start"))
-        return self._with_call([text], news.next_turn, game, await self._board(game, news.seq, heading, tr("Start")))
+        return self._with_call(
+            [text], news.next_turn, game, await self._board(game, news.seq, tr("Start"), tr("Start"))
+        )
 
     async def _resolved(self, news: RoundResolved, game: Game, shown: Callable[[str], str]) -> Post:
         lines = [tr("**{turn}.**", turn=_turn_name(news.named))]
@@ -257,9 +260,10 @@ class PostPresenter:
                     limit=news.missed_limit,
                 )
             )
-        heading = tr("{game}: {board}", game=self.presenter.title(game), board=_turn_name(news.named))
         changes = self.presenter.event_lines(game, news.events)
-        return self._with_call(lines, news.next_turn, game, await self._board(game, news.seq, heading, changes=changes))
+        return self._with_call(
+            lines, news.next_turn, game, await self._board(game, news.seq, _turn_name(news.named), changes=changes)
+        )
 
     async def _reminders(self, news: Reminder, game: Game) -> list[Post]:
         """One direct message for each player still wanting reminders (he may have turned them off
@@ -324,8 +328,8 @@ class PostPresenter:
             if reason
             else tr("🏁 **{game} is over**.", game=title)
         )
-        heading = tr("{game}: {board}", game=title, board=tr("Final position"))
-        board = await self._board(game, news.seq, heading, tr("Final position")) if news.board else None
+        final = tr("Final position")
+        board = await self._board(game, news.seq, final, final) if news.board else None
         return _post(_fit([over, *result_lines(game)]), upload=board, rematch=True)
 
     async def _replay(self, game: Game, upload_limit: int) -> list[Post]:
