@@ -10,7 +10,7 @@ from cogs.buttons import kick, kick_view
 from cogs.common import OpenGame, ThinksFirst, actor_of, client_service, game_being_typed, game_meant
 from cogs.lobby import refresh_lobby
 from i18n import tr
-from service.markup import when
+from service.markup import player_name, when
 from service.runtime.gameservice import GameService
 
 
@@ -63,7 +63,7 @@ class AdminCog(
         await interaction.followup.send(
             tr(
                 "Remove {player} from {game}?",
-                player=chosen.shown_name,
+                player=player_name(target, chosen),
                 game=self.presenter.title(target),
             ),
             view=kick_view(target, chosen.id, interaction.user.id),

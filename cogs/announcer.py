@@ -65,7 +65,7 @@ class DiscordAnnouncer:
         only the users it pings are notified (players mentioned elsewhere are not)."""
         if await posted_before(self.client, channel, a, self.service.clock.now(), post.text):
             return
-        kwargs: dict[str, Any] = {"file": upload_file(post.upload)} if post.upload else {}
+        kwargs: dict[str, Any] = {"files": [upload_file(upload) for upload in post.uploads]} if post.uploads else {}
         if post.rematch:
             kwargs["view"] = rematch_view(game)
         pings = discord.AllowedMentions(users=[discord.Object(u) for u in post.pings]) if post.pings else NO_PINGS

@@ -14,7 +14,7 @@ from cogs.common import USER_ERRORS, actor_of, fetch_game_channel, send_error, s
 from cogs.lobby import post_lobby, refresh_lobby
 from cogs.translator import RepliesInUsersLanguage
 from i18n import mark, ntr, tr
-from service.markup import when
+from service.markup import player_name, when
 from service.models import RUNNING, Game
 from service.presenter import Presenter
 
@@ -179,7 +179,7 @@ async def kick(interaction: discord.Interaction, game_id: int, player_id: int, *
     service = service_of(interaction)
     try:
         before = await service.master.games.get_game(game_id)
-        name = next((p.shown_name for p in before.players if p.id == player_id), "?")
+        name = next((player_name(before, p) for p in before.players if p.id == player_id), "?")
         updated = await service.master.lobby.kick(game_id, actor_of(interaction), player_id)
     except USER_ERRORS as err:
         await send_error(interaction, str(err))

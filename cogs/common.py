@@ -88,6 +88,14 @@ def png_file(picture: Picture, filename: str, heading: str = "") -> discord.File
     return discord.File(io.BytesIO(picture.data), filename=filename, description=described[:ALT_TEXT_LIMIT])
 
 
+def png_files(picture: Picture, filename: str, heading: str = "") -> list[discord.File]:
+    """The picture and, for a board too large to read on a phone, its close-up beside it."""
+    files = [png_file(picture, filename, heading)]
+    if picture.close_up is not None:
+        files.append(png_file(picture.close_up, filename.replace(".png", "-close-up.png")))
+    return files
+
+
 def upload_file(upload: ReplayPost | Upload) -> discord.File:
     described = upload.description[:ALT_TEXT_LIMIT]
     return discord.File(io.BytesIO(upload.data), filename=upload.filename, description=described)

@@ -6,7 +6,7 @@ import discord
 
 from i18n import joined, ntr, tr
 from service.gameoptions import duration
-from service.markup import COLOUR_EMOJI, result_lines, when
+from service.markup import COLOUR_EMOJI, called, result_lines, when
 from service.models import LOBBY, RUNNING, Game, PlayerRow, TimeSettings
 from service.ops.lobby import counts_text
 from service.presenter import Presenter
@@ -51,7 +51,7 @@ def game_embed(game: Game, presenter: Presenter) -> discord.Embed:
             state = tr("⏸️ paused")
         else:
             state = tr("no deadline") if row.deadline_at is None else tr("deadline {when}", when=when(row.deadline_at))
-        waiting = [_who(game.player_at(seat), seat) for seat in sorted(game.waiting_seats)]
+        waiting = [_who(game, game.player_at(seat), seat) for seat in sorted(game.waiting_seats)]
         embed.description = f"{presenter.turn_label(game)} · {state}"
         if presenter.order_hint(game):
             embed.description += "\n" + tr("To play: {hint}.", hint=tr(presenter.order_hint(game)))
@@ -77,11 +77,11 @@ def game_embed(game: Game, presenter: Presenter) -> discord.Embed:
     return embed
 
 
-def _who(player: PlayerRow | None, seat: int) -> str:
+def _who(game: Game, player: PlayerRow | None, seat: int) -> str:
     mark = COLOUR_EMOJI[seat] if seat < len(COLOUR_EMOJI) else "•"
     if player is None:
         return f"{mark} " + tr("seat {number}", number=seat)
-    return f"{mark} " + (f"<@{player.user_id}>" if player.user_id else f"🤖 {player.shown_name}")
+    return f"{mark} {called(game, player)}"
 
 
 def _player_lines(game: Game, out_seats: frozenset[int]) -> str:
@@ -89,7 +89,7 @@ def _player_lines(game: Game, out_seats: frozenset[int]) -> str:
     row = game.row
     players = sorted(game.players, key=lambda p: (p.seat is None, p.seat if p.seat is not None else 0, p.id))
     for player in players:
-        who = f"<@{player.user_id}>" if player.user_id else f"🤖 {player.shown_name}"
+        who = called(game, player)
         mark = COLOUR_EMOJI[player.seat] if player.seat is not None else "•"
         notes = []
         if row.status == RUNNING and player.seat is not None:

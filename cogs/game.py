@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -29,6 +30,7 @@ from cogs.lobby import post_lobby, refresh_lobby
 from i18n import level_title, ntr, tr, using
 from service.models import LOBBY, RUNNING, Game
 from service.ops.history import PastTurn
+from service.presenter import Presenter
 from service.runtime.gameservice import GameService
 
 Turn = app_commands.Range[int, 1]
@@ -38,14 +40,25 @@ PAST_TURN_OPTIONS = {
 }
 
 
+async def _of_game_typed(interaction: discord.Interaction, read: Callable[[Presenter, Game], list[str]]) -> list[str]:
+    """What ``read`` gives of the game meant, for autocomplete; nothing when that fails (autocomplete
+    must answer quickly whatever happens; errors show on submit)."""
+    try:
+        return read(service_of(interaction).presenter, await game_being_typed(interaction))
+    except Exception:
+        return []
+
+
 async def computer_levels(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The levels of the game meant, weakest first, matching what was typed."""
-    try:
-        target = await game_being_typed(interaction)
-        levels = service_of(interaction).presenter.bot_levels(target)
-    except Exception:  # autocomplete must answer quickly whatever happens; errors show on submit
-        return []
-    return named_choices(levels, level_title, current)
+    return named_choices(await _of_game_typed(interaction, Presenter.bot_levels), level_title, current)
+
+
+async def board_places(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The places of the game meant whose names start like what was typed."""
+    typed = current.strip().casefold()
+    places = await _of_game_typed(interaction, Presenter.places)
+    return [app_commands.Choice(name=p, value=p) for p in places if p.casefold().startswith(typed)][:25]
 
 
 @app_commands.guild_only()
@@ -162,11 +175,24 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
     @app_commands.describe(
         game="Game number (default: the game of this thread)",
         text="True: the board in words instead of an image (as a screen reader reads it)",
+        around="A place (as orders name it, e.g. G4): that part of the board, large enough to read on a phone",
     )
-    async def board(self, interaction: discord.Interaction, game: MyGame | None = None, text: bool = False) -> None:
+    @app_commands.autocomplete(around=board_places)
+    async def board(
+        self,
+        interaction: discord.Interaction,
+        game: MyGame | None = None,
+        text: bool = False,
+        around: app_commands.Range[str, 1, 20] | None = None,
+    ) -> None:
         target = await game_meant(interaction, game)
-        picture = await self.presenter.board(target)
         heading = f"{self.presenter.title(target)}, {self.presenter.turn_label(target).lower()}"
+        if around is not None and not text:  # in words, the whole board is said
+            near = await self.presenter.close_up(target, around)
+            file = png_file(near, f"game-{target.id}-close-up.png", heading)
+            await interaction.followup.send(heading, file=file, ephemeral=True)
+            return
+        picture = await self.presenter.board(target)
         if text:
             await interaction.followup.send(f"{heading}\n{picture.description}"[:2000], ephemeral=True)
             return

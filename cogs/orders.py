@@ -14,13 +14,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.buttons import after_pass, pass_view
-from cogs.common import MyGame, ThinksFirst, actor_of, game_being_typed, game_meant, png_file, service_of
+from cogs.common import MyGame, ThinksFirst, actor_of, game_being_typed, game_meant, png_files, service_of
 from cogs.lobby import refresh_lobby
 from i18n import ntr, tr
 from service import MyOrders
 from service.markup import when
 from service.models import Game
 from service.runtime.gameservice import GameService
+from service.runtime.workers import Focus
 
 
 def _listing(mine: MyOrders, game: Game, turn: str, room: int = 1600) -> str:
@@ -87,10 +88,10 @@ class OrdersCog(
         self.bot, self.play, self.presenter = bot, service.master.play, service.presenter
 
     async def _answer(
-        self, interaction: discord.Interaction, game: Game, mine: MyOrders, file: discord.File | None = None
+        self, interaction: discord.Interaction, game: Game, mine: MyOrders, files: list[discord.File] | None = None
     ) -> None:
         """The player's orders, privately, with a Pass button while they are not final."""
-        extras: dict[str, Any] = {"file": file} if file else {}
+        extras: dict[str, Any] = {"files": files} if files else {}
         if not mine.passed:
             extras["view"] = pass_view(game)
         await interaction.followup.send(_listing(mine, game, self.presenter.turn_label(game)), ephemeral=True, **extras)
@@ -123,10 +124,11 @@ class OrdersCog(
     async def show(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
         mine = await self.play.my_orders(target.id, actor_of(interaction))
-        picture = await self.presenter.board(target, viewer=mine.seat, orders_text="; ".join(mine.lines))
+        focus = Focus(tuple(mine.lines), tr("Your orders")) if mine.lines else None
+        picture = await self.presenter.board(target, viewer=mine.seat, orders_text="; ".join(mine.lines), focus=focus)
         name = f"game-{target.id}-orders.png" if mine.lines else f"game-{target.id}-board.png"
         heading = f"{self.presenter.title(target)}, {self.presenter.turn_label(target).lower()}"
-        await self._answer(interaction, target, mine, png_file(picture, name, heading))
+        await self._answer(interaction, target, mine, png_files(picture, name, heading))
 
     @app_commands.command(name="clear", description="Delete all your orders of this turn")
     @app_commands.describe(game="Game number (default: the game of this thread)")

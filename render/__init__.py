@@ -17,6 +17,7 @@ from PIL import Image
 
 from engine.i18n import tr
 from render import boards, legend, pieces, png, text
+from render.crop import Places
 from render.summary import coloured
 
 Drawer = Callable[[Any, Sequence[str], Sequence[object], str | None], Image.Image]
@@ -26,15 +27,26 @@ Entries = Callable[[Any, Sequence[str]], Sequence[legend.Entry]]
 
 _DRAWERS: dict[type, Drawer] = {}
 _ENTRIES: dict[type, Entries] = {}
+_PLACES: dict[type, Places] = {}
 
 
-def register_drawer(view_type: type, drawer: Drawer, entries: Entries | None = None) -> None:
+def register_drawer(
+    view_type: type, drawer: Drawer, entries: Entries | None = None, places: Places | None = None
+) -> None:
     """Make ``board_png`` draw views of ``view_type`` (each ruleset's view has its own type): how a
     game kept outside this package (a plug-in's own folder) gets its board drawn. ``entries``, the
-    players' lines of its legend, also describe it in words (``describe``)."""
+    players' lines of its legend, also describe it in words (``describe``); ``places``, where its
+    places are drawn, gives its large boards close-ups (``render.crop``)."""
     _DRAWERS[view_type] = drawer
     if entries is not None:
         _ENTRIES[view_type] = entries
+    if places is not None:
+        _PLACES[view_type] = places
+
+
+def places_of(view: object) -> Places | None:
+    """Where the board of ``view`` draws its places; None for a board without close-ups."""
+    return _PLACES.get(type(view))
 
 
 def describe(view: object, *, names: Sequence[str], title: str | None = None) -> list[str]:
@@ -81,9 +93,21 @@ def _register_boards() -> None:
     """Register the drawing of every module in ``render.boards`` (one per ruleset, named after it)."""
     for board in pkgutil.iter_modules(boards.__path__, f"{boards.__name__}."):
         module = importlib.import_module(board.name)
-        register_drawer(module.VIEW, module.draw, module.entries)
+        places = Places(module.spots, module.touched, module.label_size)
+        register_drawer(module.VIEW, module.draw, module.entries, places)
 
 
 _register_boards()
 
-__all__ = ["Drawer", "Entries", "board_image", "board_png", "clear_caches", "describe", "has_drawer", "register_drawer"]
+__all__ = [
+    "Drawer",
+    "Entries",
+    "Places",
+    "board_image",
+    "board_png",
+    "clear_caches",
+    "describe",
+    "has_drawer",
+    "places_of",
+    "register_drawer",
+]

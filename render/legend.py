@@ -12,9 +12,8 @@ from PIL import ImageDraw
 
 from engine.i18n import tr
 from engine.standings import Seat
-from render import text
-from render.style import INK, MUTED, mix
-from render.text import Colour
+from render import shapes, text
+from render.style import INK, MUTED, WHITE, mix, player_colour
 
 NAME_SIZE, DETAIL_SIZE, KEY_SIZE = 26, 20, 21
 ENTRY_HEIGHT = 70
@@ -28,7 +27,9 @@ Icon = Callable[[ImageDraw.ImageDraw, tuple[float, float], float], None]
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    colour: Colour
+    """A player's line: his swatch (his seat's colour and mark), name and holdings."""
+
+    seat: int
     name: str
     detail: str
     active: bool
@@ -100,10 +101,11 @@ def _entry(canvas: ImageDraw.ImageDraw, entry: Entry, origin: tuple[float, float
     x, y = origin
     middle = y + ENTRY_HEIGHT / 2
     swatch = (x, middle - SWATCH / 2, x + SWATCH, middle + SWATCH / 2)
-    if entry.active:
-        canvas.rounded_rectangle(swatch, radius=7, fill=entry.colour, outline=INK, width=2)
-    else:
-        canvas.rounded_rectangle(swatch, radius=7, fill=mix(entry.colour, (255, 255, 255), 0.6), outline=MUTED, width=2)
+    colour = player_colour(entry.seat)
+    fill, edge = (colour, INK) if entry.active else (mix(colour, WHITE, 0.6), MUTED)
+    canvas.rounded_rectangle(swatch, radius=7, fill=fill, outline=edge, width=2)
+    shapes.mark(canvas, (x + SWATCH / 2, middle), entry.seat, SWATCH * 0.3, WHITE)  # as on the board
+    if not entry.active:  # struck out
         canvas.line((swatch[0] + 6, swatch[3] - 6, swatch[2] - 6, swatch[1] + 6), fill=INK, width=3)
     room = width - SWATCH - 14
     name_ink = INK if entry.active else MUTED

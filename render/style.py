@@ -38,9 +38,18 @@ def mix(colour: Colour, other: Colour, amount: float) -> Colour:
     return tuple(round(a + (b - a) * amount) for a, b in zip(colour, other))  # type: ignore[return-value]
 
 
+def light(fill: Colour) -> bool:
+    """Whether dark ink reads better than light ink on ``fill``."""
+    red, green, blue = fill
+    return 0.299 * red + 0.587 * green + 0.114 * blue > 150
+
+
 @lru_cache(maxsize=1024)
 def ink_on(fill: Colour) -> Colour:
     """A quiet text colour that stays legible on ``fill``: light on dark fills, dark on light ones."""
-    red, green, blue = fill
-    light = 0.299 * red + 0.587 * green + 0.114 * blue > 150
-    return mix(fill, INK, 0.65) if light else mix(fill, WHITE, 0.78)
+    return mix(fill, INK, 0.65) if light(fill) else mix(fill, WHITE, 0.78)
+
+
+def contrast(fill: Colour) -> Colour:
+    """The strongest ink on ``fill``: an edge that stands out on it, such as a seat mark's."""
+    return INK if light(fill) else WHITE

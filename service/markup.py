@@ -4,7 +4,8 @@ game's cards and its posts."""
 from __future__ import annotations
 
 from i18n import joined, ntr, tr
-from service.models import Game
+from service.lookalike import told_apart
+from service.models import Game, PlayerRow
 
 COLOUR_EMOJI = ("🟥", "🟦", "🟩", "🟧", "🟪", "🟫")
 
@@ -16,10 +17,22 @@ def when(timestamp: float | None) -> str:
     return f"<t:{int(timestamp)}:f> (<t:{int(timestamp)}:R>)"
 
 
+def player_name(game: Game, player: PlayerRow) -> str:
+    """A player's name as text shows it: with his seat number where the board gives it one."""
+    return player.shown_name if player.seat is None else told_apart(game.names())[player.seat]
+
+
+def called(game: Game, player: PlayerRow) -> str:
+    """A player as cards and posts call him: a member by mention (Discord shows his name), a computer by name."""
+    return f"<@{player.user_id}>" if player.user_id else f"🤖 {player_name(game, player)}"
+
+
 def result_lines(game: Game) -> list[str]:
     """A finished game's result: the winner or the draw, then every seat's place and points."""
     result = game.row.result or {}
-    names = {p.seat: (f"<@{p.user_id}>" if p.user_id else p.shown_name) for p in game.players if p.seat is not None}
+    names = {
+        p.seat: (f"<@{p.user_id}>" if p.user_id else player_name(game, p)) for p in game.players if p.seat is not None
+    }
     lines = []
     if result.get("draw"):
         lines.append(tr("🤝 Draw between {players}", players=joined(names[s] for s in result["winners"])))

@@ -31,16 +31,18 @@ from service.announcements import (
     read,
 )
 from service.errors import GameError
-from service.markup import COLOUR_EMOJI, result_lines, when
+from service.markup import COLOUR_EMOJI, called, result_lines, when
 from service.models import RUNNING, Announcement, Game
 from service.ops.history import History
 from service.ops.usersettings import UserSettings
 from service.presenter import Presenter
+from service.runtime.workers import Focus
 
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000  # characters in a Discord message
 LONG_CALLS = 3  # a player's first calls to play say how to play; later ones are short
+PERSONAL_LINES = 3  # a short call's lines of what the turn did to each player called
 SHORT_CALLS = {  # by whether orders are given and passed (secret) or sent as one move
     True: mark("{pings} — {turn}: your orders, please. Deadline: {deadline}."),
     False: mark("{pings} — your turn ({turn}). Deadline: {deadline}."),
@@ -78,7 +80,7 @@ class DirectMessage:
 class Post:
     text: str  # fits in a message
     pings: tuple[int, ...] = ()  # the users notified; players mentioned otherwise are not
-    upload: Upload | None = None
+    uploads: tuple[Upload, ...] = ()  # a board, and the close-up of its part that changed if it has one
     rematch: bool = False  # with the button that opens a rematch
     dm: DirectMessage | None = None
 
@@ -87,12 +89,12 @@ def _post(
     text: str,
     *,
     pings: tuple[int, ...] = (),
-    upload: Upload | None = None,
+    uploads: tuple[Upload, ...] = (),
     rematch: bool = False,
     dm: DirectMessage | None = None,
 ) -> Post:
     """A post, its text cut to what a message holds."""
-    return Post(text[:MESSAGE_LIMIT], pings, upload, rematch, dm)
+    return Post(text[:MESSAGE_LIMIT], pings, uploads, rematch, dm)
 
 
 def _fit(lines: list[str], limit: int = 1900) -> str:
@@ -170,25 +172,45 @@ class PostPresenter:
                 return [_post(text)]
 
     async def _board(
-        self, game: Game, seq: int, which: str, title: str | None = None, changes: Sequence[str] = ()
-    ) -> Upload:
+        self,
+        game: Game,
+        seq: int,
+        which: str,
+        title: str | None = None,
+        changes: Sequence[str] = (),
+        close_up: bool = False,
+    ) -> tuple[Upload, ...]:
         """The board after history entry ``seq``, described for a screen reader: the game and
         ``which`` board it is ("Round 4"), each player's holdings, and the ``changes`` of the turn
-        (names, never mentions)."""
-        picture = await self.presenter.board(game, seq=seq, title=title)
+        (names, never mentions); with ``close_up``, the part the turn changed beside it, where the
+        board is too large to read on a phone."""
+        focus = Focus((), which) if close_up else None
+        picture = await self.presenter.board(game, seq=seq, title=title, focus=focus)
         heading = tr("{game}: {board}", game=self.presenter.title(game), board=which)
         lines = [heading, picture.description, *([tr("What changed:"), *changes] if changes else [])]
-        return Upload(f"game-{game.id}-{seq:04d}.png", picture.data, "\n".join(lines))
+        board = Upload(f"game-{game.id}-{seq:04d}.png", picture.data, "\n".join(lines))
+        if picture.close_up is None:
+            return (board,)
+        near = picture.close_up
+        return board, Upload(f"game-{game.id}-{seq:04d}-close-up.png", near.data, f"{heading}\n{near.description}")
 
-    def _with_call(self, lines: list[str], call: TurnCall | None, game: Game, upload: Upload | None = None) -> Post:
-        """The lines (cut to fit), then the new turn's call to play when this post carries it."""
-        text = self._call(call, game) if call else None
+    def _with_call(
+        self,
+        lines: list[str],
+        call: TurnCall | None,
+        game: Game,
+        uploads: tuple[Upload, ...] = (),
+        told: Sequence[str] = (),
+    ) -> Post:
+        """The lines (cut to fit), then the new turn's call to play when this post carries it
+        (``told``: what changed for each player called, said first in a short call)."""
+        text = self._call(call, game, told) if call else None
         if call is None or text is None:
-            return _post(_fit(lines), upload=upload)
+            return _post(_fit(lines), uploads=uploads)
         shown = _fit(lines, max(200, 1990 - len(text)))
-        return _post(f"{shown}\n{text}", pings=call.user_ids, upload=upload)
+        return _post(f"{shown}\n{text}", pings=call.user_ids, uploads=uploads)
 
-    def _call(self, call: TurnCall, game: Game) -> str | None:
+    def _call(self, call: TurnCall, game: Game, told: Sequence[str] = ()) -> str | None:
         """A turn's call to play, naming who must play it; None when there is nobody to call (only
         computers act, or the game is no longer running)."""
         if game.row.status != RUNNING or not call.user_ids:
@@ -198,6 +220,7 @@ class PostPresenter:
         turn = _turn_name(call.named, capital=False)
         if _calls_before(call, game) >= LONG_CALLS:  # they know how by now: a short call (the hint stays)
             text = tr(SHORT_CALLS[call.secret], pings=pings, turn=turn, deadline=deadline)
+            text = "\n".join([*told, text])
         elif call.secret:
             text = tr(
                 "{pings} — {turn}: give your orders with `/orders give`, check them with "
@@ -217,11 +240,30 @@ class PostPresenter:
             text += "\n" + tr("To play: {hint}.", hint=tr(call.hint))
         return text
 
+    async def _for_each(self, call: TurnCall | None, game: Game, seq: int) -> list[str]:
+        """For each player a short call calls, what changed for him since his last turn (up to
+        history entry ``seq``): "<@1>, for you: Battle at C4: bob 5 vs alice 3 — bob wins with 2"
+        (the first few lines)."""
+        if call is None or _calls_before(call, game) < LONG_CALLS:
+            return []
+        told = []
+        for user in call.user_ids:
+            player = game.player_of(user)
+            if player is None or player.seat is None:
+                continue
+            events = await self.history.since_turn_of(game.id, seq, player.seat, 2 * len(game.players))
+            mine = self.presenter.lines_for(game, events, player.seat)
+            if mine:
+                more = len(mine) - PERSONAL_LINES
+                shown = " · ".join(mine[:PERSONAL_LINES]) + (tr(" (and {n} more)", n=more) if more > 0 else "")
+                told.append(tr("<@{user}>, for you: {lines}", user=user, lines=shown))
+        return told
+
     def _mention(self, game: Game, seat: int) -> str:
         player = game.player_at(seat)
         if player is None:
             return tr("seat {number}", number=seat)
-        return f"{COLOUR_EMOJI[seat]} " + (f"<@{player.user_id}>" if player.user_id else f"🤖 {player.shown_name}")
+        return f"{COLOUR_EMOJI[seat]} {called(game, player)}"
 
     def _departure(self, game: Game, seat: int, reason: str, by: int | None = None) -> str:
         """ "🟥 <@1> ran out of time": a seat leaving, as players read it (``by``: the manager who
@@ -261,9 +303,8 @@ class PostPresenter:
                 )
             )
         changes = self.presenter.event_lines(game, news.events)
-        return self._with_call(
-            lines, news.next_turn, game, await self._board(game, news.seq, _turn_name(news.named), changes=changes)
-        )
+        board = await self._board(game, news.seq, _turn_name(news.named), changes=changes, close_up=True)
+        return self._with_call(lines, news.next_turn, game, board, await self._for_each(news.next_turn, game, news.seq))
 
     async def _reminders(self, news: Reminder, game: Game) -> list[Post]:
         """One direct message for each player still wanting reminders (he may have turned them off
@@ -329,8 +370,8 @@ class PostPresenter:
             else tr("🏁 **{game} is over**.", game=title)
         )
         final = tr("Final position")
-        board = await self._board(game, news.seq, final, final) if news.board else None
-        return _post(_fit([over, *result_lines(game)]), upload=board, rematch=True)
+        board = await self._board(game, news.seq, final, final) if news.board else ()
+        return _post(_fit([over, *result_lines(game)]), uploads=board, rematch=True)
 
     async def _replay(self, game: Game, upload_limit: int) -> list[Post]:
         """The whole game animated, after its final board; a game over before its first turn has none."""
@@ -341,7 +382,7 @@ class PostPresenter:
         except GameError as err:  # it could never fit: the game's other posts go on without it
             log.warning("game #%s: no replay posted: %s", game.id, err)
             return []
-        return [_post(replay.text, upload=Upload(replay.filename, replay.data, replay.description))]
+        return [_post(replay.text, uploads=(Upload(replay.filename, replay.data, replay.description),))]
 
     def _draw(self, news: DrawProposed, game: Game) -> Post:
         lines = [

@@ -8,25 +8,25 @@ change there. Board images are drawn in the worker pool.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from engine import BotLevel, Event, Option, Ruleset
 from i18n import current, joined, map_title, ntr, option_name, tr
+from render import places_of
 from render.replay import ReplayTooLarge
 from render.summary import describe_events, numbered_turn, seat_name
-from render.text import font_for
 from service.errors import GameError, WrongPhase
 from service.gameoptions import creation_options, duration
-from service.markup import COLOUR_EMOJI
+from service.lookalike import drawable, told_apart
+from service.markup import COLOUR_EMOJI, player_name
 from service.models import FINISHED, RUNNING, Game, PlayerRow
 from service.ops.games import Games
 from service.ops.history import History, PastTurn
 from service.ops.lobby import map_seat_counts
 from service.ops.ratings import Standing
-from service.runtime.workers import CpuPool, Picture, chart_job, preview_job, render_job, replay_job
+from service.runtime.workers import CpuPool, Focus, Picture, chart_job, preview_job, render_job, replay_job
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,23 @@ class RulesetCard:
     bot_levels: tuple[BotLevel, ...]
 
 
+SEAT_KEYS = frozenset({"seat", "from", "winner", "defender"})  # an event's fields that name a seat
+SIDE_KEYS = frozenset({"parties", "armies", "survivors"})  # fields listing [seat, count] sides
+
+
+def touches(event: Any, seat: int) -> bool:
+    """Whether an event (or any part of one: a captured army) names ``seat`` as actor, loser or side;
+    what concerns every seat alike (production, the turn's start) names none."""
+    if isinstance(event, Mapping):
+        return any(
+            (key in SEAT_KEYS and value == seat)
+            or (key in SIDE_KEYS and any(isinstance(side, list) and side[:1] == [seat] for side in value))
+            or (isinstance(value, Mapping) and touches(value, seat))
+            for key, value in event.items()
+        )
+    return False
+
+
 class Presenter:
     def __init__(self, games: Games, history: History, pool: CpuPool):
         self.games, self.history, self.pool = games, history, pool
@@ -55,17 +72,19 @@ class Presenter:
         player id: what a manager picks from to remove one."""
         players = sorted(game.players, key=lambda p: (p.seat is None, p.seat or 0, p.id))
         return [
-            (f"{COLOUR_EMOJI[p.seat]} {p.shown_name}" if p.seat is not None else p.shown_name, p.id) for p in players
+            (f"{COLOUR_EMOJI[p.seat]} {player_name(game, p)}" if p.seat is not None else p.shown_name, p.id)
+            for p in players
         ]
 
     def player_named(self, game: Game, text: str) -> PlayerRow:
-        """The player ``text`` names: a player id as the choices give it, or a name typed in full."""
+        """The player ``text`` names: a player id as the choices give it, or a name typed in full (with
+        its seat number where it looks like another's, so the wrong one of them is never taken)."""
         text = text.strip()
         labels = dict((player_id, label) for label, player_id in self.player_choices(game))
         for player in game.players:
             if text == str(player.id) or text.casefold() in (
                 labels[player.id].casefold(),
-                player.shown_name.casefold(),
+                player_name(game, player).casefold(),
             ):
                 return player
         raise GameError(tr("nobody called {name!r} is in game #{number}", name=text[:40], number=game.id))
@@ -149,7 +168,7 @@ class Presenter:
         name safe for where the lines go (Discord escapes markdown in names)."""
         rs = self.games.ruleset(game.row)
         parsed = [Event.from_dict(e) for e in events]
-        names = [shown(name) for name in game.names()]
+        names = told_apart(game.names(), shown)
         dropped = [
             tr(
                 "{player}'s orders no longer fit and were dropped: {reason}",
@@ -161,6 +180,11 @@ class Presenter:
         ]
         return dropped + describe_events(rs, parsed, names)
 
+    def lines_for(self, game: Game, events: Iterable[Mapping[str, Any]], seat: int) -> list[str]:
+        """The lines of ``events`` that touch ``seat``: his cells taken or won, his battles, his
+        armies lost (what a call to play tells him first)."""
+        return self.event_lines(game, [event for event in events if touches(event, seat)])
+
     def past_turn_lines(self, game: Game, past: PastTurn, *, shown: Callable[[str], str] = str) -> list[str]:
         """A past turn as its round post told it: the heading, then what happened."""
         heading = tr(
@@ -170,13 +194,13 @@ class Presenter:
 
     def past_orders_lines(self, game: Game, past: PastTurn, *, shown: Callable[[str], str] = str) -> list[str]:
         """Everyone's orders of a past turn, by seat; "no orders" for a seat that gave none."""
-        names = game.names()
+        names = told_apart(game.names(), shown)
         turn = numbered_turn(past.unit, *past.counted, capital=False)
         lines = [tr("**{game}, orders of {turn}**", game=self.title(game), turn=turn)]
         rs = self.games.ruleset(game.row)
         for seat, played in sorted(past.orders.items()):
             text = played if game.state is None else rs.public_orders(game.state, seat, played)
-            name = shown(names[seat]) if seat < len(names) else tr("seat {number}", number=seat + 1)
+            name = names[seat] if seat < len(names) else tr("seat {number}", number=seat + 1)
             lines.append(f"{name}: `{text}`" if text else tr("{player}: no orders", player=name))
         if past.timed_out:
             lines.append(tr("The {unit} was resolved at its deadline.", unit=tr(past.unit)))
@@ -192,13 +216,8 @@ class Presenter:
         """Players' names as the board draws them: invisible characters and what no bundled font has
         (emoji) left out; names that would then look alike get their seat number, so nobody can
         pass for somebody else."""
-        drawn = [_drawable(name) for name in game.names()]
-        folded = [name.casefold() for name in drawn]
         nameless = tr("Player")
-        named = [
-            name if name and folded.count(name.casefold()) == 1 else f"{name or nameless} #{seat + 1}"
-            for seat, name in enumerate(drawn)
-        ]
+        named = told_apart(game.names(), lambda name: drawable(name) or nameless)
         return [
             f"{name} ({note})" if (note := self._clock_note(game, seat)) else name for seat, name in enumerate(named)
         ]
@@ -223,9 +242,11 @@ class Presenter:
         viewer: int | None = None,
         orders_text: str = "",
         title: str | None = None,
+        focus: Focus | None = None,
     ) -> Picture:
         """The board as PNG, described: after history entry ``seq``, or now; with ``viewer`` and
-        ``orders_text``, that player's private view of his own orders."""
+        ``orders_text``, that player's private view of his own orders; with ``focus``, a close-up
+        of that part where the board is too large to read on a phone."""
         state: str | None
         if seq is None or seq == game.row.seq:  # the position the game is in: no need to read history
             state = game.row.state_text
@@ -242,7 +263,34 @@ class Presenter:
             names=self.drawn_names(game),
             title=title,
             language=current(),
+            focus=focus,
         )
+
+    def places(self, game: Game) -> list[str]:
+        """The places of a running game's board as orders name them ("G4", "12"), for close-ups."""
+        if game.row.status != RUNNING or game.row.state_text is None:
+            return []
+        view = self.games.ruleset(game.row).view(self.games.state_of(game.row), None)
+        places = places_of(view)
+        return list(places.spots(view)) if places else []
+
+    async def close_up(self, game: Game, place: str) -> Picture:
+        """The board now around ``place`` (any case), cut out so that it reads on a phone."""
+        known = {label.casefold(): label for label in self.places(game)}
+        label = known.get(place.strip().casefold())
+        if label is None:
+            raise GameError(
+                tr(
+                    "there is no place “{place}” on the board of game #{number}: name one as orders do ({example})",
+                    place=place.strip(),
+                    number=game.id,
+                    example=", ".join(list(known.values())[:3]) or "—",
+                )
+            )
+        picture = await self.board(game, focus=Focus((label,), self.turn_label(game), asked=True))
+        if picture.close_up is None:
+            raise GameError(tr("the board of game #{number} has no close-ups", number=game.id))
+        return picture.close_up
 
     async def replay(self, game: Game, limit: int) -> ReplayPost:
         """The game from its start to now, animated, in at most ``limit`` bytes (an upload limit)."""
@@ -338,7 +386,7 @@ class Presenter:
     async def rating_chart(self, who: str, stats: Mapping[str, tuple[Standing, list[float]]]) -> Picture:
         """PNG of a player's rating after each rated game, a line per game he plays."""
         series = {self.ruleset_title(name): history for name, (_, history) in stats.items()}
-        title = tr("{player}: rating by game", player=_drawable(who) or tr("Player"))
+        title = tr("{player}: rating by game", player=drawable(who) or tr("Player"))
         return await self.pool.run(chart_job, title, series, current())
 
     def ruleset_title(self, name: str) -> str:
@@ -363,11 +411,6 @@ class TutorialView:
     count: int
     text: str
     image: Picture
-
-
-def _drawable(name: str) -> str:
-    kept = "".join(c for c in name if unicodedata.category(c)[0] not in "CZ" and font_for(c) is not None or c == " ")
-    return " ".join(kept.split())
 
 
 def _readable(option: Option, value: Any) -> str:

@@ -19,7 +19,7 @@ from engine.conquest.orders import Auto, Move, StopAuto
 from engine.conquest.state import CellView, ConquestView
 from engine.hexgrid import Hex
 from engine.i18n import map_title, mark, ntr, tr
-from render import hexboard, legend, pieces, text
+from render import hexboard, legend, pieces, shapes, text
 from render.frame import Frame, canvas_for, draw_legend, frame_for, header, own_seat
 from render.hexboard import HexLayout, Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
@@ -97,7 +97,7 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: CellView) -> None
     size = hexes.size
     fill = NEUTRAL if cell.owner is None else player_colour(cell.owner)
     x, y = center = hexes.center(cell.cell)
-    pieces.draw(canvas, center, math.ceil(size) + 2, _face, size, fill, cell.type, cell.label, snap=False)
+    pieces.draw(canvas, center, math.ceil(size) + 2, _face, size, fill, cell.type, cell.label, cell.owner, snap=False)
     if cell.owner is not None or cell.units:
         digits = str(cell.units)
         big = round(size * 0.52)
@@ -117,10 +117,15 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: CellView) -> None
         )
 
 
-def _face(canvas: ImageDraw.ImageDraw, center: Point, size: float, fill: Colour, kind: CellType, label: str) -> None:
-    """All of a cell but its units, which change from turn to turn: kept per look."""
+def _face(
+    canvas: ImageDraw.ImageDraw, center: Point, size: float, fill: Colour, kind: CellType, label: str, owner: int | None
+) -> None:
+    """All of a cell but its units, which change from turn to turn: kept per look. The owner's mark
+    sits in the top corner, clear of the units and the label."""
     x, y = center
     _tile(canvas, HexLayout(size, center), Hex(0, 0), fill, kind)
+    if owner is not None:
+        shapes.mark(canvas, (x, y - size * 0.75), owner, size * 0.16, WHITE)
     text.draw(canvas, (x, y + size * 0.30), label, _label_size(size), ink_on(fill), anchor="ms")
     if kind in METAL:
         hexboard.pill(
@@ -267,7 +272,7 @@ def entries(view: ConquestView, names: Sequence[str], private: bool = False) -> 
             detail = tr("{holdings} · +{production} per round", holdings=holdings, production=production[seat])
         else:
             detail = f"{tr(player.status)} · {holdings}"
-        entries.append(legend.Entry(player_colour(seat), name, detail, player.playing))
+        entries.append(legend.Entry(seat, name, detail, player.playing))
     return entries
 
 
@@ -299,3 +304,15 @@ KEYS = (
     legend.Key(mark("moved last round"), _move_icon),
     legend.Key(mark("standing auto-move"), _auto_icon),
 )
+
+
+def spots(view: ConquestView) -> dict[str, Point]:
+    """Each cell's label, as orders name it, and the pixel at its middle (for close-ups)."""
+    hexes = layout(view).hexes
+    return {cell.label: hexes.center(cell.cell) for cell in view.cells}
+
+
+def touched(view: ConquestView) -> list[str]:
+    """The cells last round's moves left or reached, by label."""
+    labels = {cell.cell: cell.label for cell in view.cells}
+    return list(dict.fromkeys(labels[end] for trace in view.last_moves for end in (trace.source, trace.target)))

@@ -141,7 +141,7 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, view: FortressView, cel
     size = hexes.size
     fill = cell_fill(view, cell)
     x, y = center = hexes.center(cell)
-    pieces.draw(canvas, center, math.ceil(size) + 2, _face, size, fill, cell.label, snap=False)
+    pieces.draw(canvas, center, math.ceil(size) + 2, _face, size, fill, cell.label, state.owners.get(cell), snap=False)
     middle = (x, y - size * 0.08)
     terrain = state.terrain[cell]
     if terrain == WATER:
@@ -151,9 +151,10 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, view: FortressView, cel
     if cell in state.cities:
         _symbol(canvas, middle, _city, size * 0.46)
     elif cell in state.fortresses:
-        _symbol(canvas, middle, _fortress, size * 0.5, player_colour(state.fortresses[cell]))
+        _symbol(canvas, middle, _fortress, size * 0.5, player_colour(state.fortresses[cell]), state.fortresses[cell])
     if cell in state.generals:
-        _symbol(canvas, (x, y + size * 0.05), _general, size * 0.3, player_colour(state.generals[cell]))
+        seat = state.generals[cell]
+        _symbol(canvas, (x, y + size * 0.05), _general, size * 0.3, seat, player_colour(seat))
 
 
 def _label_size(size: float) -> int:
@@ -165,11 +166,14 @@ def label_size(view: FortressView) -> int:
     return _label_size(layout(view).hexes.size)
 
 
-def _face(canvas: ImageDraw.ImageDraw, center: Point, size: float, fill: Colour, label: str) -> None:
-    """The tile and its label, kept per look; the symbols on it are kept apart."""
+def _face(canvas: ImageDraw.ImageDraw, center: Point, size: float, fill: Colour, label: str, owner: int | None) -> None:
+    """The tile, its label and its owner's mark (at the upper right, clear of the symbols, the label
+    and :func:`fill_point`), kept per look; the symbols on it are kept apart."""
     x, y = center
     hexboard.hexagon(canvas, HexLayout(size, center), Hex(0, 0), fill, OUTLINE, width=max(2, round(size / 22)))
     text.draw(canvas, (x, y + size * 0.66), label, _label_size(size), ink_on(fill), anchor="ms")
+    if owner is not None:
+        shapes.mark(canvas, (x + size * 0.55, y - size * 0.35), owner, size * 0.15, WHITE)
 
 
 def _symbol(canvas: ImageDraw.ImageDraw, center: Point, paint: pieces.Paint, size: float, *args: object) -> None:
@@ -218,8 +222,9 @@ def _city(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
     shapes.polygon(canvas, points, WHITE, INK, max(2, round(size / 10)))
 
 
-def _fortress(canvas: ImageDraw.ImageDraw, center: Point, size: float, builder: Colour) -> None:
-    """A small castle with battlements, in the colour of the player who built it."""
+def _fortress(canvas: ImageDraw.ImageDraw, center: Point, size: float, builder: Colour, seat: int | None) -> None:
+    """A small castle with battlements, in the colour of the player who built it and with his mark
+    on its wall; the legend's castle, nobody's, has a door there."""
     x, y = center
     w, h = size * 0.8, size * 0.55
     top = y - h / 2
@@ -231,15 +236,16 @@ def _fortress(canvas: ImageDraw.ImageDraw, center: Point, size: float, builder: 
         outline += [(left, up), (left + merlon, up)]
     outline += [(x + w, top - h * 0.5), (x + w, y + h)]
     shapes.polygon(canvas, outline, mix(builder, INK, 0.25), WHITE, max(2, round(size / 9)))
-    canvas.rectangle((x - w * 0.22, y + h * 0.15, x + w * 0.22, y + h), fill=INK)
+    if seat is None:
+        canvas.rectangle((x - w * 0.22, y + h * 0.15, x + w * 0.22, y + h), fill=INK)
+    else:
+        shapes.mark(canvas, (x, y + h * 0.3), seat, h * 0.62, WHITE)
 
 
-def _general(canvas: ImageDraw.ImageDraw, center: Point, radius: float, colour: Colour) -> None:
-    x, y = center
-    canvas.ellipse(
-        (x - radius, y - radius, x + radius, y + radius), fill=colour, outline=WHITE, width=max(2, round(radius / 4))
-    )
-    text.draw(canvas, (x, y), "G", round(radius * 1.2), WHITE, bold=True, anchor="mm")
+def _general(canvas: ImageDraw.ImageDraw, center: Point, radius: float, seat: int, colour: Colour) -> None:
+    """A "G" on his player's mark, in ``colour``."""
+    shapes.mark(canvas, center, seat, radius * 1.16, colour)
+    text.draw(canvas, center, "G", round(radius * 1.2), WHITE, bold=True, anchor="mm")
 
 
 def territory_text(view: FortressView, seat: int) -> str:
@@ -259,7 +265,7 @@ def entries(view: FortressView, names: Sequence[str]) -> list[legend.Entry]:
         elif view.to_move == seat:
             detail = tr("to play · {detail}", detail=detail)
         name = legend.player_name(names, seat, view.viewer)
-        entries.append(legend.Entry(player_colour(seat), name, detail, standing.playing))
+        entries.append(legend.Entry(seat, name, detail, standing.playing))
     return entries
 
 
@@ -276,8 +282,8 @@ def _last_icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
 
 
 CITY = legend.Key(mark("city"), _icon(_city))
-FORTRESS = legend.Key(mark("fortress"), _icon(lambda c, p, s: _fortress(c, p, s, (120, 120, 120))))
-GENERAL = legend.Key(mark("general"), _icon(lambda c, p, s: _general(c, p, s * 0.7, (120, 120, 120))))
+FORTRESS = legend.Key(mark("fortress"), _icon(lambda c, p, s: _fortress(c, p, s, (120, 120, 120), None)))
+GENERAL = legend.Key(mark("general"), _icon(lambda c, p, s: _general(c, p, s * 0.7, 0, (120, 120, 120))))
 WATER_KEY = legend.Key(mark("water"), _icon(lambda c, p, s: _waves(c, p, s, WATER_COLOUR)))
 MOUNTAIN_KEY = legend.Key(mark("mountain"), _icon(_peak))
 LAST_MOVE = legend.Key(mark("last move"), _last_icon)
@@ -296,3 +302,14 @@ def keys(view: FortressView) -> tuple[legend.Key, ...]:
         (LAST_MOVE, bool(state.last)),
     )
     return tuple(key for key, present in shown if present)
+
+
+def spots(view: FortressView) -> dict[str, Point]:
+    """Each cell's label, as orders name it, and the pixel at its middle (for close-ups)."""
+    hexes = layout(view).hexes
+    return {cell.label: hexes.center(cell) for cell in sorted(view.state.terrain)}
+
+
+def touched(view: FortressView) -> list[str]:
+    """The cells the last move changed, by label."""
+    return [cell.label for cell in view.state.last]

@@ -143,6 +143,9 @@ def _node(canvas: ImageDraw.ImageDraw, view: GraView, frame: GraphFrame, node: i
     r = frame.radius
     fill = node_fill(view, node)
     canvas.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=max(2, round(r / 10)))
+    owner = state.owners.get(node)
+    if owner is not None:  # on the rim at the upper left, clear of the soldiers, the badge and the number
+        shapes.draw_mark(canvas, (x - r * 0.8, y - r * 0.8), owner, r * 0.42, WHITE)
     army = state.ready.get(node)
     if army:
         text.draw(
@@ -287,7 +290,7 @@ def entries(view: GraView, names: Sequence[str], private: bool = False) -> list[
         detail = tr("{nodes} · {soldiers} · cap {cap}", nodes=nodes, soldiers=soldiers, cap=state.cap(seat))
         if not standing.playing:
             detail = tr("out ({reason})", reason=legend.departure(standing))
-        entries.append(legend.Entry(player_colour(seat), name, detail, standing.playing))
+        entries.append(legend.Entry(seat, name, detail, standing.playing))
     return entries
 
 
@@ -308,3 +311,14 @@ KEYS = (
     legend.Key(mark("moved last turn"), _move_icon),
     legend.Key(mark("fight on an edge"), _fight_icon),
 )
+
+
+def spots(view: GraView) -> dict[str, Point]:
+    """Each node's number, as orders name it, and the pixel at its middle (for close-ups)."""
+    frame, positions = layout(view), view.state.graph.positions
+    return {str(node): frame.at(positions[node - 1]) for node in view.state.graph.nodes}
+
+
+def touched(view: GraView) -> list[str]:
+    """The nodes last move phase's moves and fights touched, by number."""
+    return list(dict.fromkeys(str(node) for trace in view.state.last for node in trace.nodes))

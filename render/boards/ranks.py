@@ -19,7 +19,7 @@ from engine.ranks.board import RanksMap
 from engine.ranks.orders import Blast, Move, Spawn, Upgrade
 from engine.ranks.state import ARCHER, KNIGHT, PAWN, TANK, RanksView
 from engine.squaregrid import Square
-from render import hexboard, legend, pieces, text
+from render import hexboard, legend, pieces, shapes, text
 from render.frame import HEADER, MARGIN, MIN_WIDTH, canvas_for, draw_legend, header, own_seat
 from render.style import INK, NEUTRAL, WHITE, ink_on, mix, player_colour
 from render.text import Colour
@@ -134,9 +134,12 @@ def _cell(canvas: ImageDraw.ImageDraw, frame: Layout, view: RanksView, square: S
         inset = max(3, size // 14)
         canvas.rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), outline=TRACK, width=max(3, size // 16))
     if square in state.board.capitals:
-        owner = player_colour(state.board.capitals.index(square))
+        seat = state.board.capitals.index(square)
+        owner = player_colour(seat)
         canvas.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=owner, width=max(4, size // 12))
         pieces.draw(canvas, (x1 - size * 0.2, y0 + size * 0.3), reach, _crown, size * 0.13, owner)
+        # under the crown, the mark of the player whose capital it is (an army on it has its own)
+        shapes.draw_mark(canvas, (x1 - size * 0.17, y0 + size * 0.42), seat, size * 0.095, WHITE)
     text.draw(canvas, (x0 + size * 0.12, y0 + size * 0.2), square.label, _label_size(size), ink_on(fill))
     center = frame.center(square)
     if square in state.npcs:
@@ -145,6 +148,8 @@ def _cell(canvas: ImageDraw.ImageDraw, frame: Layout, view: RanksView, square: S
     if army is not None:
         at = (center[0], center[1] + size * 0.05)
         pieces.draw(canvas, at, reach, _army, size * 0.3, army.rank, player_colour(army.seat))
+        # its player's mark at its lower left, clear of the crown, the label and a capture's cross
+        shapes.draw_mark(canvas, (at[0] - size * 0.28, at[1] + size * 0.27), army.seat, size * 0.095, WHITE)
 
 
 def _disk(canvas: ImageDraw.ImageDraw, center: Point, radius: float, colour: Colour) -> None:
@@ -272,7 +277,7 @@ def entries(view: RanksView, names: Sequence[str]) -> list[legend.Entry]:
         elif view.to_move == seat:
             detail = tr("to play · {detail}", detail=detail)
         name = legend.player_name(names, seat, view.viewer)
-        entries.append(legend.Entry(player_colour(seat), name, detail, standing.playing))
+        entries.append(legend.Entry(seat, name, detail, standing.playing))
     return entries
 
 
@@ -321,3 +326,15 @@ KEYS = (
         ),
     ),
 )
+
+
+def spots(view: RanksView) -> dict[str, Point]:
+    """Each square's label, as orders name it, and the pixel at its middle (for close-ups)."""
+    frame = layout(view.state.board, len(view.state.players))
+    return {square.label: frame.center(square) for square in view.state.board.grid.squares()}
+
+
+def touched(view: RanksView) -> list[str]:
+    """The squares the last turn's moves, captures and spawns touched, by label."""
+    ends = (end for trace in view.state.last for end in (trace.source, trace.target) if end is not None)
+    return list(dict.fromkeys(square.label for square in ends))

@@ -20,7 +20,7 @@ from engine.siege.board import adjacency
 from engine.siege.orders import Action
 from engine.siege.state import ENDINGS, SiegeView
 from engine.squaregrid import Square
-from render import hexboard, legend, pieces, text
+from render import hexboard, legend, pieces, shapes, text
 from render.frame import BOARD_BOX, HEADER, MARGIN, MIN_WIDTH, canvas_for, draw_legend, header, own_seat
 from render.hexboard import Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
@@ -176,10 +176,14 @@ def _square(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame, sq
         pieces.draw(canvas, middle, reach, _waves, cell * 0.34, WHITE)
     elif sq in state.mountains:
         pieces.draw(canvas, (middle[0], middle[1] - cell * 0.08), reach, _peak, cell * 0.3, state.mountains[sq])
+    if owner is not None:  # in the lower right corner, clear of the symbols, the label and the frames
+        corner = (x + cell - band - cell * 0.135, y + cell - band - cell * 0.135)
+        shapes.draw_mark(canvas, corner, owner, cell * 0.07, WHITE)
     if sq in state.capitals:
-        pieces.draw(canvas, middle, reach, _capital, cell * 0.3, player_colour(state.capitals.index(sq)))
+        seat = state.capitals.index(sq)
+        pieces.draw(canvas, middle, reach, _capital, cell * 0.3, player_colour(seat), seat)
     if sq in state.tokens:
-        pieces.draw(canvas, middle, reach, _token, cell * 0.2, player_colour(state.tokens[sq]))
+        pieces.draw(canvas, middle, reach, _token, cell * 0.2, player_colour(state.tokens[sq]), state.tokens[sq])
     if state.walls.get(sq):
         _walls(canvas, (x + band + cell * 0.2, y + band + cell * 0.1), cell * 0.12, state.walls[sq])
     if sq in state.towers:
@@ -252,12 +256,16 @@ def _peak(canvas: ImageDraw.ImageDraw, center: Point, size: float, level: int) -
     text.draw(canvas, (x, y + size * 0.25), str(level), round(size * 0.8), WHITE, bold=True, anchor="mm")
 
 
-def _capital(canvas: ImageDraw.ImageDraw, center: Point, radius: float, colour: Colour) -> None:
-    """The capital ring: a thick ring in its player's colour around a white star."""
+def _capital(canvas: ImageDraw.ImageDraw, center: Point, radius: float, colour: Colour, seat: int | None) -> None:
+    """The capital ring: a thick ring in its player's colour around his mark; the legend's, nobody's,
+    around a star."""
     x, y = center
     canvas.ellipse(
         (x - radius, y - radius, x + radius, y + radius), fill=WHITE, outline=colour, width=round(radius / 3)
     )
+    if seat is not None:
+        shapes.mark(canvas, center, seat, radius * 0.6, colour)
+        return
     points = []
     for i in range(10):
         r = radius * (0.55 if i % 2 == 0 else 0.24)
@@ -266,11 +274,14 @@ def _capital(canvas: ImageDraw.ImageDraw, center: Point, radius: float, colour: 
     canvas.polygon(points, fill=colour)
 
 
-def _token(canvas: ImageDraw.ImageDraw, center: Point, radius: float, colour: Colour) -> None:
+def _token(canvas: ImageDraw.ImageDraw, center: Point, radius: float, colour: Colour, seat: int | None) -> None:
+    """A disc in its player's colour with his mark on it; the legend's, nobody's, is plain."""
     x, y = center
     canvas.ellipse(
         (x - radius, y - radius, x + radius, y + radius), fill=colour, outline=WHITE, width=max(2, round(radius / 4))
     )
+    if seat is not None:
+        shapes.mark(canvas, center, seat, radius * 0.5, WHITE)
 
 
 def _walls(canvas: ImageDraw.ImageDraw, center: Point, size: float, walls: int) -> None:
@@ -316,7 +327,7 @@ def entries(view: SiegeView, names: Sequence[str]) -> list[legend.Entry]:
         elif view.to_move == seat:
             detail = tr("to play · {detail}", detail=detail)
         name = legend.player_name(names, seat, view.viewer)
-        entries.append(legend.Entry(player_colour(seat), name, detail, standing.playing))
+        entries.append(legend.Entry(seat, name, detail, standing.playing))
     return entries
 
 
@@ -337,11 +348,23 @@ def _last_icon(canvas: ImageDraw.ImageDraw, center: Point, size: float) -> None:
 
 
 KEYS = (
-    legend.Key(mark("token"), _icon(lambda c, p, s: _token(c, p, s * 0.22, (120, 120, 120)))),
-    legend.Key(mark("capital"), _icon(lambda c, p, s: _capital(c, p, s * 0.34, (120, 120, 120)))),
+    legend.Key(mark("token"), _icon(lambda c, p, s: _token(c, p, s * 0.22, (120, 120, 120), None))),
+    legend.Key(mark("capital"), _icon(lambda c, p, s: _capital(c, p, s * 0.34, (120, 120, 120), None))),
     legend.Key(mark("wall (+2 EP each)"), _icon(lambda c, p, s: _walls(c, (p[0], p[1] - s * 0.12), s * 0.22, 2))),
     legend.Key(mark("tower (+4 EP)"), _icon(lambda c, p, s: _tower(c, p, s * 0.3))),
     legend.Key(mark("river"), _icon(lambda c, p, s: _waves(c, p, s * 0.34, WHITE), RIVER)),
     legend.Key(mark("mountain, level"), _icon(lambda c, p, s: _peak(c, p, s * 0.32, 2), MOUNTAIN)),
     legend.Key(mark("last turn"), _last_icon),
 )
+
+
+def spots(view: SiegeView) -> dict[str, Point]:
+    """Each square's label, as orders name it, and the pixel at its middle (for close-ups)."""
+    frame = layout(view)
+    return {sq.label: frame.center(sq) for sq in sorted(adjacency(view.state.size))}
+
+
+def touched(view: SiegeView) -> list[str]:
+    """The squares the last turn's actions acted from or on, by label."""
+    ends = (end for action in view.state.last for end in (action.source, action.target) if end is not None)
+    return list(dict.fromkeys(square.label for square in ends))

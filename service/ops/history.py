@@ -67,6 +67,22 @@ class History:
             bool(played.get("timed_out")),
         )
 
+    async def since_turn_of(self, game_id: int, seq: int, seat: int, back: int) -> list[dict[str, Any]]:
+        """The events up to history entry ``seq`` since ``seat`` last played (among the last ``back``
+        entries), oldest first: his turn's outcome where all played together, what the others
+        did where players take turns."""
+        async with self.games.db.reading() as conn:
+            entries = await rows.rows_between(conn, game_id, seq - back + 1, seq)
+        events: list[dict[str, Any]] = []
+        for newest, entry in enumerate(reversed(entries)):
+            played = entry.kind == rows.RESOLVED and str(seat) in json.loads(entry.payload).get("orders", {})
+            if played and newest:  # his own earlier move: he knows what it did
+                break
+            events[:0] = json.loads(entry.events)
+            if played:
+                break
+        return events
+
     async def replay_steps(self, game_id: int) -> list[ReplayStep]:
         """What a replay of the game shows: the start and the position after each resolved turn, and a
         finished game's last position if a departure after its last turn made it; evenly chosen

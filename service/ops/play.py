@@ -15,6 +15,7 @@ from engine import OrderError, Ruleset
 from i18n import joined, ntr, tr
 from render.summary import seat_name
 from service.errors import GameError, NotAllowed
+from service.lookalike import told_apart
 from service.models import Actor, Game, OrderRow
 from service.ops.games import Games
 from service.storage import games as rows
@@ -189,7 +190,7 @@ class Play:
             if player.draw_agreed:
                 raise GameError(tr("you already agreed to a draw; the others have not all agreed yet"))
             if declined := planner.agree_draw(seat):
-                names = game.names()
+                names = told_apart(game.names())
                 raise GameError(
                     ntr(
                         "{players} is ahead and declines a draw, so there is none; you may offer one again later",
@@ -207,7 +208,7 @@ def parse_named(rs: Ruleset, game: Game, seat: int, text: str, state: Any = None
     try:
         return rs.parse_orders(game.state if state is None else state, seat, text)
     except OrderError as err:
-        names = game.names()
+        names = told_apart(game.names())
         raise err.named(lambda other: seat_name(names, other)) from None
 
 

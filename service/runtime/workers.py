@@ -27,9 +27,11 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, NamedTuple, TypeVar
 
+from PIL import Image
+
 from engine import RULESETS, Ruleset
 from i18n import ENGLISH, LANGUAGES, tr, translations, using
-from render import board_image, board_png, describe, has_drawer, text
+from render import board_image, board_png, crop, describe, has_drawer, places_of, png, text
 from render.chart import chart_description, rating_chart
 from render.replay import Replay, Still, animate, final
 from render.summary import numbered_turn
@@ -51,6 +53,15 @@ class Picture(NamedTuple):
 
     data: bytes
     description: str
+    close_up: Picture | None = None  # the part of a board too large to read on a phone that matters
+
+
+class Focus(NamedTuple):
+    """Which part of a board to show close up (``render.crop``), and under what heading."""
+
+    words: tuple[str, ...]  # text naming places ("G4>F4"); none: the places the last turn touched
+    board: str  # which board it is ("Round 4"), for the heading
+    asked: bool = False  # a player asked for it: cut out even where the whole board reads on a phone
 
 
 def render_job(
@@ -62,11 +73,12 @@ def render_job(
     names: Sequence[str],
     title: str | None,
     language: str = ENGLISH,
+    focus: Focus | None = None,
 ) -> Picture:
     """The board as ``viewer`` may see it; with ``orders_text``, his private view of his orders; its
     words in ``language`` (a worker process does not share the caller's context). ``state`` may be
     JSON text, so that the worker parses it, not the bot's process. Described: each player's
-    holdings, and the orders of a private view."""
+    holdings, and the orders of a private view. With ``focus``, a close-up too where it is needed."""
     loaded = rs.from_dict(state if isinstance(state, Mapping) else json.loads(state))
     orders = rs.parse_orders(loaded, viewer, orders_text) if viewer is not None and orders_text else ()
     with using(language):
@@ -74,7 +86,23 @@ def render_job(
         lines = describe(view, names=names)
         if orders:
             lines.append(tr("Your orders, drawn for you alone: {orders}", orders=rs.format_orders(orders)))
-        return Picture(board_png(view, names=names, orders=orders, title=title), "\n".join(lines))
+        image = board_image(view, names=names, orders=orders, title=title)
+        close = _close_up(view, image, focus) if focus is not None else None
+        return Picture(png.encode(image), "\n".join(lines), close)
+
+
+def _close_up(view: object, image: Image.Image, focus: Focus) -> Picture | None:
+    """The part of the board ``focus`` is about, when the board is too large to read on a phone
+    (or a player asked for it); None when there is nothing to show close up."""
+    places = places_of(view)
+    if places is None or not (focus.asked or crop.needs_close_up(places, view, image.width)):
+        return None
+    labels = crop.named(places, view, focus.words) if focus.words else places.touched(view)
+    if not labels:
+        return None
+    heading = crop.heading(focus.board, labels)
+    described = tr("A close-up of the board around {places}, readable on a phone.", places=", ".join(labels))
+    return Picture(png.encode(crop.close_up(places, view, image, labels, heading)), f"{heading}\n{described}")
 
 
 def preview_job(

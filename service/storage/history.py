@@ -84,6 +84,11 @@ async def entries(conn: Connection, game_id: int) -> list[Entry]:
         return _decoded(game_id, await cursor.fetchall(), 0)
 
 
+async def rows_between(conn: Connection, game_id: int, first: int, last: int) -> list[Entry]:
+    """Rows ``first`` to ``last`` of the game (those that exist), oldest first."""
+    return await _read(conn, game_id, max(0, first), last)
+
+
 async def state_after(conn: Connection, game_id: int, seq: int) -> str | None:
     """The stored position right after row ``seq``, as JSON text."""
     found = await _read(conn, game_id, seq, seq)

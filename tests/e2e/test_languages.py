@@ -70,7 +70,7 @@ async def test_only_a_manager_chooses_the_server_language(table):
     assert again.content == "This server's games are posted in 简体中文."
     table.mod.locale = "de"  # a language the bot does not speak: the server's
     chinese = await table.fake.slash(table.mod, table.channel, "config language")
-    assert chinese.content == "本服务器的游戏使用简体中文发布。"
+    assert chinese.content == "本服务器的游戏发布语言：简体中文。"
 
 
 async def test_a_chinese_server_gets_chinese_posts_and_boards(table):

@@ -138,9 +138,9 @@ def test_map_errors_are_in_the_language():
     with using("uk"), pytest.raises(MapError, match="^невідома карта 'nowhere'; готові карти: корона \\(crown\\)"):
         RULESETS["conquest"].setup(2, {"map": "nowhere"})
     garrisoned = {"name": "x", "layout": ["n n", "n n"], "garrisons": {"A1": -1}, "starts": {"2": ["A1", "B2"]}}
-    with using("zh_Hans"), pytest.raises(MapError, match="^A1 的驻军必须是 0 到 10000 之间的整数，而不是 -1$"):
+    with using("zh_Hans"), pytest.raises(MapError, match="^A1 的守军必须是 0 到 10000 之间的整数，而不是 -1$"):
         ConquestMap.from_dict(garrisoned)
-    with using("uk"), pytest.raises(MapError, match="^річка 'Z9' — не клітинка дошки 10x10$"):
+    with using("uk"), pytest.raises(MapError, match="^річка 'Z9' — не клітинка поля 10×10$"):
         SiegeMap.from_dict({"size": 10, "rivers": ["Z9"]})
 
 
@@ -156,5 +156,5 @@ def test_option_and_clock_refusals_are_in_the_language():
         pytest.raises(Exception, match="^час на хід має бути в межах 1 хвилина – 30 днів; задано 5 секунд$"),
     ):
         check_settings(TimeSettings(round_seconds=5))
-    with using("zh_Hans"), pytest.raises(OptionError, match="^征服 由 2 到 6 名玩家进行，而不是 7 名$"):
+    with using("zh_Hans"), pytest.raises(OptionError, match="^征服 的玩家人数应为 2 到 6 名，而不是 7 名$"):
         RULESETS["conquest"].setup(7)
