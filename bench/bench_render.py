@@ -4,8 +4,10 @@ Board: each ruleset's largest default board (``bench.positions.largest_options``
 players, in busy positions (``bench.positions.BUSY``) or, for a ruleset without them, the positions
 its computer players reach from turn 12 on.
 
-Measured: CPU time (``time.process_time``) of ``render.board_png`` for the public image, i.e. all
-the work from a view to the bytes the bot uploads (drawing, palette, PNG encoding).
+Measured: CPU time (``time.process_time``) of the job a round post's images come from
+(``service.runtime.workers.render_job`` with the round's close-up), i.e. all the work from the
+stored state to the bytes the bot uploads: parsing, drawing, the close-up of what the turn changed
+(``render.crop``), palette and PNG encoding of both images.
 - ``render``: the median over RUNS positions on one map, drawn once each, in turn, after one
   other position of that map: each finds in the caches what the positions before it left, as a
   worker drawing the next turn of a game finds what its earlier turns left.
@@ -19,8 +21,9 @@ the work from a view to the bytes the bot uploads (drawing, palette, PNG encodin
   new to the piece caches.
 
 Floor: Pillow encoding the very pixels the bot sends, in the format it sends them: each sent PNG
-decoded to its palette image and saved again with ``render.png.SAVE_OPTIONS`` (median CPU time over
-the positions). No renderer that sends these PNGs can beat it. Ratio = render / floor.
+(the board and its close-up) decoded to its palette image and saved again with
+``render.png.SAVE_OPTIONS`` (median CPU time over the positions). No renderer that sends these PNGs
+can beat it. Ratio = render / floor. Left out: the words of the post's alt text beyond the board's.
 
 CPU time still grows when other processes share the machine, hence the load average in the output.
 
@@ -44,8 +47,8 @@ from PIL import Image  # noqa: E402
 
 from bench.positions import BUSY, played  # noqa: E402
 from engine import RULESETS, Ruleset  # noqa: E402
-from render import board_png, clear_caches, has_drawer, png  # noqa: E402
-from service.runtime.workers import warm_up  # noqa: E402
+from render import clear_caches, has_drawer, png  # noqa: E402
+from service.runtime.workers import Focus, render_job, warm_up  # noqa: E402
 
 NAMES = ("Алиса", "小明", "Bob", "Zoë Ångström", "李小龙", "Дмитрий")
 RUNS = 20
@@ -67,55 +70,67 @@ def cpu_ms(fn) -> float:
     return (time.process_time() - start) * 1000
 
 
-def timed(view, names) -> tuple[bytes, float]:
+def timed(rs: Ruleset, state, names) -> tuple[list[bytes], float]:
+    """A round post's images of ``state`` (the board, and its close-up where it has one), and the
+    CPU ms they took from the stored state."""
+    stored = rs.to_dict(state)
     start = time.process_time()
-    data = board_png(view, names=names)
-    return data, (time.process_time() - start) * 1000
+    picture = render_job(rs, stored, viewer=None, orders_text="", names=names, title=None, focus=Focus((), "Round"))
+    spent = (time.process_time() - start) * 1000
+    return [picture.data] + ([picture.close_up.data] if picture.close_up else []), spent
 
 
-def cold_ms(view, names) -> float:
+def cold_ms(rs: Ruleset, state, names) -> float:
     def fresh() -> float:
         clear_caches()
         warm_up()
-        return timed(view, names)[1]
+        return timed(rs, state, names)[1]
 
     return statistics.median(fresh() for _ in range(COLD))
 
 
 def first_boards(rs: Ruleset, names) -> tuple[float, float]:
-    """The slowest of a new game's first FIRST boards, drawn in turn after a worker's warm-up, and
-    its ratio to the floor of the same image."""
+    """The slowest of a new game's first FIRST round posts' images, drawn in turn after a worker's
+    warm-up, and its ratio to the floor of the same images."""
     clear_caches()
     warm_up()
-    drawn = [timed(rs.view(state, None), names) for state in played(rs, 0, FIRST)]
-    data, slowest = max(drawn, key=lambda pair: pair[1])
-    return slowest, slowest / floor_ms(data)
+    drawn = [timed(rs, state, names) for state in played(rs, 0, FIRST)]
+    sent, slowest = max(drawn, key=lambda pair: pair[1])
+    return slowest, slowest / floor_ms(sent)
 
 
-def floor_ms(data: bytes) -> float:
-    sent = Image.open(io.BytesIO(data))
-    sent.load()
-    return statistics.median(cpu_ms(lambda: sent.save(io.BytesIO(), **png.SAVE_OPTIONS)) for _ in range(3))
+def floor_ms(sent: list[bytes]) -> float:
+    """Pillow's CPU ms to encode again the images sent, as they were sent."""
+    images = [Image.open(io.BytesIO(data)) for data in sent]
+    for image in images:
+        image.load()
+
+    def encode() -> None:
+        for image in images:
+            image.save(io.BytesIO(), **png.SAVE_OPTIONS)
+
+    return statistics.median(cpu_ms(encode) for _ in range(3))
 
 
 def main() -> None:
     figures = {}
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
-    print(f"public board images, CPU ms; PNG options {png.SAVE_OPTIONS}; load average {load} on {os.cpu_count()} CPUs")
+    print(
+        f"a round post's public images (board and close-up), CPU ms; PNG options {png.SAVE_OPTIONS}; load average {load} on {os.cpu_count()} CPUs"
+    )
     for name, rs in sorted(RULESETS.items()):
         kind, states = positions(name, rs)
-        views = [rs.view(state, None) for state in states]
-        if not has_drawer(type(views[0])):
+        if not has_drawer(type(rs.view(states[0], None))):
             print(f"{name:9} no board drawing")
             continue
         names = NAMES[: rs.max_players]
-        cold = cold_ms(views[0], names)
+        cold = cold_ms(rs, states[0], names)
         first, first_ratio = first_boards(rs, names)
-        sent, times = zip(*(timed(view, names) for view in views[1:] or views), strict=True)
+        sent, times = zip(*(timed(rs, state, names) for state in states[1:] or states), strict=True)
         render = statistics.median(times)
-        floor = statistics.median(floor_ms(data) for data in sent)
-        size = Image.open(io.BytesIO(sent[0])).size
-        kilobytes = max(len(data) for data in sent) / 1000
+        floor = statistics.median(floor_ms(images) for images in sent)
+        size = Image.open(io.BytesIO(sent[0][0])).size
+        kilobytes = max(sum(len(data) for data in images) for images in sent) / 1000
         figures |= {
             f"{name}_ms": render,
             f"{name}_ratio": render / floor,

@@ -1,4 +1,4 @@
-"""The conquest board: owned cells in their player's colour, unit counts, cell types, last
+"""The conquest board: owned cells in their player's colour and mark, unit counts, cell types, last
 round's moves, standing auto-moves and, for one player's eyes only, his programmed orders.
 
 The layout depends on the map alone (never on orders), so a test or a caller can ask

@@ -1,4 +1,4 @@
-"""The fortress field: territory in each player's colour, water and mountains, cities, fortresses,
+"""The fortress field: territory in each player's colour and mark, water and mountains, cities, fortresses,
 generals, whose move it is and how many moves are left, and the last move highlighted.
 
 Symbols sit in the middle of a cell and the label at its foot, so :func:`fill_point` (just under a

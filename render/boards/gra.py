@@ -1,4 +1,4 @@
-"""The gra board: nodes in their owner's colour with soldier counts, spawning soldiers as a badge,
+"""The gra board: nodes in their owner's colour and mark with soldier counts, spawning soldiers as a badge,
 edges inside one player's land drawn in his colour, last turn's moves and fights, and private views
 of one player's picks or programmed orders.
 

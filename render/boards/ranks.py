@@ -1,5 +1,5 @@
 """The ranks board: cities, NPC tracks and NPCs, capitals, every army with its rank as a shape and a
-letter (pawn ●P, archer ◆A, knight ▲K, tank ■T), exp pools in the legend, and the last turn's
+letter (pawn ●P, archer ◆A, knight ▲K, tank ■T) and its player's mark, exp pools in the legend, and the last turn's
 moves (arrows) and captures (red crosses); a private image draws the viewer's orders being composed.
 
 The layout depends on the board alone, so :func:`layout` and :func:`fill_point` tell a test where

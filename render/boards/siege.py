@@ -1,5 +1,5 @@
 """The siege board: squares with axis labels and a compass, each owner's colour (a full band around
-the square, a pale fill on land), rivers, mountains with their level, tokens, capitals, walls,
+the square, a pale fill on land, his mark in its corner), rivers, mountains with their level, tokens, capitals, walls,
 towers, and the last turn's actions (arrows for tokens that moved or attacked, frames elsewhere).
 
 Row 1 is at the bottom, so north is up and player 0 plays upwards. :func:`fill_point` is a pixel of
