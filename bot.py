@@ -10,15 +10,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
+import os
 import pathlib
 import signal
 import sys
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
 
 from cogs.config import Config, ConfigError
 
+if TYPE_CHECKING:
+    from cogs.client import GameBot
+
 log = logging.getLogger("bot")
 SHARDING_REQUIRED = 4011  # Discord's close code: a shard would hold too many servers
+STOP_SECONDS = 4.0  # from SIGINT/SIGTERM to exit at most (service managers kill a few seconds later)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,56 +105,122 @@ def _migrate_db(source: str, target: str) -> int:
 
 async def run_bot(config: Config) -> int:
     """Run until SIGINT/SIGTERM; shut down cleanly so no committed turn or announcement is lost."""
-    import aiohttp
-    import discord
-
     from cogs.client import GameBot
-    from service.storage.errors import StoreError
 
     logging.getLogger().setLevel(config.log_level)
     bot = GameBot(config)
+    stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, lambda: loop.create_task(bot.close()))
+        loop.add_signal_handler(sig, _stopping, loop, stop)
     try:
         async with bot:
-            await bot.open_service()  # before connecting: a bad database stops the bot at once
-            await bot.start(config.token)
-    except StoreError as err:
-        print(f"cannot start: {err}", file=sys.stderr)
-        return 2
-    except discord.LoginFailure:
-        print(
-            "Discord rejected DISCORD_TOKEN: check that it is the bot token (Bot tab of the developer "
-            "portal) and that it was not reset.",
-            file=sys.stderr,
-        )
-        return 1
-    except discord.PrivilegedIntentsRequired as err:
-        print(f"Discord refused the connection: {err}", file=sys.stderr)
-        return 1
-    except aiohttp.ClientConnectionError as err:
-        where = config.api_base or "Discord"
-        print(f"cannot reach {where} to log in: {err}. Check the network (and DISCORD_API_BASE).", file=sys.stderr)
-        return 1
-    except (discord.HTTPException, discord.GatewayNotFound) as err:
-        print(
-            f"Discord failed a request while the bot was starting ({err}); "
-            "it is probably a Discord outage: start the bot again later.",
-            file=sys.stderr,
-        )
-        return 1
-    except discord.ConnectionClosed as err:
-        if err.code != SHARDING_REQUIRED:
+            await _until(stop, _serve(bot, config))
+    except Exception as err:
+        refusal = _refusal(err, bot)
+        if refusal is None:
             raise
-        print(
-            f"Discord refused the connection: the bot is in too many servers for {bot.shard_count} shard(s). "
-            "Raise SHARD_COUNT, or unset it to run as many shards as Discord recommends.",
-            file=sys.stderr,
-        )
-        return 1
+        print(refusal[0], file=sys.stderr)
+        return refusal[1]
     log.info("stopped cleanly")
     return 0
+
+
+class Unanswered(Exception):
+    """Discord (or what DISCORD_API_BASE names) gave no usable answer while the bot was logging in."""
+
+
+async def _serve(bot: GameBot, config: Config) -> None:
+    """Open the database (a bad one stops the bot at once), log in within ``config.login_seconds``, connect."""
+    await bot.open_service()
+    where = f" (at {config.api_base})" if config.api_base else ""
+    try:
+        async with asyncio.timeout(config.login_seconds):
+            await bot.login(config.token)
+    except TimeoutError as err:  # aiohttp alone would wait 5 minutes, then raise a bare TimeoutError
+        raise Unanswered(
+            f"Discord did not answer the bot's login within {config.login_seconds:g} s{where}: it is "
+            "probably a Discord outage or a network problem; start the bot again later."
+        ) from err
+    except (ValueError, TypeError, KeyError) as err:
+        if not (isinstance(err, json.JSONDecodeError) or bot.user is None):
+            raise
+        raise Unanswered(
+            f"Discord answered with something that is not JSON when the bot logged in{where}: a proxy's "
+            "or captive portal's page, say. Check the network (and DISCORD_API_BASE)."
+        ) from err
+    await bot.connect()
+
+
+async def _until(stop: asyncio.Event, work: Coroutine[Any, Any, None]) -> None:
+    """Run ``work`` until it ends or a signal sets ``stop``, then cancel it wherever it is: discord.py's
+    close alone ends neither a login Discord does not answer nor its retries of a gateway it cannot reach."""
+    task = asyncio.ensure_future(work)
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({task, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+        task.cancel()  # nothing, if it has ended
+        await asyncio.wait({task})
+    if not task.cancelled():
+        task.result()  # its exception, if any
+
+
+def _stopping(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+    """Stop cleanly, but within STOP_SECONDS whatever Discord does: a close waiting on a silent Discord
+    (a post in flight, a gateway that does not acknowledge the close) is cut short. Nothing committed is
+    lost that way, as with a crash: undelivered posts wait in the outbox for the next start."""
+    if not stop.is_set():
+        stop.set()
+        loop.call_later(STOP_SECONDS, _exit_now)
+
+
+def _exit_now() -> None:
+    print(
+        f"the bot did not stop within {STOP_SECONDS:g} s (Discord not answering?): exiting now; committed turns "
+        "are kept and undelivered posts go out at the next start",
+        file=sys.stderr,
+    )
+    os._exit(1)
+
+
+def _refusal(err: Exception, bot: GameBot) -> tuple[str, int] | None:
+    """What to tell the operator when the bot could not start, and the exit code (2: the database); None
+    for an error no one foresaw, which stays a traceback."""
+    import aiohttp
+    import discord
+
+    from service.storage.errors import StoreError
+
+    if isinstance(err, StoreError):
+        return f"cannot start: {err}", 2
+    if isinstance(err, Unanswered):
+        return str(err), 1
+    if isinstance(err, discord.LoginFailure):
+        return (
+            "Discord rejected DISCORD_TOKEN: check that it is the bot token (Bot tab of the developer "
+            "portal) and that it was not reset.",
+            1,
+        )
+    if isinstance(err, discord.PrivilegedIntentsRequired):
+        return f"Discord refused the connection: {err}", 1
+    if isinstance(err, aiohttp.ClientConnectionError):
+        where = bot.config.api_base or "Discord"
+        return f"cannot reach {where} to log in: {err}. Check the network (and DISCORD_API_BASE).", 1
+    if isinstance(err, (discord.HTTPException, discord.GatewayNotFound)):
+        return (
+            f"Discord failed a request while the bot was starting ({err}); "
+            "it is probably a Discord outage: start the bot again later.",
+            1,
+        )
+    if isinstance(err, discord.ConnectionClosed) and err.code == SHARDING_REQUIRED:
+        return (
+            f"Discord refused the connection: the bot is in too many servers for {bot.shard_count} shard(s). "
+            "Raise SHARD_COUNT, or unset it to run as many shards as Discord recommends.",
+            1,
+        )
+    return None
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import logging
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Protocol, cast
@@ -11,7 +12,7 @@ import discord
 from discord import app_commands
 
 from engine import EngineError
-from i18n import mark, tr
+from i18n import mark, ntr, tr
 from service.errors import GameError
 from service.models import Actor, Game
 
@@ -175,9 +176,26 @@ class ThinksFirst:
         return True
 
 
+MESSAGE_LIMIT = 2000  # characters of a Discord message
+
+
+def fitted(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` cut to ``limit`` between lines, not inside one: a long list of problems shows its first
+    ones whole and says how many more there are (only a single line longer than that is cut)."""
+    if len(text) <= limit:
+        return text
+    lines = text.split("\n")
+    ends = list(itertools.accumulate(len(line) + 1 for line in lines))  # where each line's newline falls
+    for kept in range(len(lines) - 1, 0, -1):
+        more = ntr("…and {n} more problem", "…and {n} more problems", len(lines) - kept)
+        if ends[kept - 1] + len(more) <= limit:
+            return "\n".join(lines[:kept]) + "\n" + more
+    return text[: limit - 1] + "…"
+
+
 async def send_error(interaction: discord.Interaction, message: str) -> None:
     """An ephemeral error, whether or not the interaction was already acknowledged."""
-    text = f"⚠️ {message}"[:2000]
+    text = fitted(f"⚠️ {message}")
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:

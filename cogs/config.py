@@ -9,6 +9,10 @@ from dataclasses import dataclass
 
 from service.storage.store import SQLITE_SCHEME, Location, is_postgresql, redacted, sqlite_path
 
+# Discord recommends about one shard per 1,000 servers (and requires one per 2,500): 16,384 shards serve some
+# 16 million servers. A larger SHARD_COUNT is a typo, and discord.py would try to open that many sessions.
+MAX_SHARDS = 16384
+
 
 class ConfigError(Exception):
     """The environment does not describe a bot we can run."""
@@ -26,6 +30,7 @@ class Config:
     shard_ids: tuple[int, ...] | None = None  # None: every shard of ``shard_count``
     sweep_seconds: float = 30.0  # how often overdue deadlines are looked for (and a dead process's taken over)
     workers: int | None = None  # processes drawing boards and running computer players; None: one per core
+    login_seconds: float = 20.0  # for Discord's answers at start-up, before the bot gives up and says so
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Config:
@@ -103,24 +108,22 @@ def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]
         if ids_text:
             raise ConfigError("SHARD_IDS needs SHARD_COUNT too: how many shards all the bot's processes run together")
         return None, None
-    if not (count_text.isascii() and count_text.isdigit()) or int(count_text) < 1:
-        raise ConfigError(f"SHARD_COUNT must be a whole number of shards, 1 or more, not {count_text!r}")
+    if not (count_text.isascii() and count_text.isdigit()) or not 1 <= int(count_text) <= MAX_SHARDS:
+        raise ConfigError(f"SHARD_COUNT must be a whole number of shards from 1 to {MAX_SHARDS}, not {count_text!r}")
     count = int(count_text)
     if not ids_text:
         return count, None
     ids: list[int] = []
     for part in ids_text.split(","):
-        ids.extend(_shard_range(part.strip(), ids_text))
-    for shard in ids:
-        if shard >= count:
-            raise ConfigError(f"SHARD_IDS names shard {shard}, but SHARD_COUNT={count} numbers them 0 to {count - 1}")
+        ids.extend(_shard_range(part.strip(), ids_text, count))
     if len(set(ids)) != len(ids):
         raise ConfigError(f"SHARD_IDS names a shard twice: {ids_text!r}")
     return count, tuple(ids)
 
 
-def _shard_range(part: str, whole: str) -> range:
-    """One entry of SHARD_IDS: a shard (``3``) or an inclusive range (``0-3``)."""
+def _shard_range(part: str, whole: str, count: int) -> range:
+    """One entry of SHARD_IDS: a shard (``3``) or an inclusive range (``0-3``), checked before it is
+    spelled out (``0-99999999999999999999`` would fill the memory)."""
     first, dash, last = part.partition("-")
     bounds = [first, last] if dash else [first]
     if not all(b.strip().isascii() and b.strip().isdigit() for b in bounds):
@@ -128,4 +131,6 @@ def _shard_range(part: str, whole: str) -> range:
     low, high = int(first), int(last if dash else first)
     if high < low:
         raise ConfigError(f"SHARD_IDS has a backwards range {part!r}: write {high}-{low}")
+    if high >= count:
+        raise ConfigError(f"SHARD_IDS names shard {high}, but SHARD_COUNT={count} numbers them 0 to {count - 1}")
     return range(low, high + 1)

@@ -7,6 +7,7 @@ resolves.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -27,24 +28,36 @@ from service.runtime.workers import Focus
 def _listing(mine: MyOrders, game: Game, turn: str, room: int = 1600) -> str:
     """The player's orders in ``turn`` ("Round 3"), one per line, shortened to fit a Discord message,
     and plainly what happens to them if he does not pass."""
-    shown: list[str] = []
-    used = 0
-    for line in mine.lines:
-        if used + len(line) + 3 > room:
-            shown.append(
-                ntr("… and {n} more (all are kept)", "… and {n} more (all are kept)", len(mine.lines) - len(shown))
-            )
-            break
-        shown.append(f"`{line}`")
-        used += len(line) + 3
-    lines = "\n".join(shown) or tr("no orders (standing orders still run)")
-    again = tr("You had just given these orders; they are kept once.") + "\n" if mine.repeated else ""
+    lines = "\n".join(_shown(mine.lines, room)) or tr("no orders (standing orders still run)")
+    again = (
+        tr("Already given, kept once: {orders}", orders="; ".join(_shown(mine.already, 400))) + "\n"
+        if mine.already
+        else ""
+    )
     heading = tr("Game #{number}, {turn} — your orders:", number=mine.game_id, turn=turn[:1].lower() + turn[1:])
     warned = "".join(
         "\n" + tr("⚠️ **Careful: {warning}.** They are not played until you pass.", warning=warning)
         for warning in mine.warnings
     )
     return f"{again}{heading}\n{lines}{warned}\n{_fate(mine, game)}"
+
+
+def _shown(lines: Sequence[str], room: int) -> list[str]:
+    """``lines`` as code, as many as fit in ``room`` characters, then how many more there are."""
+    shown: list[str] = []
+    used = 0
+    for line in lines:
+        if used + len(line) + 3 > room:
+            shown.append(ntr("… and {n} more (all are kept)", "… and {n} more (all are kept)", len(lines) - len(shown)))
+            break
+        shown.append(f"`{line}`")
+        used += len(line) + 3
+    return shown
+
+
+def _taken(lines: Sequence[str], room: int = 1600) -> str:
+    """What ``/orders send`` read, as the game writes it, so a slip shows (nothing typed vanishes unseen)."""
+    return tr("Orders taken: {orders}", orders="; ".join(_shown(lines, room))) + "\n" if lines else ""
 
 
 def _fate(mine: MyOrders, game: Game) -> str:
@@ -158,5 +171,6 @@ class OrdersCog(
         if isinstance(sent, MyOrders):  # held back: they would lose the game at once
             await self._answer(interaction, target, sent)
             return
-        await interaction.followup.send(after_pass(self.presenter, target, sent), ephemeral=True)
-        await refresh_lobby(self.bot, self.presenter, sent)
+        reply = _taken(sent.lines) + after_pass(self.presenter, target, sent.game)
+        await interaction.followup.send(reply, ephemeral=True)
+        await refresh_lobby(self.bot, self.presenter, sent.game)

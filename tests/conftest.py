@@ -16,14 +16,28 @@ settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
-@pytest.fixture(scope="session")
-def postgresql_cluster():
-    """A private PostgreSQL server for the session (``tests.pgcluster``), started on first use."""
+def new_cluster() -> Cluster:
+    """A private PostgreSQL server (``tests.pgcluster``), started; the test is skipped or fails without one."""
     binaries = server_binaries()
     if binaries is None:
         if os.environ.get(SKIP_VARIABLE) == "1":
             pytest.skip(f"{SKIP_VARIABLE}=1 and PostgreSQL's server binaries are not installed")
         pytest.fail(MISSING)
-    cluster = Cluster(binaries).start()
+    return Cluster(binaries).start()
+
+
+@pytest.fixture(scope="session")
+def postgresql_cluster():
+    """A private PostgreSQL server for the session, started on first use."""
+    cluster = new_cluster()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def halting_cluster():
+    """A PostgreSQL server of the test's own, which it may halt and resume (an outage, a restart)
+    without disturbing the other tests' databases."""
+    cluster = new_cluster()
     yield cluster
     cluster.stop()

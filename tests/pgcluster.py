@@ -75,11 +75,19 @@ class Cluster:
         self._run(
             "initdb", "-D", str(self.data), "-U", self.user, "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"
         )
+        return self.resume()
+
+    def resume(self) -> Cluster:
+        """Start the server on the data it has (again, after ``halt``)."""
         self._run(
             "pg_ctl", "-D", str(self.data), "-l", str(self.folder / "server.log"), "-w", "-o",
             f"{SERVER_SETTINGS} {'' if self.durable else UNSYNCED} -k {self.folder}", "start",
         )  # fmt: skip
         return self
+
+    def halt(self) -> None:
+        """Stop the server and keep its data, as an outage or a restart does: ``resume`` brings it back."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def stop(self) -> None:
         try:

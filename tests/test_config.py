@@ -91,10 +91,13 @@ def test_shards():
     "env, message",
     [
         ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
-        ({"SHARD_COUNT": "0"}, "SHARD_COUNT must be a whole number of shards, 1 or more, not '0'"),
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT must be a whole number of shards from 1 to 16384, not '0'"),
+        ({"SHARD_COUNT": "16385"}, "SHARD_COUNT must be a whole number of shards from 1 to 16384, not '16385'"),
+        ({"SHARD_COUNT": "99999999999999999999"}, "SHARD_COUNT must be a whole number of shards from 1 to 16384"),
         ({"SHARD_COUNT": "two"}, "SHARD_COUNT must be a whole number"),
         ({"SHARD_COUNT": "-2"}, "SHARD_COUNT must be a whole number"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "names shard 2, but SHARD_COUNT=2 numbers them 0 to 1"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "0-99999999999999999999"}, "names shard 99999999999999999999, but"),
         ({"SHARD_COUNT": "4", "SHARD_IDS": "0-2,2"}, "names a shard twice"),
         ({"SHARD_COUNT": "4", "SHARD_IDS": "3-1"}, "backwards range '3-1': write 1-3"),
         ({"SHARD_COUNT": "4", "SHARD_IDS": "first"}, "must list shard numbers like 0,1 or 0-3"),
@@ -104,6 +107,14 @@ def test_shards():
 def test_bad_shards_are_refused(env, message):
     with pytest.raises(ConfigError, match=re.escape(message)):
         Config.from_env({"DISCORD_TOKEN": "t", **env})
+
+
+def test_an_absurd_shard_count_stops_the_bot_at_once(monkeypatch, capsys):
+    """Not a bot that grows for hours trying to open that many sessions."""
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    monkeypatch.setenv("SHARD_COUNT", "99999999999999999999")
+    assert bot.main([]) == 1
+    assert "SHARD_COUNT must be a whole number of shards from 1 to 16384" in capsys.readouterr().err
 
 
 def test_sweep_period_and_worker_count():

@@ -76,9 +76,14 @@ class Option:
 
     def label(self, value: Any) -> str:
         """How players read ``value``: its label for a labelled choice, else the value itself."""
-        if value in self.choices and self.labels:
+        if self.labels and self.offers(value):
             return self.labels[self.choices.index(value)]
         return str(value)
+
+    def offers(self, value: Any) -> bool:
+        """``value`` is one of the choices with its type too: ``True`` and ``1.0`` equal 1 but are not
+        it, and a game begun with one would store a value its own state reader refuses."""
+        return any(type(value) is type(choice) and value == choice for choice in self.choices)
 
     def check(self, value: Any) -> Any:
         """The value, validated; raises OptionError saying what would be right. An option whose default
@@ -101,7 +106,7 @@ class Option:
                     )
                 )
         elif self.kind == "choice":
-            if value not in self.choices:
+            if not self.offers(value):
                 raise OptionError(
                     tr(
                         "option {name}={value!r} must be one of: {choices}",

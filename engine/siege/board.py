@@ -94,7 +94,7 @@ class SiegeMap:
         if not isinstance(name, str) or not name.strip():
             raise MapError(tr("map name must be a non-empty text"))
         size = data.get("size")
-        if size not in SIZES or isinstance(size, bool):
+        if type(size) is not int or size not in SIZES:  # 10.0 and True equal numbers but are not sizes
             raise MapError(tr("map size must be 10 or 12, not {size!r}", size=size))
         board = set(SquareGrid(size, size).squares())
 
@@ -110,7 +110,7 @@ class SiegeMap:
         mountains = {}
         for label, level in levels.items():
             sq = square(label, mark("mountain"))
-            if isinstance(level, bool) or level not in range(1, MAX_LEVEL + 1):
+            if type(level) is not int or level not in range(1, MAX_LEVEL + 1):
                 raise MapError(
                     tr("mountain {square} must have level 1, 2 or 3, not {level!r}", square=label, level=level)
                 )

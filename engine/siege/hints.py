@@ -15,9 +15,9 @@ ORDER = {
 def suggestions(state: SiegeState, seat: int, text: str) -> list[str]:
     """Legal actions that extend the last line of ``text``, written ``attack D5>D6 (4 EP, 2 left)``
     (the note in brackets is ignored when the turn is read). Earlier lines are kept as typed."""
-    done = split_lines(text)
-    typed = done.pop() if done and not text.rstrip().endswith((";", ",", "\n")) else ""
     try:
+        done = split_lines(text)
+        typed = done.pop() if done and not text.rstrip().endswith((";", ",", "\n")) else ""
         position, events = play(state, seat, parse(state, seat, "; ".join(done)))
     except OrderError:
         return []

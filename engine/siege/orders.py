@@ -12,7 +12,8 @@ A turn is a list of actions separated by ``;`` (or ``,`` or new lines), applied 
     end              0 EP  end the turn (also: "end turn", "pass")
 
 Case and spaces do not matter; ``C4-C5`` and ``C4 C5`` read as ``C4>C5``. Text in brackets is a
-note and is ignored, like the ``(2 EP, 4 left)`` autocomplete writes after an action.
+note and is ignored, like the ``(2 EP, 4 left)`` autocomplete writes after an action; a note may not
+hold an action (``expand C1 (a; wall A1)`` is refused, not read as ``expand C1``).
 """
 
 from __future__ import annotations
@@ -71,9 +72,23 @@ _TWO = re.compile(rf"^([a-z]+)\s+({SQUARE})\s*(?:>|-|\s)\s*({SQUARE})$")
 
 
 def split_lines(text: str) -> list[str]:
-    """The typed actions, lower case with single spaces, notes dropped."""
+    """The typed actions, lower case with single spaces, notes dropped. Notes go first, as the
+    autocomplete's own note holds a comma; a note that holds an action is refused (``_check_note``)."""
+    for note in _NOTE.findall(text):
+        _check_note(note)
     pieces = re.split(r"[;,\n]", _NOTE.sub(" ", text))
     return [" ".join(piece.lower().split()) for piece in pieces if piece.strip()]
+
+
+def _check_note(note: str) -> None:
+    """``expand C1 (a; wall A1)`` is a slip, not a note about expanding: dropped with the note, the
+    wall would be lost without a word, so a note with an action among its pieces is an error."""
+    for piece in re.split(r"[;,\n]", note[1:-1]):
+        try:
+            parse_line(piece)
+        except OrderSyntaxError:
+            continue
+        raise OrderSyntaxError(tr("a note in parentheses cannot hold orders: {note!r}", note=note))
 
 
 def parse_line(line: str) -> Action:

@@ -22,7 +22,6 @@ from service.storage import games as rows
 from service.turns import Planner
 
 MAX_ORDER_TEXT = 4000
-REPEAT_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -34,8 +33,17 @@ class MyOrders:
     seat: int
     lines: tuple[str, ...]
     passed: bool
-    repeated: bool = False  # these orders had just been given; they were kept once
+    already: tuple[str, ...] = ()  # orders given again that he had already given: kept once
     warnings: tuple[str, ...] = ()  # what they would do at once that he must know before passing
+
+
+@dataclass(frozen=True)
+class Sent:
+    """Orders given and passed at once: the game after the pass, and the orders as the game took them
+    (so the player sees what was read, and nothing he typed went missing unseen)."""
+
+    game: Game
+    lines: tuple[str, ...]
 
 
 class Play:
@@ -50,14 +58,14 @@ class Play:
         return self._mine(game, seat, row)
 
     def _mine(
-        self, game: Game, seat: int, row: OrderRow | None, *, repeated: bool = False, orders: Sequence[Any] = ()
+        self, game: Game, seat: int, row: OrderRow | None, *, already: Sequence[str] = (), orders: Sequence[Any] = ()
     ) -> MyOrders:
         """``orders``, when given, are ``row``'s text already parsed (it is not read again)."""
         text = row.text if row else ""
-        lines = tuple(part.strip() for part in text.split(";") if part.strip())
+        lines = _lines(text)
         passed = bool(row and row.passed)
         warnings = () if passed or not lines else self._warnings(game, seat, text, orders)
-        return MyOrders(game.id, game.row.turn + 1, seat, lines, passed, repeated, warnings)
+        return MyOrders(game.id, game.row.turn + 1, seat, lines, passed, tuple(already), warnings)
 
     def _warnings(self, game: Game, seat: int, text: str, orders: Sequence[Any] = ()) -> tuple[str, ...]:
         """The engine's warnings about programmed orders (``text``, or ``orders`` when already parsed);
@@ -68,26 +76,41 @@ class Play:
         except OrderError:
             return ()
 
-    def _repeated(self, game: Game, seat: int, current: OrderRow, text: str) -> bool:
-        """The same orders given again within a few seconds: a double tap, not a second set."""
-        if (
-            not current.text
-            or current.updated_at is None
-            or self.games.clock.now() - current.updated_at > REPEAT_SECONDS
-        ):
-            return False
+    def _unrepeated(self, game: Game, seat: int, current: OrderRow, text: str) -> tuple[str, list[str]]:
+        """``text`` less the orders already among ``current`` ones, and those orders (each once)."""
+        given = _lines(current.text)
+        new = self._given(game, seat, given, text) if given else None
+        if new is None or not (already := list(dict.fromkeys(line for line in new if line in given))):
+            return text, []
+        return "; ".join(line for line in new if line not in given), already
+
+    def _given(self, game: Game, seat: int, given: Sequence[str], text: str) -> list[str] | None:
+        """``text``'s orders as the ruleset formats them, or None where they do not read. Read after
+        the ``given`` ones where the whole set reads (an action may stand on the one before it), else
+        alone (a repeat may be what makes the whole set too many: 3 units sent twice from a cell of 4)."""
         rs = self.games.ruleset(game.row)
-        try:
-            added = rs.format_orders(rs.parse_orders(game.state, seat, text))
-        except OrderError:
-            return False
-        return bool(added) and (current.text == added or current.text.endswith(f"; {added}"))
+        for before in (given, ()):
+            try:
+                orders = rs.parse_orders(game.state, seat, "; ".join([*before, text]))
+            except OrderError:
+                continue
+            lines = [rs.format_order(order) for order in orders]
+            if lines[: len(before)] == list(before):
+                return lines[len(before) :]
+        return None
 
     # ``expected_turn``, when given, is the turn the player was looking at: if the turn ended in the
     # meantime (a deadline), his orders are refused rather than landing in the next turn.
 
     async def add_orders(self, game_id: int, actor: Actor, text: str, *, expected_turn: int | None = None) -> MyOrders:
-        """Add to the programmed orders; the whole set is validated together."""
+        """Add to the programmed orders; the whole set is validated together.
+
+        An order (as the ruleset formats it) already among this turn's orders is kept once, whenever
+        it comes again: a retry after a lost reply or a double tap is not a second order. This holds
+        in every ruleset, even where two identical orders add up (conquest's ``C4>C5 3`` twice, a
+        second ``wall E1`` in siege): each has one line for the sum (``C4>C5 6``) or takes both in one
+        message, which counts every line it holds, and the reply names the orders kept once, so the
+        player who meant them twice sees it and adds them in one message."""
         return await self._program(game_id, actor, text, keep=True, expected_turn=expected_turn)
 
     async def replace_orders(
@@ -111,9 +134,10 @@ class Play:
                 if current and current.passed:
                     raise GameError(tr("you already passed this turn; your orders are final"))
                 rs = self.games.ruleset(game.row)
-                if keep and current and self._repeated(game, seat, current, text):
-                    return self._mine(game, seat, current, repeated=True)
-                combined = f"{current.text}; {text}" if keep and current and current.text else text
+                adding, already = self._unrepeated(game, seat, current, text) if keep and current else (text, [])
+                if already and not adding:
+                    return self._mine(game, seat, current, already=already)
+                combined = f"{current.text}; {adding}" if keep and current and current.text else adding
                 _check_length(combined)
                 orders = parse_named(rs, game, seat, combined)
                 normalized = rs.format_orders(orders)
@@ -122,7 +146,7 @@ class Play:
                 await self.games.update_game(conn, game.row)
                 await rows.program(conn, game.row, seat, normalized, self.games.clock.now())
             self.games.keep_state((game_id, game.row.version + 1), game.state)  # the position did not change
-            return self._mine(game, seat, OrderRow(seat, normalized, False), orders=orders)
+            return self._mine(game, seat, OrderRow(seat, normalized, False), already=already, orders=orders)
 
         async with self.games.lock(game_id):
             return await self.games.retrying(attempt)
@@ -147,8 +171,12 @@ class Play:
     ) -> Game:
         """Pass: make the programmed orders (or ``text``, if given, replacing them) final for this turn,
         in one step, so a deadline can never split the orders from the pass."""
+        return (await self._pass(game_id, actor, text, expected_turn)).game
+
+    async def _pass(self, game_id: int, actor: Actor, text: str | None, expected_turn: int | None) -> Sent:
         if text is not None:
             _check_length(text)
+        final: list[str] = []
 
         def build(planner: Planner, game: Game) -> None:
             seat = self._require_acting(game, actor, expected_turn)
@@ -158,21 +186,23 @@ class Play:
             source = text if text is not None else row.text if row else ""
             orders = parse_named(planner.rs, game, seat, source, planner.state)  # a pass needs a complete set
             planner.orders[seat] = OrderRow(seat, planner.rs.format_orders(orders), True)
+            final[:] = map(planner.rs.format_order, orders)
             planner.passed(seat)
 
-        return await self.games.transition(game_id, build)
+        game = await self.games.transition(game_id, build)
+        return Sent(game, tuple(final))
 
     async def send_orders(
         self, game_id: int, actor: Actor, text: str, *, expected_turn: int | None = None
-    ) -> Game | MyOrders:
-        """Give ``text`` and pass at once (the game after the pass), unless the orders would lose the
-        game at once: then they are only programmed, and his orders come back with the warning, so
-        that he passes knowingly or changes them."""
+    ) -> Sent | MyOrders:
+        """Give ``text`` and pass at once (the game after the pass, and the orders taken), unless the
+        orders would lose the game at once: then they are only programmed, and his orders come back
+        with the warning, so that he passes knowingly or changes them."""
         _check_length(text)
         game = await self.games.get_game(game_id)
         if self._warnings(game, self._require_acting(game, actor, expected_turn), text):
             return await self.replace_orders(game_id, actor, text, expected_turn=expected_turn)
-        return await self.submit(game_id, actor, text, expected_turn=expected_turn)  # bad orders refused here
+        return await self._pass(game_id, actor, text, expected_turn)  # bad orders refused here
 
     async def surrender(self, game_id: int, actor: Actor) -> Game:
         def build(planner: Planner, game: Game) -> None:
@@ -210,6 +240,11 @@ def parse_named(rs: Ruleset, game: Game, seat: int, text: str, state: Any = None
     except OrderError as err:
         names = told_apart(game.names())
         raise err.named(lambda other: seat_name(names, other)) from None
+
+
+def _lines(text: str) -> tuple[str, ...]:
+    """Stored orders (``format_orders``'s text) one per line."""
+    return tuple(part.strip() for part in text.split(";") if part.strip())
 
 
 def _check_length(text: str) -> None:

@@ -19,22 +19,15 @@ A process alone on its database (SQLite allows no other) takes every lease at on
 from __future__ import annotations
 
 import contextlib
-import os
-import secrets
-import socket
 from collections.abc import AsyncIterator
 
 from service.clock import Clock
 from service.storage import claims as leases
+from service.storage.base import process_name
 from service.storage.store import Store
 
 LEASE_SECONDS = 20.0
 WAKE, OUTBOX = "wake", "outbox"
-
-
-def process_name() -> str:
-    """Who holds a lease: readable in the table, and unique even when a pid is reused."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
 class Claims:

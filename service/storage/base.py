@@ -4,7 +4,10 @@ statement's rows are handed back, how a store is held, and a database URL fit to
 
 from __future__ import annotations
 
+import os
 import re
+import secrets
+import socket
 import urllib.parse
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -40,6 +43,11 @@ class Statement:
 
     async def __aexit__(self, *exc) -> None:
         return None
+
+
+def process_name() -> str:
+    """Who holds a lease or a database: readable in the table, and unique even when a pid is reused."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
 def redacted(url: str) -> str:

@@ -12,6 +12,7 @@ import pathlib
 import shutil
 import sqlite3
 
+from i18n import tr
 from service.errors import GameError
 
 # What a player is told when his change could not be written, by SQLite's primary error code.
@@ -50,11 +51,21 @@ def unsaved(reason: str) -> StorageFailure:
     return StorageFailure(f"nothing was saved: {reason}. Please tell whoever runs the bot, and try again later")
 
 
+def unreachable() -> StorageFailure:
+    """The player's message when the database server cannot be reached: whatever he asked was not done."""
+    return StorageFailure(tr("the database cannot be reached right now and nothing was saved: try again in a minute"))
+
+
 def explain(err: sqlite3.Error | OSError, path: str | pathlib.Path) -> str:
     """One sentence on ``err`` met while using the database at ``path``."""
     path = pathlib.Path(path)
     name = getattr(err, "sqlite_errorname", "") or ""
     number = getattr(err, "errno", None)
+    if number == errno.EISDIR or path.is_dir():
+        return (
+            f"{path} is a folder, not a database file: point DATABASE_PATH at a file (in that folder, say; a new "
+            "file starts with no games)"
+        )
     if name == "SQLITE_FULL" or number == errno.ENOSPC:
         return f"disk full at {path}{_free(path)}: free some space on that disk"
     if name == "SQLITE_NOTADB":

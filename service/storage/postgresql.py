@@ -11,9 +11,11 @@ the SQLite and the PostgreSQL dialect the bot meets is in this module.
   processes the version check on games keeps a turn from being resolved twice, and ``serialize``
   (a transaction's advisory lock) stands for SQLite's one writer at a time where a topic needs it.
 - A copy (``migrate-db``) writes rows with their ids: the identity sequences are then moved past them.
-- Many bots, one database (``service.runtime.claims``): each bot holds a shared session advisory lock, a copy
-  by ``migrate-db`` the exclusive one, so neither starts while the other runs. The server drops the
-  lock when the holder's connection ends, however the process ends.
+- Many bots, one database (``service.runtime.claims``): each bot keeps a row in ``presence``, a copy by
+  ``migrate-db`` too, so neither starts while the other runs, across restarts of the server
+  (``service.storage.presence``).
+- A server that cannot be reached (down, restarting, the network between) fails a read as it fails a
+  write: the player is told nothing was done, not that the bot broke.
 """
 
 from __future__ import annotations
@@ -30,28 +32,29 @@ from typing import Any
 
 import asyncpg
 
-from service.storage.base import BOT, RETURNS_ROWS, SOLE, Fetched, Statement, redacted
-from service.storage.errors import StorageFailure, StoreError, unsaved
-from service.storage.instancelock import AlreadyRunning
+from service.storage.base import RETURNS_ROWS, Fetched, Statement, redacted
+from service.storage.errors import StorageFailure, StoreError, unreachable, unsaved
+from service.storage.presence import CONNECT_SECONDS, Presence
 from service.storage.sqlite import POSTGRESQL_MIGRATIONS, SchemaTooNewError, available_migrations
 
 log = logging.getLogger(__name__)
 
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|\?")
-INSTANCE_LOCK = 0x7465727269746F72  # any fixed number: bots hold it shared, a copy by migrate-db alone
-MIGRATION_LOCK = INSTANCE_LOCK + 1  # held while migrating, so two starting bots never apply one step twice
+MIGRATION_LOCK = 0x7465727269746F73  # any fixed number: two starting bots never apply one step twice
 POOL_SIZE = 8
 # Errors that mean the server, not the request, failed: a change they stop is reported as not saved.
 _UNWRITABLE = (
     (asyncpg.DiskFullError, "the database server's disk is full"),
     (asyncpg.InsufficientResourcesError, "the database server is out of resources"),
     (asyncpg.ReadOnlySQLTransactionError, "the bot's database is read-only"),
-    (asyncpg.CannotConnectNowError, "the database server is starting or stopping"),
-    (asyncpg.AdminShutdownError, "the database server was shut down"),
-    (asyncpg.CrashShutdownError, "the database server was shut down"),
-    (asyncpg.PostgresConnectionError, "the bot lost its connection to the database server"),
-    (asyncpg.ConnectionDoesNotExistError, "the bot lost its connection to the database server"),
-    (OSError, "the bot cannot reach its database server"),
+)
+# Errors that mean the server cannot be reached now (down, starting, stopping, or the network between).
+_UNREACHABLE = (
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    asyncpg.PostgresConnectionError,
+    OSError,
 )
 
 
@@ -101,14 +104,18 @@ class PostgresStore:
     def __init__(self, pool: asyncpg.Pool, url: str):
         self.pool, self.url, self.where = pool, url, redacted(url)
         self._writing = asyncio.Lock()
-        self._held: asyncpg.Connection | None = None
-        self.session: int | None = None  # the held connection's server process
+        self.presence: Presence | None = None  # a held store's row (``service.storage.presence``)
+
+    @property
+    def session(self) -> int | None:
+        """A held store's session on the server (it changes when the server drops it)."""
+        return None if self.presence is None else self.presence.session
 
     @classmethod
     async def open(cls, url: str, *, hold: str | None = None) -> PostgresStore:
         """Connect to the server; ``hold`` as ``service.storage.store.open_store`` says."""
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as err:
             raise StoreError(
                 f"cannot use the PostgreSQL database {redacted(url)}: {err} (check DATABASE_URL, and that the "
@@ -117,43 +124,34 @@ class PostgresStore:
         store = cls(pool, url)
         if hold is not None:
             try:
-                await store._hold(hold)
+                store.presence = await Presence.take(url, hold, store.where)
             except BaseException:
                 await store.close()
                 raise
         return store
 
-    async def _hold(self, hold: str) -> None:
-        self._held = await asyncpg.connect(self.url)
-        self.session = self._held.get_server_pid()
-        if hold == BOT:
-            if not await self._held.fetchval("SELECT pg_try_advisory_lock_shared($1)", INSTANCE_LOCK):
-                raise AlreadyRunning(
-                    f"a copy into {self.where} (migrate-db) is running: start the bot when it has finished"
-                )
-        elif hold == SOLE:
-            if not await self._held.fetchval("SELECT pg_try_advisory_lock($1)", INSTANCE_LOCK):
-                raise AlreadyRunning(
-                    f"a bot is running on {self.where}: stop every bot on it first (a copy made meanwhile "
-                    "would miss its players' latest orders)"
-                )
-        else:
-            raise ValueError(f"unknown hold {hold!r}")
-
     async def close(self) -> None:
-        if self._held is not None:
-            await self._held.close()  # the server drops the advisory lock with the session
-            self._held = None
+        if self.presence is not None:
+            await self.presence.release()
+            self.presence = None
         await self.pool.close()
+
+    async def _may_write(self) -> None:
+        """A held store writes only while its presence counts (``service.storage.presence``)."""
+        if self.presence is not None:
+            await self.presence.confirm()
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[PgConnection]:
         """BEGIN … COMMIT on a pooled connection, rolled back on any exception; a failure of the server
-        reaches the player as a StorageFailure saying nothing was saved."""
+        reaches the player as a StorageFailure saying nothing was saved. A held store commits only while
+        its presence counts, checked again before COMMIT for a long transaction (a copy)."""
         async with self._writing:
             try:
+                await self._may_write()
                 async with self.pool.acquire() as conn, conn.transaction():
                     yield PgConnection(conn)
+                    await self._may_write()
             except Exception as err:
                 failure = storage_failure(err)
                 if failure is None:
@@ -167,8 +165,16 @@ class PostgresStore:
 
     @contextlib.asynccontextmanager
     async def reading(self) -> AsyncIterator[PgConnection]:
-        async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            yield PgConnection(conn)
+        """One snapshot; a server that cannot be reached reaches the player as a StorageFailure, as for a write."""
+        try:
+            async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+                yield PgConnection(conn)
+        except Exception as err:
+            failure = storage_failure(err)
+            if failure is None:
+                raise
+            log.error("a read of %s failed: %s", self.where, err)
+            raise failure from err
 
     async def migrate(self, folder: pathlib.Path | None = None) -> int:
         """Apply the missing numbered migrations (of ``folder``, default its own) in order, each in one
@@ -239,11 +245,13 @@ class PostgresStore:
     async def _has_tables(conn: asyncpg.Connection) -> bool:
         return await conn.fetchval(
             """SELECT EXISTS (SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema()
-                              AND table_name <> 'schema_migrations')"""
+                              AND table_name NOT IN ('schema_migrations', 'presence'))"""
         )
 
 
 def storage_failure(err: BaseException) -> StorageFailure | None:
-    """What to tell the player when ``err`` stopped his change, or None if it is not the server's fault."""
+    """What to tell the player when ``err`` stopped his command, or None if it is not the server's fault."""
+    if isinstance(err, _UNREACHABLE):
+        return unreachable()
     reason = next((text for kind, text in _UNWRITABLE if isinstance(err, kind)), None)
     return None if reason is None else unsaved(reason)

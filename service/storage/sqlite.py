@@ -232,10 +232,7 @@ class Database:
 async def _connection(path: str | pathlib.Path, busy_timeout_ms: int, *, reader: bool) -> aiosqlite.Connection:
     """A configured connection; a reader may not write (``query_only``), so a write that strays into a
     read fails at once instead of racing the writer."""
-    try:
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-    except sqlite3.Error as err:
-        raise StoreError(explain(err, path)) from err
+    conn = await _connected(path)
     try:
         conn.row_factory = aiosqlite.Row
         mode = await _pragma(conn, "PRAGMA journal_mode=WAL")
@@ -252,6 +249,20 @@ async def _connection(path: str | pathlib.Path, busy_timeout_ms: int, *, reader:
         await conn.close()
         raise
     return conn
+
+
+async def _connected(path: str | pathlib.Path) -> aiosqlite.Connection:
+    """aiosqlite's connection, or StoreError once its thread has ended: aiosqlite stops the thread of a
+    connection that failed to open without waiting for it, and a thread that outlives the event loop dies
+    with an "Event loop is closed" traceback after the bot's one-line refusal."""
+    pending = aiosqlite.connect(str(path), isolation_level=None)
+    try:
+        return await pending
+    except BaseException as err:
+        await asyncio.to_thread(pending._thread.join)
+        if isinstance(err, sqlite3.Error):
+            raise StoreError(explain(err, path)) from err
+        raise
 
 
 async def _end_read(conn: aiosqlite.Connection) -> None:

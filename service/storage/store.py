@@ -43,7 +43,10 @@ class Store(Protocol[ConnectionT]):
     dialect: str  # "sqlite" or "postgresql"
     migrations: pathlib.Path  # its own numbered schema steps
     shared: bool  # several bot processes may use it at once (``service.runtime.claims``)
-    session: int | None  # a shared store held by a bot: its session on the server, which ends with the process
+
+    @property
+    def session(self) -> int | None:
+        """A shared store held by a bot: its session on the server, which ends with the process."""
 
     def transaction(self) -> AbstractAsyncContextManager[ConnectionT]:
         """All or nothing: committed when the block ends, rolled back on any exception."""

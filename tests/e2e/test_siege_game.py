@@ -1,5 +1,6 @@
 """A siege game through the bot: chess clocks chosen at create, priced autocomplete, a whole turn
-refused for one bad action, clocks in /game info, and a player who lets his clock run out loses."""
+refused for one bad action or a note holding one, the actions taken listed, clocks in /game info,
+and a player who lets his clock run out loses."""
 
 from __future__ import annotations
 
@@ -20,8 +21,13 @@ async def test_a_blitz_game_with_an_increment_is_lost_on_time(table):
     assert refused.ephemeral and "'wall J10' (action 2)" in refused.content
     assert (await master.games.get_game(game.id)).row.turn == 0  # the whole turn was refused
 
+    action = offered[0]["value"].split(" (")[0]  # the autocomplete's note dropped
+    slip = await fake.slash(first, thread, "orders send", text=f"{action} (a; wall E1)")
+    assert "a note in parentheses cannot hold orders: '(a; wall E1)'" in slip.content
+
     table.clock.advance(60)
-    await fake.slash(first, thread, "orders send", text=offered[0]["value"])
+    sent = await fake.slash(first, thread, "orders send", text=offered[0]["value"])
+    assert sent.content.startswith(f"Orders taken: `{action}`\n")  # what was read, as the game writes it
     moved = await table.post(lambda m: m.content.startswith("**Turn 1.**"))
     decode_png(moved.attachments[0].data)
     info = str((await fake.slash(second, thread, "game info")).embeds)

@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from engine import find_ruleset
+import pytest
+
+from engine import OrderError, find_ruleset
 from service.storage import history as stored_history
 from tests.e2e.conftest import button
 
@@ -37,7 +39,7 @@ async def test_orders_waiting_for_a_pass_say_so_and_offer_the_pass(table):
     given = await fake.slash(table.alice, thread, "orders give", text=order)
     assert "these orders are thrown away" in given.content and "Not passed yet" in given.content
     again = await fake.slash(table.alice, thread, "orders give", text=order)  # a double tap
-    assert "kept once" in again.content and again.content.count(f"`{order}`") == 1
+    assert f"Already given, kept once: `{order}`" in again.content and again.content.count(f"`{order}`") == 2
     assert f"<@{table.alice.id}>" in lobby_card(table) and "Waiting on" in lobby_card(table)
 
     pressed = await fake.click(table.alice, again.message, button(again.message, "Pass: make my orders final"))
@@ -159,3 +161,18 @@ async def test_a_standing_order_is_drawn_only_as_the_move_it_made(table):
     for viewer in (table.bob, table.carol):
         board = await fake.slash(viewer, thread, "game board")
         assert board.attachments[0].data == as_plain_moves, viewer.name
+
+
+async def test_a_long_list_of_problems_shows_whole_lines_and_how_many_more(table):
+    """ "Errors over 2,000 characters are cut mid-line: list the first problems and say how many more." """
+    thread = await table.start_game(**CONQUEST)
+    text = "; ".join(f"Z{n}>Z{n + 1} 1" for n in range(1, 90))
+    game = (await table.bot.service.master.lookup.list_games(table.guild.id))[0]
+    with pytest.raises(OrderError) as full:
+        RS.parse_orders(RS.from_dict(game.row.state), game.player_of(table.alice.id).seat, text)
+    problems = f"⚠️ {full.value}".split("\n")
+
+    refused = await table.fake.slash(table.alice, thread, "orders give", text=text)
+    *shown, more = refused.content.split("\n")
+    assert len(refused.content) <= 2000 and shown == problems[: len(shown)]
+    assert more == f"…and {len(problems) - len(shown)} more problems"

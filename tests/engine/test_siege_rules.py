@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 
 import pytest
@@ -519,6 +520,17 @@ def test_shipped_maps_load_and_are_offered():
         field = SHIPPED.load(name)
         assert RS.setup(2, {"map": name}, seed=1).map_name == name
         assert SiegeMap.from_dict(json.loads(json.dumps(field.to_dict()))) == field
+
+
+@pytest.mark.parametrize("note", ["(a; wall E1)", "(wall E1, later)", "(then\nend)"])
+def test_a_note_in_brackets_cannot_hold_actions(note):
+    """Text in brackets is a note and is ignored (the autocomplete's "(2 EP, 4 left)"); a note holding
+    an action is refused, not dropped with it ("expand C1 (a; wall A1)" read as "expand C1")."""
+    state = board(["C3"])
+    assert RS.parse_orders(state, 0, "expand C4 (2 EP, 4 left)") == [Action("expand", sq("C4"))]
+    with pytest.raises(OrderSyntaxError, match=re.escape(f"a note in parentheses cannot hold orders: {note!r}")):
+        RS.parse_orders(state, 0, f"expand C4 {note}")
+    assert RS.suggest_orders(state, 0, f"expand C4 {note}; ") == []  # nothing builds on it
 
 
 @pytest.mark.parametrize(

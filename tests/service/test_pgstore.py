@@ -47,7 +47,7 @@ async def test_a_connection_lost_mid_transaction_saves_nothing_and_the_next_chan
 
     env.master.games.fault = server_drops_us
     caplog.set_level(logging.ERROR)
-    with pytest.raises(StorageFailure, match="nothing was saved: the bot lost its connection to the database server"):
+    with pytest.raises(StorageFailure, match="the database cannot be reached right now and nothing was saved"):
         await env.master.play.submit(game.id, ALICE)
     env.master.games.fault = lambda point: None
     assert (await env.master.games.get_game(game.id)).passed_seats == frozenset()

@@ -59,6 +59,23 @@ async def test_program_review_replace_clear_and_pass(env):
     assert rows[1][1]["orders"][str(seat_of(game, ALICE))] == f"{source}>{target} 4"
 
 
+async def test_an_order_given_again_later_is_kept_once(env):
+    """ "A repeated identical order within a turn is kept once, whenever it comes, and the reply says
+    so"; lines repeated within one message are meant and all count."""
+    game = await env.new_game(ALICE, BOB)
+    source, target = own_cell(game, ALICE)  # 10 units
+    order, auto = f"{source}>{target} 6", f"auto {source}>{target}"
+    await env.master.play.add_orders(game.id, ALICE, order)
+    env.clock.advance(30)  # the reply was lost; the player tries again, with one more order
+    mine = await env.master.play.add_orders(game.id, ALICE, f"{source.lower()}-{target.lower()} 6; {auto}")
+    assert mine.lines == (order, auto) and mine.already == (order,)
+    env.clock.advance(HOUR / 2)
+    mine = await env.master.play.add_orders(game.id, ALICE, f"{auto}; {order}")
+    assert mine.lines == (order, auto) and mine.already == (auto, order)
+    mine = await env.master.play.add_orders(game.id, ALICE, f"{source}>{target} 2; {source}>{target} 2")
+    assert mine.lines == (order, auto, f"{source}>{target} 2", f"{source}>{target} 2") and mine.already == ()
+
+
 async def test_orders_are_private_to_their_author(env):
     game = await env.new_game(ALICE, BOB)
     source, target = own_cell(game, ALICE)
