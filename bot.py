@@ -111,8 +111,9 @@ async def run_bot(config: Config) -> int:
     bot = GameBot(config)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    deadline: list[asyncio.TimerHandle] = []  # set by the first signal: the exit that cuts a stop short
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, _stopping, loop, stop)
+        loop.add_signal_handler(sig, _stopping, loop, stop, deadline)
     try:
         async with bot:
             await _until(stop, _serve(bot, config))
@@ -122,6 +123,8 @@ async def run_bot(config: Config) -> int:
             raise
         print(refusal[0], file=sys.stderr)
         return refusal[1]
+    for timer in deadline:  # stopped in time: the exit code is not to be cut to 1 while Python winds down
+        timer.cancel()
     log.info("stopped cleanly")
     return 0
 
@@ -167,13 +170,13 @@ async def _until(stop: asyncio.Event, work: Coroutine[Any, Any, None]) -> None:
         task.result()  # its exception, if any
 
 
-def _stopping(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+def _stopping(loop: asyncio.AbstractEventLoop, stop: asyncio.Event, deadline: list[asyncio.TimerHandle]) -> None:
     """Stop cleanly, but within STOP_SECONDS whatever Discord does: a close waiting on a silent Discord
     (a post in flight, a gateway that does not acknowledge the close) is cut short. Nothing committed is
     lost that way, as with a crash: undelivered posts wait in the outbox for the next start."""
     if not stop.is_set():
         stop.set()
-        loop.call_later(STOP_SECONDS, _exit_now)
+        deadline.append(loop.call_later(STOP_SECONDS, _exit_now))
 
 
 def _exit_now() -> None:

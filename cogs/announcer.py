@@ -8,7 +8,9 @@ Past Discord's nonce window, a retry looks for its earlier post instead (``cogs.
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,8 +24,8 @@ from i18n import using
 from service.announcements import Reminder
 from service.errors import GameNotFound
 from service.models import Announcement, Game
-from service.posts import DirectMessage, Post
-from service.runtime.outbox import Undeliverable
+from service.posts import DirectMessage, Post, in_words
+from service.runtime.outbox import Blocked, Undeliverable
 
 if TYPE_CHECKING:
     from service.runtime.gameservice import GameService
@@ -31,6 +33,20 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
+MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013  # Discord's codes for a permission the bot lacks
+REFUSED = (MISSING_ACCESS, MISSING_PERMISSIONS)
+
+
+def missing(channel: GameChannel, post: Post) -> set[str]:
+    """The permissions the bot lacks to make ``post`` in ``channel`` (Discord's names for them), as
+    far as the client's cache of roles and overwrites knows."""
+    me = channel.guild.me
+    if me is None:
+        return set()
+    allowed = channel.permissions_for(me)
+    send = "send_messages_in_threads" if isinstance(channel, discord.Thread) else "send_messages"
+    needed = ["view_channel", send, *(["attach_files"] if post.uploads else [])]
+    return {name for name in needed if not getattr(allowed, name)}
 
 
 class DiscordAnnouncer:
@@ -42,9 +58,13 @@ class DiscordAnnouncer:
         return client_service(self.client)
 
     async def deliver(self, announcement: Announcement) -> None:
-        """Post it; a deleted thread or a channel the bot may no longer write to will never work: give up."""
+        """Post it; a deleted game or thread, or a server the bot left, will never work: give up. A
+        post Discord refuses for a permission the bot lacks is held back (``Blocked``) until it has it."""
         try:
             game = await self.service.master.games.get_game(announcement.game_id)
+        except GameNotFound as err:
+            raise Undeliverable(str(err)) from err
+        try:
             channel = await fetch_game_channel(self.client, game.row.thread_id or game.row.channel_id)
             with using(await server_language(self.client, game.row.guild_id)):
                 posts = await self.service.posts.posts(
@@ -55,8 +75,19 @@ class DiscordAnnouncer:
                         await self._post(channel, announcement, game, post)
                     else:
                         await self._direct(channel, announcement, game, post, post.dm)
-        except (discord.NotFound, discord.Forbidden, GameNotFound) as err:
+        except discord.Forbidden as err:
+            if err.code in REFUSED and self.client.get_guild(game.row.guild_id) is not None:
+                missing = "view_channel" if err.code == MISSING_ACCESS else ""
+                await self._hold(game, missing)  # a permission lost in a server the bot is still in
+                raise Blocked(missing) from err
             raise Undeliverable(str(err)) from err
+        except Blocked as err:
+            await self._hold(game, err.missing)
+            raise
+        except discord.NotFound as err:
+            raise Undeliverable(str(err)) from err
+        if game.row.held_for is not None and any(post.dm is None for post in posts):
+            await self.service.master.timekeeping.release(game.id)  # a post got through: the clock runs again
         if announcement.kind != Reminder.kind:  # the card shows the game as it is now, once the posts are out
             self.cards.refresh_later(game.id)
 
@@ -65,11 +96,37 @@ class DiscordAnnouncer:
         only the users it pings are notified (players mentioned elsewhere are not)."""
         if await posted_before(self.client, channel, a, self.service.clock.now(), post.text):
             return
+        lacking = missing(channel, post)
+        if lacking - {"attach_files"}:  # asked anyway, Discord would refuse it (and count it against the bot)
+            raise Blocked(",".join(sorted(lacking - {"attach_files"})))
+        if lacking:  # no images here: the post in words
+            post = in_words(post)
         kwargs: dict[str, Any] = {"files": [upload_file(upload) for upload in post.uploads]} if post.uploads else {}
         if post.rematch:
             kwargs["view"] = rematch_view(game)
         pings = discord.AllowedMentions(users=[discord.Object(u) for u in post.pings]) if post.pings else NO_PINGS
         await channel.send(post.text, nonce=nonce or f"a{a.id}", allowed_mentions=pings, **kwargs)
+
+    async def _hold(self, game: Game, missing: str) -> None:
+        """Stop the game's clock while its thread cannot be reached; the first time, tell its creator
+        and the server's owner by DM, and post it in the game's channel if the bot can write there."""
+        if not await self.service.master.timekeeping.hold(game.id, missing):
+            return
+        thread = game.row.thread_id or game.row.channel_id
+        with using(await server_language(self.client, game.row.guild_id)):
+            notice = self.service.posts.held(game, missing, f"<#{thread}>")
+        guild = self.client.get_guild(game.row.guild_id)
+        for user in dict.fromkeys([game.row.creator_id, *([guild.owner_id] if guild and guild.owner_id else [])]):
+            await self._tell(functools.partial(self.client.create_dm, discord.Object(user)), notice)
+        if game.row.thread_id:
+            await self._tell(lambda: fetch_game_channel(self.client, game.row.channel_id), notice)
+
+    async def _tell(self, where: Callable[[], Awaitable[discord.abc.Messageable]], notice: Post) -> None:
+        """Send a notice where the bot may (a closed DM or a channel it cannot write to is passed by)."""
+        try:
+            await (await where()).send(notice.text, allowed_mentions=NO_PINGS)
+        except discord.HTTPException as err:
+            log.info("could not tell of a held game there: %s", err)
 
     async def _direct(self, channel: GameChannel, a: Announcement, game: Game, post: Post, to: DirectMessage) -> None:
         """Send it once to the user; if his DMs are closed, say so in the game's thread, once."""

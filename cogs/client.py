@@ -97,6 +97,21 @@ class GameBot(commands.AutoShardedBot):
             synced = await self.tree.sync()
         logging.getLogger(__name__).info("synced %d commands", len(synced))
 
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        await self._permissions_changed(after.guild.id)
+
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel) -> None:
+        await self._permissions_changed(after.guild.id)
+
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        await self._permissions_changed(after.guild.id)
+
+    async def _permissions_changed(self, guild_id: int) -> None:
+        """A role, channel or thread of the server changed: posts held back for a permission the bot
+        lacked there are tried again at once (a retry that still fails waits for its backoff)."""
+        if self.service is not None:
+            await self.service.outbox.retry_guild(guild_id)
+
     async def close(self) -> None:
         if self.service is not None:
             await self.cards.close()

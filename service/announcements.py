@@ -300,6 +300,24 @@ class Extended(ManagerAction):
         return cls(payload["by"], payload.get("seconds"), payload.get("deadline_at"))
 
 
+@dataclass(frozen=True)
+class BackInReach:
+    """The bot can post in the game's thread again: the clock it stopped when it could not (lacking
+    ``missing`` since ``since``) runs again, with this deadline."""
+
+    kind: ClassVar[str] = "back_in_reach"
+    missing: str
+    since: float
+    deadline_at: float | None
+
+    def to_payload(self) -> Payload:
+        return {"missing": self.missing, "since": self.since, "deadline_at": self.deadline_at}
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> BackInReach:
+        return cls(payload["missing"], payload["since"], payload.get("deadline_at"))
+
+
 News = (
     GameStarted
     | RoundResolved
@@ -313,6 +331,7 @@ News = (
     | Paused
     | Resumed
     | Extended
+    | BackInReach
 )
 """Any announcement's content."""
 

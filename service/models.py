@@ -107,6 +107,8 @@ class GameRow:
     created_at: float
     rated: bool = True  # counts for ratings and leaderboards
     glance: Glance | None = None  # a running game at a glance, for lists (None: read its state)
+    held_for: str | None = None  # the permissions the bot lacks to post in its thread, while it does
+    held_at: float | None = None  # when the bot stopped its clock for that (None: a manager had already)
 
     @cached_property
     def state(self) -> dict[str, Any] | None:
@@ -148,6 +150,8 @@ class GameRow:
             created_at=row["created_at"],
             rated=bool(row["rated"]),
             glance=Glance.parse(row["glance"]),
+            held_for=row["held_for"],
+            held_at=row["held_at"],
         )
 
 

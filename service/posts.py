@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from i18n import mark, ntr, tr
+from i18n import joined, mark, ntr, tr
 from render.summary import numbered_turn
 from service.announcements import (
+    BackInReach,
     DrawProposed,
     Extended,
     GameCancelled,
@@ -97,6 +98,32 @@ def _post(
     return Post(text[:MESSAGE_LIMIT], pings, uploads, rematch, dm)
 
 
+# Discord's names of the permissions a game's posts need, as its server settings show them.
+PERMISSIONS = {
+    "view_channel": mark("View Channel"),
+    "send_messages": mark("Send Messages"),
+    "send_messages_in_threads": mark("Send Messages in Threads"),
+    "attach_files": mark("Attach Files"),
+    "embed_links": mark("Embed Links"),
+}
+
+
+def permission_names(missing: str) -> str:
+    """ "Send Messages in Threads, Attach Files": permissions by their names in Discord (``missing``
+    lists them comma-separated as discord.py spells them; empty: Discord did not say which)."""
+    names = [f"**{tr(PERMISSIONS[key])}**" if key in PERMISSIONS else key for key in missing.split(",") if key]
+    return joined(names) if names else tr("a permission")
+
+
+def in_words(post: Post) -> Post:
+    """``post`` where the bot may not attach images: its text, then its board described in words."""
+    if not post.uploads:
+        return post
+    note = tr("🖼️ I may not attach images here, so here is the board in words:")
+    words = f"{post.text}\n\n{note}\n{post.uploads[0].description}"
+    return replace(post, text=_fit(words.split("\n"), MESSAGE_LIMIT), uploads=())
+
+
 def _fit(lines: list[str], limit: int = 1900) -> str:
     text = "\n".join(lines)
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -156,6 +183,15 @@ class PostPresenter:
                 ]
             case Paused():
                 return [_post(tr("⏸️ {user} paused the game; the clock is stopped.", user=f"<@{news.by}>"))]
+            case BackInReach():
+                text = tr(
+                    "▶️ I can post here again. While I could not (I lacked {missing} here since {since}), the "
+                    "clock was stopped, so nobody missed a turn he was not shown. Deadline: {deadline}.",
+                    missing=permission_names(news.missing),
+                    since=f"<t:{int(news.since)}:f>",
+                    deadline=when(news.deadline_at) if news.deadline_at else tr("no deadline"),
+                )
+                return [_post(text)]
             case Resumed():
                 text = tr(
                     "▶️ {user} resumed the game. Deadline: {deadline}.",
@@ -340,6 +376,19 @@ class PostPresenter:
                 lines.append(tr("⚠️ One more missed turn removes you from the game."))
             posts.append(_post("\n".join(lines), dm=DirectMessage(user_id, index)))
         return posts
+
+    def held(self, game: Game, missing: str, where: str) -> Post:
+        """For the game's creator and the server's owner (by DM, and in a channel the bot can still
+        write to), once: which permission the bot lacks where, and that the game's clock is stopped."""
+        return _post(
+            tr(
+                "⚠️ I cannot post in {where} for {game}: I lack {missing} there. Its clock is stopped until I "
+                "can; give the bot's role that permission in that channel (or its parent channel).",
+                where=where,
+                game=self.presenter.title(game),
+                missing=permission_names(missing),
+            )
+        )
 
     def dm_refused(self, user_id: int, reminder: Post) -> Post:
         """For the game's thread, once, when a player's DMs refused his reminder: its first line (the

@@ -253,7 +253,7 @@ import asyncio, bot
 bot.STOP_SECONDS = 0.5
 
 async def shutdown_that_hangs():
-    bot._stopping(asyncio.get_running_loop(), asyncio.Event())  # what SIGTERM does
+    bot._stopping(asyncio.get_running_loop(), asyncio.Event(), [])  # what SIGTERM does
     await asyncio.sleep(60)  # a close waiting on a Discord that never answers
 
 asyncio.run(shutdown_that_hangs())

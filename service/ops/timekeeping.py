@@ -6,12 +6,13 @@ from __future__ import annotations
 import logging
 
 from i18n import tr
-from service.announcements import Extended, Paused, Resumed
+from service.announcements import BackInReach, Extended, Paused, Resumed
 from service.errors import GameError
 from service.models import RUNNING, Actor, Game
 from service.ops.games import Games, NothingToDo
 from service.runtime.claims import WAKE
 from service.storage import games as rows
+from service.storage.store import Connection
 from service.turns import Planner
 
 log = logging.getLogger(__name__)
@@ -88,6 +89,45 @@ class Timekeeping:
             planner.resume()
 
         return await self.games.transition(game_id, build)
+
+    async def hold(self, game_id: int, missing: str) -> bool:
+        """Stop the game's clock while the bot lacks ``missing`` to post in its thread (nobody misses a
+        turn he was never shown); True if this is news, to be told to the game's managers once."""
+        game = await self.games.get_game(game_id)
+        if game.row.status != RUNNING or game.row.held_for is not None:
+            return False
+        now = self.games.clock.now()
+        stopped = game.row.paused_at is None  # a manager may have stopped it already: his to restart
+
+        async def hold_it(conn: Connection, game: Game) -> None:
+            log.info("game #%s held: the bot lacks %s in its thread", game.id, missing)
+
+        clock = {"paused_at": now, "held_at": now} if stopped else {"held_at": None}
+        await self.games.change(game_id, hold_it, held_for=missing, **clock)
+        return True
+
+    async def release(self, game_id: int) -> None:
+        """A post got through again: the clock the bot stopped runs again (shifted by the time it was
+        stopped, as after a pause), said in the thread; then the hold is forgotten. Each step may be
+        made again after a crash between them."""
+        game = await self.games.get_game(game_id)
+        held_for, held_at = game.row.held_for, game.row.held_at
+        if held_for is None:
+            return
+        if held_at is not None:
+
+            def build(planner: Planner, game: Game) -> None:
+                if game.row.status != RUNNING or game.row.paused_at is None:
+                    raise NothingToDo  # a manager restarted the clock meanwhile, or the game ended
+                planner.resume()
+                planner.plan.announcements.append(BackInReach(held_for, held_at, planner.plan.deadline_at))
+
+            await self.games.transition(game_id, build, reload=False)
+
+        async def forget(conn: Connection, game: Game) -> None:
+            log.info("game #%s released: the bot can post in its thread again", game.id)
+
+        await self.games.change(game_id, forget, held_for=None, held_at=None)
 
     async def extend(self, game_id: int, actor: Actor, seconds: int) -> Game:
         def build(planner: Planner, game: Game) -> None:

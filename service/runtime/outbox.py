@@ -39,7 +39,17 @@ class Sink(Protocol):
 
 
 class Undeliverable(Exception):
-    """The post can never succeed (its channel is gone, or the bot may not write there): skip it."""
+    """The post can never succeed (its channel is gone, or the bot left its server): skip it."""
+
+
+class Blocked(Exception):
+    """Discord refuses the post for a permission the bot lacks where it goes: it stays queued, tried
+    again on the backoff and at once when the server's permissions change (``Outbox.retry_guild``).
+    ``missing``: those permissions, comma-separated as discord.py names them (empty: unknown)."""
+
+    def __init__(self, missing: str = ""):
+        super().__init__(f"the bot lacks {missing or 'a permission'} where the post goes")
+        self.missing = missing
 
 
 def backoff(attempts: int) -> float:
@@ -136,13 +146,20 @@ class Outbox:
             log.warning("announcement %s (%s) given up: %s", row["id"], row["kind"], err)
             await self._settled(row["id"], repr(err))
             return False
-        except Exception as err:  # noqa: BLE001 - any other failure of the sink (a timeout too) means: try again later
+        except Exception as err:  # noqa: BLE001 - any other failure of the sink (a timeout, Blocked) means: try again later
             log.warning("delivery of announcement %s (%s) failed: %r", row["id"], row["kind"], err)
             await self._failed(row["id"], row["attempts"] + 1, repr(err))
             return None
         self.fault("delivered")
         await self._settled(row["id"], None)
         return True
+
+    async def retry_guild(self, guild_id: int) -> int:
+        """Try the server's held-back posts again now (its roles or channels changed: a permission the
+        bot lacked may be back); returns how many were delivered."""
+        if await queue.due_now(self.db, guild_id, self.clock.now()):
+            return await self.flush()
+        return 0
 
     async def prune(self) -> int:
         """Delete the rows delivered more than ``KEEP_DELIVERED`` ago; returns how many."""

@@ -49,6 +49,16 @@ async def failed(db: Store, announcement_id: int, attempts: int, error: str, nex
     )
 
 
+async def due_now(db: Store, guild_id: int, now: float) -> int:
+    """Make the server's posts waiting for a retry due at once (its permissions changed); returns how
+    many were waiting."""
+    return await db.write(
+        "UPDATE outbox SET next_attempt = ? WHERE delivered_at IS NULL AND next_attempt > ?"
+        " AND game_id IN (SELECT id FROM games WHERE guild_id = ?)",
+        (now, now, guild_id),
+    )
+
+
 async def prune(db: Store, delivered_before: float) -> int:
     """Delete the rows delivered (or given up) before ``delivered_before``; returns how many."""
     return await db.write("DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?", (delivered_before,))

@@ -32,12 +32,15 @@ from .models import (
     BOT_DEFAULT,
     DM,
     EVERYONE_DEFAULT,
+    MEMBER_OVERWRITE,
+    ROLE_OVERWRITE,
     FakeChannel,
     FakeGuild,
     FakeMember,
     FakeMessage,
     FakeRole,
     FakeUser,
+    Overwrite,
     RequestRecord,
     Violation,
     permission_value,
@@ -237,6 +240,40 @@ class FakeDiscord:
 
     def channel(self, ref: ChannelRef) -> FakeChannel:
         return ref if isinstance(ref, FakeChannel) else self.world.channels[ref]
+
+    # -- permissions -------------------------------------------------------------------------------
+
+    def permissions_in(self, user: FakeUser, channel: ChannelRef) -> int:
+        """What ``user`` may do in ``channel``, overwrites included, as REST enforces it for the bot."""
+        return self.world.permissions_in(user, self.channel(channel))
+
+    def bot_role(self, guild: FakeGuild) -> FakeRole:
+        """The bot's managed role in ``guild``: its ``bot_permissions``."""
+        return self.world.bot_role(guild)
+
+    def set_bot_permissions(self, guild: FakeGuild, permissions: Any) -> None:
+        """Change the bot's role in ``guild`` (as a server admin would, mid-game); dispatches GUILD_ROLE_UPDATE."""
+        self.world.set_role_permissions(guild, self.world.bot_role(guild), permissions)
+
+    def set_role_permissions(self, guild: FakeGuild, role: FakeRole, permissions: Any) -> None:
+        """Change what ``role`` (``guild.everyone`` too) grants; dispatches GUILD_ROLE_UPDATE."""
+        self.world.set_role_permissions(guild, role, permissions)
+
+    def set_overwrite(self, channel: ChannelRef, target: FakeRole | FakeUser, *, allow: Any = 0, deny: Any = 0) -> None:
+        """Give ``channel`` (a thread: its parent) an overwrite for a role or a member, replacing any
+        earlier one for it; dispatches CHANNEL_UPDATE with the channel's new ``permission_overwrites``."""
+        kind = ROLE_OVERWRITE if isinstance(target, FakeRole) else MEMBER_OVERWRITE
+        overwrite = Overwrite(target.id, kind, permission_value(allow), permission_value(deny))
+        self.world.set_overwrite(self.channel(channel), target.id, overwrite)
+
+    def clear_overwrite(self, channel: ChannelRef, target: FakeRole | FakeUser) -> None:
+        """Remove ``channel``'s (a thread: its parent's) overwrite for ``target``; dispatches CHANNEL_UPDATE."""
+        self.world.set_overwrite(self.channel(channel), target.id, None)
+
+    def set_member_roles(self, guild: FakeGuild, user: FakeUser, roles: list[FakeRole]) -> None:
+        """Replace ``user``'s roles in ``guild``; dispatches GUILD_MEMBER_UPDATE (to the bot only with the
+        GUILD_MEMBERS intent, unless ``user`` is the bot)."""
+        self.world.set_member_roles(guild, user, roles)
 
     # -- simulated users ---------------------------------------------------------------------------
 

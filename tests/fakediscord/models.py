@@ -7,11 +7,13 @@ dispatches share one source of truth.
 from __future__ import annotations
 
 import datetime
+import functools
 import io
 import itertools
+import operator
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,9 +25,11 @@ MANAGE_CHANNELS = 1 << 4
 MANAGE_GUILD = 1 << 5
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
+SEND_TTS_MESSAGES = 1 << 12
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
+MENTION_EVERYONE = 1 << 17
 USE_APPLICATION_COMMANDS = 1 << 31
 MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
@@ -43,6 +47,11 @@ EVERYONE_DEFAULT = (
     | CREATE_PUBLIC_THREADS
 )
 BOT_DEFAULT = EVERYONE_DEFAULT | CREATE_PRIVATE_THREADS | MANAGE_THREADS
+# What a member who may not send messages (in threads: SEND_MESSAGES_IN_THREADS) implicitly loses too.
+NEEDS_SENDING = SEND_TTS_MESSAGES | MENTION_EVERYONE | EMBED_LINKS | ATTACH_FILES
+
+# Permission overwrite targets.
+ROLE_OVERWRITE, MEMBER_OVERWRITE = 0, 1
 
 # Channel types.
 GUILD_TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
@@ -203,6 +212,22 @@ class FakeMember:
 
 
 @dataclass
+class Overwrite:
+    """A channel's permission overwrite for one role (``ROLE_OVERWRITE``) or one member (``MEMBER_OVERWRITE``)."""
+
+    id: int
+    type: int
+    allow: int = 0
+    deny: int = 0
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "type": self.type, "allow": str(self.allow), "deny": str(self.deny)}
+
+    def apply(self, value: int) -> int:
+        return (value & ~self.deny) | self.allow
+
+
+@dataclass
 class FakeChannel:
     """A guild text channel, a thread, or a DM channel (``recipient`` set)."""
 
@@ -216,6 +241,7 @@ class FakeChannel:
     position: int = 0
     members: set[int] = field(default_factory=set)  # who belongs to a private thread
     message_count: int = 0
+    overwrites: dict[int, Overwrite] = field(default_factory=dict)  # by role or user id; threads have none
 
     @property
     def is_thread(self) -> bool:
@@ -231,7 +257,7 @@ class FakeChannel:
             guild_id=str(self.guild_id),
             position=self.position,
             nsfw=False,
-            permission_overwrites=[],
+            permission_overwrites=[o.payload() for o in self.overwrites.values()],
             rate_limit_per_user=0,
             topic=None,
             parent_id=str(self.parent_id) if self.parent_id else None,
@@ -274,7 +300,8 @@ class FakeGuild:
         return self.roles[0]
 
     def permissions_of(self, user: FakeUser) -> int:
-        """Guild-level permissions (no channel overwrites are modelled)."""
+        """Guild-level permissions: those of @everyone and the member's roles (all for the owner and
+        administrators); :meth:`permissions_in` adds a channel's overwrites."""
         if user.id == self.owner.id:
             return ALL_PERMISSIONS
         member = self.members.get(user.id)
@@ -284,6 +311,43 @@ class FakeGuild:
         for role in member.roles:
             value |= role.permissions
         return ALL_PERMISSIONS if value & ADMINISTRATOR else value
+
+    def overwrite_holder(self, channel: FakeChannel) -> FakeChannel:
+        """The channel whose overwrites govern ``channel``: a thread has none of its own, it uses its parent's."""
+        if not channel.is_thread:
+            return channel
+        return next(c for c in self.channels if c.id == channel.parent_id)
+
+    def permissions_in(self, user: FakeUser, channel: FakeChannel) -> int:
+        """Discord's "Permission Overwrites" order on top of the guild permissions: the channel's @everyone
+        overwrite, then its overwrites of the member's roles together, then the member's own. A thread has
+        its parent's overwrites; without VIEW_CHANNEL nothing else applies."""
+        base = self.permissions_of(user)
+        member = self.members.get(user.id)
+        if base & ADMINISTRATOR or member is None:
+            return base
+        overwrites = self.overwrite_holder(channel).overwrites
+        value = overwrites[self.id].apply(base) if self.id in overwrites else base
+        role_ids = {role.id for role in member.roles}
+        roles = [o for o in overwrites.values() if o.type == ROLE_OVERWRITE and o.id in role_ids]
+        value = (value & ~combined(o.deny for o in roles)) | combined(o.allow for o in roles)
+        mine = overwrites.get(user.id)
+        if mine is not None and mine.type == MEMBER_OVERWRITE:
+            value = mine.apply(value)
+        return implicit_permissions(value, channel)
+
+
+def combined(bits: Iterable[int]) -> int:
+    return functools.reduce(operator.or_, bits, 0)
+
+
+def implicit_permissions(value: int, channel: FakeChannel) -> int:
+    """What Discord denies implicitly: everything without VIEW_CHANNEL; files, embeds, TTS and @everyone
+    mentions without the right to send (SEND_MESSAGES_IN_THREADS in a thread)."""
+    if not value & VIEW_CHANNEL:
+        return 0
+    send = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+    return value if value & send else value & ~NEEDS_SENDING
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """REST endpoints a bot calls with its own token: identity, command sync, channels, messages, threads, DMs.
 
-Each handler checks what Discord checks for that call (the channel exists, the bot may post there,
-the message is its own...) and answers with Discord's error codes when it may not.
+Each handler checks what Discord checks for that call (the channel exists, the bot may see it and
+post there -- channel overwrites included --, the message is its own...) and answers with Discord's
+error codes when it may not.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .models import (
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
     DM,
+    EMBED_LINKS,
     GUILD_TEXT,
     MANAGE_THREADS,
     PRIVATE_THREAD,
@@ -24,7 +26,6 @@ from .models import (
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
-    VIEW_CHANNEL,
     FakeChannel,
     FakeMessage,
     FieldError,
@@ -39,6 +40,10 @@ KEPT_MESSAGE_FLAGS = (1 << 2) | (1 << 6) | (1 << 12) | (1 << 15)  # suppress emb
 
 def unknown_channel() -> ApiError:
     return ApiError(404, 10003, "Unknown Channel")
+
+
+def missing_access() -> ApiError:
+    return ApiError(403, 50001, "Missing Access", kind="forbidden", detail="the bot cannot view that channel")
 
 
 def unknown_message() -> ApiError:
@@ -204,8 +209,10 @@ class RestApi:
     def _channel(self, request: web.Request) -> FakeChannel:
         raw = request.match_info["channel_id"]
         channel = self.world.channels.get(int(raw)) if raw.isdigit() else None
-        if channel is None or not self.world.can_see_channel(self.world.bot_user, channel):
+        if channel is None:
             raise unknown_channel()
+        if not self.world.can_see_channel(self.world.bot_user, channel):
+            raise missing_access()
         return channel
 
     def _message(self, request: web.Request, channel: FakeChannel) -> FakeMessage:
@@ -215,9 +222,20 @@ class RestApi:
             raise unknown_message()
         return message
 
+    def _has(self, channel: FakeChannel, bits: int) -> bool:
+        """Whether the bot has all of ``bits`` in ``channel``, its overwrites included."""
+        return self.world.permissions_in(self.world.bot_user, channel) & bits == bits
+
     def _require(self, channel: FakeChannel, bits: int, what: str) -> None:
-        if self.world.permissions_in(self.world.bot_user, channel) & bits != bits:
+        if not self._has(channel, bits):
             raise missing_permissions(what)
+
+    def _shown(self, channel: FakeChannel, data: dict[str, Any]) -> dict[str, Any]:
+        """Without Embed Links Discord still takes the message but shows none of its embeds, so the fake
+        stores it without them (a new message left with nothing else is refused: 50013)."""
+        if not data.get("embeds") or self._has(channel, EMBED_LINKS):
+            return data
+        return data | {"embeds": []}
 
     async def get_channel(self, request: web.Request) -> web.Response:
         return json_response(self._channel(request).payload(self.world.bot_user))
@@ -254,12 +272,14 @@ class RestApi:
                 raise ApiError(403, 50007, "Cannot send messages to this user", kind="forbidden")
         else:
             send = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
-            self._require(channel, VIEW_CHANNEL | send, "permission to send messages here")
+            self._require(channel, send, "permission to send messages here")
         body = await self.server.body(request)
-        data = body.json or {}
-        if body.uploads and channel.type != DM:
+        if body.uploads:
             self._require(channel, ATTACH_FILES, "Attach Files")
-        check_message_body(data, len(body.uploads), creating=True)
+        check_message_body(body.json or {}, len(body.uploads), creating=True)
+        data = self._shown(channel, body.json or {})
+        if limits.is_empty(data, len(body.uploads)):
+            raise missing_permissions("Embed Links, and the message has nothing but embeds")
         nonce = data.get("nonce")
         if nonce is not None and data.get("enforce_nonce"):
             key = (self.world.bot_user.id, str(nonce))
@@ -289,10 +309,11 @@ class RestApi:
         if message.author.id != self.world.bot_user.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user", kind="forbidden")
         body = await self.server.body(request)
-        data = body.json or {}
-        check_message_body(data, len(body.uploads), creating=False)
+        if body.uploads:
+            self._require(channel, ATTACH_FILES, "Attach Files")
+        check_message_body(body.json or {}, len(body.uploads), creating=False)
         try:
-            self.world.edit_message(message, data, body.uploads)
+            self.world.edit_message(message, self._shown(channel, body.json or {}), body.uploads)
         except AttachmentError as err:
             raise attachment_error(err) from None
         return json_response(message.payload())

@@ -27,6 +27,7 @@ from .models import (
     FakeMessage,
     FakeRole,
     FakeUser,
+    Overwrite,
     RequestRecord,
     Snowflakes,
     Upload,
@@ -37,6 +38,7 @@ from .models import (
 )
 
 GUILDS_INTENT = 1 << 0
+GUILD_MEMBERS_INTENT = 1 << 1
 GUILD_MESSAGES_INTENT = 1 << 9
 DIRECT_MESSAGES_INTENT = 1 << 12
 
@@ -147,6 +149,36 @@ class World:
         self.dispatch("THREAD_CREATE", payload, GUILDS_INTENT)
         return thread
 
+    # -- permission changes ------------------------------------------------------------------------
+
+    def set_role_permissions(self, guild: FakeGuild, role: FakeRole, permissions: Any) -> None:
+        role.permissions = permission_value(permissions)
+        self.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.payload()}, GUILDS_INTENT)
+        self.notify()
+
+    def bot_role(self, guild: FakeGuild) -> FakeRole:
+        """The managed role Discord gives a bot when it joins: what its guild permissions come from."""
+        return next(r for r in guild.members[self.bot_user.id].roles if r.managed)
+
+    def set_overwrite(self, channel: FakeChannel, target_id: int, overwrite: Overwrite | None) -> None:
+        """Set (``None``: remove) the overwrite for ``target_id``; a thread's go to its parent channel,
+        which is the one announced changed."""
+        holder = self.guilds[channel.guild_id or 0].overwrite_holder(channel)
+        if overwrite is None:
+            holder.overwrites.pop(target_id, None)
+        else:
+            holder.overwrites[target_id] = overwrite
+        self.dispatch("CHANNEL_UPDATE", holder.payload(), GUILDS_INTENT)
+        self.notify()
+
+    def set_member_roles(self, guild: FakeGuild, user: FakeUser, roles: list[FakeRole]) -> None:
+        """GUILD_MEMBER_UPDATE needs the GUILD_MEMBERS intent, except for the bot's own member."""
+        member = guild.members[user.id]
+        member.roles = list(roles)
+        intent = 0 if user.id == self.bot_user.id else GUILD_MEMBERS_INTENT
+        self.dispatch("GUILD_MEMBER_UPDATE", member.payload() | {"guild_id": str(guild.id)}, intent)
+        self.notify()
+
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         """The one DM channel between the bot and ``user`` (created on first use, like Discord's)."""
         for channel in self.channels.values():
@@ -211,8 +243,7 @@ class World:
     def permissions_in(self, user: FakeUser, channel: FakeChannel) -> int:
         if channel.type == DM:
             return ALL_PERMISSIONS if user.id in (self.bot_user.id, channel.recipient and channel.recipient.id) else 0
-        guild = self.guilds[channel.guild_id or 0]
-        return guild.permissions_of(user)
+        return self.guilds[channel.guild_id or 0].permissions_in(user, channel)
 
     def can_see_channel(self, user: FakeUser, channel: FakeChannel) -> bool:
         perms = self.permissions_in(user, channel)

@@ -9,6 +9,7 @@ import pytest
 
 from service.announcements import (
     KINDS,
+    BackInReach,
     DrawProposed,
     Extended,
     GameCancelled,
@@ -43,6 +44,7 @@ EXAMPLES = [
     Paused(11),
     Resumed(11),
     Extended(11, 3600, 5000.0),
+    BackInReach("send_messages_in_threads,attach_files", 4000.0, 9000.0),
 ]
 
 
@@ -110,6 +112,7 @@ WRITTEN = [
     ("paused", {"by": 11}),
     ("resumed", {"by": 11}),
     ("extended", {"by": 11, "seconds": 3600, "deadline_at": 5000.0}),
+    ("back_in_reach", {"missing": "send_messages_in_threads", "since": 4000.0, "deadline_at": 9000.0}),
 ]
 
 

@@ -1,0 +1,45 @@
+"""A permission the bot loses mid-game never costs a post or a fair turn (issue: "a post Discord
+refuses for a permission stays pending and is delivered when the permission returns ...; the game's
+deadline is held while its thread cannot be reached ...; the game's creator and the server's admins
+are told once ...; a post without Attach Files goes out as text with ... the board described in
+words")."""
+
+from __future__ import annotations
+
+from tests.e2e.test_standing import CONQUEST, DAY
+from tests.fakediscord.models import ATTACH_FILES, SEND_MESSAGES_IN_THREADS
+
+
+async def test_a_round_post_waits_for_its_permission_and_the_clock_waits_with_it(table):
+    fake = table.fake
+    thread = await table.start_game(**CONQUEST)
+    role = fake.bot_role(table.guild)
+    fake.set_overwrite(table.channel, role, deny=SEND_MESSAGES_IN_THREADS)  # an admin's slip, mid-game
+    await fake.slash(table.alice, thread, "orders pass")
+    await fake.slash(table.bob, thread, "orders pass")
+    told = await fake.wait_for_message(lambda m: m.channel_id == table.channel.id and "I cannot post in" in m.content)
+    assert "**Send Messages in Threads**" in told.content and f"<#{thread.id}>" in told.content
+    assert any("I cannot post in" in m.content for m in fake.dm_messages(table.alice))  # the game's creator
+    assert not any(m.content.startswith("**Round 1.**") for m in table.posts())
+
+    await table.tick(3 * DAY)  # far past the round's deadline: nobody misses a turn he was not shown
+    assert not any("missed" in m.content for m in table.posts())
+
+    fake.clear_overwrite(table.channel, role)  # given back: the change event brings the post at once
+    resolved = await table.post(lambda m: m.content.startswith("**Round 1.**"))
+    assert resolved.attachments and not any("missed" in m.content for m in table.posts())
+    back = await table.post(lambda m: m.content.startswith("▶️ I can post here again"))
+    assert "**Send Messages in Threads**" in back.content and "Deadline: <t:" in back.content
+    assert sum("I cannot post in" in m.content for m in fake.channel_messages(table.channel)) == 1  # told once
+
+
+async def test_without_attach_files_a_round_post_gives_its_board_in_words(table):
+    fake = table.fake
+    thread = await table.start_game(**CONQUEST)
+    fake.set_overwrite(table.channel, fake.bot_role(table.guild), deny=ATTACH_FILES)
+    await fake.slash(table.alice, thread, "orders pass")
+    await fake.slash(table.bob, thread, "orders pass")
+    resolved = await table.post(lambda m: m.content.startswith("**Round 1.**"))
+    assert not resolved.attachments
+    assert "🖼️ I may not attach images here, so here is the board in words:" in resolved.content
+    assert "Conquest #1: Round 1" in resolved.content and "(red):" in resolved.content
