@@ -106,6 +106,10 @@ class GameBot(commands.AutoShardedBot):
     async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
         await self._permissions_changed(after.guild.id)
 
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        if self.user is not None and after.id == self.user.id:  # the bot's own roles (no intent needed)
+            await self._permissions_changed(after.guild.id)
+
     async def _permissions_changed(self, guild_id: int) -> None:
         """A role, channel or thread of the server changed: posts held back for a permission the bot
         lacked there are tried again at once (a retry that still fails waits for its backoff)."""

@@ -15,6 +15,7 @@ from engine import EngineError
 from i18n import mark, ntr, tr
 from service.errors import GameError
 from service.models import Actor, Game
+from service.posts import TO_HOST
 
 if TYPE_CHECKING:
     from service.posts import Upload
@@ -65,6 +66,17 @@ def game_channel(channel: object) -> GameChannel:
 async def fetch_game_channel(client: discord.Client, channel_id: int) -> GameChannel:
     """The channel or thread ``channel_id``, from the cache or else from Discord."""
     return game_channel(client.get_channel(channel_id) or await client.fetch_channel(channel_id))
+
+
+def lacking(channel: GameChannel, allowed: discord.Permissions | None = None) -> str:
+    """The permissions the bot lacks to host games in ``channel`` (its card, thread, posts and boards),
+    comma-separated as discord.py names them; empty when it has them all (or the client cannot tell).
+    ``allowed``: the bot's permissions there as an interaction gives them (fresher than the cache)."""
+    if allowed is None:
+        if channel.guild.me is None:
+            return ""
+        allowed = channel.permissions_for(channel.guild.me)
+    return ",".join(name for name in TO_HOST if not getattr(allowed, name))
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:

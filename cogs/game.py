@@ -87,7 +87,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
             text = tr("You opened game #{number} a moment ago: {where}.", number=game.id, where=where)
             await interaction.followup.send(text, ephemeral=True)
             return
-        game, thread = await post_lobby(channel, game, self.service, actor_of(interaction))
+        game, thread = await post_lobby(channel, game, self.service, actor_of(interaction), interaction.app_permissions)
         with using(await self.service.languages.of(game.row.guild_id)):  # the thread is public
             map_name = self.presenter.chosen_map(game)  # its name too, not in the creator's language
             if map_name is not None:

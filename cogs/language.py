@@ -1,5 +1,6 @@
 """/config language: the language of what everyone in the server reads (round posts, announcements,
-boards, the lobby card); server managers (Manage Server) choose it."""
+boards, the lobby card); server managers (Manage Server) choose it. /config check: what the bot
+lacks in each channel with games (and the one it is asked in)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import ThinksFirst, actor_of
+from cogs.common import ThinksFirst, actor_of, fetch_game_channel, fitted, lacking
 from i18n import LANGUAGES, language_name, set_language, tr
+from service.posts import permission_names
 from service.runtime.gameservice import GameService
 
 
@@ -18,7 +20,30 @@ class ConfigCog(
     ThinksFirst, commands.GroupCog, group_name="config", group_description="Server settings (Manage Server)"
 ):
     def __init__(self, bot: discord.Client, service: GameService):
-        self.bot, self.languages = bot, service.languages
+        self.bot, self.languages, self.lookup = bot, service.languages, service.master.lookup
+
+    @app_commands.command(name="check", description="What the bot lacks in each channel with games here")
+    async def check(self, interaction: discord.Interaction) -> None:
+        games = await self.lookup.list_games(interaction.guild_id or 0)
+        places = sorted({game.row.thread_id or game.row.channel_id for game in games})
+        if interaction.channel_id is not None and interaction.channel_id not in places:
+            places.insert(0, interaction.channel_id)  # where games would be opened next
+        lines = [await self._lacks(place) for place in places]
+        problems = [line for line in lines if line]
+        text = (
+            "\n".join(problems) if problems else tr("I have every permission games need in every channel with games.")
+        )
+        await interaction.followup.send(fitted(text), ephemeral=True)
+
+    async def _lacks(self, place: int) -> str:
+        """ "<#1>: I lack **Attach Files**" for a channel or thread with games, or nothing if all is well."""
+        try:
+            missing = lacking(await fetch_game_channel(self.bot, place))
+        except discord.HTTPException:  # a channel the bot cannot even see
+            missing = "view_channel"
+        if not missing:
+            return ""
+        return tr("<#{channel}>: I lack {missing}", channel=place, missing=permission_names(missing))
 
     @app_commands.command(name="language", description="The language of game posts and boards in this server")
     @app_commands.describe(language="The new language (leave out to see the current one)")

@@ -13,12 +13,22 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs.common import USER_ERRORS, actor_of, client_service, fetch_game_channel, send_error, service_of
+from cogs.common import (
+    USER_ERRORS,
+    GameChannel,
+    actor_of,
+    client_service,
+    fetch_game_channel,
+    lacking,
+    send_error,
+    service_of,
+)
 from cogs.embeds import game_embed
 from cogs.translator import RepliesInUsersLanguage, server_language
 from i18n import mark, tr, using
 from service.errors import GameError, GameNotFound
 from service.models import LOBBY, Actor, Game
+from service.posts import permission_names
 from service.presenter import Presenter
 
 if TYPE_CHECKING:
@@ -80,10 +90,26 @@ class LobbyButton(
 
 
 async def post_lobby(
-    channel: discord.abc.Messageable, game: Game, service: GameService, actor: Actor
+    channel: GameChannel,
+    game: Game,
+    service: GameService,
+    actor: Actor,
+    allowed: discord.Permissions | None = None,
 ) -> tuple[Game, discord.Thread]:
-    """A new game's lobby card with its buttons in ``channel``, and the game's thread under it. If
-    Discord refuses either, the game is cancelled (nothing half-made is left) and the player told why."""
+    """A new game's lobby card with its buttons in ``channel``, and the game's thread under it. If the
+    bot lacks a permission the game needs there, or Discord refuses either, the game is cancelled
+    (nothing half-made is left: a card already posted goes too) and the player told why. ``allowed``:
+    the bot's permissions in ``channel`` as the interaction asking for the game gives them."""
+    if missing := lacking(channel, allowed):
+        await service.master.lobby.cancel(game.id, actor)
+        raise GameError(
+            tr(
+                "I cannot host a game in this channel: I lack {missing} here. A server manager can give the "
+                "bot's role those permissions in this channel, or you can open the game in another one.",
+                missing=permission_names(missing),
+            )
+        )
+    message: discord.Message | None = None
     try:
         with using(await service.languages.of(game.row.guild_id)):  # the card and thread are public
             # discord.py's send takes view=None (its default), though its overloads leave None out.
@@ -91,6 +117,8 @@ async def post_lobby(
             thread = await message.create_thread(name=service.presenter.title(game), auto_archive_duration=10080)
     except discord.HTTPException as err:  # no permission, or a channel without threads
         await service.master.lobby.cancel(game.id, actor)
+        if message is not None:  # its buttons would answer for a game that is gone
+            await _remove(message)
         raise GameError(
             tr(
                 "I could not open the game's lobby and thread here (I need Send Messages and Create Public "
@@ -100,6 +128,14 @@ async def post_lobby(
         ) from None
     game = await service.master.lobby.attach_thread(game.id, thread_id=thread.id, lobby_message_id=message.id)
     return game, thread
+
+
+async def _remove(message: discord.Message) -> None:
+    """Delete a card whose game was cancelled before it opened (a card that cannot be deleted is only logged)."""
+    try:
+        await message.delete()
+    except discord.HTTPException as err:
+        log.info("lobby card %s of a cancelled game not deleted: %s", message.id, err)
 
 
 def lobby_view(game: Game) -> discord.ui.View | None:

@@ -105,7 +105,10 @@ PERMISSIONS = {
     "send_messages_in_threads": mark("Send Messages in Threads"),
     "attach_files": mark("Attach Files"),
     "embed_links": mark("Embed Links"),
+    "read_message_history": mark("Read Message History"),
+    "create_public_threads": mark("Create Public Threads"),
 }
+TO_HOST = tuple(PERMISSIONS)  # all a game's channel needs: the card, its thread, posts, boards
 
 
 def permission_names(missing: str) -> str:

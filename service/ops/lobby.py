@@ -317,7 +317,8 @@ class Lobby:
                 self.games.require_manager(game, actor)
                 self.games.require_status(game, LOBBY, RUNNING)
                 await self.games.update_game(conn, game.row, status=CANCELLED, deadline_at=None, reminder_at=None)
-                await self.games.announce(conn, game_id, [GameCancelled(actor.user_id)])
+                if game.row.lobby_message_id is not None:  # a game never shown (its card refused) goes quietly
+                    await self.games.announce(conn, game_id, [GameCancelled(actor.user_id)])
 
         async with self.games.lock(game_id):
             await self.games.retrying(attempt)

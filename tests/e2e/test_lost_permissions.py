@@ -6,8 +6,21 @@ words")."""
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.e2e.test_standing import CONQUEST, DAY
-from tests.fakediscord.models import ATTACH_FILES, SEND_MESSAGES_IN_THREADS
+from tests.fakediscord.models import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES_IN_THREADS
+
+
+async def bot_sees(table, **permissions: bool) -> None:
+    """Wait until the bot's cache has the change event of the table's channel (it comes on its own time)."""
+    channel = table.bot.get_channel(table.channel.id)
+    for _ in range(200):
+        allowed = channel.permissions_for(channel.guild.me)
+        if all(getattr(allowed, name) == value for name, value in permissions.items()):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the bot never saw {permissions}")
 
 
 async def test_a_round_post_waits_for_its_permission_and_the_clock_waits_with_it(table):
@@ -43,3 +56,22 @@ async def test_without_attach_files_a_round_post_gives_its_board_in_words(table)
     assert not resolved.attachments
     assert "🖼️ I may not attach images here, so here is the board in words:" in resolved.content
     assert "Conquest #1: Round 1" in resolved.content and "(red):" in resolved.content
+
+
+async def test_a_game_is_not_opened_where_the_bot_lacks_a_permission_it_needs(table):
+    """Issue: "/game create checks every permission it will need, Embed Links included, and a failed
+    creation leaves no lobby card with live buttons"."""
+    fake = table.fake
+    fake.set_overwrite(table.channel, fake.bot_role(table.guild), deny=EMBED_LINKS)
+    refused = await fake.slash(table.alice, table.channel, "game create conquest", size="small")
+    assert refused.ephemeral and "I cannot host a game in this channel: I lack **Embed Links** here" in refused.content
+    assert not fake.channel_messages(table.channel) and not fake.threads(table.channel)
+    assert not await table.bot.service.master.lookup.list_games(table.guild.id)  # nothing half-made
+
+    await bot_sees(table, embed_links=False)
+    checked = await fake.slash(table.mod, table.channel, "config check")
+    assert checked.ephemeral and checked.content == f"<#{table.channel.id}>: I lack **Embed Links**"
+    fake.clear_overwrite(table.channel, fake.bot_role(table.guild))
+    await bot_sees(table, embed_links=True)
+    ok = await fake.slash(table.mod, table.channel, "config check")
+    assert ok.content == "I have every permission games need in every channel with games."
