@@ -179,7 +179,15 @@ class PostgresStore:
     async def migrate(self, folder: pathlib.Path | None = None) -> int:
         """Apply the missing numbered migrations (of ``folder``, default its own) in order, each in one
         transaction with its version row."""
-        steps = available_migrations(folder or self.migrations)
+        try:
+            return await self._migrate(available_migrations(folder or self.migrations))
+        except _UNREACHABLE as err:  # the server went away mid-way: what was applied is kept, each step whole
+            raise StoreError(
+                f"the database {self.where} could not be reached while the bot brought its schema up to date "
+                f"({err.__class__.__name__}): start the bot again once the server is back"
+            ) from err
+
+    async def _migrate(self, steps: dict[int, pathlib.Path]) -> int:
         latest = max(steps, default=0)
         async with self.pool.acquire() as conn:
             await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)

@@ -11,7 +11,7 @@ import pytest
 import bot
 from service.clock import ManualClock
 from service.storage import presence
-from service.storage.errors import StorageFailure
+from service.storage.errors import StorageFailure, StoreError
 from service.storage.instancelock import AlreadyRunning
 from service.storage.store import BOT, SOLE, open_store
 from tests.pgcluster import Cluster
@@ -82,4 +82,17 @@ async def test_a_bot_silent_too_long_writes_nothing_while_a_copy_made_meanwhile_
     await copy.close()
     await env.master.play.submit(game.id, ALICE)
     assert (await env.master.games.get_game(game.id)).passed_seats == {game.player_of(ALICE.user_id).seat}
+    await env.db.close()
+
+
+async def test_a_server_gone_while_the_schema_is_brought_up_to_date_says_so(halting_cluster):
+    """Issue: "Migrations at start-up still raise raw asyncpg errors if the server disappears"."""
+    env = await a_bot(halting_cluster)
+    halting_cluster.halt()
+    try:
+        with pytest.raises(StoreError, match="could not be reached while the bot brought its schema up to date"):
+            await env.db.migrate()
+    finally:
+        halting_cluster.resume()
+    assert await env.db.migrate() >= 13  # nothing half-applied: it goes on from where it was
     await env.db.close()
