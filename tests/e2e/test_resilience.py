@@ -125,3 +125,28 @@ async def test_a_full_disk_is_told_to_the_player(table):
             answers.append(await table.fake.slash(player, thread, "orders pass"))
     refused = [a for a in answers if "nothing was saved" in a.content]
     assert refused and refused[0].ephemeral and "the bot's disk is full" in refused[0].content
+
+
+@pytest.mark.parametrize(
+    ("via", "resume", "code"),
+    [
+        ("close", True, 4000),
+        ("close", False, 4007),
+        ("close", False, 4009),
+        ("reconnect", True, None),
+        ("invalidate", True, None),
+        ("invalidate", False, None),
+    ],
+)
+async def test_play_goes_on_through_every_way_the_gateway_drops(table, via, resume, code):
+    """Issue: "The gateway closing (resume, invalid session, codes 4000/4007/4009) and reconnecting in
+    the middle of play: interactions and posts go on"."""
+    thread = await table.start_game(**CONQUEST)
+    await table.fake.slash(table.alice, thread, "orders pass")
+    await table.fake.disconnect_gateway(resume=resume, via=via, code=code)
+    answered = await table.fake.slash(table.bob, thread, "orders pass")
+    assert answered.ephemeral
+    resolved = await table.post(lambda m: m.content.startswith("**Round 1.**"))
+    assert resolved.attachments and resolved.pinged == {table.alice.id, table.bob.id}
+    shown = await table.fake.slash(table.alice, thread, "game board")
+    assert shown.ephemeral and shown.message.attachments

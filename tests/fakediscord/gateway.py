@@ -290,7 +290,9 @@ class Gateway:
             raise RuntimeError(f"{len(found)} sessions are connected: say which shard")
         return found[0]
 
-    def disconnect(self, *, resume: bool, via: str, downtime: float, shard_id: int | None = None) -> None:
+    def disconnect(
+        self, *, resume: bool, via: str, downtime: float, shard_id: int | None = None, code: int | None = None
+    ) -> None:
         """Drop a bot's connection the way Discord does; see ``FakeDiscord.disconnect_gateway``."""
         if via not in ("close", "reconnect", "invalidate"):
             raise ValueError(f"via must be 'close', 'reconnect' or 'invalidate', not {via!r}")
@@ -303,9 +305,10 @@ class Gateway:
         session.resumable = resume
         if not resume:
             del self.sessions[session.id]
-        if via == "close":
-            self._note("CLOSE 4000" if resume else "CLOSE 4009")
-            conn.close(4000 if resume else 4009)  # 4009: session timed out, a new IDENTIFY is required
+        if via == "close":  # 4000 resumable; 4009 session timed out, 4007 invalid seq: a new IDENTIFY
+            code = code or (4000 if resume else 4009)
+            self._note(f"CLOSE {code}")
+            conn.close(code)
         elif via == "reconnect":
             self._note("RECONNECT")
             conn.send({"op": RECONNECT, "d": None, "s": None, "t": None})

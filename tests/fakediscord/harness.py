@@ -12,6 +12,11 @@ discord.py is configured through its public class attributes ``discord.http.Rout
 ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` (restored on exit), so only one FakeDiscord
 may be active at a time. On a clean exit the fake raises if any violation is left unchecked: a test
 that provokes violations on purpose takes them with :meth:`FakeDiscord.take_violations`.
+
+Discord's rate limits are enforced (:mod:`.ratelimits`): per-route buckets whose headers discord.py
+obeys, the global limit, and the ban after too many invalid requests. Tests tighten them
+(:meth:`FakeDiscord.set_rate_limit`) and read :meth:`FakeDiscord.buckets_exceeded` and
+:meth:`FakeDiscord.invalid_requests`; rate limits' 429s are not violations.
 """
 
 from __future__ import annotations
@@ -353,10 +358,19 @@ class FakeDiscord:
     # -- faults ------------------------------------------------------------------------------------
 
     def inject_rate_limit(
-        self, route: str, *, retry_after: float = 0.2, count: int = 1, method: str | None = None
+        self,
+        route: str,
+        *,
+        retry_after: float = 0.2,
+        count: int = 1,
+        method: str | None = None,
+        scope: str = "user",
     ) -> None:
-        """The next ``count`` requests whose path contains ``route`` get a per-route 429."""
-        self.server.faults.append(Fault("429", route, method, count, retry_after))
+        """The next ``count`` requests whose path contains ``route`` get a per-route 429; ``scope="shared"``
+        is a shared resource's limit, which Discord does not count as an invalid request."""
+        if scope not in ("user", "shared"):
+            raise ValueError("a per-route 429's scope is 'user' or 'shared'")
+        self.server.faults.append(Fault("429", route, method, count, retry_after, scope))
 
     def inject_server_error(self, route: str, *, count: int = 1, status: int = 500, method: str | None = None) -> None:
         """The next ``count`` requests whose path contains ``route`` fail with ``status`` (500, 502, 504...)."""
@@ -368,6 +382,49 @@ class FakeDiscord:
         """The next ``count`` requests whose path contains ``route`` are carried out (a post is posted), but
         their answers never come: as for a bot process that dies before it hears back."""
         self.server.faults.append(Fault("hang", route, method, count, 0.0))
+
+    # -- rate limits -------------------------------------------------------------------------------
+
+    def set_rate_limit(self, route: str, limit: int, per: float) -> None:
+        """Let ``route`` (``"POST /channels/{channel_id}/messages"``, as the fake registers it) take ``limit``
+        requests per ``per`` seconds for each major parameter (channel, guild, webhook token)."""
+        if route not in self.server.routes:
+            raise ValueError(f"the fake has no route {route!r}; it has {sorted(self.server.routes)}")
+        if limit < 1 or per <= 0:
+            raise ValueError("a bucket allows at least 1 request in a positive number of seconds")
+        self.server.limits.set_route(route, limit, per)
+
+    def set_global_rate_limit(self, limit: int = 50, per: float = 1.0) -> None:
+        """All requests but interaction and webhook ones share ``limit`` requests per ``per`` seconds."""
+        if limit < 1 or per <= 0:
+            raise ValueError("the global limit allows at least 1 request in a positive number of seconds")
+        self.server.limits.set_global(limit, per)
+
+    def set_invalid_request_limit(self, limit: int = 10_000, window: float = 600.0) -> None:
+        """From ``limit`` invalid requests (401, 403, 429) within ``window`` seconds on, every request gets
+        Cloudflare's ban (an HTML 429 without ``Via``, which discord.py raises as HTTPException)."""
+        if limit < 1 or window <= 0:
+            raise ValueError("the ban needs at least 1 invalid request in a positive window")
+        self.server.limits.invalid_limit, self.server.limits.invalid_window = limit, window
+
+    def invalid_requests(self, window: float = 600.0) -> int:
+        """How many 401, 403 and 429 answers (not shared-scope 429s) the fake gave in the last ``window`` s."""
+        return self.server.limits.invalid_count(window)
+
+    @property
+    def invalid_requests_peak(self) -> int:
+        """The most invalid requests ever counted within one ban window (10 minutes by default)."""
+        return self.server.limits.invalid_peak
+
+    def buckets_exceeded(self) -> dict[str, int]:
+        """How often each bucket (``"POST /channels/{channel_id}/messages:<channel id>"``) refused a request
+        with a 429: never, for a client that obeys the rate-limit headers."""
+        return dict(self.server.limits.exceeded)
+
+    @property
+    def global_rate_limit_hits(self) -> int:
+        """Requests refused by the global limit, which discord.py only learns of by a 429."""
+        return self.server.limits.global_exceeded
 
     def forget_nonces(self) -> None:
         """Let Discord's nonce window (a few minutes) pass: a post repeating an earlier nonce is posted again."""
@@ -382,16 +439,18 @@ class FakeDiscord:
         wait: bool = True,
         timeout: float = 10.0,
         shard: int | None = None,
+        code: int | None = None,
     ) -> None:
         """Drop the bot's gateway connection (that of shard ``shard`` when several are connected).
 
-        ``via="close"`` closes the socket (4000 if resumable, else 4009); ``"reconnect"`` sends op 7;
+        ``via="close"`` closes the socket with ``code`` (default 4000 if resumable, else 4009; 4007,
+        an invalid sequence, also needs a new IDENTIFY); ``"reconnect"`` sends op 7;
         ``"invalidate"`` sends op 9. Events dispatched meanwhile are replayed on RESUME; ``downtime``
         delays the next HELLO so a test can dispatch into that gap. With ``wait`` this returns once the
         bot has RESUMED (or, without ``resume``, has a new READY).
         """
         start = len(self.gateway.log)
-        self.gateway.disconnect(resume=resume, via=via, downtime=downtime, shard_id=shard)
+        self.gateway.disconnect(resume=resume, via=via, downtime=downtime, shard_id=shard, code=code)
         if wait:
             await self.wait_for_gateway("RESUMED" if resume else "READY", after=start, timeout=timeout)
 

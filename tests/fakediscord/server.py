@@ -1,14 +1,13 @@
 """The HTTP side of the fake: one aiohttp app on 127.0.0.1 serving REST, the gateway and the "CDN".
 
 Cross-cutting rules live here so no endpoint can forget them: authentication, injected faults,
-schema validation of every body, Discord-shaped errors, rate-limit headers, and the rule that every
-4xx the fake answers is also recorded in ``world.violations``.
+rate limits (:mod:`.ratelimits`), schema validation of every body, Discord-shaped errors, and the rule
+that every 4xx the fake answers, rate limits' 429s aside, is also recorded in ``world.violations``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import time
 import traceback
@@ -21,6 +20,7 @@ from aiohttp import web
 from . import limits
 from .models import FieldError, RequestRecord, Upload, Violation
 from .multipart import MalformedForm, media_type, parse_form
+from .ratelimits import TOKEN_PATHS, Bucket, RateLimiter, too_many
 from .schema import ApiSchema
 from .world import World
 
@@ -97,6 +97,7 @@ class Fault:
     method: str | None
     remaining: int
     retry_after: float
+    scope: str = "user"  # a 429's X-RateLimit-Scope: "user", or "shared" (not counted as invalid)
 
     def matches(self, method: str, path: str) -> bool:
         return self.remaining > 0 and self.route in path and (self.method is None or self.method == method)
@@ -110,6 +111,8 @@ class FakeServer:
         self.schema = schema
         self.faults: list[Fault] = []
         self.fired: list[str] = []
+        self.limits = RateLimiter()
+        self.routes: set[str] = set()  # "POST /channels/{channel_id}/messages": each has rate-limit buckets
         self._stopping = asyncio.Event()  # hung requests end with the server
         self.app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[self._middleware])
         self.app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._cdn)
@@ -118,6 +121,7 @@ class FakeServer:
 
     def route(self, method: str, path: str, handler: Handler) -> None:
         self.app.router.add_route(method, API_PREFIX + path, handler)
+        self.routes.add(f"{method} {path}")
 
     async def start(self) -> None:
         self.app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._unknown)
@@ -143,18 +147,36 @@ class FakeServer:
         if fault is not None:
             fault.remaining -= 1
             self.fired.append(f"{fault.kind} {request.method} {path}")
+        bucket = self._bucket(request)
+        response: web.StreamResponse
         if fault is not None and fault.kind != "hang":
             await request.read()
-            response = self._fault_response(fault)
+            response = self._fault_response(fault, bucket)
         else:
-            response = await self._handle(request, handler, path)
-        if response.status != 429:
-            template = request.match_info.route.resource.canonical if request.match_info.route.resource else path
-            bucket = hashlib.md5(f"{request.method} {template}".encode()).hexdigest()[:16]
-            response.headers.update(_ratelimit_headers(bucket, remaining=4))
+            response = await self._limited(request, handler, path, bucket)
+        self.limits.count(response)
         self.world.requests.append(RequestRecord(request.method, path, response.status, request.get(BODY)))
         if fault is not None and fault.kind == "hang":
             await self._stopping.wait()  # carried out, and never answered
+        return response
+
+    def _bucket(self, request: web.Request) -> Bucket | None:
+        """The request's bucket; unknown endpoints have none (the fake answers them 404 and a violation)."""
+        resource = request.match_info.route.resource
+        route = f"{request.method} {resource.canonical[len(API_PREFIX) :]}" if resource else ""
+        return self.limits.bucket(route, request.match_info) if route in self.routes else None
+
+    async def _limited(
+        self, request: web.Request, handler: Handler, path: str, bucket: Bucket | None
+    ) -> web.StreamResponse:
+        """Refused over a limit, else handled; either way the answer tells the bucket's state."""
+        refusal = self.limits.refuse(path, bucket)
+        if refusal is not None:
+            await request.read()
+            return refusal
+        response = await self._handle(request, handler, path)
+        if bucket is not None:
+            response.headers.update(bucket.headers(time.monotonic()))
         return response
 
     async def _handle(self, request: web.Request, handler: Handler, path: str) -> web.StreamResponse:
@@ -170,7 +192,7 @@ class FakeServer:
             return json_response({"message": f"fakediscord internal error: {exc!r}", "code": 0}, 400)
 
     def _authenticate(self, request: web.Request, path: str) -> None:
-        if path.startswith(("/webhooks/", "/interactions/")):
+        if path.startswith(TOKEN_PATHS):
             return  # authorised by the interaction token in the path
         if request.headers.get("Authorization") != f"Bot {self.world.token}":
             raise ApiError(
@@ -181,17 +203,11 @@ class FakeServer:
                 detail="missing or wrong 'Authorization: Bot <token>' header",
             )
 
-    def _fault_response(self, fault: Fault) -> web.Response:
+    @staticmethod
+    def _fault_response(fault: Fault, bucket: Bucket | None) -> web.Response:
         if fault.kind == "429":
-            headers = _ratelimit_headers("injected", remaining=0, reset_after=fault.retry_after)
-            headers.update(
-                {"Via": "1.1 google", "Retry-After": str(max(1, round(fault.retry_after))), "X-RateLimit-Scope": "user"}
-            )
-            return json_response(
-                {"message": "You are being rate limited.", "retry_after": fault.retry_after, "global": False},
-                429,
-                headers,
-            )
+            headers = bucket.headers(time.monotonic()) if bucket is not None else {}
+            return too_many(fault.retry_after, headers | {"X-RateLimit-Scope": fault.scope})
         status = int(fault.kind)
         return json_response({"message": f"{status}: Server Error", "code": 0}, status)
 
@@ -274,16 +290,6 @@ def _parse_json(raw: bytes) -> Any:
         return json.loads(raw)
     except ValueError:
         raise ApiError(400, 50109, "The request body contains invalid JSON.", kind="schema") from None
-
-
-def _ratelimit_headers(bucket: str, *, remaining: int, reset_after: float = 1.0) -> dict[str, str]:
-    return {
-        "X-RateLimit-Limit": "5",
-        "X-RateLimit-Remaining": str(remaining),
-        "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
-        "X-RateLimit-Reset-After": f"{reset_after:.3f}",
-        "X-RateLimit-Bucket": bucket,
-    }
 
 
 def loop_time() -> float:
