@@ -4,6 +4,9 @@ what they say is ``service.posts``'s.
 Every post carries the announcement id as its nonce with ``enforce_nonce``: when a delivery is
 retried after a crash or a timeout, Discord returns the first message instead of posting twice.
 Past Discord's nonce window, a retry looks for its earlier post instead (``cogs.redelivery``).
+
+A post the bot lacks a permission for is held back, never given up (``Blocked``): the game's clock
+stops meanwhile and its creator is told once; the first post that gets through restarts it.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013  # Discord's codes for a perm
 REFUSED = (MISSING_ACCESS, MISSING_PERMISSIONS)
 
 
-def missing(channel: GameChannel, post: Post) -> set[str]:
+def lacking_for(channel: GameChannel, post: Post) -> set[str]:
     """The permissions the bot lacks to make ``post`` in ``channel`` (Discord's names for them), as
     far as the client's cache of roles and overwrites knows."""
     me = channel.guild.me
@@ -96,7 +99,7 @@ class DiscordAnnouncer:
         only the users it pings are notified (players mentioned elsewhere are not)."""
         if await posted_before(self.client, channel, a, self.service.clock.now(), post.text):
             return
-        lacking = missing(channel, post)
+        lacking = lacking_for(channel, post)
         if lacking - {"attach_files"}:  # asked anyway, Discord would refuse it (and count it against the bot)
             raise Blocked(",".join(sorted(lacking - {"attach_files"})))
         if lacking:  # no images here: the post in words
