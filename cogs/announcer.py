@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs.buttons import rematch_view
-from cogs.common import GameChannel, client_service, fetch_game_channel, plain, upload_file
+from cogs.common import GameChannel, client_service, fetch_game_channel, lacking, plain, upload_file
 from cogs.lobby import LobbyCards
 from cogs.redelivery import posted_before
 from cogs.translator import server_language
@@ -40,16 +40,10 @@ MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013  # Discord's codes for a perm
 REFUSED = (MISSING_ACCESS, MISSING_PERMISSIONS)
 
 
-def lacking_for(channel: GameChannel, post: Post) -> set[str]:
-    """The permissions the bot lacks to make ``post`` in ``channel`` (Discord's names for them), as
-    far as the client's cache of roles and overwrites knows."""
-    me = channel.guild.me
-    if me is None:
-        return set()
-    allowed = channel.permissions_for(me)
+def needed_for(channel: GameChannel, post: Post) -> list[str]:
+    """The permissions ``post`` needs in ``channel`` (Discord's names for them)."""
     send = "send_messages_in_threads" if isinstance(channel, discord.Thread) else "send_messages"
-    needed = ["view_channel", send, *(["attach_files"] if post.uploads else [])]
-    return {name for name in needed if not getattr(allowed, name)}
+    return ["view_channel", send, *(["attach_files"] if post.uploads else [])]
 
 
 class DiscordAnnouncer:
@@ -97,13 +91,13 @@ class DiscordAnnouncer:
     async def _post(self, channel: GameChannel, a: Announcement, game: Game, post: Post, nonce: str = "") -> None:
         """Post it once (``nonce``: the announcement's own, unless one announcement posts several);
         only the users it pings are notified (players mentioned elsewhere are not)."""
+        missing = lacking(channel, needed_for(channel, post))
+        if blocking := [name for name in missing if name != "attach_files"]:
+            raise Blocked(",".join(blocking))  # asked anyway, Discord would refuse it (and count it against the bot)
+        if missing:  # no images here: the post in words
+            post = in_words(post)
         if await posted_before(self.client, channel, a, self.service.clock.now(), post.text):
             return
-        lacking = lacking_for(channel, post)
-        if lacking - {"attach_files"}:  # asked anyway, Discord would refuse it (and count it against the bot)
-            raise Blocked(",".join(sorted(lacking - {"attach_files"})))
-        if lacking:  # no images here: the post in words
-            post = in_words(post)
         kwargs: dict[str, Any] = {"files": [upload_file(upload) for upload in post.uploads]} if post.uploads else {}
         if post.rematch:
             kwargs["view"] = rematch_view(game)

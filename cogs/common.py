@@ -15,7 +15,7 @@ from engine import EngineError
 from i18n import mark, ntr, tr
 from service.errors import GameError
 from service.models import Actor, Game
-from service.posts import TO_HOST
+from service.posts import MESSAGE_LIMIT, TO_HOST
 
 if TYPE_CHECKING:
     from service.posts import Upload
@@ -68,15 +68,17 @@ async def fetch_game_channel(client: discord.Client, channel_id: int) -> GameCha
     return game_channel(client.get_channel(channel_id) or await client.fetch_channel(channel_id))
 
 
-def lacking(channel: GameChannel, allowed: discord.Permissions | None = None) -> str:
-    """The permissions the bot lacks to host games in ``channel`` (its card, thread, posts and boards),
-    comma-separated as discord.py names them; empty when it has them all (or the client cannot tell).
-    ``allowed``: the bot's permissions there as an interaction gives them (fresher than the cache)."""
+def lacking(
+    channel: GameChannel, needed: Iterable[str] = TO_HOST, allowed: discord.Permissions | None = None
+) -> list[str]:
+    """The ``needed`` permissions (default: all to host games: card, thread, posts, boards) the bot
+    lacks in ``channel``, as discord.py names them; none when the client cannot tell. ``allowed``: the
+    bot's permissions there as an interaction gives them (fresher than the cache)."""
     if allowed is None:
         if channel.guild.me is None:
-            return ""
+            return []
         allowed = channel.permissions_for(channel.guild.me)
-    return ",".join(name for name in TO_HOST if not getattr(allowed, name))
+    return [name for name in needed if not getattr(allowed, name)]
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -186,9 +188,6 @@ class ThinksFirst:
         if interaction.type == discord.InteractionType.application_command and not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
         return True
-
-
-MESSAGE_LIMIT = 2000  # characters of a Discord message
 
 
 def fitted(text: str, limit: int = MESSAGE_LIMIT) -> str:

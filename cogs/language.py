@@ -38,7 +38,7 @@ class ConfigCog(
     async def _lacks(self, place: int) -> str:
         """ "<#1>: I lack **Attach Files**" for a channel or thread with games, or nothing if all is well."""
         try:
-            missing = lacking(await fetch_game_channel(self.bot, place))
+            missing = ",".join(lacking(await fetch_game_channel(self.bot, place)))
         except discord.HTTPException:  # a channel the bot cannot even see
             missing = "view_channel"
         if not missing:

@@ -100,7 +100,7 @@ async def post_lobby(
     bot lacks a permission the game needs there, or Discord refuses either, the game is cancelled
     (nothing half-made is left: a card already posted goes too) and the player told why. ``allowed``:
     the bot's permissions in ``channel`` as the interaction asking for the game gives them."""
-    if missing := lacking(channel, allowed):
+    if missing := ",".join(lacking(channel, allowed=allowed)):
         await service.master.lobby.cancel(game.id, actor)
         raise GameError(
             tr(

@@ -139,6 +139,15 @@ def _calls_before(call: TurnCall, game: Game) -> int:
     return earlier if call.secret else earlier // max(1, sum(1 for p in game.players if p.seat is not None))
 
 
+def _short(call: TurnCall, game: Game) -> bool:
+    """Whether the players ``call`` calls have had their first LONG_CALLS calls: theirs is short."""
+    return _calls_before(call, game) >= LONG_CALLS
+
+
+def _deadline(at: float | None) -> str:
+    return when(at) if at else tr("no deadline")
+
+
 def _turn_name(named: NamedTurn, *, capital: bool = True) -> str:
     """The announced turn by its ruleset's name and count ("Round 4", "move phase 7 of 12")."""
     return numbered_turn(named.unit, named.number, named.of, capital=capital)
@@ -192,7 +201,7 @@ class PostPresenter:
                     "clock was stopped, so nobody missed a turn he was not shown. Deadline: {deadline}.",
                     missing=permission_names(news.missing),
                     since=f"<t:{int(news.since)}:f>",
-                    deadline=when(news.deadline_at) if news.deadline_at else tr("no deadline"),
+                    deadline=_deadline(news.deadline_at),
                 )
                 return [_post(text)]
             case Resumed():
@@ -255,9 +264,9 @@ class PostPresenter:
         if game.row.status != RUNNING or not call.user_ids:
             return None
         pings = " ".join(f"<@{user}>" for user in call.user_ids)
-        deadline = when(call.deadline_at) if call.deadline_at else tr("no deadline")
+        deadline = _deadline(call.deadline_at)
         turn = _turn_name(call.named, capital=False)
-        if _calls_before(call, game) >= LONG_CALLS:  # they know how by now: a short call (the hint stays)
+        if _short(call, game):  # they know how by now: a short call (the hint stays)
             text = tr(SHORT_CALLS[call.secret], pings=pings, turn=turn, deadline=deadline)
             text = "\n".join([*told, text])
         elif call.secret:
@@ -283,15 +292,15 @@ class PostPresenter:
         """For each player a short call calls, what changed for him since his last turn (up to
         history entry ``seq``): "<@1>, for you: Battle at C4: bob 5 vs alice 3 — bob wins with 2"
         (the first few lines)."""
-        if call is None or _calls_before(call, game) < LONG_CALLS:
+        if call is None or not _short(call, game):
             return []
+        seats = {
+            user: player.seat for user in call.user_ids if (player := game.player_of(user)) and player.seat is not None
+        }
+        since = await self.history.since_turns_of(game.id, seq, seats.values(), 2 * len(game.players))
         told = []
-        for user in call.user_ids:
-            player = game.player_of(user)
-            if player is None or player.seat is None:
-                continue
-            events = await self.history.since_turn_of(game.id, seq, player.seat, 2 * len(game.players))
-            mine = self.presenter.lines_for(game, events, player.seat)
+        for user, seat in seats.items():
+            mine = self.presenter.lines_for(game, since[seat], seat)
             if mine:
                 more = len(mine) - PERSONAL_LINES
                 shown = " · ".join(mine[:PERSONAL_LINES]) + (tr(" (and {n} more)", n=more) if more > 0 else "")

@@ -6,6 +6,7 @@ Orders are secret only until their turn resolves; after that, anyone may look th
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,21 +68,19 @@ class History:
             bool(played.get("timed_out")),
         )
 
-    async def since_turn_of(self, game_id: int, seq: int, seat: int, back: int) -> list[dict[str, Any]]:
-        """The events up to history entry ``seq`` since ``seat`` last played (among the last ``back``
-        entries), oldest first: his turn's outcome where all played together, what the others
-        did where players take turns."""
+    async def since_turns_of(
+        self, game_id: int, seq: int, seats: Iterable[int], back: int
+    ) -> dict[int, list[dict[str, Any]]]:
+        """For each of ``seats``, the events up to history entry ``seq`` since he last played (among
+        the last ``back`` entries, read once for all), oldest first: his turn's outcome where all
+        played together, what the others did where players take turns."""
         async with self.games.db.reading() as conn:
             entries = await rows.rows_between(conn, game_id, seq - back + 1, seq)
-        events: list[dict[str, Any]] = []
-        for newest, entry in enumerate(reversed(entries)):
-            played = entry.kind == rows.RESOLVED and str(seat) in json.loads(entry.payload).get("orders", {})
-            if played and newest:  # his own earlier move: he knows what it did
-                break
-            events[:0] = json.loads(entry.events)
-            if played:
-                break
-        return events
+        newest_first = [
+            (json.loads(entry.payload).get("orders", {}) if entry.kind == rows.RESOLVED else {}, entry.events)
+            for entry in reversed(entries)
+        ]
+        return {seat: _since_turn(newest_first, seat) for seat in seats}
 
     async def replay_steps(self, game_id: int) -> list[ReplayStep]:
         """What a replay of the game shows: the start and the position after each resolved turn, and a
@@ -116,3 +115,17 @@ class History:
         if stored is None:
             raise GameNotFound(f"game #{game_id} has no history entry {seq}")
         return stored
+
+
+def _since_turn(newest_first: list[tuple[dict[str, Any], str]], seat: int) -> list[dict[str, Any]]:
+    """The events of history entries (each its orders by seat and events, newest first) since
+    ``seat`` last played: the newest entry's whatever it was, and back to his own earlier move."""
+    events: list[dict[str, Any]] = []
+    for newest, (orders, happened) in enumerate(newest_first):
+        played = str(seat) in orders
+        if played and newest:  # his own earlier move: he knows what it did
+            break
+        events[:0] = json.loads(happened)
+        if played:
+            break
+    return events

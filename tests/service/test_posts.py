@@ -95,9 +95,9 @@ async def test_where_players_take_turns_a_player_is_told_what_the_others_did_sin
     game = await env.new_game(ALICE, BOB, CAROL)
     first, second = battle(1, 0), battle(2, 0)
     seq = await played(env, game, ((0,), battle(0, 2)), ((1,), first), ((2,), second))
-    since = [await env.master.history.since_turn_of(game.id, seq, seat, 6) for seat in range(3)]
-    assert since == [first + second, second, second]  # the newest turn is told to its own player too
-    assert await env.master.history.since_turn_of(game.id, seq, 0, 1) == second  # no further back than asked
+    since = await env.master.history.since_turns_of(game.id, seq, range(3), 6)
+    assert [since[seat] for seat in range(3)] == [first + second, second, second]  # the newest: its own player too
+    assert (await env.master.history.since_turns_of(game.id, seq, [0], 1))[0] == second  # no further back than asked
 
 
 def test_an_event_touches_the_seats_it_names_and_the_armies_it_takes():
