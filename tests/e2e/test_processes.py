@@ -1,7 +1,8 @@
 """Three ``python bot.py`` processes, each holding one of three shards, on one PostgreSQL database and the
 fake Discord. Games are played in a server of every shard; one process is SIGKILLed in the middle of a
-turn, while Discord has its round post but it has not heard back. Its games go on without it: another
-process delivers the post (once), and resolves the next turn when its deadline passes (once).
+turn, while Discord has its round post but it has not heard back, and Discord's nonce window passes.
+Its games go on without it: another process delivers the post (once), and resolves the next turn when
+its deadline passes (once).
 
 Any process may deliver any game's posts (``service.runtime.claims``): the one killed is the one whose post
 hung, found by the lease it holds, usually but not always the process of the game's shard."""
@@ -124,6 +125,10 @@ async def test_a_killed_processs_games_go_on_in_the_others_each_turn_and_post_on
             await fake.world.wait_until(lambda: any(f.startswith("hang") for f in fake.faults_fired), 30, "the hang")
             [(game_id,)] = await rows(database, "SELECT id FROM games WHERE guild_id = $1", doomed.guild.id)
             killed = await delivering(database, game_id, processes)
+            # The post is taken over after Discord's nonce window: the taker must find it, not repost it.
+            fake.forget_nonces()
+            aged = "UPDATE outbox SET tried_at = tried_at - 300 WHERE game_id = $1 AND tried_at IS NOT NULL"
+            await rows(database, aged, game_id)
             processes[killed].send_signal(signal.SIGKILL)
             await processes[killed].wait()
 
