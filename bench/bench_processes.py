@@ -40,7 +40,7 @@ import asyncpg  # noqa: E402
 from bench.bench_discord import p99  # noqa: E402
 from tests.e2e.conftest import button  # noqa: E402
 from tests.fakediscord.harness import FakeDiscord  # noqa: E402
-from tests.pgcluster import MISSING, Cluster, server_binaries  # noqa: E402
+from tests.pgcluster import Cluster, bench_cluster  # noqa: E402
 
 SHARDS = 4
 GAME = {"size": "small", "max_players": 2, "turn_time": 86400}
@@ -143,20 +143,12 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="8 games, 2 turns")
     args = parser.parse_args()
     games, turns = (8, 2) if args.quick else (args.games, args.turns)
-    binaries = server_binaries()
-    if binaries is None:
-        print(MISSING, file=sys.stderr)
-        return 2
-    cluster = Cluster(binaries, durable=True).start()
     results = {}
-    try:
-        with tempfile.TemporaryDirectory() as folder:
-            for store, processes in LAYOUTS:
-                results[store, processes] = asyncio.run(
-                    layout(store, processes, games, turns, cluster, pathlib.Path(folder))
-                )
-    finally:
-        cluster.stop()
+    with bench_cluster() as cluster, tempfile.TemporaryDirectory() as folder:
+        for store, processes in LAYOUTS:
+            results[store, processes] = asyncio.run(
+                layout(store, processes, games, turns, cluster, pathlib.Path(folder))
+            )
     print(f"{games} games (one per server, {SHARDS} shards) x {turns} turns; every player passes at once")
     print(f"{'layout':18s} {'turns/s':>8s} {'ack p50 ms':>11s} {'ack p99 ms':>11s} {'turns/s vs pg x1':>17s}")
     base = results["postgresql", 1][0]

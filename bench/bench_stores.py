@@ -30,7 +30,7 @@ from service import GameMaster  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
 from service.models import Actor  # noqa: E402
 from service.storage.store import Location, open_store  # noqa: E402
-from tests.pgcluster import MISSING, Cluster, server_binaries  # noqa: E402
+from tests.pgcluster import Cluster, bench_cluster  # noqa: E402
 
 RS = find_ruleset("conquest")
 ALICE, BOB = Actor(1, "Alice"), Actor(2, "Bob")
@@ -77,20 +77,12 @@ async def postgresql_database(cluster: Cluster) -> str:
 def main() -> int:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     turns = int(sys.argv[2]) if len(sys.argv) > 2 else 6
-    binaries = server_binaries()
-    if binaries is None:
-        print(MISSING, file=sys.stderr)
-        return 2
-    cluster = Cluster(binaries, durable=True).start()
-    try:
-        with tempfile.TemporaryDirectory() as folder:
-            stores = {
-                "sqlite": pathlib.Path(folder) / "bench.sqlite3",
-                "postgresql": asyncio.run(postgresql_database(cluster)),
-            }
-            results = {name: asyncio.run(play(location, games, turns)) for name, location in stores.items()}
-    finally:
-        cluster.stop()
+    with bench_cluster() as cluster, tempfile.TemporaryDirectory() as folder:
+        stores = {
+            "sqlite": pathlib.Path(folder) / "bench.sqlite3",
+            "postgresql": asyncio.run(postgresql_database(cluster)),
+        }
+        results = {name: asyncio.run(play(location, games, turns)) for name, location in stores.items()}
     print(f"{games} games x {turns} turns, played side by side in one process")
     print(f"{'store':12s} {'turns/s':>8s} {'pass p50 ms':>12s} {'pass p99 ms':>12s}")
     for name, (rate, passes) in results.items():

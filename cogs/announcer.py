@@ -6,12 +6,14 @@ retried after a crash or a timeout, Discord returns the first message instead of
 Past Discord's nonce window, a retry looks for its earlier post instead (``cogs.redelivery``).
 
 A post the bot lacks a permission for is held back, never given up (``Blocked``): the game's clock
-stops meanwhile and its creator is told once; the first post that gets through restarts it.
+stops meanwhile and its creator and server owner are told once (each notice until it gets through);
+the first post that gets through restarts it.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -44,6 +46,11 @@ def needed_for(channel: GameChannel, post: Post) -> list[str]:
     """The permissions ``post`` needs in ``channel`` (Discord's names for them)."""
     send = "send_messages_in_threads" if isinstance(channel, discord.Thread) else "send_messages"
     return ["view_channel", send, *(["attach_files"] if post.uploads else [])]
+
+
+def hold_nonce(game_id: int, whom: str, since: float) -> str:
+    """The nonce of one notice of one hold (Discord takes 25 characters at most)."""
+    return hashlib.blake2b(f"{game_id}:{whom}:{since}".encode(), digest_size=12).hexdigest()
 
 
 class DiscordAnnouncer:
@@ -105,25 +112,38 @@ class DiscordAnnouncer:
         await channel.send(post.text, nonce=nonce or f"a{a.id}", allowed_mentions=pings, **kwargs)
 
     async def _hold(self, game: Game, missing: str) -> None:
-        """Stop the game's clock while its thread cannot be reached; the first time, tell its creator
-        and the server's owner by DM, and post it in the game's channel if the bot can write there."""
-        if not await self.service.master.timekeeping.hold(game.id, missing):
+        """Stop the game's clock while its thread cannot be reached; tell its creator and the server's
+        owner by DM, and post it in the game's channel if the bot can write there: each once, a notice
+        that failed for now again with the next try of the held post."""
+        held = await self.service.master.timekeeping.hold(game.id, missing)
+        if held is None:
             return
         thread = game.row.thread_id or game.row.channel_id
         with using(await server_language(self.client, game.row.guild_id)):
-            notice = self.service.posts.held(game, missing, f"<#{thread}>")
+            notice = self.service.posts.held(game, held.row.held_for or missing, f"<#{thread}>")
         guild = self.client.get_guild(game.row.guild_id)
-        for user in dict.fromkeys([game.row.creator_id, *([guild.owner_id] if guild and guild.owner_id else [])]):
-            await self._tell(functools.partial(self.client.create_dm, discord.Object(user)), notice)
+        places: dict[str, Callable[[], Awaitable[discord.abc.Messageable]]] = {
+            f"u{user}": functools.partial(self.client.create_dm, discord.Object(user))
+            for user in [game.row.creator_id, *([guild.owner_id] if guild and guild.owner_id else [])]
+        }
         if game.row.thread_id:
-            await self._tell(lambda: fetch_game_channel(self.client, game.row.channel_id), notice)
+            places[f"c{game.row.channel_id}"] = functools.partial(fetch_game_channel, self.client, game.row.channel_id)
+        since = held.row.held_at or held.row.paused_at or 0.0
+        for whom, where in places.items():
+            if whom not in held.row.held_told and await self._tell(where, notice, hold_nonce(game.id, whom, since)):
+                await self.service.master.timekeeping.told(game.id, whom)
 
-    async def _tell(self, where: Callable[[], Awaitable[discord.abc.Messageable]], notice: Post) -> None:
-        """Send a notice where the bot may (a closed DM or a channel it cannot write to is passed by)."""
+    async def _tell(self, where: Callable[[], Awaitable[discord.abc.Messageable]], notice: Post, nonce: str) -> bool:
+        """Send a notice where the bot may; False if it should be tried again (Discord failed). A closed
+        DM or a channel the bot cannot write to is passed by, for good."""
         try:
-            await (await where()).send(notice.text, allowed_mentions=NO_PINGS)
-        except discord.HTTPException as err:
+            await (await where()).send(notice.text, nonce=nonce, allowed_mentions=NO_PINGS)
+        except (discord.Forbidden, discord.NotFound) as err:
             log.info("could not tell of a held game there: %s", err)
+        except (discord.HTTPException, TimeoutError) as err:
+            log.warning("telling of a held game failed, to be tried again: %s", err)
+            return False
+        return True
 
     async def _direct(self, channel: GameChannel, a: Announcement, game: Game, post: Post, to: DirectMessage) -> None:
         """Send it once to the user; if his DMs are closed, say so in the game's thread, once."""

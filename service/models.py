@@ -109,6 +109,7 @@ class GameRow:
     glance: Glance | None = None  # a running game at a glance, for lists (None: read its state)
     held_for: str | None = None  # the permissions the bot lacks to post in its thread, while it does
     held_at: float | None = None  # when the bot stopped its clock for that (None: a manager had already)
+    held_told: frozenset[str] = frozenset()  # who was told of the hold: "u<user id>", "c<channel id>"
 
     @cached_property
     def state(self) -> dict[str, Any] | None:
@@ -152,6 +153,7 @@ class GameRow:
             glance=Glance.parse(row["glance"]),
             held_for=row["held_for"],
             held_at=row["held_at"],
+            held_told=frozenset(filter(None, (row["held_told"] or "").split(","))),
         )
 
 

@@ -12,6 +12,7 @@ them fail, saying what to install, unless ``SKIP_POSTGRESQL_TESTS=1`` says to sk
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import itertools
 import os
@@ -19,7 +20,9 @@ import pathlib
 import pwd
 import shutil
 import subprocess
+import sys
 import tempfile
+from collections.abc import Iterator
 
 SKIP_VARIABLE = "SKIP_POSTGRESQL_TESTS"
 MISSING = (
@@ -100,3 +103,18 @@ class Cluster:
 
     def fresh_name(self) -> str:
         return f"test_{next(self._names)}"
+
+
+@contextlib.contextmanager
+def bench_cluster() -> Iterator[Cluster]:
+    """A server with durable commits, as in production, for a bench; without the binaries the bench
+    ends at once (exit status 2) saying what to install."""
+    binaries = server_binaries()
+    if binaries is None:
+        print(MISSING, file=sys.stderr)
+        raise SystemExit(2)
+    cluster = Cluster(binaries, durable=True).start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()

@@ -90,12 +90,15 @@ class Timekeeping:
 
         return await self.games.transition(game_id, build)
 
-    async def hold(self, game_id: int, missing: str) -> bool:
+    async def hold(self, game_id: int, missing: str) -> Game | None:
         """Stop the game's clock while the bot lacks ``missing`` to post in its thread (nobody misses a
-        turn he was never shown); True if this is news, to be told to the game's managers once."""
+        turn he was never shown); the held game, whose ``held_told`` says who knows already (None: the
+        game is not running)."""
         game = await self.games.get_game(game_id)
-        if game.row.status != RUNNING or game.row.held_for is not None:
-            return False
+        if game.row.status != RUNNING:
+            return None
+        if game.row.held_for is not None:
+            return game
         now = self.games.clock.now()
         stopped = game.row.paused_at is None  # a manager may have stopped it already: his to restart
 
@@ -103,8 +106,16 @@ class Timekeeping:
             log.info("game #%s held: the bot lacks %s in its thread", game.id, missing)
 
         clock = {"paused_at": now, "held_at": now} if stopped else {"held_at": None}
-        await self.games.change(game_id, hold_it, held_for=missing, **clock)
-        return True
+        return await self.games.change(game_id, hold_it, held_for=missing, held_told=None, **clock)
+
+    async def told(self, game_id: int, whom: str) -> None:
+        """``whom`` ("u<user id>", "c<channel id>") has been told of the game's hold: never again for it."""
+
+        async def note(conn: Connection, game: Game) -> None:
+            if game.row.held_for is not None:
+                await rows.set_held_told(conn, game.id, game.row.held_told | {whom})
+
+        await self.games.change(game_id, note)
 
     async def release(self, game_id: int) -> None:
         """A post got through again: the clock the bot stopped runs again (shifted by the time it was
@@ -127,7 +138,7 @@ class Timekeeping:
         async def forget(conn: Connection, game: Game) -> None:
             log.info("game #%s released: the bot can post in its thread again", game.id)
 
-        await self.games.change(game_id, forget, held_for=None, held_at=None)
+        await self.games.change(game_id, forget, held_for=None, held_at=None, held_told=None)
 
     async def extend(self, game_id: int, actor: Actor, seconds: int) -> Game:
         def build(planner: Planner, game: Game) -> None:

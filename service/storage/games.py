@@ -155,6 +155,11 @@ async def update_game(conn: Connection, game: GameRow, now: float, **columns: An
         raise _conflict(game.id)
 
 
+async def set_held_told(conn: Connection, game_id: int, told: frozenset[str]) -> None:
+    """Who has been told of the game's hold (in the transaction that read the row)."""
+    await conn.execute("UPDATE games SET held_told = ? WHERE id = ?", (",".join(sorted(told)), game_id))
+
+
 async def commit_plan(conn: Connection, before: GameRow, plan: Plan, now: float) -> None:
     """Write a planned transition of the game read as ``before``: its row, the players who changed and
     the new turn's orders (the old turn's go); ``service.storage.history.append`` adds its history."""

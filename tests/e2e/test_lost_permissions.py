@@ -75,3 +75,25 @@ async def test_a_game_is_not_opened_where_the_bot_lacks_a_permission_it_needs(ta
     await bot_sees(table, embed_links=True)
     ok = await fake.slash(table.mod, table.channel, "config check")
     assert ok.content == "I have every permission games need in every channel with games."
+
+
+async def test_a_notice_discord_failed_is_sent_again_and_nobody_is_told_twice(table):
+    """Issue: "the game's creator and the server's admins are told once, by DM and in any channel the
+    bot can still write"; a notice that met a Discord failure goes out with the held post's next try."""
+    fake = table.fake
+    thread = await table.start_game(**CONQUEST)
+    fake.set_overwrite(table.channel, fake.bot_role(table.guild), deny=SEND_MESSAGES_IN_THREADS)
+    creator = fake.dm_channel(table.alice)
+    fake.inject_server_error(f"/channels/{creator.id}/messages", status=503, method="POST")
+    await fake.slash(table.alice, thread, "orders pass")
+    await fake.slash(table.bob, thread, "orders pass")
+    await fake.wait_for_message(lambda m: m.channel_id == table.channel.id and "I cannot post in" in m.content)
+    assert fake.faults_fired and not any("I cannot post in" in m.content for m in fake.dm_messages(table.alice))
+
+    for _ in range(3):  # the held post is tried again on its backoff, past Discord's nonce window
+        fake.forget_nonces()
+        await table.tick(600)
+        await table.bot.service.outbox.idle()
+    for user in (table.alice, table.guild.owner):
+        assert sum("I cannot post in" in m.content for m in fake.dm_messages(user)) == 1, user.name
+    assert sum("I cannot post in" in m.content for m in fake.channel_messages(table.channel)) == 1

@@ -62,8 +62,12 @@ async def test_the_clock_stops_while_the_thread_cannot_be_reached_and_runs_again
     game = await env.new_game(ALICE, BOB)
     deadline = game.row.deadline_at
     env.clock.advance(600)
-    assert await env.master.timekeeping.hold(game.id, "send_messages_in_threads")  # news: to be told
-    assert not await env.master.timekeeping.hold(game.id, "send_messages_in_threads")  # told once
+    held = await env.master.timekeeping.hold(game.id, "send_messages_in_threads")
+    assert held is not None and held.row.held_told == frozenset()  # nobody knows yet
+    await env.master.timekeeping.told(game.id, f"u{ALICE.user_id}")
+    again = await env.master.timekeeping.hold(game.id, "send_messages_in_threads")
+    assert again is not None and again.row.held_told == {f"u{ALICE.user_id}"}  # told once: not again
+    assert again.row.held_at == held.row.held_at  # still the first hold
     env.clock.advance(2 * HOUR)  # far past the deadline
     await env.master.timekeeping.sweep()
     held = await env.master.games.get_game(game.id)
@@ -73,6 +77,7 @@ async def test_the_clock_stops_while_the_thread_cannot_be_reached_and_runs_again
     await env.master.timekeeping.release(game.id)
     back = await env.master.games.get_game(game.id)
     assert back.row.paused_at is None and back.row.held_for is None and back.row.held_at is None
+    assert back.row.held_told == frozenset()  # the next hold is told anew
     assert back.row.deadline_at == pytest.approx(deadline + 2 * HOUR)  # the 2 hours held are given back
     await env.outbox.flush()
     assert env.sink.kinds()[-1] == "back_in_reach"
@@ -81,7 +86,7 @@ async def test_the_clock_stops_while_the_thread_cannot_be_reached_and_runs_again
 async def test_a_clock_a_manager_stopped_stays_his_to_restart(env):
     game = await env.new_game(ALICE, BOB)
     await env.master.timekeeping.pause(game.id, ALICE)
-    assert await env.master.timekeeping.hold(game.id, "")
+    assert await env.master.timekeeping.hold(game.id, "") is not None
     await env.master.timekeeping.release(game.id)
     after = await env.master.games.get_game(game.id)
     assert after.row.paused_at is not None and after.row.held_for is None
