@@ -41,6 +41,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_reads.py
 	$(BIN)/python bench/bench_autocomplete.py --players 30 --rounds 10
 	$(BIN)/python bench/bench_processes.py --quick
+	$(BIN)/python bench/soak.py --quick
 	$(BIN)/python bench/bench_discord.py
 	$(BIN)/python bench/bench_ranks_ai.py
 	$(BIN)/python bench/bench_fairness.py --games 40

@@ -155,7 +155,7 @@ class Soak:
                     return await conn.fetch(sql, *args)
                 finally:
                     await conn.close()
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError):
                 if time.monotonic() > deadline:
                     raise
                 await asyncio.sleep(0.5)

@@ -12,6 +12,7 @@ import heapq
 import io
 from typing import Any, cast
 
+import numpy
 from PIL import Image
 
 from render.text import Colour
@@ -73,8 +74,12 @@ def _shared(exact: list[Colour], rest: list[Colour]) -> list[Colour]:
     edges = Image.new("RGB", (len(rest), 1))
     edges.putdata(rest)
     octree = edges.quantize(colors=256 - len(exact), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    candidates = _used(octree)
-    return sorted(c for c in candidates if not any(_near(c, e) for e in exact))
+    candidates = sorted(_used(octree))
+    if not candidates or not exact:
+        return candidates
+    # Every candidate against every exact colour at once: a few hundred by a few dozen, per image.
+    apart = (abs(numpy.array(candidates)[:, None, :] - numpy.array(exact)[None, :, :]) >= NEAR).any(axis=2).all(axis=1)
+    return [colour for colour, kept in zip(candidates, apart.tolist(), strict=True) if kept]
 
 
 def _used(image: Image.Image) -> set[Colour]:

@@ -111,16 +111,25 @@ class Line:
 
 
 @lru_cache(maxsize=LINES)
-def line(text: str, size: int, bold: bool = False) -> Line:
+def line(text: str, size: int, bold: bool = False, spelled: bool = False) -> Line:
     """Laid out word by word, so that a line that changes from turn to turn ("12 cells · 40
-    units") reuses the masks of the words it keeps."""
+    units") reuses the masks of the words it keeps; ``spelled``, character by character (each
+    where it stands in the whole run), so that the hundreds of cell labels of a board ("K12")
+    share the masks of a few dozen characters."""
     parts = []
     x = 0.0
     for run in runs(text, bold):
         face = font(run.font, size)
-        for word in WORD.findall(run.text):
-            parts.append((x, word, run.font))
-            x += face.getlength(word)
+        pieces = list(run.text) if spelled else WORD.findall(run.text)
+        start = 0
+        for piece in pieces:
+            before = run.text[:start]
+            parts.append((x + (face.getlength(before) if spelled and before else 0.0), piece, run.font))
+            if not spelled:
+                x += face.getlength(piece)
+            start += len(piece)
+        if spelled:
+            x += face.getlength(run.text)
     return Line(tuple(parts), x)
 
 
@@ -148,15 +157,17 @@ def draw(
     anchor: str = "lm",
     stroke: int = 0,
     stroke_fill: Colour | None = None,
+    spelled: bool = False,
 ) -> None:
     """Draw ``text`` at ``xy``.
 
     ``anchor`` is two letters like Pillow's: horizontal ``l``/``m``/``r`` and vertical ``m``
     (middle of the capitals) or ``s`` (baseline). Strokes are all drawn before the fills so one
-    run's outline never covers its neighbour's letters.
+    run's outline never covers its neighbour's letters. ``spelled`` text (a board's cell labels) is
+    stamped character by character (see :func:`line`).
     """
     x, y = xy
-    for dx, dy, (left, top), mask, stroked in stamps(text, size, bold, anchor, stroke):
+    for dx, dy, (left, top), mask, stroked in stamps(text, size, bold, anchor, stroke, spelled):
         corner = (math.floor(x + dx + 0.5) + left, math.floor(y + dy + 0.5) + top)
         canvas.bitmap(corner, mask, fill=stroke_fill if stroked else fill)
 
@@ -167,10 +178,10 @@ start is rounded to a whole pixel), the mask, and whether it is a stroke."""
 
 
 @lru_cache(maxsize=LINES)
-def stamps(text: str, size: int, bold: bool, anchor: str, stroke: int) -> tuple[Stamp, ...]:
+def stamps(text: str, size: int, bold: bool, anchor: str, stroke: int, spelled: bool = False) -> tuple[Stamp, ...]:
     """The masks that draw ``text``, in order. Each run starts on a whole pixel, so the same
     string in the same font always has the same mask."""
-    laid = line(text, size, bold)
+    laid = line(text, size, bold, spelled)
     horizontal, vertical = anchor[0], anchor[1]
     x = -laid.width / 2 if horizontal == "m" else -laid.width if horizontal == "r" else 0.0
     y = size * CAP_HEIGHT / 2 if vertical == "m" else 0.0

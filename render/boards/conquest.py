@@ -126,7 +126,7 @@ def _face(
     _tile(canvas, HexLayout(size, center), Hex(0, 0), fill, kind)
     if owner is not None:
         shapes.mark(canvas, (x, y - size * 0.75), owner, size * 0.16, WHITE)
-    text.draw(canvas, (x, y + size * 0.30), label, _label_size(size), ink_on(fill), anchor="ms")
+    text.draw(canvas, (x, y + size * 0.30), label, _label_size(size), ink_on(fill), anchor="ms", spelled=True)
     if kind in METAL:
         hexboard.pill(
             canvas, (x, y + size * 0.56), f"+{kind.production}", round(size * 0.26), METAL[kind], INK, OUTLINE

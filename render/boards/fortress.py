@@ -141,7 +141,7 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, view: FortressView, cel
     size = hexes.size
     fill = cell_fill(view, cell)
     x, y = center = hexes.center(cell)
-    pieces.draw(canvas, center, math.ceil(size) + 2, _face, size, fill, cell.label, state.owners.get(cell), snap=False)
+    _face(canvas, center, size, fill, cell.label, state.owners.get(cell))
     middle = (x, y - size * 0.08)
     terrain = state.terrain[cell]
     if terrain == WATER:
@@ -168,10 +168,11 @@ def label_size(view: FortressView) -> int:
 
 def _face(canvas: ImageDraw.ImageDraw, center: Point, size: float, fill: Colour, label: str, owner: int | None) -> None:
     """The tile, its label and its owner's mark (at the upper right, clear of the symbols, the label
-    and :func:`fill_point`), kept per look; the symbols on it are kept apart."""
+    and :func:`fill_point`), drawn straight on the board: every cell has a look of its own (its
+    label), so keeping them as pieces would cost more than it saves; the symbols on it are kept."""
     x, y = center
     hexboard.hexagon(canvas, HexLayout(size, center), Hex(0, 0), fill, OUTLINE, width=max(2, round(size / 22)))
-    text.draw(canvas, (x, y + size * 0.66), label, _label_size(size), ink_on(fill), anchor="ms")
+    text.draw(canvas, (x, y + size * 0.66), label, _label_size(size), ink_on(fill), anchor="ms", spelled=True)
     if owner is not None:
         shapes.mark(canvas, (x + size * 0.55, y - size * 0.35), owner, size * 0.15, WHITE)
 

@@ -187,6 +187,7 @@ def _number(canvas: ImageDraw.ImageDraw, frame: GraphFrame, position: tuple[floa
         anchor="mm",
         stroke=max(2, round(r / 12)),
         stroke_fill=BACKGROUND,
+        spelled=True,
     )
 
 

@@ -140,7 +140,7 @@ def _cell(canvas: ImageDraw.ImageDraw, frame: Layout, view: RanksView, square: S
         pieces.draw(canvas, (x1 - size * 0.2, y0 + size * 0.3), reach, _crown, size * 0.13, owner)
         # under the crown, the mark of the player whose capital it is (an army on it has its own)
         shapes.draw_mark(canvas, (x1 - size * 0.17, y0 + size * 0.42), seat, size * 0.095, WHITE)
-    text.draw(canvas, (x0 + size * 0.12, y0 + size * 0.2), square.label, _label_size(size), ink_on(fill))
+    text.draw(canvas, (x0 + size * 0.12, y0 + size * 0.2), square.label, _label_size(size), ink_on(fill), spelled=True)
     center = frame.center(square)
     if square in state.npcs:
         pieces.draw(canvas, (center[0], center[1] + size * 0.05), reach, _disk, size * 0.27, NPC)

@@ -188,7 +188,15 @@ def _square(canvas: ImageDraw.ImageDraw, view: SiegeView, frame: SquareFrame, sq
         _walls(canvas, (x + band + cell * 0.2, y + band + cell * 0.1), cell * 0.12, state.walls[sq])
     if sq in state.towers:
         _tower(canvas, (x + cell - band - cell * 0.15, y + band + cell * 0.2), cell * 0.17)
-    text.draw(canvas, (x + band + 2, y + cell - band - 3), sq.label, _label_size(cell), ink_on(inner), anchor="ls")
+    text.draw(
+        canvas,
+        (x + band + 2, y + cell - band - 3),
+        sq.label,
+        _label_size(cell),
+        ink_on(inner),
+        anchor="ls",
+        spelled=True,
+    )
 
 
 def _label_size(cell: float) -> int:

@@ -67,3 +67,27 @@ def test_fit_shortens_long_names_with_an_ellipsis():
     short = text.fit(long, 24, 200)
     assert short.endswith("…") and text.width(short, 24) <= 200
     assert text.fit("Bob", 24, 200) == "Bob"
+
+
+def label(sample: str, spelled: bool) -> Image.Image:
+    image = Image.new("L", (120, 40), 255)
+    text.draw(ImageDraw.Draw(image), (60, 30), sample, 14, 0, anchor="ms", spelled=spelled)
+    return image
+
+
+def test_a_boards_labels_are_stamped_from_the_masks_of_their_characters():
+    """400 cell labels ("A1" to "T20") need the masks of 30 characters, not 400 words: a new game's
+    first board renders a few dozen."""
+    text.clear_caches()
+    for column in "ABCDEFGHIJKLMNOPQRST":
+        for row in range(1, 21):
+            label(f"{column}{row}", spelled=True)
+    assert text.glyphs.cache_info().currsize == 20 + 10
+
+
+@pytest.mark.parametrize("sample", ["A1", "K12", "T20", "AV7", "Ж9"])
+def test_a_spelled_label_looks_like_the_word(sample):
+    spelled, word = label(sample, spelled=True), label(sample, spelled=False)
+    inverted = [Image.eval(image, lambda v: 255 - v).getbbox() for image in (spelled, word)]
+    assert all(abs(a - b) <= 1 for a, b in zip(*inverted, strict=True))  # the same place, to a pixel
+    assert abs(dark_pixels(spelled) - dark_pixels(word)) <= 3
