@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from cogs import pacing
 from cogs.admin import AdminCog
 from cogs.announcer import DiscordAnnouncer
 from cogs.buttons import KickButton, PassButton, RematchButton, SurrenderButton
@@ -44,6 +45,7 @@ class GameBot(commands.AutoShardedBot):
             shard_count=config.shard_count,
             # discord.py documents shard_ids as optional (None: every shard); its typed options leave None out.
             shard_ids=list(config.shard_ids) if config.shard_ids is not None else None,  # type: ignore[arg-type]
+            http_trace=pacing.trace(pacing.Pacer(pacing.share(config.shard_ids, config.shard_count))),
             **kwargs,
         )
         if config.api_base:
