@@ -111,6 +111,17 @@ PERMISSIONS = {
 TO_HOST = tuple(PERMISSIONS)  # all a game's channel needs: the card, its thread, posts, boards
 
 
+def _members(game: Game, *, but: int | None = None) -> tuple[int, ...]:
+    """The members who play ``game`` (``but`` one of them): a post about the whole game pings them."""
+    return tuple(p.user_id for p in game.players if p.user_id is not None and p.user_id != but)
+
+
+def _with_pings(text: str, users: tuple[int, ...]) -> Post:
+    """``text``, and on a line of their own the mentions of ``users``, who are notified of it."""
+    mentions = " ".join(f"<@{user}>" for user in users)
+    return _post(f"{text}\n{mentions}" if mentions else text, pings=users)
+
+
 def permission_names(missing: str) -> str:
     """ "Send Messages in Threads, Attach Files": permissions by their names in Discord (``missing``
     lists them comma-separated as discord.py spells them; empty: Discord did not say which)."""
@@ -190,9 +201,8 @@ class PostPresenter:
             case DrawProposed():
                 return [self._draw(news, game)]
             case GameCancelled():
-                return [
-                    _post(tr("{game} was cancelled by {user}.", game=self.presenter.title(game), user=f"<@{news.by}>"))
-                ]
+                text = tr("{game} was cancelled by {user}.", game=self.presenter.title(game), user=f"<@{news.by}>")
+                return [_with_pings(text, _members(game, but=news.by))]
             case Paused():
                 return [_post(tr("⏸️ {user} paused the game; the clock is stopped.", user=f"<@{news.by}>"))]
             case BackInReach():
@@ -432,7 +442,8 @@ class PostPresenter:
         )
         final = tr("Final position")
         board = await self._board(game, news.seq, final, final) if news.board else ()
-        return _post(_fit([over, *result_lines(game)]), uploads=board, rematch=True)
+        # Everyone who played is told, the result lines name them all.
+        return _post(_fit([over, *result_lines(game)]), uploads=board, rematch=True, pings=_members(game))
 
     async def _replay(self, game: Game, upload_limit: int) -> list[Post]:
         """The whole game animated, after its final board; a game over before its first turn has none."""
@@ -454,4 +465,5 @@ class PostPresenter:
             )
         ]
         lines += [tr("{player} is ahead and declines.", player=self._mention(game, seat)) for seat in news.declined]
-        return _post("\n".join(lines))
+        asked = [p.user_id for p in game.players if p.user_id and p.seat != news.seat and not p.draw_agreed]
+        return _with_pings("\n".join(lines), tuple(asked))

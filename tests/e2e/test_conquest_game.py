@@ -110,6 +110,7 @@ async def test_a_whole_game(table):
     await fake.click(table.alice, asked.message, button(asked.message, "Surrender"))
     over = await table.post(lambda m: "is over" in m.content)
     assert "Winner" in over.content and "Computer 1" in over.content
+    assert over.pinged == {table.alice.id, table.bob.id}  # everyone who played, removed or not
     decode_png(over.attachments[0].data)
     info = await fake.slash(table.alice, thread, "game info")
     assert info.ephemeral and "Game over" in str(info.embeds)
@@ -140,7 +141,8 @@ async def test_managers_and_strangers(table):
     assert nothing.ephemeral and "has not started yet" in nothing.content
     cancelled = await table.fake.slash(table.mod, thread, "admin cancel")
     assert cancelled.ephemeral and "cancelled" in cancelled.content
-    await table.post(lambda m: "was cancelled by" in m.content)
+    told = await table.post(lambda m: "was cancelled by" in m.content)
+    assert told.pinged == {table.alice.id}  # its one player, who did not cancel it
     listed = await table.fake.slash(table.carol, table.channel, "game list")
     assert "No open games" in listed.content
 

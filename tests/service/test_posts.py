@@ -105,3 +105,27 @@ def test_an_event_touches_the_seats_it_names_and_the_armies_it_takes():
     assert [touches(moved, seat) for seat in range(3)] == [True, False, True]
     assert [touches(battle(1, 0)[0], seat) for seat in range(3)] == [True, True, False]
     assert not any(touches(PRODUCED, seat) for seat in range(3))
+
+
+async def test_the_end_of_a_game_pings_everyone_who_played_it(env):
+    """Issue: "The game-over, draw and cancel posts ping every player of the game"."""
+    game = await env.master.play.surrender((await env.new_game(ALICE, BOB)).id, ALICE)
+    payload = {"seq": game.row.seq, "result": game.row.result, "board": False}
+    (over,) = await posts_of(env, game, "game_over", payload)
+    assert set(over.pings) == {ALICE.user_id, BOB.user_id}  # the one who left too
+    assert all(f"<@{user}>" in over.text for user in over.pings)  # Discord notifies only those named
+
+
+async def test_a_cancelled_game_pings_its_players_but_who_cancelled_it(env):
+    game = await env.new_game(ALICE, BOB, CAROL)
+    (cancelled,) = await posts_of(env, game, "game_cancelled", {"by": ALICE.user_id})
+    assert cancelled.pings == (BOB.user_id, CAROL.user_id)
+    assert cancelled.text.endswith(f"\n<@{BOB.user_id}> <@{CAROL.user_id}>")
+
+
+async def test_a_draw_offer_pings_the_players_asked_to_agree(env):
+    game = await env.new_game(ALICE, BOB, CAROL)
+    seat = {p.user_id: p.seat for p in game.players}
+    (offer,) = await posts_of(env, game, "draw_proposed", {"seat": seat[BOB.user_id], "user_id": BOB.user_id})
+    assert set(offer.pings) == {ALICE.user_id, CAROL.user_id}
+    assert all(f"<@{user}>" in offer.text for user in offer.pings)
