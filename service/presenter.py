@@ -26,7 +26,16 @@ from service.ops.games import Games
 from service.ops.history import History, PastTurn
 from service.ops.lobby import map_seat_counts
 from service.ops.ratings import Standing
-from service.runtime.workers import CpuPool, Focus, Picture, chart_job, preview_job, render_job, replay_job
+from service.runtime.workers import (
+    CpuPool,
+    Focus,
+    Picture,
+    chart_job,
+    close_up_job,
+    preview_job,
+    render_job,
+    replay_job,
+)
 
 
 @dataclass(frozen=True)
@@ -287,10 +296,17 @@ class Presenter:
                     example=", ".join(list(known.values())[:3]) or "—",
                 )
             )
-        picture = await self.board(game, focus=Focus((label,), self.turn_label(game), asked=True))
-        if picture.close_up is None:
+        near = await self.pool.run(
+            close_up_job,
+            self.games.ruleset(game.row),
+            game.row.state_text or "",
+            names=self.drawn_names(game),
+            language=current(),
+            focus=Focus((label,), self.turn_label(game), asked=True),
+        )
+        if near is None:
             raise GameError(tr("the board of game #{number} has no close-ups", number=game.id))
-        return picture.close_up
+        return near
 
     async def replay(self, game: Game, limit: int) -> ReplayPost:
         """The game from its start to now, animated, in at most ``limit`` bytes (an upload limit)."""

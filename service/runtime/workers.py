@@ -91,6 +91,17 @@ def render_job(
         return Picture(png.encode(image), "\n".join(lines), close)
 
 
+def close_up_job(
+    rs: Ruleset, state: Mapping[str, Any] | str, *, names: Sequence[str], language: str, focus: Focus
+) -> Picture | None:
+    """Only the close-up ``focus`` asks for, as everyone sees the board (None: the board has none):
+    the whole board is drawn to be cut, but not encoded, which is most of the work it would add."""
+    loaded = rs.from_dict(state if isinstance(state, Mapping) else json.loads(state))
+    with using(language):
+        view = rs.view(loaded, None)
+        return _close_up(view, board_image(view, names=names), focus)
+
+
 def _close_up(view: object, image: Image.Image, focus: Focus) -> Picture | None:
     """The part of the board ``focus`` is about, when the board is too large to read on a phone
     (or a player asked for it); None when there is nothing to show close up."""

@@ -39,4 +39,4 @@ async def test_kick_offers_the_players_by_name_asks_first_and_says_who_did_it(ta
     await fake.wait_for_message(lambda m: m.id == typed.message.id and m.content == "Removed bob from game #1.")
     over = await table.post(lambda m: "is over" in m.content)
     assert f"<@{table.bob.id}> was removed by <@{table.alice.id}>" in over.content
-    assert table.alice.id not in over.pinged
+    assert over.pinged == {table.alice.id, table.bob.id}  # the end concerns every player, not the kick

@@ -10,6 +10,7 @@ import pytest
 from bench.positions import largest_options
 from engine import RULESETS
 from render import board_image, crop, places_of
+from service.runtime.workers import Focus, close_up_job, render_job
 
 
 def largest(name: str):
@@ -47,3 +48,17 @@ def test_every_place_orders_name_has_a_spot_on_the_board(name):
     spots = places.spots(view)
     assert spots and all(0 <= x < board.width and 0 <= y < board.height for x, y in spots.values())
     assert crop.named(places, view, [f"{min(spots).lower()}>{max(spots)}; nowhere"]) == [min(spots), max(spots)]
+
+
+@pytest.mark.parametrize("name", ["conquest", "siege"])
+def test_a_close_up_asked_for_alone_is_the_one_the_board_would_come_with(name):
+    """`/game board around:` wants only the close-up: the same picture, without encoding the board."""
+    rs = RULESETS[name]
+    stored = rs.to_dict(rs.setup(rs.max_players, largest_options(rs), seed=1))
+    view = rs.view(rs.from_dict(stored), None)
+    label = sorted(places_of(view).spots(view))[3]
+    focus = Focus((label,), "Round 1", asked=True)
+    names = [f"p{n}" for n in range(rs.max_players)]
+    alone = close_up_job(rs, stored, names=names, language="en", focus=focus)
+    whole = render_job(rs, stored, viewer=None, orders_text="", names=names, title=None, focus=focus)
+    assert alone is not None and alone == whole.close_up
