@@ -147,15 +147,20 @@ class Reminder:
     orders: tuple[int, ...]  # orders given but not passed
     last_chance: tuple[bool, ...]  # one more miss removes him
     orders_stand: bool = False  # orders given count at the deadline, passed or not
+    bank_left: tuple[float | None, ...] = ()  # on a time bank: the seconds left when it ran under a warning
 
     def to_payload(self) -> Payload:
-        return self.named.to_payload() | {
-            "user_ids": list(self.user_ids),
-            "orders": list(self.orders),
-            "last_chance": list(self.last_chance),
-            "orders_stand": self.orders_stand,
-            "deadline_at": self.deadline_at,
-        }
+        return (
+            self.named.to_payload()
+            | {
+                "user_ids": list(self.user_ids),
+                "orders": list(self.orders),
+                "last_chance": list(self.last_chance),
+                "orders_stand": self.orders_stand,
+                "deadline_at": self.deadline_at,
+            }
+            | ({"bank_left": list(self.bank_left)} if self.bank_left else {})
+        )
 
     @classmethod
     def from_payload(cls, payload: Mapping[str, Any]) -> Reminder:
@@ -167,6 +172,7 @@ class Reminder:
             tuple(payload.get("orders", [0] * count)),
             tuple(payload.get("last_chance", [False] * count)),
             payload.get("orders_stand", False),
+            tuple(payload.get("bank_left", ())),
         )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 import icu
 
@@ -28,7 +29,7 @@ def drawable(name: str) -> str:
 def told_apart(names: Sequence[str], shown: Callable[[str], str] = str) -> list[str]:
     """A game's ``names`` by seat, as ``shown`` writes them, each followed by its seat number where
     the board would draw it as nothing or like another's."""
-    drawn = [drawable(name) for name in names]
+    drawn = tuple(drawable(name) for name in names)
     alike = _alike(drawn)
     return [
         f"{shown(name)} #{seat + 1}" if seat in alike or not drawn[seat] else shown(name)
@@ -36,8 +37,10 @@ def told_apart(names: Sequence[str], shown: Callable[[str], str] = str) -> list[
     ]
 
 
-def _alike(names: Sequence[str]) -> frozenset[int]:
-    """The indexes of the names that look like another of ``names``."""
+@lru_cache(maxsize=4096)
+def _alike(names: tuple[str, ...]) -> frozenset[int]:
+    """The indexes of the names that look like another of ``names`` (kept: every name of a post or
+    card asks about the same few games' names)."""
     looks = [_looks(name) for name in names]
     seen = Counter(key for keys in looks for key in keys)
     return frozenset(index for index, keys in enumerate(looks) if any(seen[key] > 1 for key in keys))

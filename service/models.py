@@ -62,6 +62,7 @@ class PlayerRow:
     ai_level: str | None = None  # a computer seat's level name; None plays the ruleset's strongest
     remind_at: float | None = None  # when his reminder of the current turn is due; None: none pending
     reminded_turn: int | None = None  # the turn he was last reminded in (once per turn)
+    bank_warned: int = 0  # on a time bank: how many of its warnings (a quarter, a tenth left) he had
 
     @property
     def is_ai(self) -> bool:

@@ -32,6 +32,7 @@ from service.announcements import (
     read,
 )
 from service.errors import GameError
+from service.gameoptions import duration
 from service.markup import COLOUR_EMOJI, called, result_lines, when
 from service.models import RUNNING, Announcement, Game
 from service.ops.history import History
@@ -372,15 +373,25 @@ class PostPresenter:
         for index, user_id in enumerate(news.user_ids):
             if not (await self.settings.settings_of(user_id)).dm_reminders:
                 continue
-            lines = [
-                tr(
+            bank = news.bank_left[index] if news.bank_left else None
+            if bank is not None:  # a time bank runs down with no deadline the others see
+                first = tr(
+                    "⏳ {game}, {turn}: your time bank is down to {left}, and it keeps running until you pass. "
+                    "When it is empty you are out of the game. {where}",
+                    game=self.presenter.title(game),
+                    turn=_turn_name(news.named, capital=False),
+                    left=duration(bank),
+                    where=where,
+                )
+            else:
+                first = tr(
                     "⏰ {game}, {turn}: the deadline is {deadline}. {where}",
                     game=self.presenter.title(game),
                     turn=_turn_name(news.named, capital=False),
                     deadline=when(news.deadline_at),
                     where=where,
                 )
-            ]
+            lines = [first]
             given = news.orders[index]
             if given and not news.orders_stand:
                 lines.append(

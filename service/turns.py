@@ -32,7 +32,7 @@ from service.announcements import (
     TurnStarted,
 )
 from service.models import FINISHED, RUNNING, GameRow, Glance, OrderRow, PlayerRow
-from service.reminders import DEFAULT_SETTINGS, ReminderSettings, reminder_time
+from service.reminders import DEFAULT_SETTINGS, ReminderSettings, outside_quiet_hours, reminder_time
 from service.timing import bank_after_pass, clocked_nodes, turn_deadline
 
 log = logging.getLogger(__name__)
@@ -70,6 +70,12 @@ class Plan:
     seq: int = 0
     engine_state: Any = None  # ``state`` parsed, for the game master's cache
     glance: Glance | None = None  # ``state`` at a glance, for lists
+
+
+BANKED = ("bank", "increment")  # the clocks on which each player's time bank runs down
+BANK_WARNINGS = (0.25, 0.10)
+"""The shares of his full time bank at which a player is told, by direct message, once each, that it
+runs low: a time bank empties without a deadline anyone else sees."""
 
 
 class Planner:
@@ -278,8 +284,15 @@ class Planner:
         once per turn, at the time his own settings give (replanned first, in case they changed)."""
         self._plan_reminders()
         due = sorted(s for s, p in self.seated().items() if p.remind_at is not None and p.remind_at <= self.now)
+        banked = self.game.time.mode in BANKED
+        left = {s: self._bank_now(self.seated()[s]) for s in due} if banked else {}
         for seat in due:
-            self._update_player(self.seated()[seat], reminded_turn=self.plan.turn)
+            if banked:  # told how low his bank is (or soon will be): the next warning may come in this turn too
+                player = self.seated()[seat]
+                warned = min(len(BANK_WARNINGS), max(self._bank_level(left[seat]), player.bank_warned + 1))
+                self._update_player(player, bank_warned=warned)
+            else:
+                self._update_player(self.seated()[seat], reminded_turn=self.plan.turn)
         self._plan_reminders()
         if not due:
             return
@@ -294,6 +307,7 @@ class Planner:
                     self.game.time.mode == "round" and seated[s].missed + 1 >= self.game.time.missed_limit for s in due
                 ),
                 orders_stand=self.game.time.orders_stand,
+                bank_left=tuple(left[s] for s in due) if banked else (),
             )
         )
 
@@ -322,7 +336,7 @@ class Planner:
         if self.game.time.mode in ("bank", "increment"):
             for seat in self._waiting_humans():
                 player = self.seated()[seat]
-                self._update_player(player, bank_left=(player.bank_left or 0.0) + seconds)
+                self._set_bank(player, (player.bank_left or 0.0) + seconds)
         elif self.plan.turn_started_at is not None:
             self.plan.turn_started_at += seconds
         for seat in self._waiting_humans():  # a fresh reminder for the new deadline
@@ -357,8 +371,9 @@ class Planner:
         player = self.seated()[seat]
         if player.bank_left is not None and self.plan.turn_started_at is not None:
             stopped = min(self.now, self.plan.paused_at or self.now)
-            bank = bank_after_pass(self.game.time, player.bank_left, self.plan.turn_started_at, stopped)
-            self._update_player(player, bank_left=bank)
+            self._set_bank(
+                player, bank_after_pass(self.game.time, player.bank_left, self.plan.turn_started_at, stopped)
+            )
         if self._ready() and self.plan.paused_at is None:
             self.resolve(timed_out=False)
         else:
@@ -489,8 +504,8 @@ class Planner:
         return bool(self.plan.players) or self.plan.reminder_at != before
 
     def _plan_reminders(self) -> None:
-        """Each waiting human's reminder time for this turn, by his own settings, until he has had it;
-        the game wakes at the earliest of them."""
+        """Each waiting human's reminder time for this turn, by his own settings, until he has had it
+        (on a time bank: the time it runs under its next warning); the game wakes at the earliest."""
         waiting = self._waiting_humans()
         pending = []
         for seat, player in self.seated().items():
@@ -507,5 +522,34 @@ class Planner:
         settings = DEFAULT_SETTINGS if user is None else self.reminders.get(user, DEFAULT_SETTINGS)
         if not settings.dm_reminders or self.game.time.reminder_seconds <= 0:
             return None
+        if self.game.time.mode in BANKED:
+            return self._bank_warning_time(player, settings)
         lead = settings.lead_seconds or self.game.time.reminder_seconds
         return reminder_time(self.plan.deadline_at, lead, self.plan.turn_started_at or self.now, settings)
+
+    def _bank_now(self, player: PlayerRow) -> float:
+        """His bank as it stands: while the game waits for him, the turn's time so far comes off it."""
+        bank = player.bank_left or 0.0
+        if player.seat in self._waiting_humans() and self.plan.turn_started_at is not None:
+            stopped = min(self.now, self.plan.paused_at or self.now)
+            bank -= max(0.0, stopped - self.plan.turn_started_at)
+        return max(0.0, bank)
+
+    def _bank_level(self, bank: float) -> int:
+        """How many of BANK_WARNINGS ``bank`` is down to."""
+        return sum(bank <= share * self.game.time.bank_seconds for share in BANK_WARNINGS)
+
+    def _set_bank(self, player: PlayerRow, bank: float) -> None:
+        """His bank is now ``bank``; above the first warning again (an increment, more time), he will
+        be warned anew when it runs down."""
+        self._update_player(player, bank_left=bank, bank_warned=player.bank_warned if self._bank_level(bank) else 0)
+
+    def _bank_warning_time(self, player: PlayerRow, settings: ReminderSettings) -> float | None:
+        """When his bank runs under the next warning he has not had (at once if it already is), out
+        of his quiet hours; None when he had them all."""
+        if player.bank_warned >= len(BANK_WARNINGS) or player.bank_left is None:
+            return None
+        share = BANK_WARNINGS[player.bank_warned]
+        started = self.plan.turn_started_at or self.now
+        crossing = started + player.bank_left - share * float(self.game.time.bank_seconds)
+        return max(started, outside_quiet_hours(crossing, settings))

@@ -61,6 +61,7 @@ def _player(r: Any) -> PlayerRow:
         r["ai_level"],
         r["remind_at"],
         r["reminded_turn"],
+        r["bank_warned"],
     )
 
 
@@ -187,9 +188,9 @@ async def commit_plan(conn: Connection, before: GameRow, plan: Plan, now: float)
         raise _conflict(before.id)
     await conn.executemany(
         """UPDATE players SET seat = ?, missed = ?, bank_left = ?, draw_agreed = ?, remind_at = ?,
-                  reminded_turn = ? WHERE id = ?""",
+                  reminded_turn = ?, bank_warned = ? WHERE id = ?""",
         [
-            (p.seat, p.missed, p.bank_left, int(p.draw_agreed), p.remind_at, p.reminded_turn, p.id)
+            (p.seat, p.missed, p.bank_left, int(p.draw_agreed), p.remind_at, p.reminded_turn, p.bank_warned, p.id)
             for p in plan.players.values()
         ],
     )

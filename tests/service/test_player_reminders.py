@@ -122,3 +122,35 @@ async def test_a_refused_change_changes_nothing(env):
         await env.master.settings.change_settings(ALICE.user_id, lead="30m", time_zone="Mars/Olympus")
     assert await env.master.settings.settings_of(ALICE.user_id) == before
     assert before.lead_seconds == 2 * HOUR and before.time_zone == "Europe/Kyiv"
+
+
+async def test_a_time_bank_warns_its_player_under_a_quarter_and_again_under_a_tenth(env):
+    """Issue: "Time-bank games: a reminder when a player's bank falls under a quarter and again under
+    10% (today a player with `clock:bank bank:3600` lost on time having had no reminder at all)"."""
+    game = await env.new_game(ALICE, BOB, time=TimeSettings(mode="bank", bank_seconds=HOUR, reminder_seconds=600))
+    start = game.row.turn_started_at
+    await env.master.play.submit(game.id, ALICE)  # Alice passes at once; Bob's bank runs
+    await wait_until(env, start + 0.75 * HOUR - 1)
+    assert await reminded(env) == []
+    await wait_until(env, start + 0.75 * HOUR)
+    assert await reminded(env) == [(1, [BOB.user_id])]
+    await env.restart()
+    await wait_until(env, start + 0.90 * HOUR)
+    await wait_until(env, start + HOUR - 1)
+    assert await reminded(env) == [(1, [BOB.user_id]), (1, [BOB.user_id])]  # two warnings, no more
+    left = [a.payload["bank_left"] for a in env.sink.posted if a.kind == "reminder"]
+    assert left == [[pytest.approx(0.25 * HOUR)], [pytest.approx(0.10 * HOUR)]]
+
+
+async def test_a_bank_grown_back_over_a_quarter_warns_again(env):
+    time = TimeSettings(mode="increment", bank_seconds=HOUR, increment_seconds=HOUR // 2, reminder_seconds=600)
+    game = await env.new_game(ALICE, BOB, time=time)
+    start = game.row.turn_started_at
+    await env.master.play.submit(game.id, ALICE)
+    await wait_until(env, start + 0.8 * HOUR)  # Bob warned once (a quarter), then passes: 12 + 30 minutes
+    await env.master.play.submit(game.id, BOB)
+    game = await env.master.games.get_game(game.id)
+    assert game.player_of(BOB.user_id).bank_warned == 0 and game.player_of(BOB.user_id).bank_left == 0.7 * HOUR
+    await env.master.play.submit(game.id, ALICE)
+    await wait_until(env, game.row.turn_started_at + 0.45 * HOUR)  # 42 minutes on: under a quarter again
+    assert await reminded(env) == [(1, [BOB.user_id]), (2, [BOB.user_id])]

@@ -129,3 +129,12 @@ async def test_a_draw_offer_pings_the_players_asked_to_agree(env):
     (offer,) = await posts_of(env, game, "draw_proposed", {"seat": seat[BOB.user_id], "user_id": BOB.user_id})
     assert set(offer.pings) == {ALICE.user_id, CAROL.user_id}
     assert all(f"<@{user}>" in offer.text for user in offer.pings)
+
+
+async def test_a_time_banks_warning_says_how_much_is_left_and_what_happens_when_it_is_gone(env):
+    game = await env.new_game(ALICE, BOB)
+    payload = {"turn": 2, "user_ids": [BOB.user_id], "deadline_at": None, "orders": [0], "bank_left": [900.0]}
+    (post,) = await posts_of(env, game, "reminder", payload)
+    assert post.dm == DirectMessage(BOB.user_id, 0)
+    assert "your time bank is down to 15 minutes, and it keeps running until you pass" in post.text
+    assert "When it is empty you are out of the game." in post.text and "deadline" not in post.text
