@@ -281,7 +281,8 @@ class Planner:
 
     def remind(self) -> None:
         """Tell the waiting players whose reminder time has come that the deadline is near: each one
-        once per turn, at the time his own settings give (replanned first, in case they changed)."""
+        once per turn, at the time his own settings give (replanned first, in case they changed); on
+        a time bank, that it runs low: once at each of BANK_WARNINGS."""
         self._plan_reminders()
         due = sorted(s for s, p in self.seated().items() if p.remind_at is not None and p.remind_at <= self.now)
         banked = self.game.time.mode in BANKED
