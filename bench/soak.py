@@ -24,7 +24,7 @@ Each round also brings one trouble, in turn, starting a random moment into the r
   nonces and the first attempt of every pending post is aged past the window);
 - all at once: a 5xx burst, a gateway drop, a PostgreSQL restart and a SIGKILL.
 
-Counted at the end (0 expected for all but the last three):
+Counted at the end (0 expected for all but the invalid requests and the global 429s):
 - lost posts: a round resolved with no post of it in the game's thread, or a post left undelivered;
 - doubled posts: a message of the bot repeated in the same channel or DM;
 - lost orders: a pass the bot confirmed whose round then counted the player as missing;
@@ -33,7 +33,8 @@ Counted at the end (0 expected for all but the last three):
 - resolved while held: a game whose round went on while its thread could not be reached;
 - admins not told once: per Send-Messages flap, creator and owner each told by DM other than once;
 - invalid requests: the most 401/403/429 answers within 10 minutes (Discord bans at 10,000; goal < 100);
-- buckets exceeded and global 429s (the global limit cannot be known before its first 429).
+- buckets exceeded, and global 429s (Discord never says its global limit: the bot keeps under it
+  by itself, cogs/pacing.py, and slows down at a refusal).
 
 Leaves out: several processes (tests/e2e/test_processes.py kills one of three), interactions whose
 acknowledgement Discord drops (a player sees "did not respond" and tries again, as here after a kill),
@@ -42,7 +43,7 @@ and days: deadlines never pass on their own (they are forced overdue during hold
 Usage: python bench/soak.py [--games 200] [--rounds 7] [--flaps 6] [--seed 1] [--quick]
 Ends with ``RESULT soak games=… rounds=… posts=… lost_posts=… doubled_posts=… lost_orders=… stuck=…
 misses=… resolved_while_held=… admins_not_told_once=… invalid_requests_peak=… buckets_exceeded=…
-global_429=… minutes=…``.
+global_429=… bot_lives=… exit=… minutes=…``.
 """
 
 from __future__ import annotations
