@@ -16,12 +16,14 @@ from service.errors import GameError
 from service.gameoptions import DAY, duration
 from service.models import TIME_MODES, TimeSettings
 
+BANKED = ("bank", "increment")  # the clocks on which each player's time bank runs down
+
 
 def turn_deadline(settings: TimeSettings, started_at: float, waiting_banks: Iterable[float]) -> float | None:
     """When the game must next act on its own, given the banks of the humans it is waiting for."""
     if settings.mode == "round":
         return started_at + settings.round_seconds
-    if settings.mode in ("bank", "increment"):
+    if settings.mode in BANKED:
         banks = list(waiting_banks)
         return started_at + max(0.0, min(banks)) if banks else None
     return None

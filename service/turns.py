@@ -33,7 +33,7 @@ from service.announcements import (
 )
 from service.models import FINISHED, RUNNING, GameRow, Glance, OrderRow, PlayerRow
 from service.reminders import DEFAULT_SETTINGS, ReminderSettings, outside_quiet_hours, reminder_time
-from service.timing import bank_after_pass, clocked_nodes, turn_deadline
+from service.timing import BANKED, bank_after_pass, clocked_nodes, turn_deadline
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,6 @@ class Plan:
     glance: Glance | None = None  # ``state`` at a glance, for lists
 
 
-BANKED = ("bank", "increment")  # the clocks on which each player's time bank runs down
 BANK_WARNINGS = (0.25, 0.10)
 """The shares of his full time bank at which a player is told, by direct message, once each, that it
 runs low: a time bank empties without a deadline anyone else sees."""
@@ -164,7 +163,7 @@ class Planner:
             self._update_player(
                 self.players[player_id],
                 seat=seat,
-                bank_left=float(self.game.time.bank_seconds) if self.game.time.mode in ("bank", "increment") else None,
+                bank_left=float(self.game.time.bank_seconds) if self.game.time.mode in BANKED else None,
             )
         self.state = self.rs.setup(len(seats), self.game.options, seed=self.game.seed)
         self._record("setup", {"players": len(seats), "options": self.game.options, "seed": self.game.seed}, [])
@@ -334,7 +333,7 @@ class Planner:
 
     def extend(self, seconds: int) -> None:
         """More time for this turn: banks of the waiting players grow, or the turn's clock starts later."""
-        if self.game.time.mode in ("bank", "increment"):
+        if self.game.time.mode in BANKED:
             for seat in self._waiting_humans():
                 player = self.seated()[seat]
                 self._set_bank(player, (player.bank_left or 0.0) + seconds)

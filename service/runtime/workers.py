@@ -79,7 +79,7 @@ def render_job(
     words in ``language`` (a worker process does not share the caller's context). ``state`` may be
     JSON text, so that the worker parses it, not the bot's process. Described: each player's
     holdings, and the orders of a private view. With ``focus``, a close-up too where it is needed."""
-    loaded = rs.from_dict(state if isinstance(state, Mapping) else json.loads(state))
+    loaded = _loaded(rs, state)
     orders = rs.parse_orders(loaded, viewer, orders_text) if viewer is not None and orders_text else ()
     with using(language):
         view = rs.view(loaded, viewer)
@@ -96,10 +96,15 @@ def close_up_job(
 ) -> Picture | None:
     """Only the close-up ``focus`` asks for, as everyone sees the board (None: the board has none):
     the whole board is drawn to be cut, but not encoded, which is most of the work it would add."""
-    loaded = rs.from_dict(state if isinstance(state, Mapping) else json.loads(state))
+    loaded = _loaded(rs, state)
     with using(language):
         view = rs.view(loaded, None)
         return _close_up(view, board_image(view, names=names), focus)
+
+
+def _loaded(rs: Ruleset, state: Mapping[str, Any] | str) -> Any:
+    """The engine's state from its stored form (JSON text is parsed here, in the worker)."""
+    return rs.from_dict(state if isinstance(state, Mapping) else json.loads(state))
 
 
 def _close_up(view: object, image: Image.Image, focus: Focus) -> Picture | None:

@@ -27,7 +27,7 @@ import logging
 import pathlib
 import re
 import zlib
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from typing import Any
 
 import asyncpg
@@ -147,17 +147,11 @@ class PostgresStore:
         reaches the player as a StorageFailure saying nothing was saved. A held store commits only while
         its presence counts, checked again before COMMIT for a long transaction (a copy)."""
         async with self._writing:
-            try:
+            with self._reported("a write to %s failed and was undone: %s"):
                 await self._may_write()
                 async with self.pool.acquire() as conn, conn.transaction():
                     yield PgConnection(conn)
                     await self._may_write()
-            except Exception as err:
-                failure = storage_failure(err)
-                if failure is None:
-                    raise
-                log.error("a write to %s failed and was undone: %s", self.where, err)
-                raise failure from err
 
     async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
         async with self.transaction() as conn:
@@ -166,14 +160,21 @@ class PostgresStore:
     @contextlib.asynccontextmanager
     async def reading(self) -> AsyncIterator[PgConnection]:
         """One snapshot; a server that cannot be reached reaches the player as a StorageFailure, as for a write."""
-        try:
+        with self._reported("a read of %s failed: %s"):
             async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
                 yield PgConnection(conn)
+
+    @contextlib.contextmanager
+    def _reported(self, logged: str) -> Iterator[None]:
+        """A failure of the server inside the block reaches the player as a StorageFailure (logged with
+        ``logged``, given the database and the error); any other error passes as it is."""
+        try:
+            yield
         except Exception as err:
             failure = storage_failure(err)
             if failure is None:
                 raise
-            log.error("a read of %s failed: %s", self.where, err)
+            log.error(logged, self.where, err)
             raise failure from err
 
     async def migrate(self, folder: pathlib.Path | None = None) -> int:
