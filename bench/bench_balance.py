@@ -15,7 +15,7 @@ the raw margins, then without to check the defaults.
 The goal (rules/fortress.md, Balance): seat 0 wins 45-55% of the decisive games in every setting.
 
 What it leaves out: weaker levels (each seat's edge may differ with skill), mixed levels, human play.
-Games run in two processes (the machine's cores); the CPU time printed is theirs together.
+Games run in ``--jobs`` processes (default 2, the machine's cores); the CPU time printed is theirs together.
 
 Usage: python bench/bench_balance.py [--games N] [--settings fortress-mode1 siege-10 …] [--option k=v]
 Ends with ``RESULT balance games=N <setting>_seat0=<share of decisive games> …``.
@@ -88,10 +88,11 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=0, help="seed of the first game (the next run's games: 200)")
     parser.add_argument("--settings", nargs="*", default=list(SETTINGS))
     parser.add_argument("--option", action="append", default=[], help="name=value for every setting that has it")
+    parser.add_argument("--jobs", type=int, default=2, help="processes to play in (default: the machine's two cores)")
     args = parser.parse_args()
     extra = dict(o.split("=", 1) for o in args.option)
     figures = []
-    with multiprocessing.Pool(2) as pool:
+    with multiprocessing.Pool(args.jobs) as pool:
         for setting in args.settings:
             name, options = SETTINGS[setting]
             known = {o.name: o.kind for o in find_ruleset(name).options_schema()}

@@ -15,6 +15,7 @@ from discord.ext import commands
 from cogs import pacing
 from cogs.admin import AdminCog
 from cogs.announcer import DiscordAnnouncer
+from cogs.away import AwayCog
 from cogs.buttons import KickButton, PassButton, RematchButton, SurrenderButton
 from cogs.common import on_app_command_error
 from cogs.config import Config
@@ -137,6 +138,7 @@ async def install_commands(bot: commands.AutoShardedBot, service: GameService) -
         MyGamesCog(bot, service),
         ConfigCog(bot, service),
         SettingsCog(bot, service),
+        AwayCog(bot, service),
     ):
         await bot.add_cog(cog)
     bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton, KickButton, RematchButton, TutorialButton)

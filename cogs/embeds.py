@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from i18n import joined, ntr, tr
-from service.gameoptions import duration
+from service.gameoptions import DAY, duration
 from service.markup import COLOUR_EMOJI, called, result_lines, when
 from service.models import LOBBY, RUNNING, Game, PlayerRow, TimeSettings
 from service.ops.lobby import counts_text
@@ -15,6 +15,16 @@ STATUS_COLOUR = {"lobby": 0x3B82F6, "running": 0x22C55E, "finished": 0x6B7280, "
 
 
 def describe_time(time: TimeSettings) -> str:
+    """The clock, and how long each player may be away (a computer playing for him)."""
+    away = (
+        tr("away up to {days} per player", days=duration(time.away_days * DAY))
+        if time.away_days
+        else tr("no time away")
+    )
+    return f"{_clock(time)}; {away}"
+
+
+def _clock(time: TimeSettings) -> str:
     if time.mode == "round":
         return ntr(
             "{per_turn} per turn; {n} missed turn in a row removes a player",
@@ -64,7 +74,7 @@ def game_embed(game: Game, presenter: Presenter) -> discord.Embed:
         else:
             embed.description = tr("Game over: {reason}.", reason=tr(reason)) if reason else tr("Game over.")
     out_seats = presenter.departed_seats(game)
-    players = _player_lines(game, out_seats)[:1024] or tr("nobody yet")
+    players = _player_lines(game, out_seats, presenter)[:1024] or tr("nobody yet")
     embed.add_field(name=tr("Players"), value=players, inline=False)
     embed.add_field(name=tr("Clock"), value=describe_time(row.time), inline=True)
     options = presenter.options_text(game) + ("" if row.rated else tr("; unrated (not on leaderboards)"))
@@ -84,7 +94,7 @@ def _who(game: Game, player: PlayerRow | None, seat: int) -> str:
     return f"{mark} {called(game, player)}"
 
 
-def _player_lines(game: Game, out_seats: frozenset[int]) -> str:
+def _player_lines(game: Game, out_seats: frozenset[int], presenter: Presenter) -> str:
     lines = []
     row = game.row
     players = sorted(game.players, key=lambda p: (p.seat is None, p.seat if p.seat is not None else 0, p.id))
@@ -101,6 +111,8 @@ def _player_lines(game: Game, out_seats: frozenset[int]) -> str:
                 notes.append(tr("⏳ to play"))
             if player.seat not in out_seats and not player.is_ai:
                 notes += _clock_notes(game, player)
+                if away := presenter.away_note(game, player):
+                    notes.append(away)
         lines.append(f"{mark} {who}" + (" — " + " · ".join(notes) if notes else ""))
     return "\n".join(lines)
 

@@ -20,7 +20,7 @@ from cogs.lobby import refresh_lobby
 from i18n import ntr, tr
 from service import MyOrders
 from service.markup import when
-from service.models import Game
+from service.models import Game, computer_title
 from service.runtime.gameservice import GameService
 from service.runtime.workers import Focus
 
@@ -35,11 +35,23 @@ def _listing(mine: MyOrders, game: Game, turn: str, room: int = 1600) -> str:
         else ""
     )
     heading = tr("Game #{number}, {turn} — your orders:", number=mine.game_id, turn=turn[:1].lower() + turn[1:])
+    if mine.stand_in:
+        heading += "\n" + tr(
+            "(given for you by {computer} while you were away)", computer=computer_title(mine.stand_in)
+        )
     warned = "".join(
         "\n" + tr("⚠️ **Careful: {warning}.** They are not played until you pass.", warning=warning)
         for warning in mine.warnings
     )
-    return f"{again}{heading}\n{lines}{warned}\n{_fate(mine, game)}"
+    return f"{back_line(mine.game_id) if mine.back else ''}{again}{heading}\n{lines}{warned}\n{_fate(mine, game)}"
+
+
+def back_line(game_id: int) -> str:
+    """What a player who gave an order while away is told first."""
+    return (
+        tr("👋 Welcome back: you are no longer away in game #{number}; you give your own orders again.", number=game_id)
+        + "\n"
+    )
 
 
 def _shown(lines: Sequence[str], room: int) -> list[str]:
@@ -99,6 +111,7 @@ class OrdersCog(
 ):
     def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.play, self.presenter = bot, service.master.play, service.presenter
+        self.games = service.master.games
 
     async def _answer(
         self, interaction: discord.Interaction, game: Game, mine: MyOrders, files: list[discord.File] | None = None
@@ -108,6 +121,8 @@ class OrdersCog(
         if not mine.passed:
             extras["view"] = pass_view(game)
         await interaction.followup.send(_listing(mine, game, self.presenter.turn_label(game)), ephemeral=True, **extras)
+        if mine.back:  # the card no longer says he is away
+            await refresh_lobby(self.bot, self.presenter, await self.games.get_game(game.id))
 
     @app_commands.command(name="give", description="Add orders, e.g. C4>C5 3; auto D2>D3 (only you see them)")
     @app_commands.describe(
@@ -154,9 +169,10 @@ class OrdersCog(
     @app_commands.describe(game="Game number (default: the game of this thread)")
     async def pass_(self, interaction: discord.Interaction, game: MyGame | None = None) -> None:
         target = await game_meant(interaction, game)
-        updated = await self.play.submit(target.id, actor_of(interaction), expected_turn=target.row.turn)
-        await interaction.followup.send(after_pass(self.presenter, target, updated), ephemeral=True)
-        await refresh_lobby(self.bot, self.presenter, updated)
+        sent = await self.play.pass_turn(target.id, actor_of(interaction), expected_turn=target.row.turn)
+        reply = (back_line(target.id) if sent.back else "") + after_pass(self.presenter, target, sent.game)
+        await interaction.followup.send(reply, ephemeral=True)
+        await refresh_lobby(self.bot, self.presenter, sent.game)
 
     @app_commands.command(name="send", description="Give these orders and pass at once (your move, in turn games)")
     @app_commands.describe(
@@ -171,6 +187,10 @@ class OrdersCog(
         if isinstance(sent, MyOrders):  # held back: they would lose the game at once
             await self._answer(interaction, target, sent)
             return
-        reply = _taken(sent.lines) + after_pass(self.presenter, target, sent.game)
+        reply = (
+            (back_line(target.id) if sent.back else "")
+            + _taken(sent.lines)
+            + after_pass(self.presenter, target, sent.game)
+        )
         await interaction.followup.send(reply, ephemeral=True)
         await refresh_lobby(self.bot, self.presenter, sent.game)

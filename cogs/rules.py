@@ -19,7 +19,19 @@ from service.presenter import Presenter, RulesetCard, TutorialView
 def rules_embed(card: RulesetCard) -> discord.Embed:
     players = f"{card.min_players}–{card.max_players}" if card.min_players != card.max_players else card.min_players
     title = tr("{game} ({players} players)", game=card.title, players=players)
-    return discord.Embed(title=title, description=card.rules_text[:4096], colour=0x3B82F6)
+    embed = discord.Embed(title=title, description=card.rules_text[:4096], colour=0x3B82F6)
+    embed.add_field(name=tr("Away"), value=away_rules(), inline=False)
+    return embed
+
+
+def away_rules() -> str:
+    """What every game does for a player away (``/away``), and how such a game is rated."""
+    return tr(
+        "Going away? `/away until:3d` has a computer give your orders, as secret as your own, until then "
+        "(each game allows up to its `away_days`, 14 days by default); nothing counts as missed, and you "
+        "are back when the time ends, when you give an order, or with `/away until:off`. The seat stays "
+        "yours: a game with stand-in turns is rated like any other, its result yours."
+    )
 
 
 def _choices(cards: list[RulesetCard], current: str) -> list[app_commands.Choice[str]]:

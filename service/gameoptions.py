@@ -94,6 +94,14 @@ def table_options(rs: Ruleset) -> tuple[Option, ...]:
         ),
         Option("missed_turns", "int", 3, "Missed turns in a row that remove a player", minimum=1, maximum=20),
         Option("orders_stand", "bool", False, "At a deadline, orders given but not passed are played"),
+        Option(
+            "away_days",
+            "int",
+            14,
+            "Days each player may be away, a computer playing for him (0: no one may)",
+            minimum=0,
+            maximum=90,
+        ),
         Option("rated", "bool", True, "The game counts for ratings and leaderboards"),
     )
 
@@ -166,6 +174,7 @@ def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
             reminder_seconds=0,
             missed_limit=table["missed_turns"],
             orders_stand=table["orders_stand"],
+            away_days=table["away_days"],
         )
     else:
         if "increment" in chosen:
@@ -184,5 +193,6 @@ def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
             reminder_seconds=min(HOUR, turn // 4),
             missed_limit=table["missed_turns"],
             orders_stand=table["orders_stand"],
+            away_days=table["away_days"],
         )
     return Settings(options, time, table.get("max_players", rs.max_players), table["rated"])

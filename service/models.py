@@ -34,6 +34,7 @@ class TimeSettings:
     reminder_seconds: int = 3600
     missed_limit: int = 3
     orders_stand: bool = False  # at a deadline, orders given but not passed are played
+    away_days: int = 14  # days each player may be away (a computer standing in) over the game; 0: never
 
 
 _COMPUTER = re.compile(r"Computer (\d+)(?: \((.+)\))?")
@@ -63,10 +64,17 @@ class PlayerRow:
     remind_at: float | None = None  # when his reminder of the current turn is due; None: none pending
     reminded_turn: int | None = None  # the turn he was last reminded in (once per turn)
     bank_warned: int = 0  # on a time bank: how many of its warnings (a quarter, a tenth left) he had
+    away_until: float | None = None  # while he is away, a computer gives his orders until then
+    away_level: str | None = None  # the level of that computer; None: the ruleset's default
+    away_used: float = 0.0  # seconds of the game's away allowance taken (given back when he returns early)
 
     @property
     def is_ai(self) -> bool:
         return self.user_id is None
+
+    def away_at(self, now: float) -> bool:
+        """Whether a computer stands in for him at ``now``."""
+        return self.away_until is not None and now < self.away_until
 
     @property
     def shown_name(self) -> str:
@@ -143,6 +151,7 @@ class GameRow:
                 row["reminder_seconds"],
                 row["missed_limit"],
                 bool(row["orders_stand"]),
+                row["away_days"],
             ),
             turn_started_at=row["turn_started_at"],
             deadline_at=row["deadline_at"],
@@ -194,6 +203,7 @@ class OrderRow:
     text: str
     passed: bool
     updated_at: float | None = None
+    stand_in: str | None = None  # the level of the computer that gave them while he was away; None: his own
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ from render.summary import describe_events, numbered_turn, seat_name
 from service.errors import GameError, WrongPhase
 from service.gameoptions import creation_options, duration
 from service.lookalike import drawable, told_apart
-from service.markup import COLOUR_EMOJI, player_name
-from service.models import FINISHED, RUNNING, Game, PlayerRow
+from service.markup import COLOUR_EMOJI, player_name, when
+from service.models import FINISHED, RUNNING, Game, PlayerRow, computer_title
 from service.ops.games import Games
 from service.ops.history import History, PastTurn
 from service.ops.lobby import map_seat_counts
@@ -136,6 +136,16 @@ class Presenter:
         rs = self.rulesets.get(game.row.ruleset)
         return [level.name for level in rs.bot_levels] if rs else []
 
+    def away_note(self, game: Game, player: PlayerRow) -> str | None:
+        """ "away until … — played by Computer (Hard)" while a computer stands in for him, else None."""
+        if player.away_until is None or game.row.status != RUNNING:
+            return None
+        rs = self.rulesets.get(game.row.ruleset)
+        level = rs.bot_level(player.away_level).name if rs else player.away_level
+        return tr(
+            "🏖️ away until {when} — played by {computer}", when=when(player.away_until), computer=computer_title(level)
+        )
+
     def title(self, game: Game) -> str:
         return tr("{title} #{number}", title=self.ruleset_title(game.row.ruleset), number=game.id)
 
@@ -210,6 +220,10 @@ class Presenter:
         for seat, played in sorted(past.orders.items()):
             text = played if game.state is None else rs.public_orders(game.state, seat, played)
             name = names[seat] if seat < len(names) else tr("seat {number}", number=seat + 1)
+            if seat in past.stand_ins:
+                name = tr(
+                    "{player} (away: {computer} played)", player=name, computer=computer_title(past.stand_ins[seat])
+                )
             lines.append(f"{name}: `{text}`" if text else tr("{player}: no orders", player=name))
         if past.timed_out:
             lines.append(tr("The {unit} was resolved at its deadline.", unit=tr(past.unit)))

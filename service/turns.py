@@ -128,8 +128,9 @@ class Planner:
         return bool(acting) and all(self.orders.get(seat, OrderRow(seat, "", False)).passed for seat in acting)
 
     def _counts(self, row: OrderRow) -> bool:
-        """Whether a seat's orders are played: passed, or given when the game lets orders stand."""
-        return row.passed or (self.game.time.orders_stand and bool(row.text))
+        """Whether a seat's orders are played: passed, a stand-in's (left to a player back before the
+        turn ended, for him to change or pass), or given when the game lets orders stand."""
+        return row.passed or row.stand_in is not None or (self.game.time.orders_stand and bool(row.text))
 
     def _finish_if_over(self, departure: dict[str, Any] | None = None) -> bool:
         """End the game if the engine says it is over; ``departure`` (seat and reason) is the leaving
@@ -187,7 +188,9 @@ class Planner:
         resolution = self.rs.resolve(self.state, parsed)
         self.state = resolution.state
         events += [e.to_dict() for e in resolution.events]
-        seq = self._record("resolve", {"orders": texts, "timed_out": timed_out}, events)
+        stand_ins = {str(s): row.stand_in for s, row in sorted(self.orders.items()) if s in acting and row.stand_in}
+        payload = {"orders": texts, "timed_out": timed_out} | ({"stand_in": stand_ins} if stand_ins else {})
+        seq = self._record("resolve", payload, events)
         missed_now: list[tuple[int, int]] = []
         missed_out: list[int] = []
         for seat, player in sorted(self.seated().items()):
@@ -379,6 +382,46 @@ class Planner:
         else:
             self._refresh_deadline()
 
+    def go_away(self, seat: int, until: float, level: str | None) -> str | None:
+        """``seat``'s player is away until ``until``: a computer at ``level`` gives his orders from now,
+        and the time counts against the game's allowance (the caller checked it; an earlier time away
+        not yet over is replaced). Where the game waits for him this turn, his programmed orders are
+        made final, or, without any, the computer plays the turn now. Returns what became of this
+        turn: "kept" (his orders), "stand-in" (the computer's), or None (the game waited on him for
+        nothing)."""
+        player = self.seated()[seat]
+        counted = player.away_used - self.away_left(player) + (until - self.now)
+        self._update_player(player, away_until=until, away_level=level, away_used=counted)
+        if seat not in self._waiting_humans():
+            return None
+        row = self.orders.get(seat)
+        if row is not None and row.text and row.stand_in is None:
+            self.orders[seat] = replace(row, passed=True)
+            kept = "kept"
+        else:
+            self._computers_play([seat])
+            kept = "stand-in"
+        self.passed(seat)
+        return kept
+
+    def come_back(self, seat: int) -> None:
+        """``seat``'s player is back before his time away ended, and what he did not use of it is his
+        again. Where the turn is still open, the stand-in's final orders become his programmed ones, to
+        change or pass (played as they are at the deadline); on a time bank, whose clock they stopped,
+        they stay final."""
+        player = self.seated()[seat]
+        self._update_player(
+            player, away_until=None, away_level=None, away_used=max(0.0, player.away_used - self.away_left(player))
+        )
+        row = self.orders.get(seat)
+        if row is not None and row.stand_in is not None and row.passed and self.game.time.mode not in BANKED:
+            self.orders[seat] = replace(row, passed=False)
+            self._refresh_deadline()
+
+    def away_left(self, player: PlayerRow) -> float:
+        """What is still to come of his time away, in seconds (0 when he is not away)."""
+        return max(0.0, player.away_until - self.now) if player.away_until is not None else 0.0
+
     def _end_together(self, seats: list[int], reason: str) -> None:
         """The game ends as a draw among ``seats``, who share first place; those already out follow."""
         departed = sorted(set(self.seated()) - set(seats))
@@ -453,25 +496,14 @@ class Planner:
         # A turn that begins during a pause starts, as far as clocks go, when the pause ends.
         self.plan.turn_started_at = self.plan.paused_at if self.plan.paused_at is not None else self.now
         self.orders = {}
+        for player in self.seated().values():
+            if player.away_until is not None and not player.away_at(self.now):  # his time away is over
+                self._update_player(player, away_until=None, away_level=None)
         seated = self.seated()
         acting = sorted(self.rs.acting_players(self.state))
-        computers = [
-            (
-                seat,
-                f"{self.game.seed}:{self.plan.turn}",
-                player.ai_level,
-                clocked_nodes(self.rs.bot_level(player.ai_level).budget, player.bank_left),
-            )
-            for seat in acting
-            if (player := seated[seat]).is_ai
-        ]
-        if computers:  # they think at once, each in a worker of its own when there are enough
-            texts = self.bot_orders(self.plan.state, computers)
-            self.orders.update(
-                {seat: OrderRow(seat, text, True) for (seat, *_), text in zip(computers, texts, strict=True)}
-            )
+        self._computers_play([seat for seat in acting if seated[seat].is_ai or seated[seat].away_at(self.now)])
         self._refresh_deadline()
-        humans = [user for s in acting if (user := seated[s].user_id) is not None]
+        humans = [user for s in acting if (user := seated[s].user_id) is not None and not seated[s].away_at(self.now)]
         call = TurnCall(
             self._turn_named(),
             user_ids=tuple(humans),
@@ -487,6 +519,30 @@ class Planner:
             self.plan.announcements[-1] = replace(last, next_turn=call)
         else:
             self.plan.announcements.append(TurnStarted(call))
+
+    def _computers_play(self, seats: list[int]) -> None:
+        """The orders of the computers at ``seats`` (computer players, and the stand-ins of players
+        away), final at once: they think at once, each in a worker of its own when there are enough.
+        A stand-in's orders carry its level, for history."""
+        if not seats:
+            return
+        seated = self.seated()
+        levels = {seat: self.rs.bot_level(self._computer_level(seated[seat])) for seat in seats}
+        jobs: list[tuple[int, str, str | None, int]] = [
+            (
+                seat,
+                f"{self.game.seed}:{self.plan.turn}",
+                levels[seat].name,
+                clocked_nodes(levels[seat].budget, seated[seat].bank_left),
+            )
+            for seat in seats
+        ]
+        for seat, text in zip(seats, self.bot_orders(self.plan.state, jobs), strict=True):
+            self.orders[seat] = OrderRow(seat, text, True, stand_in=None if seated[seat].is_ai else levels[seat].name)
+
+    @staticmethod
+    def _computer_level(player: PlayerRow) -> str | None:
+        return player.ai_level if player.is_ai else player.away_level
 
     def _refresh_deadline(self) -> None:
         if self._ready():

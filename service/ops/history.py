@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from i18n import ntr, tr
@@ -28,6 +28,7 @@ class PastTurn:
     events: tuple[dict[str, Any], ...]
     orders: dict[int, str]  # by seat, as played: a seat that gave none played its defaults
     timed_out: bool
+    stand_ins: dict[int, str] = field(default_factory=dict)  # seats a computer played for, by its level
 
 
 class History:
@@ -66,6 +67,7 @@ class History:
             tuple(json.loads(turn.events)),
             {int(seat): text for seat, text in played["orders"].items()},
             bool(played.get("timed_out")),
+            {int(seat): level for seat, level in played.get("stand_in", {}).items()},
         )
 
     async def since_turns_of(

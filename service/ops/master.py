@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.clock import Clock
+from service.ops.absence import Absence
 from service.ops.games import Games
 from service.ops.history import History
 from service.ops.lobby import Lobby
@@ -27,6 +28,7 @@ class GameMaster:
         self.lookup = Lookup(self.games)
         self.lobby = Lobby(self.games)
         self.play = Play(self.games)
+        self.absence = Absence(self.games)
         self.timekeeping = Timekeeping(self.games)
         self.history = History(self.games)
         self.ratings = Ratings(db, self.games.rulesets)

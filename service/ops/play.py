@@ -8,7 +8,7 @@ makes them final, and the last pass resolves the turn.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import OrderError, Ruleset
@@ -35,6 +35,8 @@ class MyOrders:
     passed: bool
     already: tuple[str, ...] = ()  # orders given again that he had already given: kept once
     warnings: tuple[str, ...] = ()  # what they would do at once that he must know before passing
+    stand_in: str | None = None  # the level of the computer that gave them while he was away
+    back: bool = False  # this order brought him back from being away
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,12 @@ class Sent:
 
     game: Game
     lines: tuple[str, ...]
+    back: bool = False  # this pass brought him back from being away
+
+
+class _Away(Exception):
+    """An order from a player away from the game: he comes back first (a transition of its own),
+    then his order is taken."""
 
 
 class Play:
@@ -65,7 +73,8 @@ class Play:
         lines = _lines(text)
         passed = bool(row and row.passed)
         warnings = () if passed or not lines else self._warnings(game, seat, text, orders)
-        return MyOrders(game.id, game.row.turn + 1, seat, lines, passed, tuple(already), warnings)
+        stand_in = row.stand_in if row else None
+        return MyOrders(game.id, game.row.turn + 1, seat, lines, passed, tuple(already), warnings, stand_in)
 
     def _warnings(self, game: Game, seat: int, text: str, orders: Sequence[Any] = ()) -> tuple[str, ...]:
         """The engine's warnings about programmed orders (``text``, or ``orders`` when already parsed);
@@ -130,10 +139,15 @@ class Play:
             async with self.games.db.transaction() as conn:
                 game = await self.games.load(conn, game_id)
                 seat = self._require_acting(game, actor, expected_turn)
+                rs = self.games.ruleset(game.row)
+                if self._away(game, seat):
+                    parse_named(rs, game, seat, text)  # bad orders are refused before he comes back
+                    raise _Away
                 current = (await rows.orders_of(conn, game.row)).get(seat)
                 if current and current.passed:
-                    raise GameError(tr("you already passed this turn; your orders are final"))
-                rs = self.games.ruleset(game.row)
+                    raise GameError(_final(current))
+                if current and current.stand_in:
+                    current = None  # his own orders replace the stand-in's
                 adding, already = self._unrepeated(game, seat, current, text) if keep and current else (text, [])
                 if already and not adding:
                     return self._mine(game, seat, current, already=already)
@@ -148,8 +162,20 @@ class Play:
             self.games.keep_state((game_id, game.row.version + 1), game.state)  # the position did not change
             return self._mine(game, seat, OrderRow(seat, normalized, False), already=already, orders=orders)
 
+        try:
+            async with self.games.lock(game_id):
+                return await self.games.retrying(attempt)
+        except _Away:
+            await self.games.transition(game_id, lambda planner, game: planner.come_back(self._seat(game, actor)))
         async with self.games.lock(game_id):
-            return await self.games.retrying(attempt)
+            return replace(await self.games.retrying(attempt), back=True)
+
+    def _away(self, game: Game, seat: int) -> bool:
+        player = game.player_at(seat)
+        return player is not None and player.away_at(self.games.clock.now())
+
+    def _seat(self, game: Game, actor: Actor) -> int:
+        return self.games.require_seat_in_game(game, actor)
 
     def _require_acting(self, game: Game, actor: Actor, expected_turn: int | None = None) -> int:
         seat = self.games.require_seat_in_game(game, actor)
@@ -163,6 +189,14 @@ class Play:
                 )
             )
         if seat not in game.acting_seats:
+            if self._away(game, seat):
+                raise NotAllowed(
+                    tr(
+                        "it is not your turn in game #{number}; you are away and a computer plays for you "
+                        "(`/away until:off` to play yourself)",
+                        number=game.id,
+                    )
+                )
             raise NotAllowed(tr("it is not your turn in game #{number}", number=game.id))
         return seat
 
@@ -171,18 +205,25 @@ class Play:
     ) -> Game:
         """Pass: make the programmed orders (or ``text``, if given, replacing them) final for this turn,
         in one step, so a deadline can never split the orders from the pass."""
-        return (await self._pass(game_id, actor, text, expected_turn)).game
+        return (await self.pass_turn(game_id, actor, text, expected_turn=expected_turn)).game
 
-    async def _pass(self, game_id: int, actor: Actor, text: str | None, expected_turn: int | None) -> Sent:
+    async def pass_turn(
+        self, game_id: int, actor: Actor, text: str | None = None, *, expected_turn: int | None = None
+    ) -> Sent:
+        """``submit``, saying what the game took and whether the pass brought him back from away."""
         if text is not None:
             _check_length(text)
         final: list[str] = []
+        back: list[bool] = []
 
         def build(planner: Planner, game: Game) -> None:
             seat = self._require_acting(game, actor, expected_turn)
+            if self._away(game, seat):
+                planner.come_back(seat)
+                back.append(True)
             row = planner.orders.get(seat)
             if row is not None and row.passed:
-                raise GameError(tr("you already passed this turn"))
+                raise GameError(_final(row) if row.stand_in else tr("you already passed this turn"))
             source = text if text is not None else row.text if row else ""
             orders = parse_named(planner.rs, game, seat, source, planner.state)  # a pass needs a complete set
             planner.orders[seat] = OrderRow(seat, planner.rs.format_orders(orders), True)
@@ -190,7 +231,7 @@ class Play:
             planner.passed(seat)
 
         game = await self.games.transition(game_id, build)
-        return Sent(game, tuple(final))
+        return Sent(game, tuple(final), bool(back))
 
     async def send_orders(
         self, game_id: int, actor: Actor, text: str, *, expected_turn: int | None = None
@@ -202,7 +243,7 @@ class Play:
         game = await self.games.get_game(game_id)
         if self._warnings(game, self._require_acting(game, actor, expected_turn), text):
             return await self.replace_orders(game_id, actor, text, expected_turn=expected_turn)
-        return await self._pass(game_id, actor, text, expected_turn)  # bad orders refused here
+        return await self.pass_turn(game_id, actor, text, expected_turn=expected_turn)  # bad orders refused here
 
     async def surrender(self, game_id: int, actor: Actor) -> Game:
         def build(planner: Planner, game: Game) -> None:
@@ -240,6 +281,16 @@ def parse_named(rs: Ruleset, game: Game, seat: int, text: str, state: Any = None
     except OrderError as err:
         names = told_apart(game.names())
         raise err.named(lambda other: seat_name(names, other)) from None
+
+
+def _final(row: OrderRow) -> str:
+    """Why a seat's orders of this turn can no longer change."""
+    if row.stand_in:
+        return tr(
+            "the computer that played for you while you were away made this turn's orders final already; "
+            "you give your own from the next turn"
+        )
+    return tr("you already passed this turn; your orders are final")
 
 
 def _lines(text: str) -> tuple[str, ...]:

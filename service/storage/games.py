@@ -40,7 +40,8 @@ async def stored_games(conn: Connection, game_ids: list[int]) -> list[StoredGame
                 players[r["game_id"]].append(_player(r))
         orders: dict[int, dict[int, OrderRow]] = {game_id: {} for game_id in games}
         async with conn.execute(
-            f"SELECT game_id, turn, seat, text, passed, updated_at FROM orders WHERE game_id IN ({marks})", ids
+            f"SELECT game_id, turn, seat, text, passed, updated_at, stand_in FROM orders WHERE game_id IN ({marks})",
+            ids,
         ) as cursor:
             for r in await cursor.fetchall():
                 if r["turn"] == games[r["game_id"]].turn:
@@ -62,17 +63,21 @@ def _player(r: Any) -> PlayerRow:
         r["remind_at"],
         r["reminded_turn"],
         r["bank_warned"],
+        r["away_until"],
+        r["away_level"],
+        r["away_used"],
     )
 
 
 def _order(r: Any) -> OrderRow:
-    return OrderRow(r["seat"], r["text"], bool(r["passed"]), r["updated_at"])
+    return OrderRow(r["seat"], r["text"], bool(r["passed"]), r["updated_at"], r["stand_in"])
 
 
 async def orders_of(conn: Connection, game: GameRow) -> dict[int, OrderRow]:
     """The orders given for the game's current turn, by seat."""
     async with conn.execute(
-        "SELECT seat, text, passed, updated_at FROM orders WHERE game_id = ? AND turn = ?", (game.id, game.turn)
+        "SELECT seat, text, passed, updated_at, stand_in FROM orders WHERE game_id = ? AND turn = ?",
+        (game.id, game.turn),
     ) as cursor:
         return {r["seat"]: _order(r) for r in await cursor.fetchall()}
 
@@ -81,7 +86,7 @@ async def program(conn: Connection, game: GameRow, seat: int, text: str, now: fl
     """A seat's programmed (not yet final) orders for the current turn, replacing what it had."""
     await conn.execute(
         """INSERT INTO orders (game_id, turn, seat, text, passed, updated_at) VALUES (?,?,?,?,0,?)
-           ON CONFLICT (game_id, turn, seat) DO UPDATE SET text = excluded.text,
+           ON CONFLICT (game_id, turn, seat) DO UPDATE SET text = excluded.text, stand_in = NULL,
            updated_at = excluded.updated_at""",
         (game.id, game.turn, seat, text, now),
     )
@@ -105,8 +110,8 @@ async def insert_game(
     async with conn.execute(
         """INSERT INTO games (guild_id, channel_id, creator_id, ruleset, options, min_players, max_players,
                               seed, time_mode, round_seconds, bank_seconds, increment_seconds,
-                              reminder_seconds, missed_limit, orders_stand, rated, created_at, updated_at)
-           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id""",
+                              reminder_seconds, missed_limit, orders_stand, away_days, rated, created_at, updated_at)
+           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id""",
         (
             guild_id,
             channel_id,
@@ -122,6 +127,7 @@ async def insert_game(
             time.reminder_seconds,
             time.missed_limit,
             int(time.orders_stand),
+            time.away_days,
             int(rated),
             now,
             now,
@@ -188,17 +194,29 @@ async def commit_plan(conn: Connection, before: GameRow, plan: Plan, now: float)
         raise _conflict(before.id)
     await conn.executemany(
         """UPDATE players SET seat = ?, missed = ?, bank_left = ?, draw_agreed = ?, remind_at = ?,
-                  reminded_turn = ?, bank_warned = ? WHERE id = ?""",
+                  reminded_turn = ?, bank_warned = ?, away_until = ?, away_level = ?, away_used = ? WHERE id = ?""",
         [
-            (p.seat, p.missed, p.bank_left, int(p.draw_agreed), p.remind_at, p.reminded_turn, p.bank_warned, p.id)
+            (
+                p.seat,
+                p.missed,
+                p.bank_left,
+                int(p.draw_agreed),
+                p.remind_at,
+                p.reminded_turn,
+                p.bank_warned,
+                p.away_until,
+                p.away_level,
+                p.away_used,
+                p.id,
+            )
             for p in plan.players.values()
         ],
     )
     await conn.execute("DELETE FROM orders WHERE game_id = ?", (before.id,))
     await conn.executemany(
-        "INSERT INTO orders (game_id, turn, seat, text, passed, passed_at, updated_at) VALUES (?,?,?,?,?,?,?)",
+        "INSERT INTO orders (game_id, turn, seat, text, passed, passed_at, updated_at, stand_in) VALUES (?,?,?,?,?,?,?,?)",
         [
-            (before.id, plan.turn, o.seat, o.text, int(o.passed), now if o.passed else None, now)
+            (before.id, plan.turn, o.seat, o.text, int(o.passed), now if o.passed else None, now, o.stand_in)
             for o in plan.orders.values()
         ],
     )
