@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 
 from cogs.common import named_choices
-from i18n import map_title
+from i18n import map_title, tr
 from service.gameoptions import Option
 from service.presenter import RulesetCard
 
@@ -41,7 +41,7 @@ def _command(card: RulesetCard, opener: Opener) -> app_commands.Command:
     parameters = [
         inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)
     ]
-    choices, completions = {}, {}
+    completions = {}
     for option in card.options:
         parameters.append(
             inspect.Parameter(
@@ -49,14 +49,11 @@ def _command(card: RulesetCard, opener: Opener) -> app_commands.Command:
             )
         )
         if option.kind == "choice":
-            labels = option.labels or tuple(str(value) for value in option.choices)
-            choices[option.name] = [app_commands.Choice(name=n, value=v) for n, v in zip(labels, option.choices)]
+            completions[option.name] = _labelled(option)
         elif option.kind == "map":
             completions[option.name] = _map_names(option.choices)
     cast(Any, create).__signature__ = inspect.Signature(parameters)  # mypy allows no new attribute on a function
     app_commands.describe(**{o.name: o.description for o in card.options})(create)
-    if choices:
-        app_commands.choices(**choices)(create)
     if completions:
         app_commands.autocomplete(**completions)(create)
     players = f"{card.min_players}–{card.max_players}" if card.min_players != card.max_players else card.min_players
@@ -73,6 +70,24 @@ def _type(option: Option) -> Any:
     if option.kind == "choice" and all(isinstance(v, int) and not isinstance(v, bool) for v in option.choices):
         return int
     return str
+
+
+def _labelled(option: Option) -> Completer:
+    """A choice option's values offered by their labels in the reader's language, as he types: not a
+    fixed choice list, whose labels would count against Discord's 8,000 characters per command once
+    for every ruleset's ``create`` (the game master refuses a value typed outside them)."""
+    labels = option.labels or tuple(str(value) for value in option.choices)
+
+    async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[Any]]:
+        typed = current.strip().lower()
+        shown = ((tr(label), value) for label, value in zip(labels, option.choices, strict=True))
+        return [
+            app_commands.Choice(name=label[:100], value=value)
+            for label, value in shown
+            if typed in label.lower() or typed in str(value).lower()
+        ][:25]
+
+    return complete
 
 
 def _map_names(names: tuple[str, ...]) -> Completer:

@@ -101,7 +101,7 @@ def _player_lines(game: Game, out_seats: frozenset[int], presenter: Presenter) -
     for player in players:
         who = called(game, player)
         mark = COLOUR_EMOJI[player.seat] if player.seat is not None else "•"
-        notes = []
+        notes = [player.reliability.shown()] if not player.is_ai and player.reliability.counted else []
         if row.status == RUNNING and player.seat is not None:
             if player.seat in out_seats:
                 notes.append(tr("out"))

@@ -36,6 +36,7 @@ class MyGamesCog(ThinksFirst, commands.Cog):
         others = [g for g in games if g not in waiting]
         waiting.sort(key=lambda g: g.row.deadline_at or float("inf"))
         lines = [ntr("**Your games** — {n} waiting for you", "**Your games** — {n} waiting for you", len(waiting))]
+        lines.append((await self.lookup.reliability(interaction.user.id)).detail())  # before a long list is cut
         lines += [self._line(g, interaction.user.id) for g in waiting + others]
         await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
 

@@ -29,6 +29,7 @@ def _record(standing: Standing) -> str:
 class RatingsCog(ThinksFirst, commands.Cog):
     def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.ratings, self.presenter = bot, service.master.ratings, service.presenter
+        self.lookup = service.master.lookup
 
     @app_commands.command(name="leaderboard", description="The best rated players of a game")
     @app_commands.describe(ruleset="Which game", scope="This server's games only, or every server's")
@@ -67,11 +68,13 @@ class RatingsCog(ThinksFirst, commands.Cog):
         who = player or interaction.user
         where = GLOBAL if scope == "global" or interaction.guild_id is None else interaction.guild_id
         stats = await self.ratings.player_stats(who.id, where)
+        turns = (await self.lookup.reliability(who.id)).detail()  # in every game, wherever asked
         if not stats:
             text = tr("{player} has no rated games yet.", player=plain(who.display_name))
-            await interaction.followup.send(text, ephemeral=True)
+            await interaction.followup.send(f"{text}\n{turns}", ephemeral=True)
             return
         lines = [f"**{plain(who.display_name)}** — " + (tr("every server") if where == GLOBAL else tr("this server"))]
+        lines.append(turns)
         for name, (standing, _) in stats.items():
             lines.append(f"{self.presenter.ruleset_title(name)}: {_record(standing)}")
         chart = await self.presenter.rating_chart(who.display_name, stats)

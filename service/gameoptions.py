@@ -98,9 +98,17 @@ def table_options(rs: Ruleset) -> tuple[Option, ...]:
             "away_days",
             "int",
             14,
-            "Days each player may be away, a computer playing for him (0: no one may)",
+            "Days a player may be away, a computer playing for him (0: never)",
             minimum=0,
             maximum=90,
+        ),
+        Option(
+            "min_reliability",
+            "int",
+            0,
+            "Least on-time rate (%) a player needs to join (0: anyone)",
+            minimum=0,
+            maximum=100,
         ),
         Option("rated", "bool", True, "The game counts for ratings and leaderboards"),
     )
@@ -175,6 +183,7 @@ def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
             missed_limit=table["missed_turns"],
             orders_stand=table["orders_stand"],
             away_days=table["away_days"],
+            min_reliability=table["min_reliability"],
         )
     else:
         if "increment" in chosen:
@@ -194,5 +203,6 @@ def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
             missed_limit=table["missed_turns"],
             orders_stand=table["orders_stand"],
             away_days=table["away_days"],
+            min_reliability=table["min_reliability"],
         )
     return Settings(options, time, table.get("max_players", rs.max_players), table["rated"])

@@ -35,6 +35,7 @@ class TimeSettings:
     missed_limit: int = 3
     orders_stand: bool = False  # at a deadline, orders given but not passed are played
     away_days: int = 14  # days each player may be away (a computer standing in) over the game; 0: never
+    min_reliability: int = 0  # joins refused below this on-time rate, in percent (0: none)
 
 
 _COMPUTER = re.compile(r"Computer (\d+)(?: \((.+)\))?")
@@ -49,6 +50,45 @@ def computer_name(number: int, level: str | None) -> str:
 def computer_title(level: str | None) -> str:
     """A computer player of ``level`` as a leaderboard shows it, in the current language."""
     return tr("Computer ({level})", level=level_title(level)) if level else tr("Computer")
+
+
+COUNTED_TURNS = 10
+"""Turns a member must have been asked to play before his on-time rate is shown or a game's
+``min_reliability`` looks at it: a newcomer is not judged on one bad night."""
+
+
+class Reliability(NamedTuple):
+    """A member's turns across all his games: asked of him (not those a stand-in played while he was
+    away), and answered before the deadline."""
+
+    asked: int = 0
+    on_time: int = 0
+
+    @property
+    def counted(self) -> bool:
+        return self.asked >= COUNTED_TURNS
+
+    @property
+    def percent(self) -> int:
+        """The on-time rate, rounded down (95.9% is not 96%)."""
+        return 100 * self.on_time // self.asked if self.asked else 100
+
+    def shown(self) -> str:
+        """ "95% on time" (for a rate that is ``counted``)."""
+        return tr("{percent}% on time", percent=self.percent)
+
+    def detail(self) -> str:
+        """ "On time: 95% (38 of 40 turns)", or how many turns are still to count."""
+        if not self.counted:
+            return tr(
+                "On time: not counted yet ({asked} of {needed} turns played)", asked=self.asked, needed=COUNTED_TURNS
+            )
+        return tr(
+            "On time: {percent}% ({on_time} of {asked} turns)",
+            percent=self.percent,
+            on_time=self.on_time,
+            asked=self.asked,
+        )
 
 
 @dataclass(frozen=True)
@@ -67,6 +107,7 @@ class PlayerRow:
     away_until: float | None = None  # while he is away, a computer gives his orders until then
     away_level: str | None = None  # the level of that computer; None: the ruleset's default
     away_used: float = 0.0  # seconds of the game's away allowance taken (given back when he returns early)
+    reliability: Reliability = Reliability()  # a member's turns in all his games (read with the row)
 
     @property
     def is_ai(self) -> bool:
@@ -152,6 +193,7 @@ class GameRow:
                 row["missed_limit"],
                 bool(row["orders_stand"]),
                 row["away_days"],
+                row["min_reliability"],
             ),
             turn_started_at=row["turn_started_at"],
             deadline_at=row["deadline_at"],

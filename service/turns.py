@@ -31,7 +31,7 @@ from service.announcements import (
     TurnCall,
     TurnStarted,
 )
-from service.models import FINISHED, RUNNING, GameRow, Glance, OrderRow, PlayerRow
+from service.models import FINISHED, RUNNING, GameRow, Glance, OrderRow, PlayerRow, Reliability
 from service.reminders import DEFAULT_SETTINGS, ReminderSettings, outside_quiet_hours, reminder_time
 from service.timing import BANKED, bank_after_pass, clocked_nodes, turn_deadline
 
@@ -66,6 +66,7 @@ class Plan:
     reminder_at: float | None = None
     paused_at: float | None = None
     announcements: list[News] = field(default_factory=list)
+    reliability: dict[int, Reliability] = field(default_factory=dict)  # turns to add, by user id
 
     seq: int = 0
     engine_state: Any = None  # ``state`` parsed, for the game master's cache
@@ -197,7 +198,10 @@ class Planner:
             if seat not in acting or player.is_ai:
                 self._update_player(player, draw_agreed=False)  # a draw offer lasts one turn
                 continue
-            played = self._counts(self.orders.get(seat, OrderRow(seat, "", False)))
+            row = self.orders.get(seat, OrderRow(seat, "", False))
+            played = self._counts(row)
+            if row.stand_in is None:  # a turn the stand-in played was not asked of him
+                self._asked(player, played)
             missed = 0 if played else player.missed + 1
             self._update_player(player, missed=missed, draw_agreed=False)
             if missed:
@@ -226,6 +230,12 @@ class Planner:
                 if self.plan.status == FINISHED:
                     return
         self._begin_turn()
+
+    def _asked(self, player: PlayerRow, on_time: bool) -> None:
+        """A turn was asked of ``player``, and he answered it before the deadline or not."""
+        if player.user_id is not None:
+            before = self.plan.reliability.get(player.user_id, Reliability())
+            self.plan.reliability[player.user_id] = Reliability(before.asked + 1, before.on_time + on_time)
 
     def _dropped(self, row: OrderRow, err: Exception) -> dict[str, Any]:
         """The event for stored orders that no longer parse: the position changed under them (someone
@@ -358,6 +368,7 @@ class Planner:
             player = self.seated()[seat]
             if player.bank_left is not None and started + player.bank_left <= self.now:
                 self._update_player(player, bank_left=0.0)
+                self._asked(player, False)
                 self.remove(seat, "time ran out")
                 removed = True
                 if self.plan.status == FINISHED or self.plan.turn != self.game.turn:

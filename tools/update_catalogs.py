@@ -73,11 +73,14 @@ async def command_messages() -> set[tuple[str, str | None]]:
     return seen
 
 
-def ruleset_names() -> set[tuple[str, str]]:
-    """(text, context) of the names rulesets bring as data: their shipped maps and computer levels."""
+def ruleset_names() -> set[tuple[str, str | None]]:
+    """(text, context) of the names rulesets bring as data: their shipped maps and computer levels,
+    and the labels of the choices ``/game create`` offers as players type (not in the command tree)."""
     from engine import RULESETS
+    from service.gameoptions import creation_options
 
-    return set().union(*(names_of(rs) for rs in RULESETS.values()))
+    labels = {(label, None) for rs in RULESETS.values() for option in creation_options(rs) for label in option.labels}
+    return labels.union(*(names_of(rs) for rs in RULESETS.values()))
 
 
 def names_of(rs) -> set[tuple[str, str]]:

@@ -112,7 +112,7 @@ class Option:
                         "option {name}={value!r} must be one of: {choices}",
                         name=option_name(self.name),
                         value=value,
-                        choices=joined(self.choices),
+                        choices=joined(tr(label) for label in self.labels) if self.labels else joined(self.choices),
                     )
                 )
         elif self.kind == "bool":

@@ -15,9 +15,10 @@ from i18n import joined, tr
 from service.announcements import GameCancelled
 from service.errors import GameError, NotAllowed, WrongPhase
 from service.gameoptions import settle
-from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, TimeSettings, computer_name
+from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, Reliability, TimeSettings, computer_name
 from service.ops.games import Games
 from service.storage import games as rows
+from service.storage import reliability
 from service.storage.store import Connection
 from service.timing import check_settings
 from service.turns import Planner
@@ -219,9 +220,27 @@ class Lobby:
             if game.player_of(actor.user_id):
                 raise GameError(tr("you are already in game #{number}", number=game_id))
             self._require_free_seat(game)
+            await self._require_reliable(conn, game, actor)
             await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
 
         return await self.games.change(game_id, join)
+
+    async def _require_reliable(self, conn: Connection, game: Game, actor: Actor) -> None:
+        """A game with ``min_reliability`` refuses a member whose counted on-time rate is below it."""
+        least = game.row.time.min_reliability
+        turns = (await reliability.of_users(conn, [actor.user_id])).get(actor.user_id, Reliability())
+        if least and turns.counted and turns.percent < least:
+            raise NotAllowed(
+                tr(
+                    "game #{number} takes players on time in at least {least}% of their turns; you are on time "
+                    "in {percent}% ({on_time} of {asked})",
+                    number=game.id,
+                    least=least,
+                    percent=turns.percent,
+                    on_time=turns.on_time,
+                    asked=turns.asked,
+                )
+            )
 
     async def leave(self, game_id: int, actor: Actor) -> Game:
         """Leave a lobby. (In a running game, leaving is surrendering.)"""

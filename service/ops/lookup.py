@@ -4,14 +4,20 @@ from __future__ import annotations
 
 from i18n import joined, tr
 from service.errors import GameError
-from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Game
+from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Game, Reliability
 from service.ops.games import Games
 from service.storage import games as rows
+from service.storage import reliability
 
 
 class Lookup:
     def __init__(self, games: Games):
         self.games = games
+
+    async def reliability(self, user_id: int) -> Reliability:
+        """The member's turns across all his games, asked and answered on time."""
+        async with self.games.db.reading() as conn:
+            return (await reliability.of_users(conn, [user_id])).get(user_id, Reliability())
 
     async def list_games(self, guild_id: int, *, include_ended: bool = False) -> list[Game]:
         statuses = (LOBBY, RUNNING, FINISHED, CANCELLED) if include_ended else (LOBBY, RUNNING)

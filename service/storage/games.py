@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from i18n import tr
 from service.errors import Conflict
-from service.models import LOBBY, RUNNING, GameRow, OrderRow, PlayerRow, TimeSettings
+from service.models import LOBBY, RUNNING, GameRow, OrderRow, PlayerRow, Reliability, TimeSettings
+from service.storage import reliability
 from service.storage.store import Connection
 
 if TYPE_CHECKING:
@@ -34,7 +35,10 @@ async def stored_games(conn: Connection, game_ids: list[int]) -> list[StoredGame
             games = {row["id"]: GameRow.from_row(row) for row in await cursor.fetchall()}
         players: dict[int, list[PlayerRow]] = {game_id: [] for game_id in games}
         async with conn.execute(
-            f"SELECT * FROM players WHERE game_id IN ({marks}) ORDER BY game_id, joined_at, id", ids
+            f"""SELECT players.*, reliability.asked, reliability.on_time FROM players
+                LEFT JOIN reliability ON reliability.user_id = players.user_id
+                WHERE game_id IN ({marks}) ORDER BY game_id, joined_at, players.id""",
+            ids,
         ) as cursor:
             for r in await cursor.fetchall():
                 players[r["game_id"]].append(_player(r))
@@ -66,6 +70,7 @@ def _player(r: Any) -> PlayerRow:
         r["away_until"],
         r["away_level"],
         r["away_used"],
+        Reliability(r["asked"] or 0, r["on_time"] or 0),
     )
 
 
@@ -110,8 +115,9 @@ async def insert_game(
     async with conn.execute(
         """INSERT INTO games (guild_id, channel_id, creator_id, ruleset, options, min_players, max_players,
                               seed, time_mode, round_seconds, bank_seconds, increment_seconds,
-                              reminder_seconds, missed_limit, orders_stand, away_days, rated, created_at, updated_at)
-           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id""",
+                              reminder_seconds, missed_limit, orders_stand, away_days, min_reliability, rated,
+                              created_at, updated_at)
+           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id""",
         (
             guild_id,
             channel_id,
@@ -128,6 +134,7 @@ async def insert_game(
             time.missed_limit,
             int(time.orders_stand),
             time.away_days,
+            time.min_reliability,
             int(rated),
             now,
             now,
@@ -212,6 +219,7 @@ async def commit_plan(conn: Connection, before: GameRow, plan: Plan, now: float)
             for p in plan.players.values()
         ],
     )
+    await reliability.add(conn, plan.reliability)
     await conn.execute("DELETE FROM orders WHERE game_id = ?", (before.id,))
     await conn.executemany(
         "INSERT INTO orders (game_id, turn, seat, text, passed, passed_at, updated_at, stand_in) VALUES (?,?,?,?,?,?,?,?)",

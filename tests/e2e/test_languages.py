@@ -140,6 +140,14 @@ async def test_refusals_maps_and_levels_in_the_readers_language(table):
     assert unknown.ephemeral and unknown.content == "⚠️ 未知地图 'nowhere'；内置地图：王冠 (crown)、对决 (duel)"
     offered = await fake.autocomplete(table.carol, table.channel, "game create conquest", focused="map", value="王")
     assert offered == [{"name": "王冠", "value": "crown"}]
+    times = await fake.autocomplete(table.bob, table.channel, "game create conquest", focused="turn_time", value="дн")
+    assert times == [
+        {"name": "2 дні", "value": 2 * DAY},
+        {"name": "3 дні", "value": 3 * DAY},
+        {"name": "7 днів", "value": 7 * DAY},
+    ]
+    typed = await fake.slash(table.bob, table.channel, "game create conquest", turn_time=5)  # typed, not picked
+    assert typed.ephemeral and "=5 " in typed.content and "1 день" in typed.content, typed.content
     assert await table.bot.service.master.lookup.list_games(table.guild.id) == []  # nothing was opened
 
     made = await fake.slash(table.bob, table.channel, "game create conquest", map="duel", turn_time=DAY)

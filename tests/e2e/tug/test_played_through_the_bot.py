@@ -59,7 +59,9 @@ async def test_a_game_only_a_test_knows_is_played_to_the_end(tug_table):
     create = next(o for o in game_command["options"] if o["name"] == "create")
     tug = {o["name"]: o for o in next(o for o in create["options"] if o["name"] == "tug")["options"]}
     assert tug["goal"]["type"] == 4 and (tug["goal"]["min_value"], tug["goal"]["max_value"]) == (3, 20)
-    assert [c["name"] for c in tug["style"]["choices"]] == ["Bars", "Dots"] and tug["doubled"]["type"] == 5
+    assert tug["style"]["autocomplete"] and tug["doubled"]["type"] == 5
+    styles = await fake.autocomplete(table.alice, table.channel, "game create tug", focused="style", value="")
+    assert [c["name"] for c in styles] == ["Bars", "Dots"]
     assert tug["max_players"]["max_value"] == 3 and "size" not in tug
     rules = await fake.slash(table.alice, table.channel, "rules", ruleset="tug")
     assert rules.ephemeral and "pull 3" in str(rules.embeds)
