@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from i18n import joined, ntr, tr
+from service.daily import Daily
 from service.gameoptions import DAY, duration
 from service.markup import COLOUR_EMOJI, called, result_lines, when
 from service.models import LOBBY, RUNNING, Game, PlayerRow, TimeSettings
@@ -21,7 +22,8 @@ def describe_time(time: TimeSettings) -> str:
         if time.away_days
         else tr("no time away")
     )
-    return f"{_clock(time)}; {away}"
+    daily = tr("turns end at {at}", at=Daily.parse(time.daily).shown()) + "; " if time.daily else ""
+    return f"{daily}{_clock(time)}; {away}"
 
 
 def _clock(time: TimeSettings) -> str:

@@ -13,8 +13,8 @@ from discord.ext import commands
 from cogs.common import ThinksFirst
 from i18n import mark, option_name, tr
 from service.gameoptions import duration
-from service.ops.usersettings import GAME_LEAD, time_zone_names
-from service.reminders import ReminderSettings, zone
+from service.ops.usersettings import GAME_LEAD
+from service.reminders import ReminderSettings, time_zone_names, zone
 from service.runtime.gameservice import GameService
 
 CHANGES = mark(

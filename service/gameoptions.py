@@ -5,11 +5,12 @@ created, and ``settle`` checks them all in one place."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import Option, OptionError, Ruleset, normalize_options
 from i18n import joined, map_title, ntr, option_name, tr
+from service.daily import read as daily_time
 from service.models import TimeSettings
 
 HOUR, DAY = 3600, 86400
@@ -92,6 +93,7 @@ def table_options(rs: Ruleset) -> tuple[Option, ...]:
             choices=BANKS,
             labels=tuple(duration(b) for b in BANKS),
         ),
+        Option("deadline_at", "text", None, "Turns end at this time of day: 20:00 Europe/Kyiv, or auto"),
         Option("missed_turns", "int", 3, "Missed turns in a row that remove a player", minimum=1, maximum=20),
         Option("orders_stand", "bool", False, "At a deadline, orders given but not passed are played"),
         Option(
@@ -205,4 +207,16 @@ def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
             away_days=table["away_days"],
             min_reliability=table["min_reliability"],
         )
+    if table["deadline_at"] is not None:
+        per_turn = CLOCKS["round"]
+        if time.mode != "round":
+            raise OptionError(
+                tr(
+                    "{deadline_at} goes with a deadline per turn ({clock}: {round})",
+                    deadline_at=option_name("deadline_at"),
+                    clock=option_name("clock"),
+                    round=tr(per_turn),
+                )
+            )
+        time = replace(time, daily=daily_time(table["deadline_at"]).text())
     return Settings(options, time, table.get("max_players", rs.max_players), table["rated"])

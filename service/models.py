@@ -36,6 +36,7 @@ class TimeSettings:
     orders_stand: bool = False  # at a deadline, orders given but not passed are played
     away_days: int = 14  # days each player may be away (a computer standing in) over the game; 0: never
     min_reliability: int = 0  # joins refused below this on-time rate, in percent (0: none)
+    daily: str | None = None  # turns end at a time of day (service.daily's text); None: turn_time after
 
 
 _COMPUTER = re.compile(r"Computer (\d+)(?: \((.+)\))?")
@@ -194,6 +195,7 @@ class GameRow:
                 bool(row["orders_stand"]),
                 row["away_days"],
                 row["min_reliability"],
+                row["daily_deadline"],
             ),
             turn_started_at=row["turn_started_at"],
             deadline_at=row["deadline_at"],

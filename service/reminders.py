@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import zoneinfo
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from i18n import tr
+from service.errors import GameError
 
 log = logging.getLogger(__name__)
 
@@ -86,3 +90,23 @@ def reminder_time(
         return None
     at = outside_quiet_hours(deadline - lead_seconds, settings)
     return at if at > turn_started else None
+
+
+@cache
+def time_zone_names() -> dict[str, str]:
+    """Every IANA time zone this machine knows, by its lower-case name."""
+    return {name.lower(): name for name in zoneinfo.available_timezones()}
+
+
+def time_zone_named(text: str) -> str:
+    """The IANA name meant by ``text`` (any letter case), or a clear refusal."""
+    name = time_zone_names().get(text.strip().lower())
+    if name is None:
+        raise GameError(
+            tr(
+                "{name!r} is not a time zone I know: give an IANA name such as Europe/Kyiv, "
+                "America/New_York or Asia/Shanghai (the list offers them as you type)",
+                name=text.strip()[:60],
+            )
+        )
+    return name

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from i18n import joined, mark, tr
+from service.daily import AUTO, Daily
 from service.errors import GameError
 from service.gameoptions import DAY, duration
 from service.models import TIME_MODES, TimeSettings
@@ -22,7 +23,8 @@ BANKED = ("bank", "increment")  # the clocks on which each player's time bank ru
 def turn_deadline(settings: TimeSettings, started_at: float, waiting_banks: Iterable[float]) -> float | None:
     """When the game must next act on its own, given the banks of the humans it is waiting for."""
     if settings.mode == "round":
-        return started_at + settings.round_seconds
+        ends = started_at + settings.round_seconds
+        return Daily.parse(settings.daily).next_after(ends) if settings.daily not in (None, AUTO) else ends
     if settings.mode in BANKED:
         banks = list(waiting_banks)
         return started_at + max(0.0, min(banks)) if banks else None
@@ -67,6 +69,8 @@ def check_settings(settings: TimeSettings) -> None:
     """Refuse a clock no game could run on, saying which setting is wrong."""
     if settings.mode not in TIME_MODES:
         raise GameError(tr("time mode {mode!r} must be one of: {modes}", mode=settings.mode, modes=joined(TIME_MODES)))
+    if settings.daily is not None:
+        Daily.parse(settings.daily)  # refuses a time of day it cannot read
     for name, (low, high, refusal) in LIMITS.items():
         value = getattr(settings, name)
         if not low <= value <= high:

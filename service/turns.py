@@ -31,6 +31,7 @@ from service.announcements import (
     TurnCall,
     TurnStarted,
 )
+from service.daily import AUTO, choose
 from service.models import FINISHED, RUNNING, GameRow, Glance, OrderRow, PlayerRow, Reliability
 from service.reminders import DEFAULT_SETTINGS, ReminderSettings, outside_quiet_hours, reminder_time
 from service.timing import BANKED, bank_after_pass, clocked_nodes, turn_deadline
@@ -67,6 +68,7 @@ class Plan:
     paused_at: float | None = None
     announcements: list[News] = field(default_factory=list)
     reliability: dict[int, Reliability] = field(default_factory=dict)  # turns to add, by user id
+    daily: str | None = None  # the game's time of day turns end at (``auto`` chosen at the start)
 
     seq: int = 0
     engine_state: Any = None  # ``state`` parsed, for the game master's cache
@@ -103,6 +105,7 @@ class Planner:
             deadline_at=game.deadline_at,
             reminder_at=game.reminder_at,
             paused_at=game.paused_at,
+            daily=game.time.daily,
         )
         self.seq = game.seq if game.state is not None else -1  # the setup row is seq 0
 
@@ -167,6 +170,11 @@ class Planner:
                 seat=seat,
                 bank_left=float(self.game.time.bank_seconds) if self.game.time.mode in BANKED else None,
             )
+        if self.game.time.daily == AUTO:  # the hour most of them are awake, now that they are known
+            humans = [user for p in seats if (user := self.players[p].user_id) is not None]
+            chosen = choose([self.reminders.get(user, DEFAULT_SETTINGS) for user in humans], self.now).text()
+            self.game = replace(self.game, time=replace(self.game.time, daily=chosen))
+            self.plan.daily = chosen
         self.state = self.rs.setup(len(seats), self.game.options, seed=self.game.seed)
         self._record("setup", {"players": len(seats), "options": self.game.options, "seed": self.game.seed}, [])
         self.plan.announcements.append(GameStarted(self.seq))

@@ -55,9 +55,13 @@ class Outcome:
     reason: str = ""
 
 
+TEXT_MOST = 60  # characters of a "text" option
+
+
 @dataclass(frozen=True)
 class Option:
-    """One documented game option. ``kind`` is "int", "choice", "bool" or "map".
+    """One documented game option. ``kind`` is "int", "choice", "bool", "map" or "text" (a short
+    text whose meaning the option's owner checks).
 
     For "choice" options, ``choices`` are the values (all text or all whole numbers) and ``labels``,
     when given, what players read for each. For "map" options, ``choices`` names the shipped maps;
@@ -115,6 +119,17 @@ class Option:
                         choices=joined(tr(label) for label in self.labels) if self.labels else joined(self.choices),
                     )
                 )
+        elif self.kind == "text":
+            if not isinstance(value, str) or not 1 <= len(value.strip()) <= TEXT_MOST:
+                raise OptionError(
+                    tr(
+                        "option {name}={value!r} must be text of at most {most} characters",
+                        name=option_name(self.name),
+                        value=value,
+                        most=TEXT_MOST,
+                    )
+                )
+            value = value.strip()
         elif self.kind == "bool":
             if not isinstance(value, bool):
                 raise OptionError(

@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import logging
 import re
-import zoneinfo
 from dataclasses import replace
-from functools import cache
 
 from i18n import tr
 from service.errors import GameError
 from service.gameoptions import DAY, HOUR, duration
 from service.models import RUNNING, Game
 from service.ops.games import Games, NothingToDo
-from service.reminders import DEFAULT_SETTINGS, ReminderSettings
+from service.reminders import DEFAULT_SETTINGS, ReminderSettings, time_zone_named
 from service.storage import games as rows
 from service.storage import settings as chosen
 from service.turns import Planner
@@ -58,26 +56,6 @@ def parse_lead(text: str) -> int | None:
             )
         )
     return seconds
-
-
-@cache
-def time_zone_names() -> dict[str, str]:
-    """Every IANA time zone this machine knows, by its lower-case name."""
-    return {name.lower(): name for name in zoneinfo.available_timezones()}
-
-
-def time_zone_named(text: str) -> str:
-    """The IANA name meant by ``text`` (any letter case), or a clear refusal."""
-    name = time_zone_names().get(text.strip().lower())
-    if name is None:
-        raise GameError(
-            tr(
-                "{name!r} is not a time zone I know: give an IANA name such as Europe/Kyiv, "
-                "America/New_York or Asia/Shanghai (the list offers them as you type)",
-                name=text.strip()[:60],
-            )
-        )
-    return name
 
 
 def quiet_hours(

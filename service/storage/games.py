@@ -115,9 +115,9 @@ async def insert_game(
     async with conn.execute(
         """INSERT INTO games (guild_id, channel_id, creator_id, ruleset, options, min_players, max_players,
                               seed, time_mode, round_seconds, bank_seconds, increment_seconds,
-                              reminder_seconds, missed_limit, orders_stand, away_days, min_reliability, rated,
-                              created_at, updated_at)
-           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id""",
+                              reminder_seconds, missed_limit, orders_stand, away_days, min_reliability,
+                              daily_deadline, rated, created_at, updated_at)
+           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id""",
         (
             guild_id,
             channel_id,
@@ -135,6 +135,7 @@ async def insert_game(
             int(time.orders_stand),
             time.away_days,
             time.min_reliability,
+            time.daily,
             int(rated),
             now,
             now,
@@ -179,7 +180,8 @@ async def commit_plan(conn: Connection, before: GameRow, plan: Plan, now: float)
     the new turn's orders (the old turn's go); ``service.storage.history.append`` adds its history."""
     cursor = await conn.execute(
         """UPDATE games SET state = ?, glance = ?, turn = ?, seq = ?, status = ?, result = ?, turn_started_at = ?,
-                  deadline_at = ?, reminder_at = ?, paused_at = ?, version = version + 1, updated_at = ?
+                  deadline_at = ?, reminder_at = ?, paused_at = ?, daily_deadline = ?, version = version + 1,
+                  updated_at = ?
            WHERE id = ? AND version = ?""",
         (
             json.dumps(plan.state),
@@ -192,6 +194,7 @@ async def commit_plan(conn: Connection, before: GameRow, plan: Plan, now: float)
             plan.deadline_at,
             plan.reminder_at,
             plan.paused_at,
+            plan.daily,
             now,
             before.id,
             before.version,

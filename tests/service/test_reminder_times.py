@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from service.errors import GameError
-from service.ops.usersettings import parse_lead, quiet_hours, time_zone_named
-from service.reminders import QUIET_MARGIN, ReminderSettings, is_quiet, reminder_time
+from service.ops.usersettings import parse_lead, quiet_hours
+from service.reminders import QUIET_MARGIN, ReminderSettings, is_quiet, reminder_time, time_zone_named
 
 HOUR, DAY = 3600, 86400
 KYIV = "Europe/Kyiv"
