@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs.buttons import rematch_view
+from cogs.buttons import rematch_view, take_seat_view
 from cogs.common import GameChannel, client_service, fetch_game_channel, lacking, plain, upload_file
 from cogs.lobby import LobbyCards
 from cogs.redelivery import posted_before
@@ -108,6 +108,8 @@ class DiscordAnnouncer:
         kwargs: dict[str, Any] = {"files": [upload_file(upload) for upload in post.uploads]} if post.uploads else {}
         if post.rematch:
             kwargs["view"] = rematch_view(game)
+        elif post.take_seat is not None:
+            kwargs["view"] = take_seat_view(game, post.take_seat)
         pings = discord.AllowedMentions(users=[discord.Object(u) for u in post.pings]) if post.pings else NO_PINGS
         await channel.send(post.text, nonce=nonce or f"a{a.id}", allowed_mentions=pings, **kwargs)
 

@@ -12,9 +12,9 @@ import discord
 
 from cogs.common import USER_ERRORS, actor_of, fetch_game_channel, send_error, service_of
 from cogs.lobby import post_lobby, refresh_lobby
-from cogs.translator import RepliesInUsersLanguage
-from i18n import mark, ntr, tr
-from service.markup import player_name, when
+from cogs.translator import RepliesInUsersLanguage, server_language
+from i18n import mark, ntr, tr, using
+from service.markup import COLOUR_EMOJI, player_name, when
 from service.models import RUNNING, Game
 from service.presenter import Presenter
 
@@ -244,4 +244,123 @@ class RematchButton(
 def rematch_view(game: Game) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(game.id))
+    return view
+
+
+class TakeSeatButton(
+    RepliesInUsersLanguage,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"takeseat:(?P<game>\d+):(?P<seat>\d+)",
+):
+    """Under a post saying a computer plays on in a seat: a member not in the game takes it over (or
+    asks the creator to let him)."""
+
+    def __init__(self, game_id: int, seat: int):
+        super().__init__(
+            discord.ui.Button(
+                label=tr("Take this seat"), style=discord.ButtonStyle.primary, custom_id=f"takeseat:{game_id}:{seat}"
+            )
+        )
+        self.game_id, self.seat = game_id, seat
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TakeSeatButton:
+        return cls(int(match["game"]), int(match["seat"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            taken = await service.master.seats.take(self.game_id, self.seat, actor_of(interaction))
+        except USER_ERRORS as err:
+            await send_error(interaction, str(err))
+            return
+        game = taken.game
+        if taken.taken:
+            text = tr(
+                "The seat is yours: you play on in game #{number} from here. Your orders: `/orders show`.",
+                number=game.id,
+            )
+            await interaction.followup.send(text, ephemeral=True)
+            await refresh_lobby(interaction.client, service.presenter, game)
+            return
+        await interaction.followup.send(
+            tr("You asked to take this seat over; the creator of game #{number} decides.", number=game.id)
+            if taken.new
+            else tr("You asked already; the creator of game #{number} decides.", number=game.id),
+            ephemeral=True,
+        )
+        if taken.new and isinstance(interaction.channel, discord.abc.Messageable):
+            creator = game.row.creator_id
+            with using(await server_language(interaction.client, game.row.guild_id)):
+                await interaction.channel.send(
+                    tr(
+                        "<@{creator}>: {member} asks to take over the seat {mark} in game #{number}.",
+                        creator=creator,
+                        member=f"<@{interaction.user.id}>",
+                        mark=COLOUR_EMOJI[self.seat],
+                        number=game.id,
+                    ),
+                    view=_answer_view(game.id, self.seat, interaction.user.id),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(creator)]),
+                )
+
+
+class SeatAnswerButton(
+    RepliesInUsersLanguage,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"seatanswer:(?P<game>\d+):(?P<seat>\d+):(?P<user>\d+):(?P<yes>[01])",
+):
+    """The creator's Approve / Decline under a member's request to take a seat over."""
+
+    def __init__(self, game_id: int, seat: int, user_id: int, approve: bool):
+        super().__init__(
+            discord.ui.Button(
+                label=tr("Approve") if approve else tr("Decline"),
+                style=discord.ButtonStyle.success if approve else discord.ButtonStyle.secondary,
+                custom_id=f"seatanswer:{game_id}:{seat}:{user_id}:{int(approve)}",
+            )
+        )
+        self.game_id, self.seat, self.user_id, self.approve = game_id, seat, user_id, approve
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> SeatAnswerButton:
+        return cls(int(match["game"]), int(match["seat"]), int(match["user"]), match["yes"] == "1")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        try:
+            game = await service.master.seats.answer(
+                self.game_id, self.seat, self.user_id, actor_of(interaction), approve=self.approve
+            )
+        except USER_ERRORS as err:
+            await send_error(interaction, str(err))
+            return
+        with using(await server_language(interaction.client, game.row.guild_id)):
+            text = (
+                tr("✅ {member} takes over the seat {mark}.", member=f"<@{self.user_id}>", mark=COLOUR_EMOJI[self.seat])
+                if self.approve
+                else tr("The request of {member} was declined.", member=f"<@{self.user_id}>")
+            )
+        await interaction.response.edit_message(
+            content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+        )
+        if self.approve:
+            await refresh_lobby(interaction.client, service.presenter, game)
+
+
+def _answer_view(game_id: int, seat: int, user_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(SeatAnswerButton(game_id, seat, user_id, True))
+    view.add_item(SeatAnswerButton(game_id, seat, user_id, False))
+    return view
+
+
+def take_seat_view(game: Game, seat: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(TakeSeatButton(game.id, seat))
     return view

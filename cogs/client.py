@@ -16,7 +16,7 @@ from cogs import pacing
 from cogs.admin import AdminCog
 from cogs.announcer import DiscordAnnouncer
 from cogs.away import AwayCog
-from cogs.buttons import KickButton, PassButton, RematchButton, SurrenderButton
+from cogs.buttons import KickButton, PassButton, RematchButton, SeatAnswerButton, SurrenderButton, TakeSeatButton
 from cogs.common import on_app_command_error
 from cogs.config import Config
 from cogs.game import GameCog
@@ -141,6 +141,15 @@ async def install_commands(bot: commands.AutoShardedBot, service: GameService) -
         AwayCog(bot, service),
     ):
         await bot.add_cog(cog)
-    bot.add_dynamic_items(LobbyButton, PassButton, SurrenderButton, KickButton, RematchButton, TutorialButton)
+    bot.add_dynamic_items(
+        LobbyButton,
+        PassButton,
+        SurrenderButton,
+        KickButton,
+        RematchButton,
+        TutorialButton,
+        TakeSeatButton,
+        SeatAnswerButton,
+    )
     bot.tree.error(on_app_command_error)
     quote_commands_of(bot.tree)

@@ -104,6 +104,8 @@ def _player_lines(game: Game, out_seats: frozenset[int], presenter: Presenter) -
         who = called(game, player)
         mark = COLOUR_EMOJI[player.seat] if player.seat is not None else "•"
         notes = [player.reliability.shown()] if not player.is_ai and player.reliability.counted else []
+        if player.left_seat is not None:
+            notes.append(tr("left; another plays on in the seat {mark}", mark=COLOUR_EMOJI[player.left_seat]))
         if row.status == RUNNING and player.seat is not None:
             if player.seat in out_seats:
                 notes.append(tr("out"))

@@ -21,7 +21,19 @@ def rules_embed(card: RulesetCard) -> discord.Embed:
     title = tr("{game} ({players} players)", game=card.title, players=players)
     embed = discord.Embed(title=title, description=card.rules_text[:4096], colour=0x3B82F6)
     embed.add_field(name=tr("Away"), value=away_rules(), inline=False)
+    embed.add_field(name=tr("Seats taken over"), value=replacement_rules(), inline=False)
     return embed
+
+
+def replacement_rules() -> str:
+    """What a game's ``replacements`` does with a seat its player leaves, and how that is rated."""
+    return tr(
+        "With `replacements` on, a seat whose player leaves (surrender, missed turns, time, a kick) or "
+        "misses the first turn is not left empty: a computer at the game's strongest level plays on in it, "
+        "and with `open` a member not in the game may take it over (the creator approves; `open-auto`: "
+        "first come). Ratings: who left is rated last, as if he had surrendered then; who took the seat "
+        "over, computer or member, is not rated for it."
+    )
 
 
 def away_rules() -> str:

@@ -217,6 +217,48 @@ class PlayerRemoved:
 
 
 @dataclass(frozen=True)
+class SeatTakenOver:
+    """Somebody plays on in a seat: a computer, for a player who left it (``reason`` as for a
+    removal, or "missed the first turn"), or a member, for the computer that had it ("handed over")."""
+
+    kind: ClassVar[str] = "seat_taken_over"
+    seat: int
+    reason: str
+    left_user_id: int | None
+    left_name: str
+    taker_user_id: int | None
+    taker_name: str
+    offered: bool = False  # members may ask to take it (with a button)
+    by: int | None = None  # the manager who removed the player ("kicked")
+    next_turn: TurnCall | None = None
+
+    def to_payload(self) -> Payload:
+        return {
+            "seat": self.seat,
+            "reason": self.reason,
+            "left": [self.left_user_id, self.left_name],
+            "taker": [self.taker_user_id, self.taker_name],
+            "offered": self.offered,
+            "by": self.by,
+        } | _call_payload(self.next_turn)
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> SeatTakenOver:
+        (left_user_id, left_name), (taker_user_id, taker_name) = payload["left"], payload["taker"]
+        return cls(
+            payload["seat"],
+            payload["reason"],
+            left_user_id,
+            left_name,
+            taker_user_id,
+            taker_name,
+            payload.get("offered", False),
+            payload.get("by"),
+            _call_from(payload),
+        )
+
+
+@dataclass(frozen=True)
 class GameOver:
     kind: ClassVar[str] = "game_over"
     result: dict[str, Any]  # as the game row stores it
@@ -330,6 +372,7 @@ News = (
     | TurnStarted
     | Reminder
     | PlayerRemoved
+    | SeatTakenOver
     | GameOver
     | Replay
     | DrawProposed
@@ -341,7 +384,7 @@ News = (
 )
 """Any announcement's content."""
 
-CARRIES_THE_CALL = (GameStarted, RoundResolved, PlayerRemoved)
+CARRIES_THE_CALL = (GameStarted, RoundResolved, PlayerRemoved, SeatTakenOver)
 """The posts a new turn's call to play rides on (``next_turn``) when one of them is made just before it."""
 
 

@@ -43,6 +43,9 @@ UNITS = (
 """Time units, largest first: their size in seconds, and how a count of them reads (short, spelled out)."""
 
 
+REPLACEMENTS = ("off", "computer", "open", "open-auto")
+
+
 def table_options(rs: Ruleset) -> tuple[Option, ...]:
     """Seats and clocks, the same for every ruleset (the seat range is the ruleset's), plus the chess
     clocks a ruleset offers and their increment."""
@@ -95,6 +98,19 @@ def table_options(rs: Ruleset) -> tuple[Option, ...]:
         ),
         Option("deadline_at", "text", None, "Turns end at this time of day: 20:00 Europe/Kyiv, or auto"),
         Option("missed_turns", "int", 3, "Missed turns in a row that remove a player", minimum=1, maximum=20),
+        Option(
+            "replacements",
+            "choice",
+            "off",
+            "Who plays on in a seat its player leaves",
+            choices=REPLACEMENTS,
+            labels=(
+                "nobody: the seat leaves the game",
+                "a computer",
+                "a computer, until a member takes it (the creator approves)",
+                "a computer, until a member takes it (first come)",
+            ),
+        ),
         Option("orders_stand", "bool", False, "At a deadline, orders given but not passed are played"),
         Option(
             "away_days",
@@ -186,6 +202,7 @@ def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
             orders_stand=table["orders_stand"],
             away_days=table["away_days"],
             min_reliability=table["min_reliability"],
+            replacements=table["replacements"],
         )
     else:
         if "increment" in chosen:
@@ -206,6 +223,7 @@ def settle(rs: Ruleset, chosen: Mapping[str, Any]) -> Settings:
             orders_stand=table["orders_stand"],
             away_days=table["away_days"],
             min_reliability=table["min_reliability"],
+            replacements=table["replacements"],
         )
     if table["deadline_at"] is not None:
         per_turn = CLOCKS["round"]

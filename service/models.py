@@ -37,6 +37,7 @@ class TimeSettings:
     away_days: int = 14  # days each player may be away (a computer standing in) over the game; 0: never
     min_reliability: int = 0  # joins refused below this on-time rate, in percent (0: none)
     daily: str | None = None  # turns end at a time of day (service.daily's text); None: turn_time after
+    replacements: str = "off"  # who plays on in a seat its player left: off, computer, open, open-auto
 
 
 _COMPUTER = re.compile(r"Computer (\d+)(?: \((.+)\))?")
@@ -46,6 +47,17 @@ def computer_name(number: int, level: str | None) -> str:
     """A computer seat's name as stored ("Computer 2 (Hard)"; without a level where the game has one
     level): English, like every stored value, and read back by ``PlayerRow.shown_name`` to show it."""
     return f"Computer {number}" if level is None else f"Computer {number} ({level})"
+
+
+def computer_shown(name: str) -> str:
+    """A computer seat's stored English name ("Computer 2 (Hard)") in the current language."""
+    found = _COMPUTER.fullmatch(name)
+    if found is None:
+        return name
+    number, level = found.groups()
+    if level is None:
+        return tr("Computer {number}", number=number)
+    return tr("Computer {number} ({level})", number=number, level=level_title(level))
 
 
 def computer_title(level: str | None) -> str:
@@ -109,6 +121,8 @@ class PlayerRow:
     away_level: str | None = None  # the level of that computer; None: the ruleset's default
     away_used: float = 0.0  # seconds of the game's away allowance taken (given back when he returns early)
     reliability: Reliability = Reliability()  # a member's turns in all his games (read with the row)
+    left_seat: int | None = None  # the seat he left to a computer or another member (``seat`` is then None)
+    took_over: bool = False  # plays on in a seat somebody left: rated for nobody
 
     @property
     def is_ai(self) -> bool:
@@ -122,13 +136,7 @@ class PlayerRow:
     def shown_name(self) -> str:
         """The name players read, in the current language: a computer's stored English name is translated
         (its number and level kept), a member's is his own."""
-        found = _COMPUTER.fullmatch(self.name) if self.is_ai else None
-        if found is None:
-            return self.name
-        number, level = found.groups()
-        if level is None:
-            return tr("Computer {number}", number=number)
-        return tr("Computer {number} ({level})", number=number, level=level_title(level))
+        return computer_shown(self.name) if self.is_ai else self.name
 
 
 @dataclass(frozen=True)
@@ -196,6 +204,7 @@ class GameRow:
                 row["away_days"],
                 row["min_reliability"],
                 row["daily_deadline"],
+                row["replacements"],
             ),
             turn_started_at=row["turn_started_at"],
             deadline_at=row["deadline_at"],

@@ -27,6 +27,7 @@ from service.announcements import (
     Replay,
     Resumed,
     RoundResolved,
+    SeatTakenOver,
     TurnCall,
     TurnStarted,
     read,
@@ -34,7 +35,7 @@ from service.announcements import (
 from service.errors import GameError
 from service.gameoptions import duration
 from service.markup import COLOUR_EMOJI, called, result_lines, when
-from service.models import RUNNING, Announcement, Game
+from service.models import RUNNING, Announcement, Game, computer_shown
 from service.ops.history import History
 from service.ops.usersettings import UserSettings
 from service.presenter import Presenter
@@ -58,6 +59,7 @@ DEPARTURES = {
     "missed turns": mark("{player} was removed after missing turns in a row"),
     "time ran out": mark("{player} ran out of time"),
     "kicked": mark("{player} was removed by a manager"),
+    "missed the first turn": mark("{player} missed the first turn"),
 }
 
 
@@ -85,6 +87,7 @@ class Post:
     uploads: tuple[Upload, ...] = ()  # a board, and the close-up of its part that changed if it has one
     rematch: bool = False  # with the button that opens a rematch
     dm: DirectMessage | None = None
+    take_seat: int | None = None  # with the button a member presses to take this seat over
 
 
 def _post(
@@ -195,6 +198,11 @@ class PostPresenter:
                 if note := self.presenter.games.ruleset(game.row).departure_note:
                     left = tr("{left}; {consequence}", left=left, consequence=tr(note))
                 return [self._with_call([f"{left}.", *consequences], news.next_turn, game)]
+            case SeatTakenOver():
+                post = self._with_call(self._taken_over(news, game), news.next_turn, game)
+                if news.taker_user_id is not None:  # the newcomer is called to play at once
+                    post = replace(post, pings=tuple(dict.fromkeys((*post.pings, news.taker_user_id))))
+                return [replace(post, take_seat=news.seat if news.offered else None)]
             case GameOver():
                 return [await self._over(news, game)]
             case Replay():
@@ -324,15 +332,41 @@ class PostPresenter:
             return tr("seat {number}", number=seat)
         return f"{COLOUR_EMOJI[seat]} {called(game, player)}"
 
-    def _departure(self, game: Game, seat: int, reason: str, by: int | None = None) -> str:
+    def _departure(self, game: Game, seat: int, reason: str, by: int | None = None, who: str | None = None) -> str:
         """ "🟥 <@1> ran out of time": a seat leaving, as players read it (``by``: the manager who
-        removed him, named; a post only pings those it calls to play)."""
-        who = self._mention(game, seat)
+        removed him, named; a post only pings those it calls to play; ``who``: the leaver, where
+        somebody else plays on in his seat)."""
+        who = who or self._mention(game, seat)
         if reason == "kicked" and by is not None:
             return tr("{player} was removed by {manager}", player=who, manager=f"<@{by}>")
         if reason in DEPARTURES:
             return tr(DEPARTURES[reason], player=who)
         return tr("{player} left ({reason})", player=who, reason=reason)
+
+    def _taken_over(self, news: SeatTakenOver, game: Game) -> list[str]:
+        """Who left the seat and who plays on in it; where members may take it, how."""
+        mark_ = COLOUR_EMOJI[news.seat]
+        if news.taker_user_id is not None:
+            return [
+                tr(
+                    "{member} takes over the seat {mark} of {computer} and plays on from here.",
+                    member=f"<@{news.taker_user_id}>",
+                    mark=mark_,
+                    computer=computer_shown(news.left_name),
+                )
+            ]
+        computer = computer_shown(news.taker_name)
+        left = self._departure(game, news.seat, news.reason, news.by, who=f"{mark_} <@{news.left_user_id}>")
+        lines = [tr("{left}; {computer} plays on in that seat.", left=left, computer=computer)]
+        if news.offered:
+            lines.append(
+                tr("A member not in the game may take this seat over: **Take this seat**.")
+                if game.row.time.replacements == "open-auto"
+                else tr(
+                    "A member not in the game may ask to take this seat over: **Take this seat**; the creator decides."
+                )
+            )
+        return lines
 
     async def _started(self, news: GameStarted, game: Game) -> Post:
         seats = "\n".join(

@@ -221,9 +221,7 @@ class Presenter:
             text = played if game.state is None else rs.public_orders(game.state, seat, played)
             name = names[seat] if seat < len(names) else tr("seat {number}", number=seat + 1)
             if seat in past.stand_ins:
-                name = tr(
-                    "{player} (away: {computer} played)", player=name, computer=computer_title(past.stand_ins[seat])
-                )
+                name = tr("{player} ({computer} played)", player=name, computer=computer_title(past.stand_ins[seat]))
             lines.append(f"{name}: `{text}`" if text else tr("{player}: no orders", player=name))
         if past.timed_out:
             lines.append(tr("The {unit} was resolved at its deadline.", unit=tr(past.unit)))

@@ -28,11 +28,12 @@ from service.announcements import (
     Reminder,
     Replay,
     RoundResolved,
+    SeatTakenOver,
     TurnCall,
     TurnStarted,
 )
 from service.daily import AUTO, choose
-from service.models import FINISHED, RUNNING, GameRow, Glance, OrderRow, PlayerRow, Reliability
+from service.models import FINISHED, RUNNING, GameRow, Glance, OrderRow, PlayerRow, Reliability, computer_name
 from service.reminders import DEFAULT_SETTINGS, ReminderSettings, outside_quiet_hours, reminder_time
 from service.timing import BANKED, bank_after_pass, clocked_nodes, turn_deadline
 
@@ -183,6 +184,8 @@ class Planner:
     def resolve(self, timed_out: bool) -> None:
         """Resolve the turn: submitted orders, default orders for everyone the game waited for."""
         acting = self.rs.acting_players(self.state)
+        if timed_out and self.plan.turn == 0:
+            self._replace_first_missers(acting)
         named = self._turn_named()
         parsed, texts, events = {}, {}, []
         for seat in sorted(acting):
@@ -239,6 +242,23 @@ class Planner:
                     return
         self._begin_turn()
 
+    def _replace_first_missers(self, acting: frozenset[int]) -> None:
+        """With replacements on, whoever missed the first turn is replaced at once, and his computer
+        plays it, so the game does not lose its first round to him (unless nobody played it at all)."""
+        if self.game.time.replacements == "off":
+            return
+        seated = self.seated()
+        missers = [s for s in sorted(acting) if not seated[s].is_ai and not self._counts(self._row(s))]
+        if len(missers) == sum(1 for s in acting if not seated[s].is_ai):
+            return
+        for seat in missers:
+            self._asked(seated[seat], False)
+            self._replaced(seat, "missed the first turn")
+            self._computers_play([seat])
+
+    def _row(self, seat: int) -> OrderRow:
+        return self.orders.get(seat, OrderRow(seat, "", False))
+
     def _asked(self, player: PlayerRow, on_time: bool) -> None:
         """A turn was asked of ``player``, and he answered it before the deadline or not."""
         if player.user_id is not None:
@@ -262,7 +282,11 @@ class Planner:
     def remove(self, seat: int, reason: str, continue_turn: bool = True, *, by: int | None = None) -> None:
         """A seat leaves (surrender, kick by the manager ``by``, missed turns, empty clock); the turn may
         then be complete, or the engine may have moved on to a new turn by itself (nobody left to play
-        the old one)."""
+        the old one). With replacements on, a member's seat is not left empty: a computer plays on."""
+        if self._replaced(seat, reason, by=by):
+            if continue_turn and self.plan.status != FINISHED:
+                self._computer_plays_on(seat)
+            return
         still_acting = self.rs.acting_players(self.state) - {seat}
         resolution = self.rs.remove_player(self.state, seat, reason)
         self.state = resolution.state
@@ -285,6 +309,61 @@ class Planner:
             self.plan.turn += 1
             self._begin_turn()
         elif self._ready() and self.plan.paused_at is None:
+            self.resolve(timed_out=False)
+        else:
+            self._refresh_deadline()
+
+    # --- seats taken over -------------------------------------------------------------------
+
+    def _replaced(self, seat: int, reason: str, *, by: int | None = None) -> bool:
+        """With replacements on, the member at ``seat`` leaves it to a computer at the ruleset's
+        default level, which plays on where he stood; the game ends if no member is left in it.
+        Returns whether it was so (off, or a computer leaving: the seat leaves the game)."""
+        player = self.seated()[seat]
+        if self.game.time.replacements == "off" or player.is_ai:
+            return False
+        level = self.rs.bot_level(None).name
+        number = sum(1 for p in self.players.values() if p.is_ai) + 1
+        name = computer_name(number, None if len(self.rs.bot_levels) == 1 else level)
+        self._take_seat(player, None, name, level)
+        offered = self.game.time.replacements != "computer"
+        self.plan.announcements.append(
+            SeatTakenOver(seat, reason, player.user_id, player.name, None, name, offered=offered, by=by)
+        )
+        seated = self.seated()
+        if not any(not seated[s].is_ai for s in self.rs.seats_in_game(self.state)):
+            self._end_by_standing(mark("no human player is left"))  # computers do not play on alone
+        return True
+
+    def hand_over(self, seat: int, user_id: int, name: str) -> None:
+        """The member ``user_id`` takes the computer's seat ``seat`` over, with its position and its
+        call to play: where the turn is still open (not on a time bank, whose clock the computer's
+        orders stopped), the computer's orders become his to change or pass (played as they are at
+        the deadline)."""
+        computer = self.seated()[seat]
+        self._take_seat(computer, user_id, name, None)
+        self.plan.announcements.append(SeatTakenOver(seat, "handed over", None, computer.name, user_id, name))
+        row = self.orders.get(seat)
+        if row is not None and row.passed and self.game.time.mode not in BANKED:
+            self.orders[seat] = replace(row, passed=False, stand_in=self.rs.bot_level(computer.ai_level).name)
+        self._refresh_deadline()
+
+    def _take_seat(self, leaving: PlayerRow, user_id: int | None, name: str, level: str | None) -> None:
+        """``leaving`` gives his seat up to a new player (a row written when the plan is committed)."""
+        seat = leaving.seat
+        self._update_player(
+            leaving, seat=None, left_seat=seat, remind_at=None, away_until=None, away_level=None, draw_agreed=False
+        )
+        arriving = PlayerRow(
+            min(0, *self.players) - 1, user_id, name, seat, 0, leaving.bank_left, False, ai_level=level, took_over=True
+        )
+        self.players[arriving.id] = self.plan.players[arriving.id] = arriving
+
+    def _computer_plays_on(self, seat: int) -> None:
+        """The computer that took ``seat`` over plays the turn in progress, if it is the seat's to play."""
+        if seat in self.rs.acting_players(self.state) and not self.orders.get(seat, OrderRow(seat, "", False)).passed:
+            self._computers_play([seat])
+        if self._ready() and self.plan.paused_at is None:
             self.resolve(timed_out=False)
         else:
             self._refresh_deadline()

@@ -220,27 +220,10 @@ class Lobby:
             if game.player_of(actor.user_id):
                 raise GameError(tr("you are already in game #{number}", number=game_id))
             self._require_free_seat(game)
-            await self._require_reliable(conn, game, actor)
+            await require_reliable(conn, game, actor)
             await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
 
         return await self.games.change(game_id, join)
-
-    async def _require_reliable(self, conn: Connection, game: Game, actor: Actor) -> None:
-        """A game with ``min_reliability`` refuses a member whose counted on-time rate is below it."""
-        least = game.row.time.min_reliability
-        turns = (await reliability.of_users(conn, [actor.user_id])).get(actor.user_id, Reliability())
-        if least and turns.counted and turns.percent < least:
-            raise NotAllowed(
-                tr(
-                    "game #{number} takes players on time in at least {least}% of their turns; you are on time "
-                    "in {percent}% ({on_time} of {asked})",
-                    number=game.id,
-                    least=least,
-                    percent=turns.percent,
-                    on_time=turns.on_time,
-                    asked=turns.asked,
-                )
-            )
 
     async def leave(self, game_id: int, actor: Actor) -> Game:
         """Leave a lobby. (In a running game, leaving is surrendering.)"""
@@ -352,3 +335,21 @@ class Lobby:
             planner.remove(seat, reason, by=by)
 
         return await self.games.transition(game_id, build)
+
+
+async def require_reliable(conn: Connection, game: Game, actor: Actor) -> None:
+    """A game with ``min_reliability`` refuses a member whose counted on-time rate is below it."""
+    least = game.row.time.min_reliability
+    turns = (await reliability.of_users(conn, [actor.user_id])).get(actor.user_id, Reliability())
+    if least and turns.counted and turns.percent < least:
+        raise NotAllowed(
+            tr(
+                "game #{number} takes players on time in at least {least}% of their turns; you are on time "
+                "in {percent}% ({on_time} of {asked})",
+                number=game.id,
+                least=least,
+                percent=turns.percent,
+                on_time=turns.on_time,
+                asked=turns.asked,
+            )
+        )

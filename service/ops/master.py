@@ -16,6 +16,7 @@ from service.ops.lobby import Lobby
 from service.ops.lookup import Lookup
 from service.ops.play import Play
 from service.ops.ratings import Ratings
+from service.ops.seats import Seats
 from service.ops.timekeeping import Timekeeping
 from service.ops.usersettings import UserSettings
 from service.storage.store import Store
@@ -29,6 +30,7 @@ class GameMaster:
         self.lobby = Lobby(self.games)
         self.play = Play(self.games)
         self.absence = Absence(self.games)
+        self.seats = Seats(self.games)
         self.timekeeping = Timekeeping(self.games)
         self.history = History(self.games)
         self.ratings = Ratings(db, self.games.rulesets)

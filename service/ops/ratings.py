@@ -157,17 +157,22 @@ class RatedPlayer:
 
 def _rated_players(result: dict, seated: Sequence[Any]) -> list[RatedPlayer]:
     """The game's players as rating sees them. Computer seats of one level are one player (at the
-    best place any of them reached), so a level is never rated against itself."""
+    best place any of them reached), so a level is never rated against itself. A member who left his
+    seat to somebody else is rated last, as if he had surrendered then; who took it over, not at all."""
     place = {int(seat): n for n, group in enumerate(result["ranking"]) for seat in group}
     points = {int(seat): int(p) for seat, p in result.get("points", {}).items()}
     winners = {int(seat) for seat in result.get("winners", [])}
     merged: dict[str, RatedPlayer] = {}
     for row in seated:
-        if row["seat"] not in place:
+        seat = row["seat"]
+        if seat is None and row["left_seat"] in place:
+            mine = RatedPlayer(player_key(row["user_id"], None), row["name"], len(result["ranking"]), False, 0)
+            merged[mine.key] = mine
+            continue
+        if seat not in place:
             continue
         key = player_key(row["user_id"], row["ai_level"])
         name = row["name"] if row["user_id"] is not None else f"Computer ({row['ai_level'] or 'default'})"
-        seat = row["seat"]
         mine = RatedPlayer(key, name, place[seat], seat in winners, points.get(seat, 0))
         if key in merged:
             was = merged[key]

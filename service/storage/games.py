@@ -71,6 +71,8 @@ def _player(r: Any) -> PlayerRow:
         r["away_level"],
         r["away_used"],
         Reliability(r["asked"] or 0, r["on_time"] or 0),
+        r["left_seat"],
+        bool(r["took_over"]),
     )
 
 
@@ -116,8 +118,8 @@ async def insert_game(
         """INSERT INTO games (guild_id, channel_id, creator_id, ruleset, options, min_players, max_players,
                               seed, time_mode, round_seconds, bank_seconds, increment_seconds,
                               reminder_seconds, missed_limit, orders_stand, away_days, min_reliability,
-                              daily_deadline, rated, created_at, updated_at)
-           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id""",
+                              daily_deadline, replacements, rated, created_at, updated_at)
+           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id""",
         (
             guild_id,
             channel_id,
@@ -136,6 +138,7 @@ async def insert_game(
             time.away_days,
             time.min_reliability,
             time.daily,
+            time.replacements,
             int(rated),
             now,
             now,
@@ -202,9 +205,11 @@ async def commit_plan(conn: Connection, before: GameRow, plan: Plan, now: float)
     )
     if cursor.rowcount != 1:
         raise _conflict(before.id)
+    changed = [p for p in plan.players.values() if p.id > 0]
     await conn.executemany(
         """UPDATE players SET seat = ?, missed = ?, bank_left = ?, draw_agreed = ?, remind_at = ?,
-                  reminded_turn = ?, bank_warned = ?, away_until = ?, away_level = ?, away_used = ? WHERE id = ?""",
+                  reminded_turn = ?, bank_warned = ?, away_until = ?, away_level = ?, away_used = ?,
+                  left_seat = ? WHERE id = ?""",
         [
             (
                 p.seat,
@@ -217,11 +222,18 @@ async def commit_plan(conn: Connection, before: GameRow, plan: Plan, now: float)
                 p.away_until,
                 p.away_level,
                 p.away_used,
+                p.left_seat,
                 p.id,
             )
-            for p in plan.players.values()
+            for p in changed
         ],
     )
+    for p in (p for p in plan.players.values() if p.id < 0):  # who takes a seat over (after its leaver freed it)
+        await conn.execute(
+            """INSERT INTO players (game_id, user_id, name, seat, bank_left, joined_at, ai_level, remind_at,
+                                    reminded_turn, took_over) VALUES (?,?,?,?,?,?,?,?,?,1)""",
+            (before.id, p.user_id, p.name[:64], p.seat, p.bank_left, now, p.ai_level, p.remind_at, p.reminded_turn),
+        )
     await reliability.add(conn, plan.reliability)
     await conn.execute("DELETE FROM orders WHERE game_id = ?", (before.id,))
     await conn.executemany(

@@ -32,9 +32,13 @@ async def unrated_games(conn: Connection) -> Sequence[Any]:
 
 
 async def seated_players(conn: Connection, game_id: int) -> Sequence[Any]:
-    """``user_id, name, seat, ai_level`` of the game's seated players, by seat."""
+    """``user_id, name, seat, ai_level, left_seat`` of the game's rated players: those in their seats
+    at the end, and the members who left theirs to somebody else (``seat`` None); not those who took
+    a seat over."""
     async with conn.execute(
-        "SELECT user_id, name, seat, ai_level FROM players WHERE game_id = ? AND seat IS NOT NULL ORDER BY seat",
+        """SELECT user_id, name, seat, ai_level, left_seat FROM players
+           WHERE game_id = ? AND took_over = 0 AND (seat IS NOT NULL OR (left_seat IS NOT NULL AND user_id IS NOT NULL))
+           ORDER BY seat, left_seat""",
         (game_id,),
     ) as cursor:
         return await cursor.fetchall()

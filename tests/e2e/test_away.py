@@ -29,7 +29,7 @@ async def test_three_rounds_away_then_back_by_an_order_of_his_own(table):
         assert f"<@{table.alice.id}>" not in posted.content  # not called to play while away
 
     orders = await fake.slash(table.bob, thread, "game orders", turn=3)
-    assert "alice (away: Computer (Easy) played): `" in orders.content, orders.content
+    assert "alice (Computer (Easy) played): `" in orders.content, orders.content
     assert "missed 1 of" not in lobby_card(table)  # nobody missed a round
 
     order = await first_move(table, table.alice)
