@@ -270,42 +270,48 @@ class TakeSeatButton(
         return cls(int(match["game"]), int(match["seat"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            taken = await service.master.seats.take(self.game_id, self.seat, actor_of(interaction))
-        except USER_ERRORS as err:
-            await send_error(interaction, str(err))
-            return
-        game = taken.game
-        if taken.taken:
-            text = tr(
-                "The seat is yours: you play on in game #{number} from here. Your orders: `/orders show`.",
-                number=game.id,
-            )
-            await interaction.followup.send(text, ephemeral=True)
-            await refresh_lobby(interaction.client, service.presenter, game)
-            return
-        await interaction.followup.send(
-            tr("You asked to take this seat over; the creator of game #{number} decides.", number=game.id)
-            if taken.new
-            else tr("You asked already; the creator of game #{number} decides.", number=game.id),
-            ephemeral=True,
+        await take_computer_seat(interaction, self.game_id, self.seat)
+
+
+async def take_computer_seat(interaction: discord.Interaction, game_id: int, seat: int) -> None:
+    """The member takes the computer's ``seat`` over, or asks the creator (a post in the thread with
+    Approve / Decline): the answer to **Take this seat** and ``/game take-seat`` (already deferred)."""
+    service = service_of(interaction)
+    try:
+        taken = await service.master.seats.take(game_id, seat, actor_of(interaction))
+    except USER_ERRORS as err:
+        await send_error(interaction, str(err))
+        return
+    game = taken.game
+    if taken.taken:
+        text = tr(
+            "The seat is yours: you play on in game #{number} from here. Your orders: `/orders show`.", number=game.id
         )
-        if taken.new and isinstance(interaction.channel, discord.abc.Messageable):
-            creator = game.row.creator_id
-            with using(await server_language(interaction.client, game.row.guild_id)):
-                await interaction.channel.send(
-                    tr(
-                        "<@{creator}>: {member} asks to take over the seat {mark} in game #{number}.",
-                        creator=creator,
-                        member=f"<@{interaction.user.id}>",
-                        mark=COLOUR_EMOJI[self.seat],
-                        number=game.id,
-                    ),
-                    view=_answer_view(game.id, self.seat, interaction.user.id),
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(creator)]),
-                )
+        await interaction.followup.send(text, ephemeral=True)
+        await refresh_lobby(interaction.client, service.presenter, game)
+        return
+    await interaction.followup.send(
+        tr("You asked to take this seat over; the creator of game #{number} decides.", number=game.id)
+        if taken.new
+        else tr("You asked already; the creator of game #{number} decides.", number=game.id),
+        ephemeral=True,
+    )
+    if taken.new:
+        thread = await fetch_game_channel(interaction.client, game.row.thread_id or game.row.channel_id)
+        creator = game.row.creator_id
+        with using(await server_language(interaction.client, game.row.guild_id)):
+            await thread.send(
+                tr(
+                    "<@{creator}>: {member} asks to take over the seat {mark} in game #{number}.",
+                    creator=creator,
+                    member=f"<@{interaction.user.id}>",
+                    mark=COLOUR_EMOJI[seat],
+                    number=game.id,
+                ),
+                view=_answer_view(game.id, seat, interaction.user.id),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(creator)]),
+            )
 
 
 class SeatAnswerButton(

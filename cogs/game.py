@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.buttons import surrender_view
+from cogs.buttons import surrender_view, take_computer_seat
 from cogs.common import (
     MyGame,
     OpenGame,
@@ -28,6 +28,7 @@ from cogs.create import creation_group
 from cogs.embeds import game_embed
 from cogs.lobby import post_lobby, refresh_lobby
 from i18n import level_title, ntr, tr, using
+from service.errors import GameError
 from service.models import LOBBY, RUNNING, Game
 from service.ops.history import PastTurn
 from service.presenter import Presenter
@@ -52,6 +53,15 @@ async def _of_game_typed(interaction: discord.Interaction, read: Callable[[Prese
 async def computer_levels(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The levels of the game meant, weakest first, matching what was typed."""
     return named_choices(await _of_game_typed(interaction, Presenter.bot_levels), level_title, current)
+
+
+async def computer_seats(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The computers of the game meant, as its card names them, matching what was typed."""
+    choices = await _of_game_typed(interaction, Presenter.computer_choices)
+    typed = current.casefold()
+    return [app_commands.Choice(name=label[:100], value=label[:100]) for label in choices if typed in label.casefold()][
+        :25
+    ]
 
 
 async def board_places(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -236,6 +246,16 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
         target = await game_meant(interaction, game)
         replay = await self.presenter.replay(target, interaction.filesize_limit)
         await interaction.followup.send(replay.text, file=upload_file(replay), ephemeral=True)
+
+    @app_commands.command(name="take-seat", description="Play on in a computer's seat (if the game lets members)")
+    @app_commands.describe(player="The computer whose seat you take", game="Game number (default: this thread's game)")
+    @app_commands.autocomplete(player=computer_seats)
+    async def take_seat(self, interaction: discord.Interaction, player: str, game: OpenGame | None = None) -> None:
+        target = await game_meant(interaction, game)
+        chosen = self.presenter.player_named(target, player)
+        if chosen.seat is None or not chosen.is_ai:
+            raise GameError(tr("that seat of game #{number} is no computer's to take over", number=target.id))
+        await take_computer_seat(interaction, target.id, chosen.seat)
 
     @app_commands.command(name="surrender", description="Give up: you leave the game now")
     @app_commands.describe(game="Game number (default: the game of this thread)")

@@ -85,6 +85,11 @@ class Presenter:
             for p in players
         ]
 
+    def computer_choices(self, game: Game) -> list[str]:
+        """The labels of the game's computers still in their seats (a member may take one over)."""
+        computers = {p.id for p in game.players if p.is_ai and p.seat is not None}
+        return [label for label, player_id in self.player_choices(game) if player_id in computers]
+
     def player_named(self, game: Game, text: str) -> PlayerRow:
         """The player ``text`` names: a player id as the choices give it, or a name typed in full (with
         its seat number where it looks like another's, so the wrong one of them is never taken)."""

@@ -48,13 +48,17 @@ async def test_in_a_game_of_turns_the_stand_in_plays_when_the_turn_comes_until_o
     game = (await master.lookup.list_games(table.guild.id))[0]
     first, second = sorted((table.alice, table.bob), key=lambda u: game.player_of(u.id).seat)
 
-    away = await fake.slash(second, thread, "away", until="12h", game=game.id)
+    away = await fake.slash(second, thread, "away", until="12h", game=game.id, level="Easy")
     assert "This turn" not in away.content  # not his turn: nothing to play yet
-    offered = await fake.autocomplete(first, thread, "orders send", focused="text", value="")
-    await fake.slash(first, thread, "orders send", text=offered[0]["value"])
-    await table.post(lambda m: m.content.startswith("**Turn 1.**"))
-    await table.tick(1)  # the stand-in's turn resolves at its wake-up
-    await table.post(lambda m: m.content.startswith("**Turn 2.**"))
+    for turn in (1, 3, 5):  # three turns each: the stand-in plays every one of his when it comes
+        offered = await fake.autocomplete(first, thread, "orders send", focused="text", value="")
+        await fake.slash(first, thread, "orders send", text=offered[0]["value"])
+        await table.post(lambda m, n=turn: m.content.startswith(f"**Turn {n}.**"))
+        await table.tick(1)  # the stand-in's turn resolves at its wake-up
+        await table.post(lambda m, n=turn + 1: m.content.startswith(f"**Turn {n}.**"))
+    history = await fake.slash(first, thread, "game orders", turn=6)
+    assert "(Computer (Easy) played): `" in history.content, history.content
+    assert (await master.games.get_game(game.id)).player_of(second.id).missed == 0
     refused = await fake.slash(second, thread, "orders send", text="end")
     assert "you are away and a computer plays for you" in refused.content
 

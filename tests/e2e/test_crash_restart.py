@@ -88,3 +88,57 @@ async def test_a_bot_killed_mid_post_and_restarted_past_the_nonce_window_posts_e
     assert first.returncode == -signal.SIGKILL and second.returncode == 0, log
     assert "Traceback" not in log and "stopped cleanly" in log, log
     assert [line.split(".")[0] for line in rounds] == ["**Round 1", "**Round 2"], rounds
+
+
+async def test_an_away_period_and_a_pending_take_over_survive_a_sigkill(tmp_path):
+    """ "Restart-safe: an away period or a pending take-over survives a SIGKILL of the bot." """
+    database = tmp_path / "games.sqlite3"
+    settings = {"DATABASE_PATH": str(database), "WORKERS": "1", "SWEEP_SECONDS": "1"}
+    logs = [tmp_path / "first.log", tmp_path / "second.log"]
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild("crash")
+        alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+        for user in (alice, bob, carol):
+            fake.add_member(guild, user)
+        channel = guild.channels[0]
+        first = await fake.bot_process(settings, logs[0])
+        second = None
+        try:
+            await fake.wait_for_shards((0, 1), timeout=SETTLED_SECONDS)
+            await fake.slash(alice, channel, "game create conquest", **(GAME | {"max_players": 3}), replacements="open")
+            lobby = next(m for m in fake.channel_messages(channel) if m.components)
+            await fake.click(bob, lobby, button(lobby, "Join"))
+            await fake.slash(alice, channel, "game add-ai", game=1, level="Easy")
+            await fake.click(alice, lobby, button(lobby, "Start"))
+            started = await fake.wait_for_message(lambda m: "has started" in m.content, SETTLED_SECONDS)
+            thread = fake.channel(started.channel_id)
+            away = await fake.slash(alice, thread, "away", until="3d")
+            await away.settled(SETTLED_SECONDS)
+            [computer] = await fake.autocomplete(carol, thread, "game take-seat", focused="player", value="")
+            asked = await fake.slash(carol, thread, "game take-seat", player=computer["value"])
+            await asked.settled(SETTLED_SECONDS)
+            request = await fake.wait_for_message(lambda m: "asks to take over the seat" in m.content, SETTLED_SECONDS)
+            first.send_signal(signal.SIGKILL)
+            await first.wait()
+
+            second = await fake.bot_process(settings, logs[1])
+            await fake.wait_for_shards((0, 1), timeout=SETTLED_SECONDS)
+            await fake.slash(bob, thread, "orders pass")  # Alice's stand-in and the computer played already
+            await fake.wait_for_message(lambda m: m.content.startswith("**Round 1."), SETTLED_SECONDS)
+            await fake.slash(bob, thread, "orders pass")  # and again: she is still away
+            await fake.wait_for_message(lambda m: m.content.startswith("**Round 2."), SETTLED_SECONDS)
+            await fake.click(alice, request, button(request, "Approve"))
+            await fake.wait_for_message(lambda m: "and plays on from here" in m.content, SETTLED_SECONDS)
+            await settled(database)
+        finally:
+            for process in (first, second):
+                if process is not None and process.returncode is None:
+                    process.send_signal(signal.SIGTERM)
+                    await process.wait()
+    log = logs[1].read_text()
+    assert first.returncode == -signal.SIGKILL and second.returncode == 0, log
+    assert "Traceback" not in log, log
+    with sqlite3.connect(database) as conn:
+        (away_until,) = conn.execute("SELECT away_until FROM players WHERE name = 'alice'").fetchone()
+        (taker,) = conn.execute("SELECT name FROM players WHERE took_over = 1 AND user_id IS NOT NULL").fetchone()
+    assert away_until is not None and taker == "carol"
