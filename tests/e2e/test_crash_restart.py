@@ -8,9 +8,12 @@ to forget its nonces: the process cannot be put to sleep for Discord's few minut
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import sqlite3
 import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 
 from tests.e2e.conftest import button
 from tests.fakediscord import FakeDiscord
@@ -41,50 +44,91 @@ async def settled(database) -> None:
     assert undelivered(database) == 0, "posts still waiting in the outbox"
 
 
-async def test_a_bot_killed_mid_post_and_restarted_past_the_nonce_window_posts_each_round_once(tmp_path):
-    database = tmp_path / "games.sqlite3"
-    settings = {"DATABASE_PATH": str(database), "WORKERS": "1", "SWEEP_SECONDS": "1"}
-    logs = [tmp_path / "first.log", tmp_path / "second.log"]
+@dataclass
+class Crash:
+    """A fake Discord with one server and its members, and ``python bot.py`` processes on one SQLite file."""
+
+    fake: FakeDiscord
+    members: list
+    channel: object
+    database: object
+    folder: object
+    processes: list = field(default_factory=list)
+
+    async def start(self):
+        """One more bot process (its log in a file of its own), once Discord has it connected."""
+        settings = {"DATABASE_PATH": str(self.database), "WORKERS": "1", "SWEEP_SECONDS": "1"}
+        process = await self.fake.bot_process(settings, self.log(len(self.processes)))
+        self.processes.append(process)
+        await self.fake.wait_for_shards((0, 1), timeout=SETTLED_SECONDS)
+        return process
+
+    async def kill(self, process) -> None:
+        process.send_signal(signal.SIGKILL)
+        await process.wait()
+
+    def log(self, number: int):
+        return self.folder / f"bot-{number}.log"
+
+    async def start_game(self, options: dict) -> object:
+        """The first member opens a conquest game with ``options`` and the second joins; it starts."""
+        first, second = self.members[:2]
+        await self.fake.slash(first, self.channel, "game create conquest", **options)
+        lobby = next(m for m in self.fake.channel_messages(self.channel) if m.components)
+        await self.fake.click(second, lobby, button(lobby, "Join"))
+        return lobby
+
+
+@contextlib.asynccontextmanager
+async def crashing(tmp_path, *names: str) -> AsyncIterator[Crash]:
+    """A ``Crash`` whose processes still running at the end are stopped (SIGTERM)."""
     async with FakeDiscord() as fake:
-        guild, alice, bob = fake.add_guild("crash"), fake.add_user("alice"), fake.add_user("bob")
-        for user in (alice, bob):
+        guild = fake.add_guild("crash")
+        members = [fake.add_user(name) for name in names]
+        for user in members:
             fake.add_member(guild, user)
-        channel = guild.channels[0]
-        first = await fake.bot_process(settings, logs[0])
-        second = None
+        crash = Crash(fake, members, guild.channels[0], tmp_path / "games.sqlite3", tmp_path)
         try:
-            await fake.wait_for_shards((0, 1), timeout=SETTLED_SECONDS)
-            await fake.slash(alice, channel, "game create conquest", **GAME)
-            lobby = next(m for m in fake.channel_messages(channel) if m.components)
-            await fake.click(bob, lobby, button(lobby, "Join"))
-            await fake.click(alice, lobby, button(lobby, "Start"))
-            started = await fake.wait_for_message(lambda m: "has started" in m.content, SETTLED_SECONDS)
-            thread = fake.channel(started.channel_id)
-
-            await fake.slash(alice, thread, "orders pass")
-            fake.inject_hang(f"/channels/{thread.id}/messages", method="POST")
-            await fake.slash(bob, thread, "orders pass")
-            await fake.world.wait_until(lambda: "hang" in " ".join(fake.faults_fired), SETTLED_SECONDS, "the hang")
-            fake.forget_nonces()
-            assert age_attempts(database, WINDOW_PASSED_SECONDS) >= 1
-            first.send_signal(signal.SIGKILL)
-            await first.wait()
-
-            second = await fake.bot_process(settings, logs[1])
-            await settled(database)
-            for user in (alice, bob):
-                await fake.slash(user, thread, "orders pass")
-            await fake.wait_for_message(
-                lambda m: m.channel_id == thread.id and m.content.startswith("**Round 2."), SETTLED_SECONDS
-            )
-            await settled(database)
+            yield crash
         finally:
-            for process in (first, second):
-                if process is not None and process.returncode is None:
+            for process in crash.processes:
+                if process.returncode is None:
                     process.send_signal(signal.SIGTERM)
                     await process.wait()
+
+
+async def started_thread(crash: Crash, lobby) -> object:
+    await crash.fake.click(crash.members[0], lobby, button(lobby, "Start"))
+    started = await crash.fake.wait_for_message(lambda m: "has started" in m.content, SETTLED_SECONDS)
+    return crash.fake.channel(started.channel_id)
+
+
+async def test_a_bot_killed_mid_post_and_restarted_past_the_nonce_window_posts_each_round_once(tmp_path):
+    async with crashing(tmp_path, "alice", "bob") as crash:
+        fake, (alice, bob) = crash.fake, crash.members
+        first = await crash.start()
+        thread = await started_thread(crash, await crash.start_game(GAME))
+
+        await fake.slash(alice, thread, "orders pass")
+        fake.inject_hang(f"/channels/{thread.id}/messages", method="POST")
+        await fake.slash(bob, thread, "orders pass")
+        await fake.world.wait_until(lambda: "hang" in " ".join(fake.faults_fired), SETTLED_SECONDS, "the hang")
+        fake.forget_nonces()
+        assert age_attempts(crash.database, WINDOW_PASSED_SECONDS) >= 1
+        await crash.kill(first)
+
+        second = await crash.start()
+        await settled(crash.database)
+        for user in (alice, bob):
+            await fake.slash(user, thread, "orders pass")
+        await fake.wait_for_message(
+            lambda m: m.channel_id == thread.id and m.content.startswith("**Round 2."), SETTLED_SECONDS
+        )
+        await settled(crash.database)
+        second.send_signal(signal.SIGTERM)
+        await second.wait()
         rounds = [m.content.split("\n")[0] for m in fake.channel_messages(thread) if m.content.startswith("**Round")]
-    log = logs[1].read_text()
+    log = crash.log(1).read_text()
     assert first.returncode == -signal.SIGKILL and second.returncode == 0, log
     assert "Traceback" not in log and "stopped cleanly" in log, log
     assert [line.split(".")[0] for line in rounds] == ["**Round 1", "**Round 2"], rounds
@@ -92,53 +136,30 @@ async def test_a_bot_killed_mid_post_and_restarted_past_the_nonce_window_posts_e
 
 async def test_an_away_period_and_a_pending_take_over_survive_a_sigkill(tmp_path):
     """ "Restart-safe: an away period or a pending take-over survives a SIGKILL of the bot." """
-    database = tmp_path / "games.sqlite3"
-    settings = {"DATABASE_PATH": str(database), "WORKERS": "1", "SWEEP_SECONDS": "1"}
-    logs = [tmp_path / "first.log", tmp_path / "second.log"]
-    async with FakeDiscord() as fake:
-        guild = fake.add_guild("crash")
-        alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
-        for user in (alice, bob, carol):
-            fake.add_member(guild, user)
-        channel = guild.channels[0]
-        first = await fake.bot_process(settings, logs[0])
-        second = None
-        try:
-            await fake.wait_for_shards((0, 1), timeout=SETTLED_SECONDS)
-            await fake.slash(alice, channel, "game create conquest", **(GAME | {"max_players": 3}), replacements="open")
-            lobby = next(m for m in fake.channel_messages(channel) if m.components)
-            await fake.click(bob, lobby, button(lobby, "Join"))
-            await fake.slash(alice, channel, "game add-ai", game=1, level="Easy")
-            await fake.click(alice, lobby, button(lobby, "Start"))
-            started = await fake.wait_for_message(lambda m: "has started" in m.content, SETTLED_SECONDS)
-            thread = fake.channel(started.channel_id)
-            away = await fake.slash(alice, thread, "away", until="3d")
-            await away.settled(SETTLED_SECONDS)
-            [computer] = await fake.autocomplete(carol, thread, "game take-seat", focused="player", value="")
-            asked = await fake.slash(carol, thread, "game take-seat", player=computer["value"])
-            await asked.settled(SETTLED_SECONDS)
-            request = await fake.wait_for_message(lambda m: "asks to take over the seat" in m.content, SETTLED_SECONDS)
-            first.send_signal(signal.SIGKILL)
-            await first.wait()
+    async with crashing(tmp_path, "alice", "bob", "carol") as crash:
+        fake, (alice, bob, carol) = crash.fake, crash.members
+        first = await crash.start()
+        lobby = await crash.start_game(GAME | {"max_players": 3, "replacements": "open"})
+        await fake.slash(alice, crash.channel, "game add-ai", game=1, level="Easy")
+        thread = await started_thread(crash, lobby)
+        away = await fake.slash(alice, thread, "away", until="3d")
+        await away.settled(SETTLED_SECONDS)
+        [computer] = await fake.autocomplete(carol, thread, "game take-seat", focused="player", value="")
+        asked = await fake.slash(carol, thread, "game take-seat", player=computer["value"])
+        await asked.settled(SETTLED_SECONDS)
+        request = await fake.wait_for_message(lambda m: "asks to take over the seat" in m.content, SETTLED_SECONDS)
+        await crash.kill(first)
 
-            second = await fake.bot_process(settings, logs[1])
-            await fake.wait_for_shards((0, 1), timeout=SETTLED_SECONDS)
-            await fake.slash(bob, thread, "orders pass")  # Alice's stand-in and the computer played already
-            await fake.wait_for_message(lambda m: m.content.startswith("**Round 1."), SETTLED_SECONDS)
-            await fake.slash(bob, thread, "orders pass")  # and again: she is still away
-            await fake.wait_for_message(lambda m: m.content.startswith("**Round 2."), SETTLED_SECONDS)
-            await fake.click(alice, request, button(request, "Approve"))
-            await fake.wait_for_message(lambda m: "and plays on from here" in m.content, SETTLED_SECONDS)
-            await settled(database)
-        finally:
-            for process in (first, second):
-                if process is not None and process.returncode is None:
-                    process.send_signal(signal.SIGTERM)
-                    await process.wait()
-    log = logs[1].read_text()
-    assert first.returncode == -signal.SIGKILL and second.returncode == 0, log
-    assert "Traceback" not in log, log
-    with sqlite3.connect(database) as conn:
+        await crash.start()
+        await fake.slash(bob, thread, "orders pass")  # Alice's stand-in and the computer played already
+        await fake.wait_for_message(lambda m: m.content.startswith("**Round 1."), SETTLED_SECONDS)
+        await fake.slash(bob, thread, "orders pass")  # and again: she is still away
+        await fake.wait_for_message(lambda m: m.content.startswith("**Round 2."), SETTLED_SECONDS)
+        await fake.click(alice, request, button(request, "Approve"))
+        await fake.wait_for_message(lambda m: "and plays on from here" in m.content, SETTLED_SECONDS)
+        await settled(crash.database)
+    assert first.returncode == -signal.SIGKILL and "Traceback" not in crash.log(1).read_text()
+    with sqlite3.connect(crash.database) as conn:
         (away_until,) = conn.execute("SELECT away_until FROM players WHERE name = 'alice'").fetchone()
         (taker,) = conn.execute("SELECT name FROM players WHERE took_over = 1 AND user_id IS NOT NULL").fetchone()
     assert away_until is not None and taker == "carol"
