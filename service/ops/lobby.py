@@ -194,8 +194,10 @@ class Lobby:
                 max_players=old.row.max_players,
                 rated=old.row.rated,
             )
-            others = [
-                p for p in sorted(old.players, key=lambda p: (p.seat is None, p.seat)) if p.user_id != actor.user_id
+            others = [  # the game's own players, as it began: not who took a seat over during it
+                p
+                for p in sorted(old.players, key=lambda p: (p.seat is None, p.seat or 0, p.id))
+                if p.user_id != actor.user_id and not p.took_over
             ]
 
             async def seat_the_others(conn: Connection, game: Game) -> None:

@@ -141,3 +141,12 @@ def test_the_leaver_is_rated_last_and_who_took_over_not_at_all():
     ]
     rated = {p.name: (p.place, p.won) for p in _rated_players(result, rows)}
     assert rated == {"Alice": (1, False), "Bob": (2, False), "Carol": (3, False)}
+
+
+async def test_a_rematch_seats_the_games_own_players_not_who_took_seats_over(env):
+    game = await env.new_game(ALICE, BOB, CAROL, time=table("computer"))
+    for actor in (CAROL, BOB, ALICE):  # the last member leaving ends it: computers do not play on alone
+        game = await env.master.play.surrender(game.id, actor)
+    assert game.row.status == "finished"
+    rematch, _ = await env.master.lobby.rematch(game.id, BOB)
+    assert sorted(p.user_id for p in rematch.players) == [ALICE.user_id, BOB.user_id, CAROL.user_id]
