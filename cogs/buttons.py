@@ -4,6 +4,7 @@ a restart (``DynamicItem``); a stale Pass (the turn ended meanwhile) is refused,
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from typing import Any
@@ -17,6 +18,8 @@ from i18n import mark, ntr, tr, using
 from service.markup import COLOUR_EMOJI, player_name, when
 from service.models import RUNNING, Game
 from service.presenter import Presenter
+
+log = logging.getLogger(__name__)
 
 
 def after_pass(presenter: Presenter, before: Game, after: Game) -> str:
@@ -291,15 +294,10 @@ async def take_computer_seat(interaction: discord.Interaction, game_id: int, sea
         await interaction.followup.send(text, ephemeral=True)
         await refresh_lobby(interaction.client, service.presenter, game)
         return
-    await interaction.followup.send(
-        tr("You asked to take this seat over; the creator of game #{number} decides.", number=game.id)
-        if taken.new
-        else tr("You asked already; the creator of game #{number} decides.", number=game.id),
-        ephemeral=True,
-    )
-    if taken.new:
+    # Posted again when he asks again: an earlier post may never have reached the thread.
+    creator = game.row.creator_id
+    try:
         thread = await fetch_game_channel(interaction.client, game.row.thread_id or game.row.channel_id)
-        creator = game.row.creator_id
         with using(await server_language(interaction.client, game.row.guild_id)):
             await thread.send(
                 tr(
@@ -312,6 +310,16 @@ async def take_computer_seat(interaction: discord.Interaction, game_id: int, sea
                 view=_answer_view(game.id, seat, interaction.user.id),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(creator)]),
             )
+    except discord.HTTPException as err:
+        log.info("seat request in game #%s not posted: %s", game.id, err)
+        await send_error(interaction, tr("I could not post your request in the game's thread; press again later"))
+        return
+    await interaction.followup.send(
+        tr("You asked to take this seat over; the creator of game #{number} decides.", number=game.id)
+        if taken.new
+        else tr("You asked already; the creator of game #{number} decides.", number=game.id),
+        ephemeral=True,
+    )
 
 
 class SeatAnswerButton(

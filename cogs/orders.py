@@ -36,8 +36,11 @@ def _listing(mine: MyOrders, game: Game, turn: str, room: int = 1600) -> str:
     )
     heading = tr("Game #{number}, {turn} — your orders:", number=mine.game_id, turn=turn[:1].lower() + turn[1:])
     if mine.stand_in:
-        heading += "\n" + tr(
-            "(given for you by {computer} while you were away)", computer=computer_title(mine.stand_in)
+        computer = computer_title(mine.stand_in)
+        heading += "\n" + (
+            tr("(given for you by {computer})", computer=computer)
+            if mine.passed
+            else tr("(given for you by {computer}: change them or pass)", computer=computer)
         )
     warned = "".join(
         "\n" + tr("⚠️ **Careful: {warning}.** They are not played until you pass.", warning=warning)

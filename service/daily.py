@@ -47,18 +47,19 @@ class Daily:
 
     @classmethod
     def parse(cls, text: str) -> Daily:
-        """What ``text()`` wrote; anything else is refused (as ``read`` says why)."""
+        """What ``text()`` wrote ("auto", "20:00 Europe/Kyiv", "auto 20:00 UTC 4/4"); its zone is not
+        looked up again (``zone`` reads one this machine no longer knows as UTC, so no game sticks)."""
         if text == AUTO:
             return cls(None, 0, "UTC", auto=True)
         parts = text.split()
         auto = parts[0] == AUTO
         if auto:
             parts = parts[1:]
-        counts = parts.pop().split("/") if auto and len(parts) == 3 else None
-        daily = read(" ".join(parts))
-        if counts is None:
-            return daily
-        return dataclasses.replace(daily, auto=True, awake=int(counts[0]), players=int(counts[1]))
+        found = _TIME.fullmatch(parts[0]) if len(parts) in (2, 3) else None
+        if found is None:
+            raise GameError(tr("this game's time of day for deadlines is damaged: {text!r}", text=text[:60]))
+        awake, players = (int(n) for n in parts[2].split("/")) if auto and len(parts) == 3 else (None, None)
+        return cls(int(found[1]), int(found[2]), parts[1], auto, awake, players)
 
     def next_after(self, at: float) -> float:
         """The first moment of this time of day at or after ``at`` (a day with no such moment, the

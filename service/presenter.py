@@ -143,7 +143,7 @@ class Presenter:
 
     def away_note(self, game: Game, player: PlayerRow) -> str | None:
         """ "away until … — played by Computer (Hard)" while a computer stands in for him, else None."""
-        if player.away_until is None or game.row.status != RUNNING:
+        if not player.away_at(self.games.clock.now()) or game.row.status != RUNNING:
             return None
         rs = self.rulesets.get(game.row.ruleset)
         level = rs.bot_level(player.away_level).name if rs else player.away_level

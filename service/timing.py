@@ -23,12 +23,20 @@ BANKED = ("bank", "increment")  # the clocks on which each player's time bank ru
 def turn_deadline(settings: TimeSettings, started_at: float, waiting_banks: Iterable[float]) -> float | None:
     """When the game must next act on its own, given the banks of the humans it is waiting for."""
     if settings.mode == "round":
-        ends = started_at + settings.round_seconds
-        return Daily.parse(settings.daily).next_after(ends) if settings.daily not in (None, AUTO) else ends
+        return started_at + settings.round_seconds
     if settings.mode in BANKED:
         banks = list(waiting_banks)
         return started_at + max(0.0, min(banks)) if banks else None
     return None
+
+
+def daily_start(settings: TimeSettings, started_at: float) -> float:
+    """When a turn begun at ``started_at`` starts as far as its clock goes: where turns end at a time
+    of day, a turn time before the first such time at least a turn time away (so a pause or more time
+    moves that deadline as it moves any other, and it is not rounded to the time of day again)."""
+    if settings.mode != "round" or settings.daily in (None, AUTO):
+        return started_at
+    return Daily.parse(settings.daily).next_after(started_at + settings.round_seconds) - settings.round_seconds
 
 
 def bank_after_pass(settings: TimeSettings, bank: float, started_at: float, now: float) -> float:

@@ -35,7 +35,7 @@ from service.announcements import (
 from service.daily import AUTO, choose
 from service.models import FINISHED, RUNNING, GameRow, Glance, OrderRow, PlayerRow, Reliability, computer_name
 from service.reminders import DEFAULT_SETTINGS, ReminderSettings, outside_quiet_hours, reminder_time
-from service.timing import BANKED, bank_after_pass, clocked_nodes, turn_deadline
+from service.timing import BANKED, bank_after_pass, clocked_nodes, daily_start, turn_deadline
 
 log = logging.getLogger(__name__)
 
@@ -129,8 +129,24 @@ class Planner:
         return self.seq
 
     def _ready(self) -> bool:
+        """Every acting seat's orders are final; with every member of the game away, not before the
+        turn's own time either (computers and stand-ins do not play a game on alone)."""
+        return self._all_final() and (not self._nobody_here() or self.now >= self._unhurried())
+
+    def _all_final(self) -> bool:
         acting = self.rs.acting_players(self.state)
         return bool(acting) and all(self.orders.get(seat, OrderRow(seat, "", False)).passed for seat in acting)
+
+    def _nobody_here(self) -> bool:
+        """Every member still in the game is away."""
+        seated = self.seated()
+        members = [seated[s] for s in self.rs.seats_in_game(self.state) if not seated[s].is_ai]
+        return bool(members) and all(p.away_at(self.now) for p in members)
+
+    def _unhurried(self) -> float:
+        """When a turn whose orders all came from computers and stand-ins resolves, every member being
+        away: a turn time after it began (its deadline, on a clock with one per turn)."""
+        return (self.plan.turn_started_at or self.now) + self.game.time.round_seconds
 
     def _counts(self, row: OrderRow) -> bool:
         """Whether a seat's orders are played: passed, a stand-in's (left to a player back before the
@@ -184,7 +200,7 @@ class Planner:
     def resolve(self, timed_out: bool) -> None:
         """Resolve the turn: submitted orders, default orders for everyone the game waited for."""
         acting = self.rs.acting_players(self.state)
-        if timed_out and self.plan.turn == 0:
+        if timed_out and self.plan.turn < (1 if self.rs.orders_are_secret(self.state) else len(self.seated())):
             self._replace_first_missers(acting)
         named = self._turn_named()
         parsed, texts, events = {}, {}, []
@@ -243,13 +259,15 @@ class Planner:
         self._begin_turn()
 
     def _replace_first_missers(self, acting: frozenset[int]) -> None:
-        """With replacements on, whoever missed the first turn is replaced at once, and his computer
-        plays it, so the game does not lose its first round to him (unless nobody played it at all)."""
+        """With replacements on, whoever missed his first turn (the first round, or in a game of
+        turns each player's first) is replaced at once, and his computer plays it, so the game does
+        not lose it to him; unless that leaves no member who played in the game."""
         if self.game.time.replacements == "off":
             return
         seated = self.seated()
         missers = [s for s in sorted(acting) if not seated[s].is_ai and not self._counts(self._row(s))]
-        if len(missers) == sum(1 for s in acting if not seated[s].is_ai):
+        members = [s for s in self.rs.seats_in_game(self.state) if not seated[s].is_ai]
+        if not missers or set(members) <= set(missers):
             return
         for seat in missers:
             self._asked(seated[seat], False)
@@ -326,12 +344,13 @@ class Planner:
         number = sum(1 for p in self.players.values() if p.is_ai) + 1
         name = computer_name(number, None if len(self.rs.bot_levels) == 1 else level)
         self._take_seat(player, None, name, level)
-        offered = self.game.time.replacements != "computer"
+        seated = self.seated()
+        alone = not any(not seated[s].is_ai for s in self.rs.seats_in_game(self.state))
+        offered = self.game.time.replacements != "computer" and not alone
         self.plan.announcements.append(
             SeatTakenOver(seat, reason, player.user_id, player.name, None, name, offered=offered, by=by)
         )
-        seated = self.seated()
-        if not any(not seated[s].is_ai for s in self.rs.seats_in_game(self.state)):
+        if alone:
             self._end_by_standing(mark("no human player is left"))  # computers do not play on alone
         return True
 
@@ -344,18 +363,21 @@ class Planner:
         self._take_seat(computer, user_id, name, None)
         self.plan.announcements.append(SeatTakenOver(seat, "handed over", None, computer.name, user_id, name))
         row = self.orders.get(seat)
-        if row is not None and row.passed and self.game.time.mode not in BANKED:
-            self.orders[seat] = replace(row, passed=False, stand_in=self.rs.bot_level(computer.ai_level).name)
+        if row is not None and row.passed:  # the computer's orders, never counted as his turn on time
+            still_open = self.game.time.mode not in BANKED
+            self.orders[seat] = replace(row, passed=not still_open, stand_in=self.rs.bot_level(computer.ai_level).name)
         self._refresh_deadline()
 
     def _take_seat(self, leaving: PlayerRow, user_id: int | None, name: str, level: str | None) -> None:
-        """``leaving`` gives his seat up to a new player (a row written when the plan is committed)."""
+        """``leaving`` gives his seat up to a new player (a row written when the plan is committed), who
+        starts with a full clock (one that ran out would put him out at once)."""
         seat = leaving.seat
         self._update_player(
             leaving, seat=None, left_seat=seat, remind_at=None, away_until=None, away_level=None, draw_agreed=False
         )
+        bank = float(self.game.time.bank_seconds) if self.game.time.mode in BANKED else None  # a clock of its own
         arriving = PlayerRow(
-            min(0, *self.players) - 1, user_id, name, seat, 0, leaving.bank_left, False, ai_level=level, took_over=True
+            min(0, *self.players) - 1, user_id, name, seat, 0, bank, False, ai_level=level, took_over=True
         )
         self.players[arriving.id] = self.plan.players[arriving.id] = arriving
 
@@ -591,8 +613,10 @@ class Planner:
         return NamedTurn(self.plan.turn + 1, self.rs.turn_unit(self.state), number, of)
 
     def _begin_turn(self) -> None:
-        # A turn that begins during a pause starts, as far as clocks go, when the pause ends.
-        self.plan.turn_started_at = self.plan.paused_at if self.plan.paused_at is not None else self.now
+        # A turn that begins during a pause starts, as far as clocks go, when the pause ends; a turn
+        # that ends at a time of day, as far as clocks go, a turn time before it.
+        started = self.plan.paused_at if self.plan.paused_at is not None else self.now
+        self.plan.turn_started_at = daily_start(self.game.time, started)
         self.orders = {}
         for player in self.seated().values():
             if player.away_until is not None and not player.away_at(self.now):  # his time away is over
@@ -643,8 +667,8 @@ class Planner:
         return player.ai_level if player.is_ai else player.away_level
 
     def _refresh_deadline(self) -> None:
-        if self._ready():
-            self.plan.deadline_at = self.now  # only computer players left to act
+        if self._all_final():  # only computer players (or stand-ins) left to act
+            self.plan.deadline_at = self._unhurried() if self._nobody_here() else self.now
         else:
             started = self.plan.turn_started_at or self.now
             banks = [self.seated()[s].bank_left or 0.0 for s in self._waiting_humans()]

@@ -7,12 +7,14 @@ import asyncio
 import functools
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from engine import EngineError, Ruleset
 from engine.rng import Rng
 from i18n import joined, tr
 from service.announcements import GameCancelled
+from service.daily import AUTO, Daily
 from service.errors import GameError, NotAllowed, WrongPhase
 from service.gameoptions import settle
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, Reliability, TimeSettings, computer_name
@@ -189,7 +191,7 @@ class Lobby:
                 actor=actor,
                 ruleset=old.row.ruleset,
                 options=old.row.options,
-                time=old.row.time,
+                time=rechosen(old.row.time),
                 min_players=old.row.min_players,
                 max_players=old.row.max_players,
                 rated=old.row.rated,
@@ -355,3 +357,8 @@ async def require_reliable(conn: Connection, game: Game, actor: Actor) -> None:
                 asked=turns.asked,
             )
         )
+
+
+def rechosen(time: TimeSettings) -> TimeSettings:
+    """A finished game's clock for its rematch: a time of day chosen for its players is chosen anew."""
+    return replace(time, daily=AUTO) if time.daily is not None and Daily.parse(time.daily).auto else time

@@ -214,13 +214,13 @@ class Play:
         if text is not None:
             _check_length(text)
         final: list[str] = []
-        back: list[bool] = []
 
         def build(planner: Planner, game: Game) -> None:
             seat = self._require_acting(game, actor, expected_turn)
             if self._away(game, seat):
-                planner.come_back(seat)
-                back.append(True)
+                if text is not None:
+                    parse_named(planner.rs, game, seat, text, planner.state)  # refused before he comes back
+                raise _Away
             row = planner.orders.get(seat)
             if row is not None and row.passed:
                 raise GameError(_final(row) if row.stand_in else tr("you already passed this turn"))
@@ -230,8 +230,12 @@ class Play:
             final[:] = map(planner.rs.format_order, orders)
             planner.passed(seat)
 
-        game = await self.games.transition(game_id, build)
-        return Sent(game, tuple(final), bool(back))
+        try:
+            game = await self.games.transition(game_id, build)
+        except _Away:  # back first, in a change of its own: a refused pass leaves him back all the same
+            await self.games.transition(game_id, lambda planner, game: planner.come_back(self._seat(game, actor)))
+            return replace(await self.pass_turn(game_id, actor, text, expected_turn=expected_turn), back=True)
+        return Sent(game, tuple(final))
 
     async def send_orders(
         self, game_id: int, actor: Actor, text: str, *, expected_turn: int | None = None

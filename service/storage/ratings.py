@@ -38,7 +38,7 @@ async def seated_players(conn: Connection, game_id: int) -> Sequence[Any]:
     async with conn.execute(
         """SELECT user_id, name, seat, ai_level, left_seat FROM players
            WHERE game_id = ? AND took_over = 0 AND (seat IS NOT NULL OR (left_seat IS NOT NULL AND user_id IS NOT NULL))
-           ORDER BY seat, left_seat""",
+           ORDER BY seat IS NULL, seat, left_seat""",
         (game_id,),
     ) as cursor:
         return await cursor.fetchall()

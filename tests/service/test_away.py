@@ -10,6 +10,7 @@ import pytest
 from engine import OptionError, OrderSyntaxError, find_ruleset
 from service.errors import GameError, NotAllowed
 from service.models import TimeSettings
+from service.presenter import Presenter
 from service.storage import games as rows
 from service.storage import history as stored
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, HOUR
@@ -207,3 +208,38 @@ async def test_an_away_period_survives_a_restart(env):
     game = await env.master.games.get_game(game.id)
     assert (me(game, ALICE).away_until, me(game, ALICE).away_level) == (until, "Hard")
     assert (await orders_now(env, game.id))[seat_of(game, ALICE)].stand_in == "Hard"
+
+
+async def test_with_every_member_away_the_game_keeps_its_own_pace(env):
+    """Computers and stand-ins do not play a game on alone: every member away, each turn still waits
+    for its deadline (it would otherwise run to its end in minutes, rated)."""
+    game = await env.new_game(ALICE, BOB, time=TimeSettings(round_seconds=HOUR, reminder_seconds=600, missed_limit=5))
+    for actor in (ALICE, BOB):
+        await env.master.absence.go_away(actor, env.clock.now() + DAY)
+    env.clock.advance(HOUR - 60)
+    await env.master.timekeeping.sweep()
+    assert (await env.master.games.get_game(game.id)).row.turn == 0
+    env.clock.advance(60)
+    await env.master.timekeeping.sweep()
+    game = await env.master.games.get_game(game.id)
+    assert game.row.turn == 1 and game.row.deadline_at == env.clock.now() + HOUR
+    assert {p.missed for p in game.players} == {0}
+
+
+async def test_a_pass_while_away_on_a_time_bank_brings_him_back_though_the_turn_is_final(env):
+    bank = TimeSettings(mode="bank", bank_seconds=DAY, reminder_seconds=0)
+    game = await env.new_game(ALICE, BOB, CAROL, time=bank)
+    await env.master.absence.go_away(ALICE, env.clock.now() + DAY)
+    with pytest.raises(GameError, match="from the next turn"):
+        await env.master.play.submit(game.id, ALICE)
+    assert me(await env.master.games.get_game(game.id), ALICE).away_until is None
+
+
+async def test_the_card_stops_saying_away_when_the_time_is_over(env):
+    game = await env.new_game(ALICE, BOB)
+    await env.master.absence.go_away(ALICE, env.clock.now() + HOUR / 2)
+    presenter = Presenter(env.master.games, env.master.history, env.master.games.pool)
+    game = await env.master.games.get_game(game.id)
+    assert "away until" in presenter.away_note(game, me(game, ALICE))
+    env.clock.advance(HOUR / 2)
+    assert presenter.away_note(game, me(game, ALICE)) is None

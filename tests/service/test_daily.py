@@ -12,8 +12,9 @@ from service.daily import Daily, choose, read
 from service.errors import GameError
 from service.gameoptions import settle
 from service.models import TimeSettings
+from service.ops.lobby import rechosen
 from service.reminders import ReminderSettings
-from service.timing import turn_deadline
+from service.timing import daily_start, turn_deadline
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD
 
 HOUR, DAY = 3600, 86400
@@ -25,12 +26,15 @@ def at(*when, tz=dt.UTC) -> float:
 
 
 def test_a_turn_ends_at_the_first_such_time_at_least_its_turn_time_after_it_began():
+    def deadline(settings: TimeSettings, started: float) -> float:
+        return turn_deadline(settings, daily_start(settings, started), [])
+
     daily = TimeSettings(round_seconds=DAY, daily="20:00 Europe/Kyiv")
     started = at(2026, 11, 27, 14, tz=KYIV_WINTER)
-    assert turn_deadline(daily, started, []) == at(2026, 11, 28, 20, tz=KYIV_WINTER)  # 30 hours: 24 are too few
+    assert deadline(daily, started) == at(2026, 11, 28, 20, tz=KYIV_WINTER)  # 30 hours: 24 are too few
     quick = TimeSettings(round_seconds=6 * HOUR, daily="20:00 Europe/Kyiv")
-    assert turn_deadline(quick, started, []) == at(2026, 11, 27, 20, tz=KYIV_WINTER)
-    assert turn_deadline(TimeSettings(round_seconds=DAY), started, []) == started + DAY  # without: turn_time
+    assert deadline(quick, started) == at(2026, 11, 27, 20, tz=KYIV_WINTER)
+    assert deadline(TimeSettings(round_seconds=DAY), started) == started + DAY  # without: turn_time
 
 
 def test_a_time_the_clocks_skip_comes_just_after_the_gap():
@@ -95,3 +99,21 @@ async def test_a_game_on_auto_chooses_its_hour_when_it_starts(env):
     deadline = dt.datetime.fromtimestamp(game.row.deadline_at, dt.UTC)
     assert (deadline.hour, deadline.minute) == (daily.hour, 0)
     assert game.row.deadline_at >= env.clock.now() + 6 * HOUR
+
+
+async def test_more_time_moves_a_time_of_day_deadline_by_just_that_much(env):
+    """Not rounded to the time of day again: two hours more are two hours, also after a pass."""
+    game = await env.new_game(ALICE, BOB, CAROL, time=TimeSettings(round_seconds=6 * HOUR, daily="20:00 UTC"))
+    deadline = game.row.deadline_at
+    assert dt.datetime.fromtimestamp(deadline, dt.UTC).hour == 20
+    game = await env.master.timekeeping.extend(game.id, ALICE, 2 * HOUR)
+    assert game.row.deadline_at == deadline + 2 * HOUR
+    game = await env.master.play.submit(game.id, BOB)
+    assert game.row.deadline_at == deadline + 2 * HOUR
+
+
+def test_a_rematch_chooses_its_own_hour_and_a_stored_zone_is_not_looked_up_again():
+    assert rechosen(TimeSettings(daily="auto 12:00 UTC 3/3")).daily == "auto"
+    assert rechosen(TimeSettings(daily="20:00 Europe/Kyiv")).daily == "20:00 Europe/Kyiv"
+    gone = Daily.parse("20:00 Mars/Olympus")  # a zone this machine's database no longer has: UTC
+    assert gone.next_after(at(2026, 11, 27, 9)) == at(2026, 11, 27, 20)

@@ -150,3 +150,40 @@ async def test_a_rematch_seats_the_games_own_players_not_who_took_seats_over(env
     assert game.row.status == "finished"
     rematch, _ = await env.master.lobby.rematch(game.id, BOB)
     assert sorted(p.user_id for p in rematch.players) == [ALICE.user_id, BOB.user_id, CAROL.user_id]
+
+
+async def test_on_a_time_bank_who_plays_on_starts_with_a_full_clock(env):
+    """A clock that ran out would put a member who takes the seat over out at once."""
+    bank = table("open-auto", mode="bank", bank_seconds=6 * HOUR)
+    game = await env.new_game(ALICE, BOB, CAROL, time=bank)
+    carol = seat_of(game, CAROL)
+    await env.master.play.submit(game.id, ALICE)
+    await env.master.play.submit(game.id, BOB)
+    env.clock.advance(6 * HOUR)
+    await env.master.timekeeping.sweep()  # Carol's bank ran out
+    game = await env.master.games.get_game(game.id)
+    assert game.player_at(carol).is_ai and game.player_at(carol).bank_left == 6 * HOUR
+    taken = await env.master.seats.take(game.id, carol, DAVE)
+    assert taken.game.player_at(carol).bank_left == 6 * HOUR
+
+
+async def test_in_a_game_of_turns_who_misses_his_first_turn_is_replaced(env):
+    game = await env.master.lobby.create_game(
+        guild_id=1, channel_id=2, actor=ALICE, ruleset="siege", options={}, seed=4, time=table("computer")
+    )
+    await env.master.lobby.join(game.id, BOB)
+    game = await env.master.lobby.start_game(game.id, ALICE)
+    first = game.player_at(0)
+    env.clock.advance(HOUR)
+    await env.master.timekeeping.sweep()
+    game = await env.master.games.get_game(game.id)
+    assert game.player_at(0).took_over and game.player_of(first.user_id).left_seat == 0
+    assert game.row.turn >= 1
+
+
+async def test_no_seat_is_offered_in_a_game_its_last_member_left(env):
+    game = await env.new_game(ALICE, BOB, time=table("open"))
+    for actor in (BOB, ALICE):
+        game = await env.master.play.surrender(game.id, actor)
+    assert game.row.status == "finished"
+    assert [n["offered"] for n in await posted(env, "seat_taken_over")] == [True, False]
