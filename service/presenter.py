@@ -210,11 +210,18 @@ class Presenter:
         return self.event_lines(game, [event for event in events if touches(event, seat)])
 
     def past_turn_lines(self, game: Game, past: PastTurn, *, shown: Callable[[str], str] = str) -> list[str]:
-        """A past turn as its round post told it: the heading, then what happened."""
+        """A past turn as its round post told it: the heading, then what happened, and whose orders a
+        computer gave for him (a player away, or one whose seat was taken over in that turn)."""
         heading = tr(
             "**{game}, {turn}.**", game=self.title(game), turn=numbered_turn(past.unit, *past.counted, capital=False)
         )
-        return [heading, *self.event_lines(game, past.events, shown=shown)]
+        names = told_apart(game.names(), shown)
+        stand_ins = [
+            tr("{player}'s orders were given by {computer}.", player=names[seat], computer=computer_title(level))
+            for seat, level in sorted(past.stand_ins.items())
+            if seat < len(names)
+        ]
+        return [heading, *self.event_lines(game, past.events, shown=shown), *stand_ins]
 
     def past_orders_lines(self, game: Game, past: PastTurn, *, shown: Callable[[str], str] = str) -> list[str]:
         """Everyone's orders of a past turn, by seat; "no orders" for a seat that gave none."""

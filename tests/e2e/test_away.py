@@ -28,6 +28,8 @@ async def test_three_rounds_away_then_back_by_an_order_of_his_own(table):
         assert given.lines and all(line not in posted.content for line in given.lines)  # secret until played
         assert f"<@{table.alice.id}>" not in posted.content  # not called to play while away
 
+    history = await fake.slash(table.bob, thread, "game history", turn=2)
+    assert "alice's orders were given by Computer (Easy)." in history.content, history.content
     orders = await fake.slash(table.bob, thread, "game orders", turn=3)
     assert "alice (Computer (Easy) played): `" in orders.content, orders.content
     assert "missed 1 of" not in lobby_card(table)  # nobody missed a round
