@@ -10,6 +10,7 @@ import logging
 from typing import Any
 
 import discord
+from aiohttp import web
 from discord.ext import commands
 
 from cogs import pacing
@@ -30,6 +31,7 @@ from cogs.settings import SettingsCog
 from cogs.sharding import IdentifyLimiter, fetch_gateway, syncs_commands
 from cogs.translator import CatalogTranslator, LocalisedTree, quote_commands_of
 from service.runtime.gameservice import GameService
+from service.runtime.health import Health
 from service.storage.errors import StoreError, explain
 from service.storage.store import described
 
@@ -55,6 +57,7 @@ class GameBot(commands.AutoShardedBot):
         self.service_options = {"sweep_seconds": config.sweep_seconds, "workers": config.workers}
         self.service_options.update(service_options or {})
         self.service: GameService | None = None
+        self.health: web.AppRunner | None = None  # /healthz and /metrics, when HEALTH_PORT is set
         self.cards = LobbyCards(self)
         self.identify_limiter = IdentifyLimiter()
 
@@ -89,6 +92,8 @@ class GameBot(commands.AutoShardedBot):
         if syncs_commands(self.shard_ids):
             await self.sync_commands()
         await service.start()
+        if self.config.health_port is not None:
+            self.health = await Health(service).serve(self.config.health_host, self.config.health_port)
 
     async def sync_commands(self) -> None:
         """Install the slash commands at Discord: globally, or only in DEV_GUILD_ID (where they show at once)."""
@@ -120,6 +125,9 @@ class GameBot(commands.AutoShardedBot):
             await self.service.outbox.retry_guild(guild_id)
 
     async def close(self) -> None:
+        if self.health is not None:
+            await self.health.cleanup()
+            self.health = None
         if self.service is not None:
             await self.cards.close()
             await self.service.close()

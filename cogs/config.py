@@ -31,6 +31,8 @@ class Config:
     sweep_seconds: float = 30.0  # how often overdue deadlines are looked for (and a dead process's taken over)
     workers: int | None = None  # processes drawing boards and running computer players; None: one per core
     login_seconds: float = 20.0  # for Discord's answers at start-up, before the bot gives up and says so
+    health_port: int | None = None  # /healthz and /metrics for operators; None: not served
+    health_host: str = "127.0.0.1"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Config:
@@ -53,6 +55,7 @@ class Config:
         shard_count, shard_ids = _shards(env)
         sweep_seconds = _whole_number(env, "SWEEP_SECONDS", 1, 3600)
         workers = _whole_number(env, "WORKERS", 1, 256)
+        health_port = _whole_number(env, "HEALTH_PORT", 1, 65535)
         return cls(
             token=token,
             database=database,
@@ -64,6 +67,8 @@ class Config:
             shard_ids=shard_ids,
             sweep_seconds=30.0 if sweep_seconds is None else float(sweep_seconds),
             workers=workers,
+            health_port=health_port,
+            health_host=env.get("HEALTH_HOST", "").strip() or "127.0.0.1",
         )
 
     @property

@@ -121,11 +121,20 @@ def test_sweep_period_and_worker_count():
     config = Config.from_env({"DISCORD_TOKEN": "t", "SWEEP_SECONDS": "5", "WORKERS": "3"})
     assert config.sweep_seconds == 5.0 and config.workers == 3
     default = Config.from_env({"DISCORD_TOKEN": "t"})
-    assert default.sweep_seconds == 30.0 and default.workers is None
+    assert default.sweep_seconds == 30.0 and default.workers is None and default.health_port is None
+    served = Config.from_env({"DISCORD_TOKEN": "t", "HEALTH_PORT": "9100", "HEALTH_HOST": "10.0.0.5"})
+    assert (served.health_host, served.health_port) == ("10.0.0.5", 9100)
 
 
 @pytest.mark.parametrize(
-    ("name", "value"), [("SWEEP_SECONDS", "0"), ("SWEEP_SECONDS", "1.5"), ("WORKERS", "-1"), ("WORKERS", "many")]
+    ("name", "value"),
+    [
+        ("SWEEP_SECONDS", "0"),
+        ("SWEEP_SECONDS", "1.5"),
+        ("WORKERS", "-1"),
+        ("WORKERS", "many"),
+        ("HEALTH_PORT", "70000"),
+    ],
 )
 def test_a_sweep_period_or_worker_count_out_of_bounds_is_refused(name, value):
     with pytest.raises(ConfigError, match=f"{name} must be a whole number from .* not '{re.escape(value)}'"):

@@ -80,6 +80,7 @@ class Games:
         self._parsing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="parse")
         self.on_commit: list[Callable[[int, float | None], None]] = []  # (game id, next wake) after each write
         self.on_finish: list[Finish] = []  # in the transaction that ends a game
+        self.turns_resolved = 0  # by this process, since it started (for /metrics)
 
     def ruleset(self, game: GameRow) -> Ruleset:
         if game.ruleset not in self.rulesets:
@@ -195,6 +196,7 @@ class Games:
             if plan is None:
                 return game
             self.fault("committed")
+            self.turns_resolved += sum(1 for row in plan.history if row.kind == "resolve")
             if plan.engine_state is not None:
                 self.keep_state((game_id, game.row.version + 1), plan.engine_state)
             self.notify(game_id, self.wake_time(plan.status, plan.paused_at, plan.deadline_at, plan.reminder_at))

@@ -52,6 +52,8 @@ class GameService:
         self.languages = ServerLanguages(db, self.clock)
         self.outbox = Outbox(db, self.clock, sink, claims=self.master.games.claims)
         self.scheduler = WakeScheduler(self._wake, self.sweep, sweep_seconds=sweep_seconds)
+        self.sweep_seconds = sweep_seconds
+        self.last_sweep: float | None = None  # when the last sweep ended (for /healthz)
         self.master.games.on_commit.append(self._after_commit)
         self._tasks: set[asyncio.Task] = set()
         self._armed_until: float | None = None  # wake-ups up to this time are in the scheduler
@@ -138,3 +140,4 @@ class GameService:
         await self._arm_ahead()
         await self.outbox.flush()
         await self.outbox.prune()
+        self.last_sweep = self.clock.now()

@@ -283,6 +283,13 @@ async def rematch_lobby(conn: Connection, game_id: int) -> int | None:
     return row[0] if row else None
 
 
+async def open_count(conn: Connection) -> int:
+    """Games in a lobby or running, in every server."""
+    async with conn.execute("SELECT COUNT(*) FROM games WHERE status IN (?, ?)", (LOBBY, RUNNING)) as cursor:
+        (count,) = await cursor.fetchone()
+    return count
+
+
 async def in_server(conn: Connection, guild_id: int, statuses: tuple[str, ...]) -> list[int]:
     return await _ids(conn, f"guild_id = ? AND status IN ({','.join('?' * len(statuses))})", (guild_id, *statuses))
 

@@ -10,10 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import socket
 import sqlite3
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+
+import aiohttp
 
 from tests.e2e.conftest import button
 from tests.fakediscord import FakeDiscord
@@ -54,10 +57,11 @@ class Crash:
     database: object
     folder: object
     processes: list = field(default_factory=list)
+    settings: dict = field(default_factory=dict)  # more of the environment, for every process
 
     async def start(self):
         """One more bot process (its log in a file of its own), once Discord has it connected."""
-        settings = {"DATABASE_PATH": str(self.database), "WORKERS": "1", "SWEEP_SECONDS": "1"}
+        settings = {"DATABASE_PATH": str(self.database), "WORKERS": "1", "SWEEP_SECONDS": "1", **self.settings}
         process = await self.fake.bot_process(settings, self.log(len(self.processes)))
         self.processes.append(process)
         await self.fake.wait_for_shards((0, 1), timeout=SETTLED_SECONDS)
@@ -77,6 +81,12 @@ class Crash:
         lobby = next(m for m in self.fake.channel_messages(self.channel) if m.components)
         await self.fake.click(second, lobby, button(lobby, "Join"))
         return lobby
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 @contextlib.asynccontextmanager
@@ -138,6 +148,7 @@ async def test_an_away_period_and_a_pending_take_over_survive_a_sigkill(tmp_path
     """ "Restart-safe: an away period or a pending take-over survives a SIGKILL of the bot." """
     async with crashing(tmp_path, "alice", "bob", "carol") as crash:
         fake, (alice, bob, carol) = crash.fake, crash.members
+        crash.settings["HEALTH_PORT"] = str(free_port())
         first = await crash.start()
         lobby = await crash.start_game(GAME | {"max_players": 3, "replacements": "open"})
         await fake.slash(alice, crash.channel, "game add-ai", game=1, level="Easy")
@@ -158,6 +169,9 @@ async def test_an_away_period_and_a_pending_take_over_survive_a_sigkill(tmp_path
         await fake.click(alice, request, button(request, "Approve"))
         await fake.wait_for_message(lambda m: "and plays on from here" in m.content, SETTLED_SECONDS)
         await settled(crash.database)
+        async with aiohttp.ClientSession() as client:  # the operator's view of the new process
+            async with client.get(f"http://127.0.0.1:{crash.settings['HEALTH_PORT']}/metrics") as answer:
+                assert "territory_turns_resolved_total 2.0" in (await answer.text()).splitlines()
     assert first.returncode == -signal.SIGKILL and "Traceback" not in crash.log(1).read_text()
     with sqlite3.connect(crash.database) as conn:
         (away_until,) = conn.execute("SELECT away_until FROM players WHERE name = 'alice'").fetchone()
