@@ -194,10 +194,13 @@ def _refusal(err: Exception, bot: GameBot) -> tuple[str, int] | None:
     import aiohttp
     import discord
 
+    from service.runtime.health import HealthPortUnavailable
     from service.storage.errors import StoreError
 
     if isinstance(err, StoreError):
         return f"cannot start: {err}", 2
+    if isinstance(err, HealthPortUnavailable):
+        return str(err), 1
     if isinstance(err, Unanswered):
         return str(err), 1
     if isinstance(err, discord.LoginFailure):

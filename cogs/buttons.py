@@ -294,7 +294,10 @@ async def take_computer_seat(interaction: discord.Interaction, game_id: int, sea
         await interaction.followup.send(text, ephemeral=True)
         await refresh_lobby(interaction.client, service.presenter, game)
         return
-    # Posted again when he asks again: an earlier post may never have reached the thread.
+    if not taken.new:
+        text = tr("You asked already; the creator of game #{number} decides.", number=game.id)
+        await interaction.followup.send(text, ephemeral=True)
+        return
     creator = game.row.creator_id
     try:
         thread = await fetch_game_channel(interaction.client, game.row.thread_id or game.row.channel_id)
@@ -310,16 +313,13 @@ async def take_computer_seat(interaction: discord.Interaction, game_id: int, sea
                 view=_answer_view(game.id, seat, interaction.user.id),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(creator)]),
             )
-    except discord.HTTPException as err:
+    except discord.HTTPException as err:  # no request the creator cannot see: asked again, it is new
         log.info("seat request in game #%s not posted: %s", game.id, err)
+        await service.master.seats.withdraw(game.id, seat, interaction.user.id)
         await send_error(interaction, tr("I could not post your request in the game's thread; press again later"))
         return
-    await interaction.followup.send(
-        tr("You asked to take this seat over; the creator of game #{number} decides.", number=game.id)
-        if taken.new
-        else tr("You asked already; the creator of game #{number} decides.", number=game.id),
-        ephemeral=True,
-    )
+    text = tr("You asked to take this seat over; the creator of game #{number} decides.", number=game.id)
+    await interaction.followup.send(text, ephemeral=True)
 
 
 class SeatAnswerButton(

@@ -145,8 +145,11 @@ class Planner:
 
     def _unhurried(self) -> float:
         """When a turn whose orders all came from computers and stand-ins resolves, every member being
-        away: a turn time after it began (its deadline, on a clock with one per turn)."""
-        return (self.plan.turn_started_at or self.now) + self.game.time.round_seconds
+        away: a turn time after it began (its deadline, on a clock with one per turn), or as soon as
+        one of them is back, whichever comes first."""
+        seated = self.seated()
+        back = [p.away_until for s in self.rs.seats_in_game(self.state) if (p := seated[s]).away_until is not None]
+        return min([(self.plan.turn_started_at or self.now) + self.game.time.round_seconds, *back])
 
     def _counts(self, row: OrderRow) -> bool:
         """Whether a seat's orders are played: passed, a stand-in's (left to a player back before the
@@ -451,7 +454,7 @@ class Planner:
         if self._ready():
             self.resolve(timed_out=False)
         else:
-            self._plan_reminders()  # moved with the deadline, and out of quiet hours again
+            self._refresh_deadline()  # moved with the pause (and anything that changed while paused)
 
     def extend(self, seconds: int) -> None:
         """More time for this turn: banks of the waiting players grow, or the turn's clock starts later."""
@@ -536,6 +539,9 @@ class Planner:
         row = self.orders.get(seat)
         if row is not None and row.stand_in is not None and row.passed and self.game.time.mode not in BANKED:
             self.orders[seat] = replace(row, passed=False)
+        if self._ready() and self.plan.paused_at is None:  # the turn waited only for somebody to be here
+            self.resolve(timed_out=False)
+        else:
             self._refresh_deadline()
 
     def away_left(self, player: PlayerRow) -> float:
@@ -703,7 +709,9 @@ class Planner:
         if self.game.time.mode in BANKED:
             return self._bank_warning_time(player, settings)
         lead = settings.lead_seconds or self.game.time.reminder_seconds
-        return reminder_time(self.plan.deadline_at, lead, self.plan.turn_started_at or self.now, settings)
+        # Not before the turn began, which a time-of-day deadline's turn start (``daily_start``) may be after.
+        began = min(self.plan.turn_started_at or self.now, self.now)
+        return reminder_time(self.plan.deadline_at, lead, began, settings)
 
     def _bank_now(self, player: PlayerRow) -> float:
         """His bank as it stands: while the game waits for him, the turn's time so far comes off it."""

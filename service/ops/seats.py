@@ -64,6 +64,11 @@ class Seats:
             await seats.forget(conn, game_id, seat, None if approve else user_id)
         return game
 
+    async def withdraw(self, game_id: int, seat: int, user_id: int) -> None:
+        """Forget a member's request (one the creator was never shown)."""
+        async with self.games.db.transaction() as conn:
+            await seats.forget(conn, game_id, seat, user_id)
+
     async def _hand_over(self, game_id: int, seat: int, user_id: int, name: str) -> Game:
         def build(planner: Planner, game: Game) -> None:
             self._check(game, seat, Actor(user_id, name))

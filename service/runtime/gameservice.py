@@ -53,7 +53,7 @@ class GameService:
         self.outbox = Outbox(db, self.clock, sink, claims=self.master.games.claims)
         self.scheduler = WakeScheduler(self._wake, self.sweep, sweep_seconds=sweep_seconds)
         self.sweep_seconds = sweep_seconds
-        self.last_sweep: float | None = None  # when the last sweep ended (for /healthz)
+        self.swept_at = self.clock.now()  # when a sweep last began or ended, or the process started (/healthz)
         self.master.games.on_commit.append(self._after_commit)
         self._tasks: set[asyncio.Task] = set()
         self._armed_until: float | None = None  # wake-ups up to this time are in the scheduler
@@ -132,6 +132,7 @@ class GameService:
         """Resolve whatever is overdue, then deliver pending announcements and forget those delivered
         long ago. Beside other processes, also take over their dead ones' work
         (``service.runtime.claims``) and learn the servers' languages chosen through them."""
+        self.swept_at = self.clock.now()
         if self.db.shared:
             await self.languages.load()
         woken = await self.master.timekeeping.sweep()
@@ -140,4 +141,4 @@ class GameService:
         await self._arm_ahead()
         await self.outbox.flush()
         await self.outbox.prune()
-        self.last_sweep = self.clock.now()
+        self.swept_at = self.clock.now()

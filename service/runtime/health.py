@@ -4,6 +4,7 @@ Prometheus its figures. Both read the database afresh at each request, so a scra
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Iterator
@@ -17,12 +18,16 @@ from prometheus_client.registry import Collector
 from service.runtime.gameservice import GameService
 from service.storage import games as rows
 from service.storage import outbox
-from service.storage.errors import StorageFailure, StoreError
 
 log = logging.getLogger(__name__)
 
 BACKLOG_LIMIT = 1000  # posts waiting to go out beyond which the process is not keeping up
-SWEEPS_LATE = 3  # sweeps missed in a row after which the process is stuck
+SWEEPS_LATE = 3  # sweep periods without a sweep beginning or ending after which the process is stuck
+ANSWER_SECONDS = 5.0  # a database slower than this to count a few rows is as good as unreachable here
+
+
+class HealthPortUnavailable(Exception):
+    """HEALTH_HOST:HEALTH_PORT cannot be listened on (taken, or no such address here)."""
 
 
 @dataclass(frozen=True)
@@ -30,7 +35,7 @@ class Figures:
     database_up: bool
     games_open: int = 0
     outbox_backlog: int = 0
-    sweep_age: float | None = None  # seconds since the last sweep ended; None: none yet
+    sweep_age: float = 0.0  # seconds since a sweep last began or ended (or the process started)
     turns_resolved: int = 0  # by this process since it started
     problem: str = ""
 
@@ -48,14 +53,16 @@ class Health(Collector):
 
     async def figures(self) -> Figures:
         service, now = self.service, self.service.clock.now()
-        age = None if service.last_sweep is None else now - service.last_sweep
+        age = now - service.swept_at  # since a sweep last began or ended (or the process started)
         resolved = service.master.games.turns_resolved
         try:
-            async with service.db.reading() as conn:
-                games_open = await rows.open_count(conn)
-            backlog = await outbox.pending_count(service.db)
-        except (StorageFailure, StoreError, OSError) as err:
-            return Figures(False, sweep_age=age, turns_resolved=resolved, problem=f"database: {err}")
+            async with asyncio.timeout(ANSWER_SECONDS):
+                async with service.db.reading() as conn:
+                    games_open = await rows.open_count(conn)
+                backlog = await outbox.pending_count(service.db)
+        except Exception as err:  # noqa: BLE001 - whatever the database does, the answer is "unreachable"
+            log.warning("health check: the database did not answer: %r", err)
+            return Figures(False, sweep_age=age, turns_resolved=resolved, problem=f"database: {err!r}")
         late = SWEEPS_LATE * service.sweep_seconds + 60
         problem = (
             f"{backlog} posts waiting (more than {BACKLOG_LIMIT})"
@@ -71,17 +78,17 @@ class Health(Collector):
         yield GaugeMetricFamily(
             "territory_database_up", "1 if the database answered the last scrape", figures.database_up
         )
-        yield GaugeMetricFamily("territory_games_open", "Games in a lobby or running", figures.games_open)
-        yield GaugeMetricFamily(
-            "territory_outbox_backlog", "Posts waiting to go out to Discord", figures.outbox_backlog
-        )
+        if figures.database_up:  # unknown, not 0, while it does not answer
+            yield GaugeMetricFamily("territory_games_open", "Games in a lobby or running", figures.games_open)
+            yield GaugeMetricFamily(
+                "territory_outbox_backlog", "Posts waiting to go out to Discord", figures.outbox_backlog
+            )
         yield CounterMetricFamily(
             "territory_turns_resolved", "Turns this process resolved since it started", figures.turns_resolved
         )
-        if figures.sweep_age is not None:
-            yield GaugeMetricFamily(
-                "territory_sweep_age_seconds", "Seconds since the last sweep ended", figures.sweep_age
-            )
+        yield GaugeMetricFamily(
+            "territory_sweep_age_seconds", "Seconds since a sweep last began or ended", figures.sweep_age
+        )
 
     async def healthz(self, request: web.Request) -> web.Response:
         figures = await self.figures()
@@ -89,7 +96,7 @@ class Health(Collector):
             "status": "ok" if figures.healthy else "failing",
             "database": "ok" if figures.database_up else "unreachable",
             "outbox_backlog": figures.outbox_backlog,
-            "last_sweep_seconds_ago": None if figures.sweep_age is None else round(figures.sweep_age, 1),
+            "last_sweep_seconds_ago": round(figures.sweep_age, 1),
             "problem": figures.problem or None,
         }
         return web.Response(
@@ -105,8 +112,15 @@ class Health(Collector):
         app = web.Application()
         app.router.add_get("/healthz", self.healthz)
         app.router.add_get("/metrics", self.metrics)
-        runner = web.AppRunner(app, access_log=None)
+        runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)  # within the bot's few seconds to stop
         await runner.setup()
-        await web.TCPSite(runner, host, port).start()
+        try:
+            await web.TCPSite(runner, host, port).start()
+        except OSError as err:
+            await runner.cleanup()
+            raise HealthPortUnavailable(
+                f"cannot serve /healthz on {host}:{port} ({err.strerror or err}): choose another HEALTH_PORT "
+                "(each process its own) or HEALTH_HOST"
+            ) from err
         log.info("health and metrics on http://%s:%d/healthz and /metrics", host, port)
         return runner

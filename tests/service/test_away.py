@@ -243,3 +243,16 @@ async def test_the_card_stops_saying_away_when_the_time_is_over(env):
     assert "away until" in presenter.away_note(game, me(game, ALICE))
     env.clock.advance(HOUR / 2)
     assert presenter.away_note(game, me(game, ALICE)) is None
+
+
+async def test_the_first_member_back_lets_the_waiting_turn_resolve(env):
+    """With every member away a turn waits a turn time, or until one of them is back, which he is
+    by saying so (or when his time ends: the game wakes then)."""
+    bank = TimeSettings(mode="bank", bank_seconds=DAY, reminder_seconds=0)
+    game = await env.new_game(ALICE, BOB, time=bank)
+    await env.master.absence.go_away(ALICE, env.clock.now() + DAY)
+    await env.master.absence.go_away(BOB, env.clock.now() + 2 * HOUR)
+    game = await env.master.games.get_game(game.id)
+    assert game.row.turn == 0 and game.row.deadline_at == env.clock.now() + 2 * HOUR  # when Bob is back
+    [back] = await env.master.absence.come_back(ALICE)
+    assert back.row.turn == 1

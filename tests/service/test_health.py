@@ -21,15 +21,15 @@ async def served(places):
     runner = await Health(service).serve("127.0.0.1", 0)
     port = runner.addresses[0][1]
     async with aiohttp.ClientSession(f"http://127.0.0.1:{port}") as client:
-        yield service, client
+        yield service, client, port
     await runner.cleanup()
     await service.close()
 
 
 async def test_a_working_process_is_healthy_and_counts_its_games_and_turns(served):
-    service, client = served
+    service, client, _ = served
     async with client.get("/healthz") as answer:
-        assert answer.status == 200 and (await answer.json())["last_sweep_seconds_ago"] is None
+        assert answer.status == 200 and (await answer.json())["last_sweep_seconds_ago"] == 0
     lobby = service.master.lobby
     game = await lobby.create_game(guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest", options={})
     await lobby.join(game.id, BOB)
@@ -48,7 +48,7 @@ async def test_a_working_process_is_healthy_and_counts_its_games_and_turns(serve
 
 
 async def test_a_stuck_sweep_or_an_unreachable_database_is_a_503_saying_why(served, monkeypatch):
-    service, client = served
+    service, client, _ = served
     await service.sweep()
     service.clock.advance(3 * 30 + 61)
     async with client.get("/healthz") as answer:
@@ -61,4 +61,11 @@ async def test_a_stuck_sweep_or_an_unreachable_database_is_a_503_saying_why(serv
     async with client.get("/healthz") as answer:
         assert answer.status == 503 and (await answer.json())["database"] == "unreachable"
     async with client.get("/metrics") as answer:
-        assert "territory_database_up 0.0" in (await answer.text()).splitlines()
+        lines = (await answer.text()).splitlines()
+    assert "territory_database_up 0.0" in lines and not any(line.startswith("territory_games_open") for line in lines)
+
+
+async def test_a_port_taken_is_a_clear_refusal(served):
+    service, _, taken = served
+    with pytest.raises(health.HealthPortUnavailable, match=f"cannot serve /healthz on 127.0.0.1:{taken}"):
+        await Health(service).serve("127.0.0.1", taken)
