@@ -135,20 +135,23 @@ class Planner:
 
     def _all_final(self) -> bool:
         acting = self.rs.acting_players(self.state)
-        return bool(acting) and all(self.orders.get(seat, OrderRow(seat, "", False)).passed for seat in acting)
+        return bool(acting) and all(self._row(seat).passed for seat in acting)
+
+    def _members(self) -> list[PlayerRow]:
+        """The members (not computers) still in the game."""
+        seated = self.seated()
+        return [seated[s] for s in sorted(self.rs.seats_in_game(self.state)) if not seated[s].is_ai]
 
     def _nobody_here(self) -> bool:
         """Every member still in the game is away."""
-        seated = self.seated()
-        members = [seated[s] for s in self.rs.seats_in_game(self.state) if not seated[s].is_ai]
+        members = self._members()
         return bool(members) and all(p.away_at(self.now) for p in members)
 
     def _unhurried(self) -> float:
         """When a turn whose orders all came from computers and stand-ins resolves, every member being
         away: a turn time after it began (its deadline, on a clock with one per turn), or as soon as
         one of them is back, whichever comes first."""
-        seated = self.seated()
-        back = [p.away_until for s in self.rs.seats_in_game(self.state) if (p := seated[s]).away_until is not None]
+        back = [p.away_until for p in self._members() if p.away_until is not None]
         return min([(self.plan.turn_started_at or self.now) + self.game.time.round_seconds, *back])
 
     def _counts(self, row: OrderRow) -> bool:
@@ -228,7 +231,7 @@ class Planner:
             if seat not in acting or player.is_ai:
                 self._update_player(player, draw_agreed=False)  # a draw offer lasts one turn
                 continue
-            row = self.orders.get(seat, OrderRow(seat, "", False))
+            row = self._row(seat)
             played = self._counts(row)
             if row.stand_in is None:  # a turn the stand-in played was not asked of him
                 self._asked(player, played)
@@ -269,8 +272,7 @@ class Planner:
             return
         seated = self.seated()
         missers = [s for s in sorted(acting) if not seated[s].is_ai and not self._counts(self._row(s))]
-        members = [s for s in self.rs.seats_in_game(self.state) if not seated[s].is_ai]
-        if not missers or set(members) <= set(missers):
+        if not missers or {p.seat for p in self._members()} <= set(missers):
             return
         for seat in missers:
             self._asked(seated[seat], False)
@@ -278,6 +280,7 @@ class Planner:
             self._computers_play([seat])
 
     def _row(self, seat: int) -> OrderRow:
+        """The seat's orders of this turn (none given: an empty row)."""
         return self.orders.get(seat, OrderRow(seat, "", False))
 
     def _asked(self, player: PlayerRow, on_time: bool) -> None:
@@ -320,8 +323,7 @@ class Planner:
         self.orders.pop(seat, None)
         if self._finish_if_over({"seat": seat, "reason": reason} | ({"by": by} if by else {})):
             return
-        seated = self.seated()
-        if not any(not seated[s].is_ai for s in self.rs.seats_in_game(self.state)):
+        if not self._members():
             self._end_by_standing(mark("no human player is left"))  # computers do not play on alone
             return
         if not continue_turn:
@@ -329,10 +331,8 @@ class Planner:
         if not self.rs.acting_players(self.state) <= still_acting:
             self.plan.turn += 1
             self._begin_turn()
-        elif self._ready() and self.plan.paused_at is None:
-            self.resolve(timed_out=False)
         else:
-            self._refresh_deadline()
+            self._settle()
 
     # --- seats taken over -------------------------------------------------------------------
 
@@ -347,8 +347,7 @@ class Planner:
         number = sum(1 for p in self.players.values() if p.is_ai) + 1
         name = computer_name(number, None if len(self.rs.bot_levels) == 1 else level)
         self._take_seat(player, None, name, level)
-        seated = self.seated()
-        alone = not any(not seated[s].is_ai for s in self.rs.seats_in_game(self.state))
+        alone = not self._members()
         offered = self.game.time.replacements != "computer" and not alone
         self.plan.announcements.append(
             SeatTakenOver(seat, reason, player.user_id, player.name, None, name, offered=offered, by=by)
@@ -386,12 +385,9 @@ class Planner:
 
     def _computer_plays_on(self, seat: int) -> None:
         """The computer that took ``seat`` over plays the turn in progress, if it is the seat's to play."""
-        if seat in self.rs.acting_players(self.state) and not self.orders.get(seat, OrderRow(seat, "", False)).passed:
+        if seat in self.rs.acting_players(self.state) and not self._row(seat).passed:
             self._computers_play([seat])
-        if self._ready() and self.plan.paused_at is None:
-            self.resolve(timed_out=False)
-        else:
-            self._refresh_deadline()
+        self._settle()
 
     def wake(self) -> bool:
         """The game's wake-up time came: resolve a complete turn, or act on a passed deadline.
@@ -451,10 +447,7 @@ class Planner:
             value = getattr(self.plan, name)
             if value is not None:
                 setattr(self.plan, name, value + delta)
-        if self._ready():
-            self.resolve(timed_out=False)
-        else:
-            self._refresh_deadline()  # moved with the pause (and anything that changed while paused)
+        self._settle()  # the deadline moved with the pause (and anything that changed while paused)
 
     def extend(self, seconds: int) -> None:
         """More time for this turn: banks of the waiting players grow, or the turn's clock starts later."""
@@ -500,10 +493,7 @@ class Planner:
             self._set_bank(
                 player, bank_after_pass(self.game.time, player.bank_left, self.plan.turn_started_at, stopped)
             )
-        if self._ready() and self.plan.paused_at is None:
-            self.resolve(timed_out=False)
-        else:
-            self._refresh_deadline()
+        self._settle()
 
     def go_away(self, seat: int, until: float, level: str | None) -> str | None:
         """``seat``'s player is away until ``until``: a computer at ``level`` gives his orders from now,
@@ -539,14 +529,18 @@ class Planner:
         row = self.orders.get(seat)
         if row is not None and row.stand_in is not None and row.passed and self.game.time.mode not in BANKED:
             self.orders[seat] = replace(row, passed=False)
-        if self._ready() and self.plan.paused_at is None:  # the turn waited only for somebody to be here
-            self.resolve(timed_out=False)
-        else:
-            self._refresh_deadline()
+        self._settle()  # the turn may have waited only for somebody to be here
 
     def away_left(self, player: PlayerRow) -> float:
         """What is still to come of his time away, in seconds (0 when he is not away)."""
         return max(0.0, player.away_until - self.now) if player.away_until is not None else 0.0
+
+    def _settle(self) -> None:
+        """Resolve the turn if it is complete and the game not paused; else plan its deadline anew."""
+        if self._ready() and self.plan.paused_at is None:
+            self.resolve(timed_out=False)
+        else:
+            self._refresh_deadline()
 
     def _end_together(self, seats: list[int], reason: str) -> None:
         """The game ends as a draw among ``seats``, who share first place; those already out follow."""
@@ -607,9 +601,7 @@ class Planner:
     def _waiting_humans(self) -> set[int]:
         seated = self.seated()
         return {
-            seat
-            for seat in self.rs.acting_players(self.state)
-            if not seated[seat].is_ai and not self.orders.get(seat, OrderRow(seat, "", False)).passed
+            seat for seat in self.rs.acting_players(self.state) if not seated[seat].is_ai and not self._row(seat).passed
         }
 
     def _turn_named(self) -> NamedTurn:
