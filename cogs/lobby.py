@@ -11,6 +11,7 @@ import logging
 import re
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from cogs.common import (
@@ -157,8 +158,8 @@ async def refresh_lobby(client: discord.Client, presenter: Presenter, game: Game
         message = channel.get_partial_message(game.row.lobby_message_id)
         with using(await server_language(client, game.row.guild_id)):
             await message.edit(embed=game_embed(game, presenter), view=lobby_view(game))
-    except discord.HTTPException as err:
-        log.info("lobby card of game #%s not updated: %s", game.id, err)
+    except (discord.HTTPException, aiohttp.ClientError) as err:  # the latter: a connection cut, as by a stop
+        log.info("lobby card of game #%s not updated: %r", game.id, err)
 
 
 class LobbyCards:

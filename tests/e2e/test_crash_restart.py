@@ -168,6 +168,7 @@ async def test_an_away_period_and_a_pending_take_over_survive_a_sigkill(tmp_path
         await fake.wait_for_message(lambda m: m.content.startswith("**Round 2."), SETTLED_SECONDS)
         await fake.click(alice, request, button(request, "Approve"))
         await fake.wait_for_message(lambda m: "and plays on from here" in m.content, SETTLED_SECONDS)
+        await fake.wait_for_message(lambda m: m.id == lobby.id and f"<@{carol.id}>" in str(m.embeds), SETTLED_SECONDS)
         await settled(crash.database)
         async with aiohttp.ClientSession() as client:  # the operator's view of the new process
             async with client.get(f"http://127.0.0.1:{crash.settings['HEALTH_PORT']}/metrics") as answer:
