@@ -2,6 +2,7 @@
 
 python bot.py                 run the Discord bot (configuration from the environment)
 python bot.py demo [...]      play an offline game between computer players, writing images
+python bot.py web              serve the games' web site (WEB_HOST, WEB_PORT, PUBLIC_URL; the bot's database)
 python bot.py migrate-db --from sqlite:///FILE --to postgresql://USER:PASSWORD@HOST/DATABASE
                               copy every game into an empty database (bots on neither meanwhile)
 """
@@ -19,7 +20,7 @@ import sys
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-from cogs.config import Config, ConfigError
+from cogs.config import Config, ConfigError, WebConfig
 
 if TYPE_CHECKING:
     from cogs.client import GameBot
@@ -43,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         default=pathlib.Path("demo-output"),
         help="folder for the images and summary (default: demo-output)",
     )
+    commands.add_parser("web", help="serve the web site of the games, from the bots' database")
     migrate = commands.add_parser("migrate-db", help="copy every game from one database into an empty one")
     migrate.add_argument("--from", dest="source", required=True, help="sqlite:///FILE (or its path), or postgresql://…")
     migrate.add_argument(
@@ -54,6 +56,13 @@ def main(argv: list[str] | None = None) -> int:
         return _demo(args)
     if args.command == "migrate-db":
         return _migrate_db(args.source, args.target)
+    if args.command == "web":
+        try:
+            web_config = WebConfig.from_env()
+        except ConfigError as err:
+            print(err, file=sys.stderr)
+            return 1
+        return asyncio.run(run_web(web_config))
     try:
         config = Config.from_env()
     except ConfigError as err:
@@ -125,6 +134,27 @@ async def run_bot(config: Config) -> int:
         return refusal[1]
     for timer in deadline:  # stopped in time: the exit code is not to be cut to 1 while Python winds down
         timer.cancel()
+    log.info("stopped cleanly")
+    return 0
+
+
+async def run_web(config: WebConfig) -> int:
+    """Serve the web site until SIGINT/SIGTERM."""
+    from service.storage.errors import StoreError
+    from web.process import WebPortUnavailable, serve
+
+    logging.getLogger().setLevel(config.log_level)
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        asyncio.get_running_loop().add_signal_handler(sig, stop.set)
+    try:
+        await serve(config, stop)
+    except StoreError as err:
+        print(f"cannot start: {err}", file=sys.stderr)
+        return 2
+    except WebPortUnavailable as err:
+        print(err, file=sys.stderr)
+        return 1
     log.info("stopped cleanly")
     return 0
 

@@ -46,7 +46,7 @@ class AdminCog(
         target = await game_meant(interaction, game)
         cancelled = await self.lobby.cancel(target.id, actor_of(interaction))
         await interaction.followup.send(tr("Game #{number} is cancelled.", number=target.id), ephemeral=True)
-        await refresh_lobby(self.bot, self.presenter, cancelled)
+        await refresh_lobby(self.bot, cancelled)
 
     @app_commands.command(name="kick", description="Remove a player or a computer from a game")
     @app_commands.describe(

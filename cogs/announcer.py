@@ -22,7 +22,7 @@ import discord
 
 from cogs.buttons import rematch_view, take_seat_view
 from cogs.common import GameChannel, client_service, fetch_game_channel, lacking, plain, upload_file
-from cogs.lobby import LobbyCards
+from cogs.lobby import LobbyCards, web_button
 from cogs.redelivery import posted_before
 from cogs.translator import server_language
 from i18n import using
@@ -110,6 +110,10 @@ class DiscordAnnouncer:
             kwargs["view"] = rematch_view(game)
         elif post.take_seat is not None:
             kwargs["view"] = take_seat_view(game, post.take_seat)
+        if post.uploads and (url := await self.service.website.game_url(game.row.guild_id, game.id)):
+            kwargs.setdefault("view", discord.ui.View(timeout=None)).add_item(
+                web_button(url)
+            )  # a board: more on the web
         pings = discord.AllowedMentions(users=[discord.Object(u) for u in post.pings]) if post.pings else NO_PINGS
         await channel.send(post.text, nonce=nonce or f"a{a.id}", allowed_mentions=pings, **kwargs)
 

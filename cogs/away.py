@@ -77,7 +77,7 @@ class AwayCog(ThinksFirst, commands.Cog):
             await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
             changed = [away.game for away in report.away]
         for one in changed:
-            await refresh_lobby(self.bot, self.service.presenter, one)
+            await refresh_lobby(self.bot, one)
 
     def _away_line(self, away: Away, user_id: int) -> str:
         """A game he is away from: who plays for him, and what became of the turn in progress."""

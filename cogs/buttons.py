@@ -73,7 +73,7 @@ class PassButton(
             await send_error(interaction, str(err))
             return
         await interaction.edit_original_response(content=after_pass(service.presenter, before, after), view=None)
-        await refresh_lobby(interaction.client, service.presenter, after)
+        await refresh_lobby(interaction.client, after)
 
 
 def pass_view(game: Game) -> discord.ui.View:
@@ -192,7 +192,7 @@ async def kick(interaction: discord.Interaction, game_id: int, player_id: int, *
         await interaction.edit_original_response(content=text, view=None)
     else:
         await interaction.followup.send(text, ephemeral=True)
-    await refresh_lobby(interaction.client, service.presenter, updated)
+    await refresh_lobby(interaction.client, updated)
 
 
 def kick_view(game: Game, player_id: int, user_id: int) -> discord.ui.View:
@@ -292,7 +292,7 @@ async def take_computer_seat(interaction: discord.Interaction, game_id: int, sea
             "The seat is yours: you play on in game #{number} from here. Your orders: `/orders show`.", number=game.id
         )
         await interaction.followup.send(text, ephemeral=True)
-        await refresh_lobby(interaction.client, service.presenter, game)
+        await refresh_lobby(interaction.client, game)
         return
     if not taken.new:
         text = tr("You asked already; the creator of game #{number} decides.", number=game.id)
@@ -364,7 +364,7 @@ class SeatAnswerButton(
             content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
         )
         if self.approve:
-            await refresh_lobby(interaction.client, service.presenter, game)
+            await refresh_lobby(interaction.client, game)
 
 
 def _answer_view(game_id: int, seat: int, user_id: int) -> discord.ui.View:

@@ -54,7 +54,11 @@ class GameBot(commands.AutoShardedBot):
         if config.api_base:
             discord.http.Route.BASE = config.api_base
         self.config = config
-        self.service_options = {"sweep_seconds": config.sweep_seconds, "workers": config.workers}
+        self.service_options = {
+            "sweep_seconds": config.sweep_seconds,
+            "workers": config.workers,
+            "public_url": config.public_url,
+        }
         self.service_options.update(service_options or {})
         self.service: GameService | None = None
         self.health: web.AppRunner | None = None  # /healthz and /metrics, when HEALTH_PORT is set

@@ -33,6 +33,7 @@ class Config:
     login_seconds: float = 20.0  # for Discord's answers at start-up, before the bot gives up and says so
     health_port: int | None = None  # /healthz and /metrics for operators; None: not served
     health_host: str = "127.0.0.1"
+    public_url: str | None = None  # where the web site (bot.py web) is reached: posts link to it
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Config:
@@ -45,9 +46,7 @@ class Config:
         guild = env.get("DEV_GUILD_ID", "").strip()
         if guild and not (guild.isascii() and guild.isdigit()):  # isdigit alone takes digits of other scripts
             raise ConfigError(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}")
-        level = env.get("LOG_LEVEL", "INFO").strip().upper()
-        if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
-            raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
+        level = _log_level(env)
         api_base = env.get("DISCORD_API_BASE", "").strip().rstrip("/") or None
         if api_base and not api_base.startswith(("http://", "https://")):
             raise ConfigError(f"DISCORD_API_BASE must be an http(s) URL, not {api_base!r}")
@@ -69,12 +68,60 @@ class Config:
             workers=workers,
             health_port=health_port,
             health_host=env.get("HEALTH_HOST", "").strip() or "127.0.0.1",
+            public_url=_public_url(env),
         )
 
     @property
     def store(self) -> Location:
         """Where the games are kept: the PostgreSQL URL, or the SQLite file."""
         return self.database_url or self.database
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """The web site's process (``bot.py web``): the bots' database, where it listens, where it is reached."""
+
+    database: pathlib.Path
+    database_url: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 8080
+    public_url: str | None = None
+    workers: int | None = None  # processes drawing boards; None: one per core
+    log_level: str = "INFO"
+    health_port: int | None = None  # /healthz and /metrics on a port of their own; None: on the site's
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> WebConfig:
+        database, database_url = _database(env)
+        port = _whole_number(env, "WEB_PORT", 1, 65535)
+        return cls(
+            database=database,
+            database_url=database_url,
+            host=env.get("WEB_HOST", "").strip() or "127.0.0.1",
+            port=8080 if port is None else port,
+            public_url=_public_url(env),
+            workers=_whole_number(env, "WORKERS", 1, 256),
+            log_level=_log_level(env),
+        )
+
+    @property
+    def store(self) -> Location:
+        return self.database_url or self.database
+
+
+def _public_url(env: Mapping[str, str]) -> str | None:
+    """PUBLIC_URL: the site's address as visitors reach it (``https://games.example.org``, or under a path)."""
+    url = env.get("PUBLIC_URL", "").strip().rstrip("/")
+    if url and not (url.startswith(("http://", "https://")) and len(url.split("/")) > 2 and url.split("/")[2]):
+        raise ConfigError(f"PUBLIC_URL must be an http(s) address such as https://games.example.org, not {url!r}")
+    return url or None
+
+
+def _log_level(env: Mapping[str, str]) -> str:
+    level = env.get("LOG_LEVEL", "INFO").strip().upper()
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
+    return level
 
 
 def _database(env: Mapping[str, str]) -> tuple[pathlib.Path, str | None]:

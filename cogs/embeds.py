@@ -4,45 +4,14 @@ from __future__ import annotations
 
 import discord
 
-from i18n import joined, ntr, tr
-from service.daily import Daily
-from service.gameoptions import DAY, duration
-from service.markup import COLOUR_EMOJI, called, result_lines, when
-from service.models import LOBBY, RUNNING, Game, PlayerRow, TimeSettings
+from i18n import joined, tr
+from service.gameoptions import duration
+from service.markup import COLOUR_EMOJI, called, describe_time, result_lines, when
+from service.models import LOBBY, RUNNING, Game, PlayerRow
 from service.ops.lobby import counts_text
 from service.presenter import Presenter
 
 STATUS_COLOUR = {"lobby": 0x3B82F6, "running": 0x22C55E, "finished": 0x6B7280, "cancelled": 0x6B7280}
-
-
-def describe_time(time: TimeSettings) -> str:
-    """The clock, and how long each player may be away (a computer playing for him)."""
-    away = (
-        tr("away up to {days} per player", days=duration(time.away_days * DAY))
-        if time.away_days
-        else tr("no time away")
-    )
-    daily = tr("turns end at {at}", at=Daily.parse(time.daily).shown()) + "; " if time.daily else ""
-    return f"{daily}{_clock(time)}; {away}"
-
-
-def _clock(time: TimeSettings) -> str:
-    if time.mode == "round":
-        return ntr(
-            "{per_turn} per turn; {n} missed turn in a row removes a player",
-            "{per_turn} per turn; {n} missed in a row remove a player",
-            time.missed_limit,
-            per_turn=duration(time.round_seconds),
-        )
-    if time.mode == "bank":
-        return tr("{bank} bank per player", bank=duration(time.bank_seconds))
-    if time.mode == "increment":
-        return tr(
-            "{bank} bank + {increment} per turn",
-            bank=duration(time.bank_seconds),
-            increment=duration(time.increment_seconds),
-        )
-    return tr("no time limit")
 
 
 def game_embed(game: Game, presenter: Presenter) -> discord.Embed:

@@ -120,7 +120,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
     async def join(self, interaction: discord.Interaction, game: OpenGame) -> None:
         joined = await self.lobby.join(game.id, actor_of(interaction))
         await interaction.followup.send(tr("You joined game #{number}.", number=game.id), ephemeral=True)
-        await refresh_lobby(self.bot, self.presenter, joined)
+        await refresh_lobby(self.bot, joined)
 
     @app_commands.command(name="leave", description="Leave a game that has not started yet")
     @app_commands.describe(game="Game number (default: the game of this thread)")
@@ -128,7 +128,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
         target = await game_meant(interaction, game)
         left = await self.lobby.leave(target.id, actor_of(interaction))
         await interaction.followup.send(tr("You left game #{number}.", number=target.id), ephemeral=True)
-        await refresh_lobby(self.bot, self.presenter, left)
+        await refresh_lobby(self.bot, left)
 
     @app_commands.command(name="add-ai", description="Fill a seat with a computer player")
     @app_commands.describe(
@@ -143,7 +143,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
         seated = updated.players[-1].shown_name
         text = tr("{player} joined game #{number}.", player=plain(seated), number=target.id)
         await interaction.followup.send(text, ephemeral=True)
-        await refresh_lobby(self.bot, self.presenter, updated)
+        await refresh_lobby(self.bot, updated)
 
     @app_commands.command(name="remove-ai", description="Take back the computer player added last")
     @app_commands.describe(game="Game number (default: the game of this thread)")
@@ -151,7 +151,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
         target = await game_meant(interaction, game)
         updated = await self.lobby.remove_ai(target.id, actor_of(interaction))
         await interaction.followup.send(tr("A computer player left game #{number}.", number=target.id), ephemeral=True)
-        await refresh_lobby(self.bot, self.presenter, updated)
+        await refresh_lobby(self.bot, updated)
 
     @app_commands.command(name="start", description="Start your game (creator or server manager)")
     @app_commands.describe(game="Game number (default: the game of this thread)")
@@ -159,7 +159,7 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
         target = await game_meant(interaction, game)
         started = await self.lobby.start_game(target.id, actor_of(interaction))
         await interaction.followup.send(tr("Game #{number} started.", number=target.id), ephemeral=True)
-        await refresh_lobby(self.bot, self.presenter, started)
+        await refresh_lobby(self.bot, started)
 
     @app_commands.command(name="list", description="Open games in this server")
     async def list(self, interaction: discord.Interaction) -> None:

@@ -1,6 +1,7 @@
 """/config language: the language of what everyone in the server reads (round posts, announcements,
-boards, the lobby card); server managers (Manage Server) choose it. /config check: what the bot
-lacks in each channel with games (and the one it is asked in)."""
+boards, the lobby card); server managers (Manage Server) choose it. /config web: whether the server's
+games have pages on the web site, listed or only by their links. /config check: what the bot lacks in
+each channel with games (and the one it is asked in)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from cogs.common import ThinksFirst, actor_of, fetch_game_channel, fitted, lacki
 from i18n import LANGUAGES, language_name, set_language, tr
 from service.posts import permission_names
 from service.runtime.gameservice import GameService
+from service.website import MODES, OFF, PUBLIC
 
 
 @app_commands.guild_only()
@@ -21,6 +23,7 @@ class ConfigCog(
 ):
     def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.languages, self.lookup = bot, service.languages, service.master.lookup
+        self.website = service.website
 
     @app_commands.command(name="check", description="What the bot lacks in each channel with games here")
     async def check(self, interaction: discord.Interaction) -> None:
@@ -44,6 +47,31 @@ class ConfigCog(
         if not missing:
             return ""
         return tr("<#{channel}>: I lack {missing}", channel=place, missing=permission_names(missing))
+
+    @app_commands.command(name="web", description="Whether this server's games have pages on the web site")
+    @app_commands.describe(mode="public: listed on the server's page; unlisted: only by their links; off: no pages")
+    @app_commands.choices(mode=[app_commands.Choice(name=mode, value=mode) for mode in MODES])
+    async def web(self, interaction: discord.Interaction, mode: str | None = None) -> None:
+        guild = interaction.guild_id or 0
+        if mode is not None:
+            await self.website.set_mode(interaction.guild_id, mode, actor_of(interaction))
+        await interaction.followup.send(self._web_text(await self.website.mode(guild), guild), ephemeral=True)
+
+    def _web_text(self, mode: str, guild: int) -> str:
+        if mode == OFF:
+            text = tr("This server's games have no pages on the web site; their posts carry no link to it.")
+        elif mode == PUBLIC:
+            text = tr(
+                "This server's games are listed on its page of the web site: {url}", url=self.website.server_url(guild)
+            )
+        else:
+            text = tr(
+                "Each of this server's games has a page on the web site, found only by the link its posts carry; "
+                "no page lists them."
+            )
+        if self.website.public_url is None:
+            text += "\n" + tr("This bot has no web site yet: its operator sets PUBLIC_URL and runs `bot.py web`.")
+        return text
 
     @app_commands.command(name="language", description="The language of game posts and boards in this server")
     @app_commands.describe(language="The new language (leave out to see the current one)")

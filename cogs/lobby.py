@@ -30,7 +30,6 @@ from i18n import mark, tr, using
 from service.errors import GameError, GameNotFound
 from service.models import LOBBY, Actor, Game
 from service.posts import permission_names
-from service.presenter import Presenter
 
 if TYPE_CHECKING:
     from service.runtime.gameservice import GameService
@@ -83,7 +82,7 @@ class LobbyButton(
             await send_error(interaction, str(err))
             return
         with using(await server_language(interaction.client, game.row.guild_id)):  # everyone sees the card
-            embed, view = game_embed(game, service.presenter), lobby_view(game)
+            embed, view = game_embed(game, service.presenter), await card_view(service, game)
             if interaction.response.is_done():
                 await interaction.edit_original_response(embed=embed, view=view)
             else:
@@ -114,7 +113,8 @@ async def post_lobby(
     try:
         with using(await service.languages.of(game.row.guild_id)):  # the card and thread are public
             # discord.py's send takes view=None (its default), though its overloads leave None out.
-            message = await channel.send(embed=game_embed(game, service.presenter), view=lobby_view(game))  # type: ignore[arg-type]
+            view = await card_view(service, game)
+            message = await channel.send(embed=game_embed(game, service.presenter), view=view)  # type: ignore[arg-type]
             thread = await message.create_thread(name=service.presenter.title(game), auto_archive_duration=10080)
     except discord.HTTPException as err:  # no permission, or a channel without threads
         await service.master.lobby.cancel(game.id, actor)
@@ -139,16 +139,26 @@ async def _remove(message: discord.Message) -> None:
         log.info("lobby card %s of a cancelled game not deleted: %s", message.id, err)
 
 
-def lobby_view(game: Game) -> discord.ui.View | None:
-    if game.row.status != LOBBY:
+def web_button(url: str) -> discord.ui.Button:
+    """The link to the game's page on the web site (PUBLIC_URL), in the server's language."""
+    return discord.ui.Button(style=discord.ButtonStyle.link, label=tr("View on the web"), url=url, emoji="🌐")
+
+
+async def card_view(service: GameService, game: Game) -> discord.ui.View | None:
+    """The card's buttons: Join, Leave and Start in the lobby, and the game's page where the site has it."""
+    url = await service.website.game_url(game.row.guild_id, game.id)
+    if game.row.status != LOBBY and url is None:
         return None
     view = discord.ui.View(timeout=None)
-    for action in ("join", "leave", "start"):
-        view.add_item(LobbyButton(action, game.id))
+    if game.row.status == LOBBY:
+        for action in ("join", "leave", "start"):
+            view.add_item(LobbyButton(action, game.id))
+    if url is not None:
+        view.add_item(web_button(url))
     return view
 
 
-async def refresh_lobby(client: discord.Client, presenter: Presenter, game: Game) -> None:
+async def refresh_lobby(client: discord.Client, game: Game) -> None:
     """Bring the lobby message up to date after a change made by a command instead of a button.
     The change itself is done; a lobby card that was deleted or cannot be edited is only logged."""
     if not game.row.lobby_message_id:
@@ -157,7 +167,8 @@ async def refresh_lobby(client: discord.Client, presenter: Presenter, game: Game
         channel = await fetch_game_channel(client, game.row.channel_id)
         message = channel.get_partial_message(game.row.lobby_message_id)
         with using(await server_language(client, game.row.guild_id)):
-            await message.edit(embed=game_embed(game, presenter), view=lobby_view(game))
+            service = client_service(client)
+            await message.edit(embed=game_embed(game, service.presenter), view=await card_view(service, game))
     except (discord.HTTPException, aiohttp.ClientError) as err:  # the latter: a connection cut, as by a stop
         log.info("lobby card of game #%s not updated: %r", game.id, err)
 
@@ -193,7 +204,7 @@ class LobbyCards:
             async with lanes:
                 service = client_service(self.client)
                 try:
-                    await refresh_lobby(self.client, service.presenter, await service.master.games.get_game(game_id))
+                    await refresh_lobby(self.client, await service.master.games.get_game(game_id))
                 except GameNotFound:
                     pass
                 except Exception:  # one card must not keep the others stale

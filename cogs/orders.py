@@ -125,7 +125,7 @@ class OrdersCog(
             extras["view"] = pass_view(game)
         await interaction.followup.send(_listing(mine, game, self.presenter.turn_label(game)), ephemeral=True, **extras)
         if mine.back:  # the card no longer says he is away
-            await refresh_lobby(self.bot, self.presenter, await self.games.get_game(game.id))
+            await refresh_lobby(self.bot, await self.games.get_game(game.id))
 
     @app_commands.command(name="give", description="Add orders, e.g. C4>C5 3; auto D2>D3 (only you see them)")
     @app_commands.describe(
@@ -175,7 +175,7 @@ class OrdersCog(
         sent = await self.play.pass_turn(target.id, actor_of(interaction), expected_turn=target.row.turn)
         reply = (back_line(target.id) if sent.back else "") + after_pass(self.presenter, target, sent.game)
         await interaction.followup.send(reply, ephemeral=True)
-        await refresh_lobby(self.bot, self.presenter, sent.game)
+        await refresh_lobby(self.bot, sent.game)
 
     @app_commands.command(name="send", description="Give these orders and pass at once (your move, in turn games)")
     @app_commands.describe(
@@ -196,4 +196,4 @@ class OrdersCog(
             + after_pass(self.presenter, target, sent.game)
         )
         await interaction.followup.send(reply, ephemeral=True)
-        await refresh_lobby(self.bot, self.presenter, sent.game)
+        await refresh_lobby(self.bot, sent.game)

@@ -53,10 +53,15 @@ def describe(view: object, *, names: Sequence[str], title: str | None = None) ->
     """The board in words, for a screen reader (an image's alt text): its title, then each player's
     colour, name and holdings as the legend shows them."""
     lines = [title] if title else []
-    entries = _ENTRIES.get(type(view))
-    for seat, entry in enumerate(entries(view, names) if entries else ()):
+    for seat, entry in enumerate(seat_entries(view, names)):
         lines.append(tr("{player}: {holdings}", player=coloured(entry.name, seat), holdings=entry.detail))
     return lines
+
+
+def seat_entries(view: object, names: Sequence[str]) -> Sequence[legend.Entry]:
+    """Each player's line of the board's legend (his name and holdings), for pages that show them as text."""
+    entries = _ENTRIES.get(type(view))
+    return entries(view, names) if entries else ()
 
 
 def has_drawer(view_type: type) -> bool:

@@ -4,8 +4,10 @@ game's cards and its posts."""
 from __future__ import annotations
 
 from i18n import joined, ntr, tr
+from service.daily import Daily
+from service.gameoptions import DAY, duration
 from service.lookalike import told_apart
-from service.models import Game, PlayerRow
+from service.models import Game, PlayerRow, TimeSettings
 
 COLOUR_EMOJI = ("🟥", "🟦", "🟩", "🟧", "🟪", "🟫")
 
@@ -46,3 +48,33 @@ def result_lines(game: Game) -> list[str]:
             lines.append(f"{place}. {names[seat]}{scored}")
         place += len(group)
     return lines
+
+
+def describe_time(time: TimeSettings) -> str:
+    """The clock, and how long each player may be away (a computer playing for him)."""
+    away = (
+        tr("away up to {days} per player", days=duration(time.away_days * DAY))
+        if time.away_days
+        else tr("no time away")
+    )
+    daily = tr("turns end at {at}", at=Daily.parse(time.daily).shown()) + "; " if time.daily else ""
+    return f"{daily}{_clock(time)}; {away}"
+
+
+def _clock(time: TimeSettings) -> str:
+    if time.mode == "round":
+        return ntr(
+            "{per_turn} per turn; {n} missed turn in a row removes a player",
+            "{per_turn} per turn; {n} missed in a row remove a player",
+            time.missed_limit,
+            per_turn=duration(time.round_seconds),
+        )
+    if time.mode == "bank":
+        return tr("{bank} bank per player", bank=duration(time.bank_seconds))
+    if time.mode == "increment":
+        return tr(
+            "{bank} bank + {increment} per turn",
+            bank=duration(time.bank_seconds),
+            increment=duration(time.increment_seconds),
+        )
+    return tr("no time limit")

@@ -14,9 +14,10 @@ from typing import Any
 
 from engine import BotLevel, Event, Option, Ruleset
 from i18n import current, joined, map_title, ntr, option_name, tr
-from render import places_of
+from render import places_of, seat_entries
 from render.replay import ReplayTooLarge
-from render.summary import describe_events, numbered_turn, seat_name
+from render.style import PLAYER_COLOURS
+from render.summary import coloured, describe_events, numbered_turn, seat_name
 from service.errors import GameError, WrongPhase
 from service.gameoptions import creation_options, duration
 from service.lookalike import drawable, told_apart
@@ -299,6 +300,19 @@ class Presenter:
             focus=focus,
         )
 
+    def holdings(self, game: Game) -> list[SeatLine]:
+        """Each seat of a started game as its board's legend tells it: colour, name, holdings."""
+        if game.state is None:
+            return []
+        view = self.games.ruleset(game.row).view(self.games.state_of(game.row), None)
+        names = self.drawn_names(game)
+        return [SeatLine(e.seat, coloured(e.name, e.seat), e.detail, e.active) for e in seat_entries(view, names)]
+
+    @staticmethod
+    def seat_colours() -> list[str]:
+        """The seats' colours as the boards draw them, for pages (``#e61d07``), seat 0 first."""
+        return ["#" + "".join(f"{channel:02x}" for channel in colour) for colour in PLAYER_COLOURS]
+
     def places(self, game: Game) -> list[str]:
         """The places of a running game's board as orders name them ("G4", "12"), for close-ups."""
         if game.row.status != RUNNING or game.row.state_text is None:
@@ -432,6 +446,16 @@ class Presenter:
     def ruleset_title(self, name: str) -> str:
         rs = self.rulesets.get(name)
         return tr(rs.title) if rs else name
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """A seat as a page lists it beside the board."""
+
+    seat: int
+    name: str  # with its colour in words: "alice (red)"
+    holdings: str
+    playing: bool
 
 
 @dataclass(frozen=True)

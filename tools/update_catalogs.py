@@ -24,7 +24,8 @@ from babel.messages.pofile import write_po
 from i18n import DOMAIN, ENGLISH, LANGUAGES, LEVEL_NAME, MAP_NAME, NAME_CONTEXT, catalog_path, domains, merged
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("engine", "render", "service", "cogs", "i18n")
+PACKAGES = ("engine", "render", "service", "cogs", "i18n", "web")
+METHODS = [("**.py", "python"), ("**/templates/**.html", "jinja2.ext:babel_extract")]  # the site's pages too
 KEYWORDS = {"tr": (1,), "ntr": (1, 2), "tr_in": ((1, "c"), 2), "mark": (1,)}
 PROJECT = "territory-bot"
 HEADERS = {"uk": "Ukrainian", "zh_Hans": "Simplified Chinese"}  # the first line of a language's catalogs
@@ -35,7 +36,7 @@ def code_messages(root: Path = ROOT) -> Catalog:
     catalog = Catalog(project=PROJECT)
     for package in PACKAGES:
         for filename, lineno, message, comments, context in extract_from_dir(
-            root / package, method_map=[("**.py", "python")], keywords=KEYWORDS
+            root / package, method_map=METHODS, keywords=KEYWORDS, options_map={"**.html": {"trim_blocks": "true"}}
         ):
             catalog.add(message, locations=[(f"{package}/{filename}", lineno)], auto_comments=comments, context=context)
     return catalog

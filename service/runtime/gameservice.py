@@ -19,6 +19,7 @@ from service.runtime.scheduler import WakeScheduler, guarded
 from service.runtime.workers import CpuPool
 from service.storage.errors import StoreError, explain
 from service.storage.store import BOT, Location, Store, open_store, sqlite_path
+from service.website import Website
 
 log = logging.getLogger(__name__)
 
@@ -27,9 +28,9 @@ ARM_AHEAD_SECONDS = 900.0  # how far ahead the scheduler holds wake-ups; many sw
 
 class GameService:
     """What the bot holds: ``master`` for every game operation, ``presenter`` for what players see of
-    games, ``posts`` for what they read of its announcements (which go to ``sink``); renders and
-    computer players run in ``pool`` (else in a pool of its own with ``workers`` processes, one per
-    core by default)."""
+    games, ``posts`` for what they read of its announcements (which go to ``sink``), ``website`` for
+    their games' links on the web site (at ``public_url``); renders and computer players run in
+    ``pool`` (else in a pool of its own with ``workers`` processes, one per core by default)."""
 
     def __init__(
         self,
@@ -41,6 +42,7 @@ class GameService:
         pool: CpuPool | None = None,
         workers: int | None = None,
         rulesets: Mapping[str, Ruleset] = RULESETS,
+        public_url: str | None = None,
     ):
         self.db = db
         self.clock = clock or SystemClock()
@@ -50,6 +52,7 @@ class GameService:
         self.presenter = Presenter(self.master.games, self.master.history, self.pool)
         self.posts = PostPresenter(self.master.settings, self.master.history, self.presenter)
         self.languages = ServerLanguages(db, self.clock)
+        self.website = Website(db, self.clock, public_url)
         self.outbox = Outbox(db, self.clock, sink, claims=self.master.games.claims)
         self.scheduler = WakeScheduler(self._wake, self.sweep, sweep_seconds=sweep_seconds)
         self.sweep_seconds = sweep_seconds

@@ -30,7 +30,12 @@ TABLES = (
     ("server_language", "guild_id", None),
     ("user_settings", "user_id", None),
     ("dm_refusals", "user_id", None),
+    ("reliability", "user_id", None),
+    ("seat_requests", "game_id, seat, user_id", "game_id"),
+    ("server_web", "guild_id", None),
+    ("site_secret", "id", None),
 )
+LEFT_BEHIND = ("claims",)  # which process holds which game: the new database's bots take them afresh
 PACKED = {"history": ("payload", "events", "state_after")}  # service.storage.packing's bytes (old rows: JSON text)
 GAMES_AT_ONCE = 200
 

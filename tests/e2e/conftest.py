@@ -130,15 +130,21 @@ def cpu_pool():
 
 
 @contextlib.asynccontextmanager
-async def open_table(folder: pathlib.Path, pool: CpuPool, rulesets: Mapping[str, Ruleset] = RULESETS):
-    """A server with four members and the bot serving ``rulesets`` on a new database in ``folder``."""
-    async with open_tables(folder, pool, rulesets) as (setup,):
+async def open_table(folder: pathlib.Path, pool: CpuPool, rulesets: Mapping[str, Ruleset] = RULESETS, **config: object):
+    """A server with four members and the bot serving ``rulesets`` on a new database in ``folder``
+    (``config``: more of the bot's settings)."""
+    async with open_tables(folder, pool, rulesets, **config) as (setup,):
         yield setup
 
 
 @contextlib.asynccontextmanager
 async def open_tables(
-    folder: pathlib.Path, pool: CpuPool, rulesets: Mapping[str, Ruleset] = RULESETS, *, shards: int = 1
+    folder: pathlib.Path,
+    pool: CpuPool,
+    rulesets: Mapping[str, Ruleset] = RULESETS,
+    *,
+    shards: int = 1,
+    **config: object,
 ):
     """One server on each of ``shards`` shards, each with the same four members, and one bot running every
     shard (``SHARD_COUNT=shards``) and serving ``rulesets`` on a new database in ``folder``."""
@@ -150,7 +156,7 @@ async def open_tables(
                 manager = discord.Permissions(manage_guild=True) if name == "mod" else None
                 fake.add_member(guild, user, permissions=manager)
         clock, database = ManualClock(), folder / "games.sqlite3"
-        bot = make_bot(fake, database, clock, pool, rulesets, shard_count=shards if shards > 1 else None)
+        bot = make_bot(fake, database, clock, pool, rulesets, shard_count=shards if shards > 1 else None, **config)
         await fake.start_bot(bot)
         tables = [Table(fake, bot, clock, pool, rulesets, database, g, g.channels[0], **users) for g in guilds]
         yield tables

@@ -9,12 +9,15 @@ import json
 
 import bot
 from service.clock import ManualClock
+from service.models import TimeSettings
 from service.ops.languages import ServerLanguages
 from service.storage import history as stored_history
 from service.storage.store import open_store
-from service.storage.transfer import PACKED, TABLES
+from service.storage.transfer import LEFT_BEHIND, PACKED, TABLES
+from service.website import PUBLIC, Website
 from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, GUILD, HOUR, Env
 from tests.service.test_ratings import finished
+from tests.service.test_replacements import DAVE, seat_of
 
 
 async def a_busy_bot(location) -> Env:
@@ -34,6 +37,12 @@ async def a_busy_bot(location) -> Env:
         BOB.user_id, lead="3h", quiet_start=22, quiet_end=7, time_zone="Europe/Kyiv"
     )
     assert await env.master.settings.dm_refused(CAROL.user_id)
+    seated = await env.new_game(ALICE, BOB, time=TimeSettings(round_seconds=HOUR, replacements="open"))
+    await env.master.play.surrender(seated.id, BOB)  # a computer plays on in his seat, and Dave asks for it
+    assert not (await env.master.seats.take(seated.id, seat_of(seated, BOB), DAVE)).taken
+    website = Website(env.db, env.clock)
+    await website.set_mode(GUILD, PUBLIC, ADMIN)
+    await website.signer()  # the site's secret, made once
     async with env.db.transaction() as conn:  # a row from before history was deflated: plain JSON text
         await conn.execute("UPDATE history SET events = '[]' WHERE game_id = ? AND seq = 0", (running.id,))
     return env
@@ -70,6 +79,17 @@ async def test_every_row_is_copied_as_it_was_and_new_ids_follow(places, tmp_path
     game = await copy.master.lobby.create_game(guild_id=GUILD, channel_id=8, actor=ALICE, ruleset="conquest")
     assert game.id == max(row["id"] for row in before["games"]) + 1
     await copy.db.close()
+
+
+async def test_every_table_of_the_schema_is_copied_or_said_to_be_left_behind(env):
+    async with env.db.reading() as conn:
+        if hasattr(env.db, "path"):
+            query = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        else:
+            query = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        async with conn.execute(query) as cursor:
+            tables = {row[0] for row in await cursor.fetchall()} - {"schema_migrations", "presence"}
+    assert tables == {table for table, _, _ in TABLES} | set(LEFT_BEHIND)
 
 
 async def test_a_target_with_data_is_refused_and_left_as_it_was(places, tmp_path, capsys):

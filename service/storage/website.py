@@ -1,0 +1,36 @@
+"""What the web site keeps: each server's choice of ``/config web`` (``server_web``) and the one
+secret its links are signed with (``site_secret``)."""
+
+from __future__ import annotations
+
+from service.storage.store import Store
+
+SECRET_ROW = 1
+
+
+async def secret(db: Store, made: str, now: float) -> str:
+    """The site's secret: the stored one, else ``made``, stored now (a process that made another at
+    the same moment loses the race and reads the winner's)."""
+    await db.write(
+        "INSERT INTO site_secret (id, secret, made_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
+        (SECRET_ROW, made, now),
+    )
+    async with db.reading() as conn:
+        async with conn.execute("SELECT secret FROM site_secret WHERE id = ?", (SECRET_ROW,)) as cursor:
+            (stored,) = await cursor.fetchone()
+    return stored
+
+
+async def server_mode(db: Store, guild_id: int) -> str | None:
+    async with db.reading() as conn:
+        async with conn.execute("SELECT mode FROM server_web WHERE guild_id = ?", (guild_id,)) as cursor:
+            row = await cursor.fetchone()
+    return row[0] if row else None
+
+
+async def save_server_mode(db: Store, guild_id: int, mode: str, set_by: int, now: float) -> None:
+    await db.write(
+        "INSERT INTO server_web (guild_id, mode, set_by, set_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (guild_id) DO UPDATE SET mode = excluded.mode, set_by = excluded.set_by, set_at = excluded.set_at",
+        (guild_id, mode, set_by, now),
+    )

@@ -1,0 +1,395 @@
+"""The site's routes: each request checked before anything is read (the server's choice, the link's
+signature, the game belonging to the server the link names), then answered as a page in the
+server's language, an image, or a turn as JSON for the slider. Anything else is a short 404 or 400
+page; nothing a visitor sends reaches the database unchecked."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+from i18n import ENGLISH, LANGUAGES, current, ntr, tr, using
+from service import GameMaster
+from service.clock import Clock, SystemClock
+from service.errors import GameError, GameNotFound
+from service.ops.ratings import Standing
+from service.presenter import Presenter
+from service.runtime.workers import CpuPool
+from service.storage import settings as chosen
+from service.storage.store import Store
+from service.website import OFF, PUBLIC, Signer, Website, game_path, server_path
+from web import pages
+
+log = logging.getLogger(__name__)
+
+HERE = Path(__file__).parent
+QUERY_LIMIT = 512  # characters of a query string; the pages take one number at most
+IMAGE_CACHE_BYTES = 64 * 1024 * 1024
+REPLAY_LIMIT = 40 * 1024 * 1024  # an animated replay's bytes at most
+ANSWER_SECONDS = 5.0
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "Referrer-Policy": "no-referrer",  # a game's signed address never leaves in a Referer
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+class Refused(Exception):
+    """A request the site answers with a short error page: ``status`` and what to tell the visitor."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+def not_found() -> Refused:
+    return Refused(404, tr("There is no such page. A game's address comes from its posts in Discord."))
+
+
+class Images:
+    """Images already drawn, by what they show (a board never changes once its turn has resolved), at
+    most ``limit`` bytes; several visitors asking for one not yet drawn wait for the one drawing."""
+
+    def __init__(self, limit: int = IMAGE_CACHE_BYTES):
+        self.limit, self.size = limit, 0
+        self._kept: OrderedDict[tuple, bytes] = OrderedDict()
+        self._drawing: dict[tuple, asyncio.Future[bytes]] = {}
+
+    async def get(self, key: tuple, draw: Callable[[], Awaitable[bytes]]) -> bytes:
+        if (kept := self._kept.get(key)) is not None:
+            self._kept.move_to_end(key)
+            return kept
+        if (drawing := self._drawing.get(key)) is not None:
+            return await asyncio.shield(drawing)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._drawing[key] = future
+        try:
+            data = await draw()
+        except BaseException as err:
+            future.set_exception(err)
+            future.exception()  # retrieved: a failure nobody else waited for is not logged as lost
+            raise
+        finally:
+            del self._drawing[key]
+        future.set_result(data)
+        self._keep(key, data)
+        return data
+
+    def _keep(self, key: tuple, data: bytes) -> None:
+        self._kept[key] = data
+        self.size += len(data)
+        while self.size > self.limit and self._kept:
+            _, dropped = self._kept.popitem(last=False)
+            self.size -= len(dropped)
+
+
+class Meters:
+    """What the site tells Prometheus: requests by route and answer, their time, the images drawn."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.requests = Counter(
+            "territory_web_requests", "Requests answered", ["route", "status"], registry=self.registry
+        )
+        self.seconds = Histogram(
+            "territory_web_request_seconds",
+            "Time to answer a request",
+            ["route"],
+            buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+            registry=self.registry,
+        )
+        self.images = Counter("territory_web_images_drawn", "Board images drawn", registry=self.registry)
+        self.database_up = Gauge(
+            "territory_database_up", "1 if the database answered the last scrape", registry=self.registry
+        )
+        self.cached = Gauge("territory_web_image_cache_bytes", "Bytes of images kept", registry=self.registry)
+
+
+class Site:
+    """The pages of every server's games; boards are drawn in ``pool``."""
+
+    def __init__(self, db: Store, pool: CpuPool, *, clock: Clock | None = None, public_url: str | None = None):
+        clock = clock or SystemClock()
+        self.db, self.pool = db, pool
+        self.master = GameMaster(db, clock, pool=pool)
+        self.presenter = Presenter(self.master.games, self.master.history, pool)
+        self.website = Website(db, clock, public_url)
+        self.images = Images()
+        self.meters = Meters()
+        self.templates = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(HERE / "templates"),
+            autoescape=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            undefined=jinja2.StrictUndefined,
+        )
+        self.templates.globals.update(tr=tr, ntr=ntr, moment=pages.moment, iso=pages.iso)
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[self._guard])
+        add = app.router.add_get
+        add("/", self.home)
+        add("/healthz", self.healthz)
+        add("/metrics", self.metrics)
+        add(r"/s/{guild:\d{1,20}}", self.server)
+        add(r"/s/{guild:\d{1,20}}/leaderboard/{ruleset:[a-z]{1,30}}", self.leaderboard)
+        add(r"/s/{guild:\d{1,20}}/player/{user:\d{1,20}}", self.player)
+        add(r"/s/{guild:\d{1,20}}/player/{user:\d{1,20}}/chart.png", self.chart)
+        game = r"/s/{guild:\d{1,20}}/g/{game:\d{1,20}}-{signature:[A-Za-z0-9_-]{1,40}}"
+        add(game, self.game)
+        add(game + "/board.png", self.board)
+        add(game + r"/turn/{number:\d{1,9}}.png", self.turn_board)
+        add(game + r"/turn/{number:\d{1,9}}.json", self.turn)
+        add(game + "/replay", self.replay)
+        add("/seats.css", self.seats_css)
+        app.router.add_static("/static", HERE / "static")
+        return app
+
+    # --- what every request goes through
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
+        started = time.perf_counter()
+        route = request.match_info.route.resource.canonical if request.match_info.route.resource else "unknown"
+        language = await self._language(request)
+        with using(language):
+            try:
+                if len(request.query_string) > QUERY_LIMIT:
+                    raise Refused(
+                        400, tr("That address is too long. A game's address comes from its posts in Discord.")
+                    )
+                response = await handler(request)
+            except Refused as refused:
+                response = self._error(refused.status, str(refused), language)
+            except web.HTTPNotFound:
+                response = self._error(404, str(not_found()), language)
+            except web.HTTPMethodNotAllowed:
+                response = self._error(405, tr("The site only shows pages; it takes nothing."), language)
+            except Exception:
+                log.exception("the page %s failed", request.path)
+                response = self._error(500, tr("This page failed on our side. Try again in a moment."), language)
+        response.headers.update(SECURITY_HEADERS)
+        self.meters.requests.labels(route, str(response.status)).inc()
+        self.meters.seconds.labels(route).observe(time.perf_counter() - started)
+        return response
+
+    async def _language(self, request: web.Request) -> str:
+        """The language of the server the address names; English elsewhere."""
+        guild = request.match_info.get("guild")
+        if guild is None:
+            return ENGLISH
+        try:
+            stored = await chosen.server_language(self.db, int(guild))
+        except Exception:  # noqa: BLE001 - the page will say what is wrong; its language is the least of it
+            return ENGLISH
+        return stored if stored in LANGUAGES else ENGLISH
+
+    def _page(self, template: str, status: int = 200, **context: Any) -> web.Response:
+        text = self.templates.get_template(template).render(lang=pages.HTML_LANGUAGE.get(current(), "en"), **context)
+        return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
+
+    def _error(self, status: int, message: str, language: str) -> web.Response:
+        title = tr("Not found") if status == 404 else tr("Not shown") if status < 500 else tr("Something went wrong")
+        return self._page("error.html", status, title=title, message=message)
+
+    # --- what a request names, checked
+
+    async def _server(self, request: web.Request, *, listed: bool) -> int:
+        """The server the address names, if its pages are on (``listed``: and its games listed)."""
+        guild = int(request.match_info["guild"])
+        mode = await self.website.mode(guild)
+        if mode == OFF or (listed and mode != PUBLIC):
+            raise not_found()
+        return guild
+
+    async def _game(self, request: web.Request) -> tuple[Any, str, Signer]:
+        """The game the address names, with its base address; only by its genuine signed address."""
+        guild = await self._server(request, listed=False)
+        game_id, signer = int(request.match_info["game"]), await self.website.signer()
+        if not signer.genuine(guild, game_id, request.match_info["signature"]):
+            raise not_found()
+        try:
+            game = await self.master.games.get_game(game_id)
+        except GameNotFound:
+            raise not_found() from None
+        if game.row.guild_id != guild:
+            raise not_found()
+        return game, game_path(signer, guild, game_id), signer
+
+    @staticmethod
+    def _number(number: int, resolved: int) -> int:
+        """``number``, if the game has resolved that many turns."""
+        if not 1 <= number <= resolved:
+            raise Refused(
+                400,
+                ntr(
+                    "This game has {n} resolved turn; choose 1.",
+                    "This game has {n} resolved turns; choose 1 to {n}.",
+                    resolved,
+                )
+                if resolved
+                else tr("This game has no resolved turn yet."),
+            )
+        return number
+
+    # --- pages
+
+    async def home(self, request: web.Request) -> web.Response:
+        return self._page("home.html", title=tr("Territory games"))
+
+    async def server(self, request: web.Request) -> web.Response:
+        guild = await self._server(request, listed=True)
+        signer = await self.website.signer()
+        open_games, ended = pages.server_lists(await self.master.lookup.list_games(guild, include_ended=True))
+        item = lambda game: pages.listed(self.presenter, game, game_path(signer, guild, game.id))  # noqa: E731
+        return self._page(
+            "server.html",
+            title=tr("Games of this server"),
+            open_games=[item(g) for g in open_games],
+            ended=[item(g) for g in ended],
+            rulesets=[(name, self.presenter.ruleset_title(name)) for name in sorted(self.presenter.rulesets)],
+            base=server_path(guild),
+        )
+
+    async def game(self, request: web.Request) -> web.Response:
+        game, base, _ = await self._game(request)
+        resolved = await self.master.history.resolved_turns(game.id)
+        asked = request.query.get("turn")
+        if asked is not None and not (asked.isascii() and asked.isdigit() and len(asked) < 10):
+            raise Refused(400, tr("A turn is a number, such as ?turn=3."))
+        number = int(asked) if asked is not None else resolved
+        turn = None
+        if resolved:
+            turn = await self._turn(game, base, self._number(number, resolved), resolved)
+        seats = self.presenter.holdings(game) if game.row.state_text else []
+        alt = "; ".join([self.presenter.title(game), *(f"{s.name}: {s.holdings}" for s in seats)])
+        page = pages.game_page(self.presenter, game, resolved, turn, base, alt)
+        listed = await self.website.mode(game.row.guild_id) == PUBLIC
+        guild = game.row.guild_id
+        return self._page("game.html", title=page.title, page=page, base=base, server=server_path(guild), listed=listed)
+
+    async def _turn(self, game: Any, base: str, number: int, resolved: int) -> pages.Turn:
+        try:
+            past = await self.master.history.past_turn(game.id, number)
+        except GameError as err:
+            raise Refused(400, str(err)) from err
+        return pages.turn_of(self.presenter, game, past, resolved, f"{base}/turn/{number}.png")
+
+    async def turn(self, request: web.Request) -> web.Response:
+        game, base, _ = await self._game(request)
+        resolved = await self.master.history.resolved_turns(game.id)
+        turn = await self._turn(game, base, self._number(int(request.match_info["number"]), resolved), resolved)
+        return web.json_response(turn.as_json(), headers={"Cache-Control": "no-cache"})
+
+    async def board(self, request: web.Request) -> web.Response:
+        game, _, _ = await self._game(request)
+        if game.row.state_text is None:
+            raise not_found()
+        return await self._image(game, game.row.seq)
+
+    async def turn_board(self, request: web.Request) -> web.Response:
+        game, _, _ = await self._game(request)
+        resolved = await self.master.history.resolved_turns(game.id)
+        past = await self.master.history.past_turn(game.id, self._number(int(request.match_info["number"]), resolved))
+        return await self._image(game, past.seq)
+
+    async def _image(self, game: Any, seq: int) -> web.Response:
+        language, names = current(), tuple(self.presenter.drawn_names(game))
+
+        async def draw() -> bytes:
+            self.meters.images.inc()
+            return (await self.presenter.board(game, seq=seq)).data
+
+        data = await self.images.get(("board", game.id, seq, language, names), draw)
+        self.meters.cached.set(self.images.size)
+        return web.Response(body=data, content_type="image/png", headers={"Cache-Control": "private, max-age=60"})
+
+    async def replay(self, request: web.Request) -> web.Response:
+        game, _, _ = await self._game(request)
+
+        async def draw() -> bytes:
+            try:
+                made = await self.presenter.replay(game, REPLAY_LIMIT)
+            except GameError as err:
+                raise Refused(400, str(err)) from err
+            return made.data
+
+        data = await self.images.get(("replay", game.id, game.row.seq, current()), draw)
+        kind = "image/gif" if data[:3] == b"GIF" else "image/png"
+        return web.Response(body=data, content_type=kind, headers={"Cache-Control": "private, max-age=60"})
+
+    async def leaderboard(self, request: web.Request) -> web.Response:
+        guild = await self._server(request, listed=True)
+        ruleset = request.match_info["ruleset"]
+        if ruleset not in self.presenter.rulesets:
+            raise not_found()
+        board = await self.master.ratings.leaderboard(ruleset, guild, limit=50)
+        lines = [(place, standing, pages.user_of(standing)) for place, standing in enumerate(board, 1)]
+        return self._page(
+            "leaderboard.html",
+            title=tr("{game} leaderboard", game=self.presenter.ruleset_title(ruleset)),
+            lines=lines,
+            base=server_path(guild),
+        )
+
+    async def _player(self, request: web.Request) -> tuple[int, int, str, dict[str, tuple[Standing, list[float]]]]:
+        """The server, the member the address names, his name and ratings there (if he has any)."""
+        guild, user = await self._server(request, listed=True), int(request.match_info["user"])
+        stats = await self.master.ratings.player_stats(user, guild)
+        if not stats:
+            raise not_found()
+        return guild, user, next(iter(stats.values()))[0].shown_name, stats
+
+    async def player(self, request: web.Request) -> web.Response:
+        guild, user, name, stats = await self._player(request)
+        rows = [(self.presenter.ruleset_title(ruleset), standing) for ruleset, (standing, _) in sorted(stats.items())]
+        return self._page(
+            "player.html",
+            title=tr("{player}: ratings", player=name),
+            name=name,
+            rows=rows,
+            chart=f"{server_path(guild)}/player/{user}/chart.png",
+            base=server_path(guild),
+        )
+
+    async def chart(self, request: web.Request) -> web.Response:
+        _, _, name, stats = await self._player(request)
+        picture = await self.presenter.rating_chart(name, stats)
+        return web.Response(
+            body=picture.data, content_type="image/png", headers={"Cache-Control": "private, max-age=60"}
+        )
+
+    async def seats_css(self, request: web.Request) -> web.Response:
+        """Each seat's colour for the swatches beside players' names, as the boards draw it."""
+        rules = "".join(f".seat{n}{{background:{colour}}}" for n, colour in enumerate(self.presenter.seat_colours()))
+        return web.Response(text=rules, content_type="text/css", headers={"Cache-Control": "public, max-age=3600"})
+
+    # --- for operators
+
+    async def healthz(self, request: web.Request) -> web.Response:
+        try:
+            async with asyncio.timeout(ANSWER_SECONDS):
+                async with self.db.reading() as conn:
+                    async with conn.execute("SELECT COUNT(*) FROM games") as cursor:
+                        await cursor.fetchone()
+        except Exception as err:  # noqa: BLE001 - whatever the database does, the answer is "unreachable"
+            self.meters.database_up.set(0)
+            body = {"status": "failing", "database": "unreachable", "problem": repr(err)}
+            return web.Response(text=json.dumps(body), status=503, content_type="application/json")
+        self.meters.database_up.set(1)
+        return web.json_response({"status": "ok", "database": "ok"})
+
+    async def metrics(self, request: web.Request) -> web.Response:
+        await self.healthz(request)
+        return web.Response(body=generate_latest(self.meters.registry), headers={"Content-Type": CONTENT_TYPE_LATEST})
