@@ -38,15 +38,26 @@ GameChannel = discord.TextChannel | discord.VoiceChannel | discord.StageChannel 
 """Where a game is played: the server channel its lobby card is posted in, and the card's thread."""
 
 
+class Cards(Protocol):
+    def refresh_later(self, game_id: int) -> None: ...
+
+
 class Served(Protocol):
     """What the cogs use of the bot beyond discord.py's client: its game service, open while commands,
-    buttons and posts run (``cogs.client.GameBot``, which the cogs cannot import: it imports them)."""
+    buttons and posts run, and its lobby cards (``cogs.client.GameBot``, which the cogs cannot import:
+    it imports them)."""
 
     service: GameService | None
+    cards: Cards
 
 
 def service_of(interaction: discord.Interaction) -> GameService:
     return client_service(interaction.client)
+
+
+def client_cards(client: discord.Client) -> Cards:
+    """The bot's lobby cards, to bring one up to date after its posts (``cogs.lobby.LobbyCards``)."""
+    return cast(Served, client).cards
 
 
 def client_service(client: discord.Client) -> GameService:

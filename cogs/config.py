@@ -88,7 +88,6 @@ class WebConfig:
     public_url: str | None = None
     workers: int | None = None  # processes drawing boards; None: one per core
     log_level: str = "INFO"
-    health_port: int | None = None  # /healthz and /metrics on a port of their own; None: on the site's
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> WebConfig:
@@ -110,10 +109,14 @@ class WebConfig:
 
 
 def _public_url(env: Mapping[str, str]) -> str | None:
-    """PUBLIC_URL: the site's address as visitors reach it (``https://games.example.org``, or under a path)."""
+    """PUBLIC_URL: the site's address as visitors reach it (``https://games.example.org``): the root of a
+    host name, since its pages link to each other from there."""
     url = env.get("PUBLIC_URL", "").strip().rstrip("/")
-    if url and not (url.startswith(("http://", "https://")) and len(url.split("/")) > 2 and url.split("/")[2]):
-        raise ConfigError(f"PUBLIC_URL must be an http(s) address such as https://games.example.org, not {url!r}")
+    parts = url.split("/")
+    if url and not (url.startswith(("http://", "https://")) and len(parts) == 3 and parts[2]):
+        raise ConfigError(
+            f"PUBLIC_URL must be an http(s) address with no path, such as https://games.example.org, not {url!r}"
+        )
     return url or None
 
 

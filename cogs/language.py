@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import ThinksFirst, actor_of, fetch_game_channel, fitted, lacking
+from cogs.common import ThinksFirst, actor_of, client_cards, fetch_game_channel, fitted, lacking
 from i18n import LANGUAGES, language_name, set_language, tr
 from service.posts import permission_names
 from service.runtime.gameservice import GameService
@@ -55,15 +55,17 @@ class ConfigCog(
         guild = interaction.guild_id or 0
         if mode is not None:
             await self.website.set_mode(interaction.guild_id, mode, actor_of(interaction))
+            for game in await self.lookup.list_games(guild):  # their cards' links come or go
+                client_cards(self.bot).refresh_later(game.id)
         await interaction.followup.send(self._web_text(await self.website.mode(guild), guild), ephemeral=True)
 
     def _web_text(self, mode: str, guild: int) -> str:
         if mode == OFF:
             text = tr("This server's games have no pages on the web site; their posts carry no link to it.")
+        elif mode == PUBLIC and (url := self.website.server_url(guild)):
+            text = tr("This server's games are listed on its page of the web site: {url}", url=url)
         elif mode == PUBLIC:
-            text = tr(
-                "This server's games are listed on its page of the web site: {url}", url=self.website.server_url(guild)
-            )
+            text = tr("This server's games are listed on its page of the web site.")
         else:
             text = tr(
                 "Each of this server's games has a page on the web site, found only by the link its posts carry; "

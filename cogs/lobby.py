@@ -28,7 +28,7 @@ from cogs.embeds import game_embed
 from cogs.translator import RepliesInUsersLanguage, server_language
 from i18n import mark, tr, using
 from service.errors import GameError, GameNotFound
-from service.models import LOBBY, Actor, Game
+from service.models import CANCELLED, LOBBY, Actor, Game
 from service.posts import permission_names
 
 if TYPE_CHECKING:
@@ -146,6 +146,8 @@ def web_button(url: str) -> discord.ui.Button:
 
 async def card_view(service: GameService, game: Game) -> discord.ui.View | None:
     """The card's buttons: Join, Leave and Start in the lobby, and the game's page where the site has it."""
+    if game.row.status == CANCELLED:
+        return None
     url = await service.website.game_url(game.row.guild_id, game.id)
     if game.row.status != LOBBY and url is None:
         return None

@@ -302,7 +302,7 @@ class Presenter:
 
     def holdings(self, game: Game) -> list[SeatLine]:
         """Each seat of a started game as its board's legend tells it: colour, name, holdings."""
-        if game.state is None:
+        if game.row.state_text is None or game.damage:
             return []
         view = self.games.ruleset(game.row).view(self.games.state_of(game.row), None)
         names = self.drawn_names(game)

@@ -83,4 +83,4 @@ def test_a_taken_port_or_a_bad_setting_is_one_line(tmp_path):
         text=True,
         timeout=60,
     )
-    assert wrong.returncode == 1 and "PUBLIC_URL must be an http(s) address" in wrong.stderr
+    assert wrong.returncode == 1 and "PUBLIC_URL must be an http(s) address with no path" in wrong.stderr

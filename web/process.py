@@ -32,8 +32,8 @@ async def serve(config: WebConfig, stop: asyncio.Event) -> None:
     try:
         await db.migrate()
         pool = CpuPool(config.workers)
-        await asyncio.to_thread(pool.start)
         try:
+            await asyncio.to_thread(pool.start)
             runner = web.AppRunner(Site(db, pool, public_url=config.public_url).app(), shutdown_timeout=2.0)
             await runner.setup()
             try:

@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
 QUERY_LIMIT = 512  # characters of a query string; the pages take one number at most
 IMAGE_CACHE_BYTES = 64 * 1024 * 1024
-REPLAY_LIMIT = 40 * 1024 * 1024  # an animated replay's bytes at most
+REPLAY_LIMIT = 16 * 1024 * 1024  # an animated replay's bytes at most
 ANSWER_SECONDS = 5.0
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; "
@@ -43,6 +43,9 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",  # a game's signed address never leaves in a Referer
     "X-Content-Type-Options": "nosniff",
 }
+
+
+LARGEST_ID = 2**63 - 1  # Discord's ids and the games' numbers fit in SQL's 64-bit integers
 
 
 class Refused(Exception):
@@ -57,6 +60,14 @@ def not_found() -> Refused:
     return Refused(404, tr("There is no such page. A game's address comes from its posts in Discord."))
 
 
+def number_in(request: web.Request, name: str) -> int:
+    """A number the address holds (its route allows digits only), if it can name anything at all."""
+    number = int(request.match_info[name])
+    if number > LARGEST_ID:
+        raise not_found()
+    return number
+
+
 class Images:
     """Images already drawn, by what they show (a board never changes once its turn has resolved), at
     most ``limit`` bytes; several visitors asking for one not yet drawn wait for the one drawing."""
@@ -64,27 +75,22 @@ class Images:
     def __init__(self, limit: int = IMAGE_CACHE_BYTES):
         self.limit, self.size = limit, 0
         self._kept: OrderedDict[tuple, bytes] = OrderedDict()
-        self._drawing: dict[tuple, asyncio.Future[bytes]] = {}
+        self._drawing: dict[tuple, asyncio.Future[bytes]] = {}  # being drawn
 
     async def get(self, key: tuple, draw: Callable[[], Awaitable[bytes]]) -> bytes:
         if (kept := self._kept.get(key)) is not None:
             self._kept.move_to_end(key)
             return kept
-        if (drawing := self._drawing.get(key)) is not None:
-            return await asyncio.shield(drawing)
-        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        self._drawing[key] = future
-        try:
-            data = await draw()
-        except BaseException as err:
-            future.set_exception(err)
-            future.exception()  # retrieved: a failure nobody else waited for is not logged as lost
-            raise
-        finally:
-            del self._drawing[key]
-        future.set_result(data)
-        self._keep(key, data)
-        return data
+        drawing = self._drawing.get(key)
+        if drawing is None:  # drawn in a task of its own: a visitor who leaves does not cancel it for the others
+            drawing = self._drawing[key] = asyncio.ensure_future(draw())
+            drawing.add_done_callback(lambda done: self._drawn(key, done))
+        return await asyncio.shield(drawing)
+
+    def _drawn(self, key: tuple, done: asyncio.Future[bytes]) -> None:
+        del self._drawing[key]
+        if not done.cancelled() and done.exception() is None:
+            self._keep(key, done.result())
 
     def _keep(self, key: tuple, data: bytes) -> None:
         self._kept[key] = data
@@ -126,6 +132,8 @@ class Site:
         self.presenter = Presenter(self.master.games, self.master.history, pool)
         self.website = Website(db, clock, public_url)
         self.images = Images()
+        self.refused_replays: dict[tuple, str] = {}  # until the game's next turn (its key holds the turn)
+        self.files = {path.name: path.read_bytes() for path in (HERE / "static").iterdir()}
         self.meters = Meters()
         self.templates = jinja2.Environment(
             loader=jinja2.FileSystemLoader(HERE / "templates"),
@@ -142,18 +150,18 @@ class Site:
         add("/", self.home)
         add("/healthz", self.healthz)
         add("/metrics", self.metrics)
-        add(r"/s/{guild:\d{1,20}}", self.server)
-        add(r"/s/{guild:\d{1,20}}/leaderboard/{ruleset:[a-z]{1,30}}", self.leaderboard)
-        add(r"/s/{guild:\d{1,20}}/player/{user:\d{1,20}}", self.player)
-        add(r"/s/{guild:\d{1,20}}/player/{user:\d{1,20}}/chart.png", self.chart)
-        game = r"/s/{guild:\d{1,20}}/g/{game:\d{1,20}}-{signature:[A-Za-z0-9_-]{1,40}}"
+        add(r"/s/{guild:\d{1,19}}", self.server)
+        add(r"/s/{guild:\d{1,19}}/leaderboard/{ruleset:[a-z]{1,30}}", self.leaderboard)
+        add(r"/s/{guild:\d{1,19}}/player/{user:\d{1,19}}", self.player)
+        add(r"/s/{guild:\d{1,19}}/player/{user:\d{1,19}}/chart.png", self.chart)
+        game = r"/s/{guild:\d{1,19}}/g/{game:\d{1,19}}-{signature:[A-Za-z0-9_-]{1,40}}"
         add(game, self.game)
         add(game + "/board.png", self.board)
         add(game + r"/turn/{number:\d{1,9}}.png", self.turn_board)
         add(game + r"/turn/{number:\d{1,9}}.json", self.turn)
         add(game + "/replay", self.replay)
         add("/seats.css", self.seats_css)
-        app.router.add_static("/static", HERE / "static")
+        add(r"/static/{name:[a-z]{1,20}\.(?:css|js)}", self.static)
         return app
 
     # --- what every request goes through
@@ -172,10 +180,10 @@ class Site:
                 response = await handler(request)
             except Refused as refused:
                 response = self._error(refused.status, str(refused), language)
-            except web.HTTPNotFound:
-                response = self._error(404, str(not_found()), language)
             except web.HTTPMethodNotAllowed:
                 response = self._error(405, tr("The site only shows pages; it takes nothing."), language)
+            except web.HTTPException:  # aiohttp's own: no such route or file, a folder of files
+                response = self._error(404, str(not_found()), language)
             except Exception:
                 log.exception("the page %s failed", request.path)
                 response = self._error(500, tr("This page failed on our side. Try again in a moment."), language)
@@ -207,7 +215,7 @@ class Site:
 
     async def _server(self, request: web.Request, *, listed: bool) -> int:
         """The server the address names, if its pages are on (``listed``: and its games listed)."""
-        guild = int(request.match_info["guild"])
+        guild = number_in(request, "guild")
         mode = await self.website.mode(guild)
         if mode == OFF or (listed and mode != PUBLIC):
             raise not_found()
@@ -216,7 +224,7 @@ class Site:
     async def _game(self, request: web.Request) -> tuple[Any, str, Signer]:
         """The game the address names, with its base address; only by its genuine signed address."""
         guild = await self._server(request, listed=False)
-        game_id, signer = int(request.match_info["game"]), await self.website.signer()
+        game_id, signer = number_in(request, "game"), await self.website.signer()
         if not signer.genuine(guild, game_id, request.match_info["signature"]):
             raise not_found()
         try:
@@ -225,6 +233,8 @@ class Site:
             raise not_found() from None
         if game.row.guild_id != guild:
             raise not_found()
+        if game.damage:  # its position cannot be read, so neither can what of it is secret
+            raise Refused(404, tr("This game cannot be shown: its stored position is damaged."))
         return game, game_path(signer, guild, game_id), signer
 
     @staticmethod
@@ -273,7 +283,12 @@ class Site:
         if resolved:
             turn = await self._turn(game, base, self._number(number, resolved), resolved)
         seats = self.presenter.holdings(game) if game.row.state_text else []
-        alt = "; ".join([self.presenter.title(game), *(f"{s.name}: {s.holdings}" for s in seats)])
+        alt = "; ".join(
+            [
+                self.presenter.title(game),
+                *(tr("{player}: {holdings}", player=s.name, holdings=s.holdings) for s in seats),
+            ]
+        )
         page = pages.game_page(self.presenter, game, resolved, turn, base, alt)
         listed = await self.website.mode(game.row.guild_id) == PUBLIC
         guild = game.row.guild_id
@@ -318,14 +333,19 @@ class Site:
     async def replay(self, request: web.Request) -> web.Response:
         game, _, _ = await self._game(request)
 
+        key = ("replay", game.id, game.row.seq, current())
+        if (refusal := self.refused_replays.get(key)) is not None:  # a replay too large is not made again
+            raise Refused(400, refusal)
+
         async def draw() -> bytes:
             try:
                 made = await self.presenter.replay(game, REPLAY_LIMIT)
             except GameError as err:
+                self.refused_replays[key] = str(err)
                 raise Refused(400, str(err)) from err
             return made.data
 
-        data = await self.images.get(("replay", game.id, game.row.seq, current()), draw)
+        data = await self.images.get(key, draw)
         kind = "image/gif" if data[:3] == b"GIF" else "image/png"
         return web.Response(body=data, content_type=kind, headers={"Cache-Control": "private, max-age=60"})
 
@@ -345,7 +365,7 @@ class Site:
 
     async def _player(self, request: web.Request) -> tuple[int, int, str, dict[str, tuple[Standing, list[float]]]]:
         """The server, the member the address names, his name and ratings there (if he has any)."""
-        guild, user = await self._server(request, listed=True), int(request.match_info["user"])
+        guild, user = await self._server(request, listed=True), number_in(request, "user")
         stats = await self.master.ratings.player_stats(user, guild)
         if not stats:
             raise not_found()
@@ -370,6 +390,14 @@ class Site:
             body=picture.data, content_type="image/png", headers={"Cache-Control": "private, max-age=60"}
         )
 
+    async def static(self, request: web.Request) -> web.Response:
+        """The site's style sheet and script, held in memory (two small files)."""
+        name = request.match_info["name"]
+        if name not in self.files:
+            raise not_found()
+        kind = "text/css" if name.endswith(".css") else "text/javascript"
+        return web.Response(body=self.files[name], content_type=kind, headers={"Cache-Control": "public, max-age=3600"})
+
     async def seats_css(self, request: web.Request) -> web.Response:
         """Each seat's colour for the swatches beside players' names, as the boards draw it."""
         rules = "".join(f".seat{n}{{background:{colour}}}" for n, colour in enumerate(self.presenter.seat_colours()))
@@ -385,7 +413,8 @@ class Site:
                         await cursor.fetchone()
         except Exception as err:  # noqa: BLE001 - whatever the database does, the answer is "unreachable"
             self.meters.database_up.set(0)
-            body = {"status": "failing", "database": "unreachable", "problem": repr(err)}
+            log.warning("health check: the database did not answer: %r", err)
+            body = {"status": "failing", "database": "unreachable"}
             return web.Response(text=json.dumps(body), status=503, content_type="application/json")
         self.meters.database_up.set(1)
         return web.json_response({"status": "ok", "database": "ok"})

@@ -54,12 +54,12 @@ async def test_posts_and_the_card_link_to_the_games_page_until_the_server_turns_
 
             turned = await fake.slash(table.mod, table.channel, "config web", mode="off")
             assert "no pages on the web site" in turned.content and turned.ephemeral
+            await fake.wait_for_message(lambda m: m.id == card.id and web_link(m) is None, 10)  # at once
             for user in (table.alice, table.bob):
                 await fake.slash(user, thread, "orders pass")
             post = await fake.wait_for_message(lambda m: m.content.startswith("**Round 2."), 10)
             assert web_link(post) is None
-            card = await table.card_showing("Round 3")
-            assert web_link(fake.message(card.id)) is None
+            assert web_link(fake.message((await table.card_showing("Round 3")).id)) is None
             async with aiohttp.ClientSession() as visitor:
                 async with visitor.get(link) as page:
                     assert page.status == 404

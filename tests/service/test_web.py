@@ -5,6 +5,7 @@ page for every bad address."""
 from __future__ import annotations
 
 import contextlib
+import html
 import json
 import re
 
@@ -91,7 +92,9 @@ async def test_no_answer_holds_a_programmed_order_or_a_running_standing_order(en
             answers.append(await text(client, asked))
         for name in site.presenter.rulesets:
             answers.append(await text(client, f"/s/{GUILD}/leaderboard/{name}"))
-        everything = "\n".join(answers)
+        everything = html.unescape("\n".join(answers))  # "C3>D3" is written "C3&gt;D3" in a page
+        for image in (f"{path}/board.png", f"{path}/turn/1.png"):
+            assert (await client.get(image)).status == 200
         assert "auto-move still running: secret" in everything  # the past turn's orders, the standing one hidden
         for secret in (standing, f"{source}>{target}", programmed, f"{bob_source}>{bob_target}"):
             assert secret not in everything, secret
@@ -142,6 +145,19 @@ async def test_bad_addresses_get_a_short_page_and_nothing_else(env):
         assert "too long" in page
         answer = await client.post(path)
         assert answer.status == 405 and "takes nothing" in await answer.text()
+        huge = "9" * 19  # beyond SQL's 64-bit integers
+        for beyond in (f"/s/{huge}", f"/s/{huge}/g/1-abc", f"/s/{GUILD}/g/{huge}-abc", "/static/", "/static/x.js"):
+            assert "There is no such page" in await text(client, beyond, 404)
+
+
+async def test_a_game_whose_position_is_damaged_is_not_shown(env):
+    game = await played(env, 1)
+    async with env.db.transaction() as conn:
+        await conn.execute("UPDATE games SET state = ?, version = version + 1 WHERE id = ?", ("{broken", game.id))
+    async with visiting(env) as (site, client):
+        path = await address(site, game)
+        for asked in (path, f"{path}/board.png", f"{path}/turn/1.json", f"{path}/turn/1.png"):
+            assert "its stored position is damaged" in await text(client, asked, 404)
 
 
 async def test_pages_speak_the_servers_language(env):
@@ -150,7 +166,10 @@ async def test_pages_speak_the_servers_language(env):
     async with visiting(env) as (site, client):
         page = await text(client, await address(site, game))
         assert '<html lang="uk">' in page and "Гравці" in page and "Players" not in page
-        assert "Гравці" not in await text(client, "/")  # no server named: English
+        home = await text(client, "/")  # no server named: English
+        assert '<html lang="en">' in home and "Strategy games played on Discord" in home
+        for served in ("/static/site.css", "/static/game.js", "/seats.css"):
+            assert (await client.get(served)).status == 200
 
 
 async def test_a_lobby_and_a_finished_game_have_pages_too(env):
@@ -162,6 +181,7 @@ async def test_a_lobby_and_a_finished_game_have_pages_too(env):
         assert "Waiting for players (1/" in waiting and "board-now" not in waiting
         over = await text(client, await address(site, game))
         assert "Game over" in over and "Winner: Alice" in over and "board-now" in over
+        assert "surrendered · 0 cells · 0 units" in over and "1 cell · 11 units" in over  # the final holdings
 
 
 async def test_health_and_metrics_of_the_web_process(env):

@@ -36,6 +36,7 @@ function slider(form) {
     const answer = await fetch(form.dataset.turns + number + ".json");
     if (!answer.ok || mine !== asked) return;
     const turn = await answer.json();
+    if (mine !== asked) return; // the slider moved on meanwhile
     document.getElementById("turn-heading").innerHTML = turn.heading;
     board.src = turn.board;
     board.alt = turn.alt;
