@@ -17,8 +17,21 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed
 	$(BIN)/python bot.py
 
-test: $(VENV)/.installed
-	$(BIN)/python -m pytest -q
+# The web site's browser test drives Debian's Chromium (never a downloaded browser): installed here
+# when missing and this machine can (as root, with apt); otherwise say what to install.
+CHROMIUM ?= /usr/bin/chromium
+
+$(CHROMIUM):
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get install -y -q --no-install-recommends chromium >/dev/null || \
+		{ apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends chromium >/dev/null; }; \
+	else \
+		echo "the browser test needs Chromium: install Debian's package (sudo apt-get install chromium)," \
+			"or point CHROMIUM=/path/to/chromium at one"; exit 1; \
+	fi
+
+test: $(VENV)/.installed $(CHROMIUM)
+	CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest -q
 
 lint: $(VENV)/.installed
 	$(BIN)/python -m ruff check . && $(BIN)/python -m ruff format --check . && $(BIN)/python -m mypy
