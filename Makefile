@@ -52,6 +52,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_outbox.py
 	$(BIN)/python bench/bench_stores.py
 	$(BIN)/python bench/bench_reads.py
+	$(BIN)/python bench/bench_web.py --games 2000 --visits 500
 	$(BIN)/python bench/bench_autocomplete.py --players 30 --rounds 10
 	$(BIN)/python bench/bench_processes.py --quick
 	$(BIN)/python bench/soak.py --quick

@@ -15,22 +15,25 @@ def unmarked(name: str) -> str:
     return MARKED.sub(r"\\\1", name)
 
 
+TOKENS = re.compile(r"\\(.)|(\*\*)|(`)|([^\\*`]+|[\\*])", re.DOTALL)  # \x, **, `, or plain text
+
+
 def html(line: str) -> Markup:
     parts: list[str] = []
     bold = code = False
-    i = 0
-    while i < len(line):
-        if line[i] == "\\" and not code and i + 1 < len(line):
-            parts.append(escape(line[i + 1]))
-            i += 2
-        elif line.startswith("**", i) and not code:
+    for meant, stars, tick, text in TOKENS.findall(line):
+        if meant and code:  # inside code a backslash is itself, and a backtick still ends it
+            parts.append("\\" + ("</code>" if meant == "`" else escape(meant)))
+            code = code and meant != "`"
+        elif meant:
+            parts.append(escape(meant))
+        elif stars and not code:
             parts.append("</strong>" if bold else "<strong>")
-            bold, i = not bold, i + 2
-        elif line[i] == "`":
+            bold = not bold
+        elif tick:
             parts.append("</code>" if code else "<code>")
-            code, i = not code, i + 1
+            code = not code
         else:
-            parts.append(escape(line[i]))
-            i += 1
+            parts.append(escape(stars or text))
     parts += ["</code>"] * code + ["</strong>"] * bold
     return Markup("".join(parts))

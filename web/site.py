@@ -27,7 +27,7 @@ from service.presenter import Presenter
 from service.runtime.workers import CpuPool
 from service.storage import settings as chosen
 from service.storage.store import Store
-from service.website import OFF, PUBLIC, Signer, Website, game_path, server_path
+from service.website import OFF, PUBLIC, Website, game_path, server_path
 from web import pages
 
 log = logging.getLogger(__name__)
@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
 QUERY_LIMIT = 512  # characters of a query string; the pages take one number at most
 IMAGE_CACHE_BYTES = 64 * 1024 * 1024
+PAGE_CACHE_BYTES = 16 * 1024 * 1024
 REPLAY_LIMIT = 16 * 1024 * 1024  # an animated replay's bytes at most
 ANSWER_SECONDS = 5.0
 SECURITY_HEADERS = {
@@ -68,11 +69,12 @@ def number_in(request: web.Request, name: str) -> int:
     return number
 
 
-class Images:
-    """Images already drawn, by what they show (a board never changes once its turn has resolved), at
-    most ``limit`` bytes; several visitors asking for one not yet drawn wait for the one drawing."""
+class Kept:
+    """What the site has made already (images, pages), by what they show (a board never changes once
+    its turn has resolved, a page until its game does), at most ``limit`` bytes; several visitors
+    asking for one not made yet wait for the one making it."""
 
-    def __init__(self, limit: int = IMAGE_CACHE_BYTES):
+    def __init__(self, limit: int):
         self.limit, self.size = limit, 0
         self._kept: OrderedDict[tuple, bytes] = OrderedDict()
         self._drawing: dict[tuple, asyncio.Future[bytes]] = {}  # being drawn
@@ -131,10 +133,12 @@ class Site:
         self.master = GameMaster(db, clock, pool=pool)
         self.presenter = Presenter(self.master.games, self.master.history, pool)
         self.website = Website(db, clock, public_url)
-        self.images = Images()
+        self.images = Kept(IMAGE_CACHE_BYTES)
+        self.pages = Kept(PAGE_CACHE_BYTES)
         self.refused_replays: dict[tuple, str] = {}  # until the game's next turn (its key holds the turn)
         self.files = {path.name: path.read_bytes() for path in (HERE / "static").iterdir()}
         self.meters = Meters()
+        self.meters.registry.register(pool.jobs)
         self.templates = jinja2.Environment(
             loader=jinja2.FileSystemLoader(HERE / "templates"),
             autoescape=True,
@@ -203,8 +207,11 @@ class Site:
             return ENGLISH
         return stored if stored in LANGUAGES else ENGLISH
 
+    def _html(self, template: str, **context: Any) -> str:
+        return self.templates.get_template(template).render(lang=pages.HTML_LANGUAGE.get(current(), "en"), **context)
+
     def _page(self, template: str, status: int = 200, **context: Any) -> web.Response:
-        text = self.templates.get_template(template).render(lang=pages.HTML_LANGUAGE.get(current(), "en"), **context)
+        text = self._html(template, **context)
         return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
 
     def _error(self, status: int, message: str, language: str) -> web.Response:
@@ -215,15 +222,20 @@ class Site:
 
     async def _server(self, request: web.Request, *, listed: bool) -> int:
         """The server the address names, if its pages are on (``listed``: and its games listed)."""
+        return (await self._choice(request, listed=listed))[0]
+
+    async def _choice(self, request: web.Request, *, listed: bool) -> tuple[int, str]:
+        """The server the address names and its choice, if its pages are on (``listed``: and listed)."""
         guild = number_in(request, "guild")
         mode = await self.website.mode(guild)
         if mode == OFF or (listed and mode != PUBLIC):
             raise not_found()
-        return guild
+        return guild, mode
 
-    async def _game(self, request: web.Request) -> tuple[Any, str, Signer]:
-        """The game the address names, with its base address; only by its genuine signed address."""
-        guild = await self._server(request, listed=False)
+    async def _game(self, request: web.Request) -> tuple[Any, str, bool]:
+        """The game the address names, its base address, and whether its server lists its games; only
+        by its genuine signed address."""
+        guild, mode = await self._choice(request, listed=False)
         game_id, signer = number_in(request, "game"), await self.website.signer()
         if not signer.genuine(guild, game_id, request.match_info["signature"]):
             raise not_found()
@@ -235,7 +247,7 @@ class Site:
             raise not_found()
         if game.damage:  # its position cannot be read, so neither can what of it is secret
             raise Refused(404, tr("This game cannot be shown: its stored position is damaged."))
-        return game, game_path(signer, guild, game_id), signer
+        return game, game_path(signer, guild, game_id), mode == PUBLIC
 
     @staticmethod
     def _number(number: int, resolved: int) -> int:
@@ -273,15 +285,22 @@ class Site:
         )
 
     async def game(self, request: web.Request) -> web.Response:
-        game, base, _ = await self._game(request)
-        resolved = await self.master.history.resolved_turns(game.id)
+        game, base, listed = await self._game(request)
         asked = request.query.get("turn")
         if asked is not None and not (asked.isascii() and asked.isdigit() and len(asked) < 10):
             raise Refused(400, tr("A turn is a number, such as ?turn=3."))
-        number = int(asked) if asked is not None else resolved
+        number = None if asked is None else int(asked)
+        key = ("page", game.id, game.row.version, game.passed_seats, current(), listed, number)
+        made = await self.pages.get(key, lambda: self._game_page(game, base, listed, number))
+        return web.Response(body=made, content_type="text/html", charset="utf-8")
+
+    async def _game_page(self, game: Any, base: str, listed: bool, number: int | None) -> bytes:
+        """The page of a game as it stands (made again only when it changes)."""
+        resolved = await self.master.history.resolved_turns(game.id)
         turn = None
         if resolved:
-            turn = await self._turn(game, base, self._number(number, resolved), resolved)
+            shown = self._number(resolved if number is None else number, resolved)
+            turn = await self._turn(game, base, shown, resolved)
         seats = self.presenter.holdings(game) if game.row.state_text else []
         alt = "; ".join(
             [
@@ -290,9 +309,9 @@ class Site:
             ]
         )
         page = pages.game_page(self.presenter, game, resolved, turn, base, alt)
-        listed = await self.website.mode(game.row.guild_id) == PUBLIC
         guild = game.row.guild_id
-        return self._page("game.html", title=page.title, page=page, base=base, server=server_path(guild), listed=listed)
+        context = {"title": page.title, "page": page, "base": base, "server": server_path(guild), "listed": listed}
+        return self._html("game.html", **context).encode()
 
     async def _turn(self, game: Any, base: str, number: int, resolved: int) -> pages.Turn:
         try:
@@ -303,9 +322,15 @@ class Site:
 
     async def turn(self, request: web.Request) -> web.Response:
         game, base, _ = await self._game(request)
-        resolved = await self.master.history.resolved_turns(game.id)
-        turn = await self._turn(game, base, self._number(int(request.match_info["number"]), resolved), resolved)
-        return web.json_response(turn.as_json(), headers={"Cache-Control": "no-cache"})
+        number = int(request.match_info["number"])
+
+        async def made() -> bytes:
+            resolved = await self.master.history.resolved_turns(game.id)
+            turn = await self._turn(game, base, self._number(number, resolved), resolved)
+            return json.dumps(turn.as_json()).encode()
+
+        body = await self.pages.get(("turn", game.id, game.row.version, number, current()), made)
+        return web.Response(body=body, content_type="application/json", headers={"Cache-Control": "no-cache"})
 
     async def board(self, request: web.Request) -> web.Response:
         game, _, _ = await self._game(request)

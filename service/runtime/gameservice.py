@@ -14,6 +14,7 @@ from service.clock import Clock, SystemClock
 from service.ops.languages import ServerLanguages
 from service.posts import PostPresenter
 from service.presenter import Presenter
+from service.runtime.meters import Acknowledgements
 from service.runtime.outbox import Outbox, Sink
 from service.runtime.scheduler import WakeScheduler, guarded
 from service.runtime.workers import CpuPool
@@ -53,6 +54,7 @@ class GameService:
         self.posts = PostPresenter(self.master.settings, self.master.history, self.presenter)
         self.languages = ServerLanguages(db, self.clock)
         self.website = Website(db, self.clock, public_url)
+        self.acknowledgements = Acknowledgements()  # for /metrics
         self.outbox = Outbox(db, self.clock, sink, claims=self.master.games.claims)
         self.scheduler = WakeScheduler(self._wake, self.sweep, sweep_seconds=sweep_seconds)
         self.sweep_seconds = sweep_seconds

@@ -49,6 +49,8 @@ class Health(Collector):
         self.service = service
         self.registry = CollectorRegistry(auto_describe=False)
         self.registry.register(self)
+        self.registry.register(service.acknowledgements)
+        self.registry.register(service.pool.jobs)
         self._figures = Figures(False)
 
     async def figures(self) -> Figures:

@@ -35,6 +35,7 @@ from render import board_image, board_png, crop, describe, has_drawer, places_of
 from render.chart import chart_description, rating_chart
 from render.replay import Replay, Still, animate, final
 from render.summary import numbered_turn
+from service.runtime.meters import Jobs
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -242,6 +243,10 @@ def started() -> bool:
 PRELOADED = ("engine", "render", __name__)
 
 
+def job_name(job: Callable[..., Any]) -> str:
+    return getattr(job, "__name__", "job")
+
+
 class CpuPool:
     """Where CPU-heavy jobs run: ``await pool.run(job, ...)`` from the event loop, ``pool.call(job, ...)`` (or ``pool.call_each`` for several at once)
     from a planning thread (it blocks that thread, never the loop).
@@ -255,6 +260,7 @@ class CpuPool:
         self._executor: Executor | None = None
         self._long: set[Executor] = set()  # one per long job running
         self._making = threading.Lock()  # planning threads and the start-up may ask at once
+        self.jobs = Jobs()  # for /metrics
 
     @property
     def executor(self) -> Executor:
@@ -309,10 +315,13 @@ class CpuPool:
             self._long.discard(executor)
             executor.shutdown(wait=False)
 
-    @staticmethod
-    async def _await(executor: Executor, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        loop = asyncio.get_running_loop()
-        return await asyncio.wrap_future(executor.submit(job, *args, **kwargs), loop=loop)
+    async def _await(self, executor: Executor, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        loop, started = asyncio.get_running_loop(), time.perf_counter()
+        self.jobs.handed()
+        try:
+            return await asyncio.wrap_future(executor.submit(job, *args, **kwargs), loop=loop)
+        finally:
+            self.jobs.done(job_name(job), time.perf_counter() - started)
 
     def call(self, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return self.call_each(job, [args], **kwargs)[0]
@@ -322,8 +331,15 @@ class CpuPool:
         the results in order; from a planning thread, which it blocks."""
 
         def results(executor: Executor) -> list[T]:
-            futures = [executor.submit(job, *args, **kwargs) for args in argument_lists]
-            return [future.result() for future in futures]
+            started, futures = time.perf_counter(), []
+            try:
+                for args in argument_lists:
+                    futures.append(executor.submit(job, *args, **kwargs))
+                    self.jobs.handed()
+                return [future.result() for future in futures]
+            finally:
+                for _ in futures:
+                    self.jobs.done(job_name(job), time.perf_counter() - started)
 
         executor = self.executor
         try:

@@ -172,7 +172,9 @@ async def test_an_away_period_and_a_pending_take_over_survive_a_sigkill(tmp_path
         await settled(crash.database)
         async with aiohttp.ClientSession() as client:  # the operator's view of the new process
             async with client.get(f"http://127.0.0.1:{crash.settings['HEALTH_PORT']}/metrics") as answer:
-                assert "territory_turns_resolved_total 2.0" in (await answer.text()).splitlines()
+                figures = (await answer.text()).splitlines()
+        assert "territory_turns_resolved_total 2.0" in figures
+        assert "territory_acknowledgement_seconds_count 2.0" in figures  # the two /orders pass of this process
     assert first.returncode == -signal.SIGKILL and "Traceback" not in crash.log(1).read_text()
     with sqlite3.connect(crash.database) as conn:
         (away_until,) = conn.execute("SELECT away_until FROM players WHERE name = 'alice'").fetchone()

@@ -47,6 +47,22 @@ async def test_a_working_process_is_healthy_and_counts_its_games_and_turns(serve
         assert line in text.splitlines(), text
 
 
+async def test_the_workers_jobs_are_timed_by_job(served):
+    """ "/metrics … acknowledgement and image times, outbox backlog, worker queue" """
+    service, client, _ = served
+    game = await service.master.lobby.create_game(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest", options={}
+    )
+    await service.master.lobby.join(game.id, BOB)
+    game = await service.master.lobby.start_game(game.id, ALICE)
+    await service.presenter.board(game)
+    await service.presenter.board(game)
+    async with client.get("/metrics") as answer:
+        lines = (await answer.text()).splitlines()
+    assert 'territory_worker_job_seconds_count{job="render_job"} 2.0' in lines, lines
+    assert "territory_worker_jobs 0.0" in lines and "territory_acknowledgement_seconds_count 0.0" in lines
+
+
 async def test_a_stuck_sweep_or_an_unreachable_database_is_a_503_saying_why(served, monkeypatch):
     service, client, _ = served
     await service.sweep()
