@@ -6,6 +6,7 @@ page; nothing a visitor sends reaches the database unchecked."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -22,12 +23,12 @@ from i18n import ENGLISH, LANGUAGES, current, ntr, tr, using
 from service import GameMaster
 from service.clock import Clock, SystemClock
 from service.errors import GameError, GameNotFound
+from service.models import Game
 from service.ops.ratings import Standing
 from service.presenter import Presenter
 from service.runtime.workers import CpuPool
-from service.storage import settings as chosen
 from service.storage.store import Store
-from service.website import OFF, PUBLIC, Website, game_path, server_path
+from service.website import OFF, PUBLIC, Website, choices, game_path, server_path
 from web import pages
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,8 @@ SECURITY_HEADERS = {
 }
 
 
+MODE = web.RequestKey("mode", str)  # the server's choice of pages, read once per request
+GAME = web.RequestKey("game", Game)  # the game a genuine signed address names, read with it (unparsed)
 LARGEST_ID = 2**63 - 1  # Discord's ids and the games' numbers fit in SQL's 64-bit integers
 
 
@@ -174,7 +177,8 @@ class Site:
     async def _guard(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
         started = time.perf_counter()
         route = request.match_info.route.resource.canonical if request.match_info.route.resource else "unknown"
-        language = await self._language(request)
+        language, mode = await self._server_choices(request)
+        request[MODE] = mode
         with using(language):
             try:
                 if len(request.query_string) > QUERY_LIMIT:
@@ -196,16 +200,29 @@ class Site:
         self.meters.seconds.labels(route).observe(time.perf_counter() - started)
         return response
 
-    async def _language(self, request: web.Request) -> str:
-        """The language of the server the address names; English elsewhere."""
-        guild = request.match_info.get("guild")
-        if guild is None:
-            return ENGLISH
+    async def _server_choices(self, request: web.Request) -> tuple[str, str]:
+        """The language and the web choice of the server the address names, and the game it names
+        if its signature is genuine (``request[GAME]``), in one read: English and no pages where
+        it names no server or the database does not answer (the handler then says what is wrong)."""
+        guild, game = request.match_info.get("guild"), request.match_info.get("game")
+        if guild is None or int(guild) > LARGEST_ID:
+            return ENGLISH, OFF
+        signer = await self.website.signer() if game is not None else None
         try:
-            stored = await chosen.server_language(self.db, int(guild))
-        except Exception:  # noqa: BLE001 - the page will say what is wrong; its language is the least of it
-            return ENGLISH
-        return stored if stored in LANGUAGES else ENGLISH
+            async with self.db.reading() as conn:
+                language, mode = await choices(conn, int(guild))
+                named = int(game) if game is not None and int(game) <= LARGEST_ID else None
+                if (
+                    signer
+                    and named
+                    and mode != OFF
+                    and signer.genuine(int(guild), named, request.match_info["signature"])
+                ):
+                    with contextlib.suppress(GameNotFound):
+                        request[GAME] = await self.master.games.load(conn, named, parse=False)
+        except Exception:  # noqa: BLE001 - the page says what is wrong, in English
+            return ENGLISH, OFF
+        return (language if language in LANGUAGES else ENGLISH), mode
 
     def _html(self, template: str, **context: Any) -> str:
         return self.templates.get_template(template).render(lang=pages.HTML_LANGUAGE.get(current(), "en"), **context)
@@ -226,28 +243,27 @@ class Site:
 
     async def _choice(self, request: web.Request, *, listed: bool) -> tuple[int, str]:
         """The server the address names and its choice, if its pages are on (``listed``: and listed)."""
-        guild = number_in(request, "guild")
-        mode = await self.website.mode(guild)
+        guild, mode = number_in(request, "guild"), request[MODE]
         if mode == OFF or (listed and mode != PUBLIC):
             raise not_found()
         return guild, mode
 
-    async def _game(self, request: web.Request) -> tuple[Any, str, bool]:
+    async def _game(self, request: web.Request) -> tuple[Game, str, bool]:
         """The game the address names, its base address, and whether its server lists its games; only
         by its genuine signed address."""
         guild, mode = await self._choice(request, listed=False)
         game_id, signer = number_in(request, "game"), await self.website.signer()
-        if not signer.genuine(guild, game_id, request.match_info["signature"]):
+        game = request.get(GAME)  # read with the server's choices, if the signature is genuine
+        if game is None or game.row.guild_id != guild:
             raise not_found()
-        try:
-            game = await self.master.games.get_game(game_id)
-        except GameNotFound:
-            raise not_found() from None
-        if game.row.guild_id != guild:
-            raise not_found()
-        if game.damage:  # its position cannot be read, so neither can what of it is secret
-            raise Refused(404, tr("This game cannot be shown: its stored position is damaged."))
         return game, game_path(signer, guild, game_id), mode == PUBLIC
+
+    async def _whole(self, game: Game) -> Game:
+        """The game with its position read, to make something of it (a page or an image not kept yet)."""
+        whole = await self.master.games.get_game(game.id)
+        if whole.damage:  # its position cannot be read, so neither can what of it is secret
+            raise Refused(404, tr("This game cannot be shown: its stored position is damaged."))
+        return whole
 
     @staticmethod
     def _number(number: int, resolved: int) -> int:
@@ -294,8 +310,9 @@ class Site:
         made = await self.pages.get(key, lambda: self._game_page(game, base, listed, number))
         return web.Response(body=made, content_type="text/html", charset="utf-8")
 
-    async def _game_page(self, game: Any, base: str, listed: bool, number: int | None) -> bytes:
+    async def _game_page(self, game: Game, base: str, listed: bool, number: int | None) -> bytes:
         """The page of a game as it stands (made again only when it changes)."""
+        game = await self._whole(game)
         resolved = await self.master.history.resolved_turns(game.id)
         turn = None
         if resolved:
@@ -313,7 +330,7 @@ class Site:
         context = {"title": page.title, "page": page, "base": base, "server": server_path(guild), "listed": listed}
         return self._html("game.html", **context).encode()
 
-    async def _turn(self, game: Any, base: str, number: int, resolved: int) -> pages.Turn:
+    async def _turn(self, game: Game, base: str, number: int, resolved: int) -> pages.Turn:
         try:
             past = await self.master.history.past_turn(game.id, number)
         except GameError as err:
@@ -326,7 +343,7 @@ class Site:
 
         async def made() -> bytes:
             resolved = await self.master.history.resolved_turns(game.id)
-            turn = await self._turn(game, base, self._number(number, resolved), resolved)
+            turn = await self._turn(await self._whole(game), base, self._number(number, resolved), resolved)
             return json.dumps(turn.as_json()).encode()
 
         body = await self.pages.get(("turn", game.id, game.row.version, number, current()), made)
@@ -344,12 +361,12 @@ class Site:
         past = await self.master.history.past_turn(game.id, self._number(int(request.match_info["number"]), resolved))
         return await self._image(game, past.seq)
 
-    async def _image(self, game: Any, seq: int) -> web.Response:
+    async def _image(self, game: Game, seq: int) -> web.Response:
         language, names = current(), tuple(self.presenter.drawn_names(game))
 
         async def draw() -> bytes:
             self.meters.images.inc()
-            return (await self.presenter.board(game, seq=seq)).data
+            return (await self.presenter.board(await self._whole(game), seq=seq)).data
 
         data = await self.images.get(("board", game.id, seq, language, names), draw)
         self.meters.cached.set(self.images.size)
@@ -364,7 +381,7 @@ class Site:
 
         async def draw() -> bytes:
             try:
-                made = await self.presenter.replay(game, REPLAY_LIMIT)
+                made = await self.presenter.replay(await self._whole(game), REPLAY_LIMIT)
             except GameError as err:
                 self.refused_replays[key] = str(err)
                 raise Refused(400, str(err)) from err

@@ -121,8 +121,10 @@ class Games:
             stored = await rows.stored_games(conn, [game_id])
         return self._assembled(self._found(stored, game_id))[0]
 
-    async def load(self, conn: Connection, game_id: int) -> Game:
-        return (await self.snapshot(conn, game_id))[0]
+    async def load(self, conn: Connection, game_id: int, *, parse: bool = True) -> Game:
+        """The game as it stands; without ``parse``, a running game's state is left unread where its
+        glance says who acts (a reader that needs no position: ``get_game`` reads it all)."""
+        return self._assembled(self._found(await rows.stored_games(conn, [game_id]), game_id), parse)[0]
 
     async def listed(self, read: Callable[[Connection], Awaitable[list[int]]], *, parse: bool = True) -> list[Game]:
         """The games whose ids ``read`` finds, read in a few statements for all of them (a list of 200

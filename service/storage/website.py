@@ -1,9 +1,9 @@
 """What the web site keeps: each server's choice of ``/config web`` (``server_web``) and the one
-secret its links are signed with (``site_secret``)."""
+secret its links are signed with (``site_secret``); it reads each server's language beside it."""
 
 from __future__ import annotations
 
-from service.storage.store import Store
+from service.storage.store import Connection, Store
 
 SECRET_ROW = 1
 
@@ -21,11 +21,16 @@ async def secret(db: Store, made: str, now: float) -> str:
     return stored
 
 
-async def server_mode(db: Store, guild_id: int) -> str | None:
-    async with db.reading() as conn:
-        async with conn.execute("SELECT mode FROM server_web WHERE guild_id = ?", (guild_id,)) as cursor:
-            row = await cursor.fetchone()
-    return row[0] if row else None
+async def server_choices(conn: Connection, guild_id: int) -> tuple[str | None, str | None]:
+    """The server's language and its choice of pages (None where it made none), in one statement: a
+    page of the site asks for both first."""
+    async with conn.execute(
+        "SELECT (SELECT language FROM server_language WHERE guild_id = ?), "
+        "(SELECT mode FROM server_web WHERE guild_id = ?)",
+        (guild_id, guild_id),
+    ) as cursor:
+        language, mode = await cursor.fetchone()
+    return language, mode
 
 
 async def save_server_mode(db: Store, guild_id: int, mode: str, set_by: int, now: float) -> None:
