@@ -6,7 +6,6 @@ page; nothing a visitor sends reaches the database unchecked."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import time
@@ -27,8 +26,10 @@ from service.models import Game
 from service.ops.ratings import Standing
 from service.presenter import Presenter
 from service.runtime.workers import CpuPool
+from service.storage import website as stored
 from service.storage.store import Store
-from service.website import OFF, PUBLIC, Website, choices, game_path, server_path
+from service.storage.website import Glimpse
+from service.website import MODES, OFF, PUBLIC, UNLISTED, Website, game_path, server_path
 from web import pages
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,7 @@ SECURITY_HEADERS = {
 
 
 MODE = web.RequestKey("mode", str)  # the server's choice of pages, read once per request
-GAME = web.RequestKey("game", Game)  # the game a genuine signed address names, read with it (unparsed)
+GLIMPSE = web.RequestKey("glimpse", Glimpse)  # the game the address names, read with the server's choices
 LARGEST_ID = 2**63 - 1  # Discord's ids and the games' numbers fit in SQL's 64-bit integers
 
 
@@ -201,28 +202,21 @@ class Site:
         return response
 
     async def _server_choices(self, request: web.Request) -> tuple[str, str]:
-        """The language and the web choice of the server the address names, and the game it names
-        if its signature is genuine (``request[GAME]``), in one read: English and no pages where
-        it names no server or the database does not answer (the handler then says what is wrong)."""
+        """The language and the web choice of the server the address names, and a glimpse of the game
+        it names (``request[GLIMPSE]``), in one statement: English and no pages where it names no
+        server or the database does not answer (the handler then says what is wrong)."""
         guild, game = request.match_info.get("guild"), request.match_info.get("game")
         if guild is None or int(guild) > LARGEST_ID:
             return ENGLISH, OFF
-        signer = await self.website.signer() if game is not None else None
+        named = int(game) if game is not None and int(game) <= LARGEST_ID else None
         try:
             async with self.db.reading() as conn:
-                language, mode = await choices(conn, int(guild))
-                named = int(game) if game is not None and int(game) <= LARGEST_ID else None
-                if (
-                    signer
-                    and named
-                    and mode != OFF
-                    and signer.genuine(int(guild), named, request.match_info["signature"])
-                ):
-                    with contextlib.suppress(GameNotFound):
-                        request[GAME] = await self.master.games.load(conn, named, parse=False)
+                language, mode, glimpse = await stored.server_and_game(conn, int(guild), named)
         except Exception:  # noqa: BLE001 - the page says what is wrong, in English
             return ENGLISH, OFF
-        return (language if language in LANGUAGES else ENGLISH), mode
+        if glimpse is not None:
+            request[GLIMPSE] = glimpse
+        return (language if language in LANGUAGES else ENGLISH), mode if mode in MODES else UNLISTED
 
     def _html(self, template: str, **context: Any) -> str:
         return self.templates.get_template(template).render(lang=pages.HTML_LANGUAGE.get(current(), "en"), **context)
@@ -248,19 +242,24 @@ class Site:
             raise not_found()
         return guild, mode
 
-    async def _game(self, request: web.Request) -> tuple[Game, str, bool]:
-        """The game the address names, its base address, and whether its server lists its games; only
-        by its genuine signed address."""
+    async def _game(self, request: web.Request) -> tuple[Glimpse, str, bool]:
+        """A glimpse of the game the address names, its base address, and whether its server lists
+        its games; only by its genuine signed address, and only in the server it names."""
         guild, mode = await self._choice(request, listed=False)
         game_id, signer = number_in(request, "game"), await self.website.signer()
-        game = request.get(GAME)  # read with the server's choices, if the signature is genuine
-        if game is None or game.row.guild_id != guild:
+        glimpse = request.get(GLIMPSE)
+        if not signer.genuine(guild, game_id, request.match_info["signature"]):
             raise not_found()
-        return game, game_path(signer, guild, game_id), mode == PUBLIC
+        if glimpse is None or glimpse.guild_id != guild:
+            raise not_found()
+        return glimpse, game_path(signer, guild, game_id), mode == PUBLIC
 
-    async def _whole(self, game: Game) -> Game:
+    async def _whole(self, game_id: int) -> Game:
         """The game with its position read, to make something of it (a page or an image not kept yet)."""
-        whole = await self.master.games.get_game(game.id)
+        try:
+            whole = await self.master.games.get_game(game_id)
+        except GameNotFound:  # gone since the request's first read
+            raise not_found() from None
         if whole.damage:  # its position cannot be read, so neither can what of it is secret
             raise Refused(404, tr("This game cannot be shown: its stored position is damaged."))
         return whole
@@ -301,18 +300,18 @@ class Site:
         )
 
     async def game(self, request: web.Request) -> web.Response:
-        game, base, listed = await self._game(request)
+        glimpse, base, listed = await self._game(request)
         asked = request.query.get("turn")
         if asked is not None and not (asked.isascii() and asked.isdigit() and len(asked) < 10):
             raise Refused(400, tr("A turn is a number, such as ?turn=3."))
         number = None if asked is None else int(asked)
-        key = ("page", game.id, game.row.version, game.passed_seats, current(), listed, number)
-        made = await self.pages.get(key, lambda: self._game_page(game, base, listed, number))
+        key = ("page", glimpse, current(), listed, number)
+        made = await self.pages.get(key, lambda: self._game_page(glimpse.id, base, listed, number))
         return web.Response(body=made, content_type="text/html", charset="utf-8")
 
-    async def _game_page(self, game: Game, base: str, listed: bool, number: int | None) -> bytes:
+    async def _game_page(self, game_id: int, base: str, listed: bool, number: int | None) -> bytes:
         """The page of a game as it stands (made again only when it changes)."""
-        game = await self._whole(game)
+        game = await self._whole(game_id)
         resolved = await self.master.history.resolved_turns(game.id)
         turn = None
         if resolved:
@@ -338,50 +337,59 @@ class Site:
         return pages.turn_of(self.presenter, game, past, resolved, f"{base}/turn/{number}.png")
 
     async def turn(self, request: web.Request) -> web.Response:
-        game, base, _ = await self._game(request)
+        glimpse, base, _ = await self._game(request)
         number = int(request.match_info["number"])
 
         async def made() -> bytes:
+            game = await self._whole(glimpse.id)
             resolved = await self.master.history.resolved_turns(game.id)
-            turn = await self._turn(await self._whole(game), base, self._number(number, resolved), resolved)
+            turn = await self._turn(game, base, self._number(number, resolved), resolved)
             return json.dumps(turn.as_json()).encode()
 
-        body = await self.pages.get(("turn", game.id, game.row.version, number, current()), made)
+        body = await self.pages.get(("turn", glimpse.id, glimpse.version, number, current()), made)
         return web.Response(body=body, content_type="application/json", headers={"Cache-Control": "no-cache"})
 
     async def board(self, request: web.Request) -> web.Response:
-        game, _, _ = await self._game(request)
-        if game.row.state_text is None:
+        glimpse, _, _ = await self._game(request)
+        if not glimpse.started:
             raise not_found()
-        return await self._image(game, game.row.seq)
+
+        async def now(game: Game) -> int:
+            return glimpse.seq
+
+        return await self._image(("board", glimpse.id, glimpse.seq, glimpse.version), now)
 
     async def turn_board(self, request: web.Request) -> web.Response:
-        game, _, _ = await self._game(request)
-        resolved = await self.master.history.resolved_turns(game.id)
-        past = await self.master.history.past_turn(game.id, self._number(int(request.match_info["number"]), resolved))
-        return await self._image(game, past.seq)
+        glimpse, _, _ = await self._game(request)
+        number = int(request.match_info["number"])
 
-    async def _image(self, game: Game, seq: int) -> web.Response:
-        language, names = current(), tuple(self.presenter.drawn_names(game))
+        async def after_turn(game: Game) -> int:
+            resolved = await self.master.history.resolved_turns(game.id)
+            return (await self.master.history.past_turn(game.id, self._number(number, resolved))).seq
+
+        return await self._image(("turn", glimpse.id, number, glimpse.version), after_turn)
+
+    async def _image(self, key: tuple, seq_of: Callable[[Game], Awaitable[int]]) -> web.Response:
+        """The board ``key`` names (a game's id second in it), after the history entry ``seq_of`` says."""
 
         async def draw() -> bytes:
             self.meters.images.inc()
-            return (await self.presenter.board(await self._whole(game), seq=seq)).data
+            game = await self._whole(key[1])
+            return (await self.presenter.board(game, seq=await seq_of(game))).data
 
-        data = await self.images.get(("board", game.id, seq, language, names), draw)
+        data = await self.images.get((*key, current()), draw)
         self.meters.cached.set(self.images.size)
         return web.Response(body=data, content_type="image/png", headers={"Cache-Control": "private, max-age=60"})
 
     async def replay(self, request: web.Request) -> web.Response:
-        game, _, _ = await self._game(request)
-
-        key = ("replay", game.id, game.row.seq, current())
+        glimpse, _, _ = await self._game(request)
+        key = ("replay", glimpse.id, glimpse.seq, current())
         if (refusal := self.refused_replays.get(key)) is not None:  # a replay too large is not made again
             raise Refused(400, refusal)
 
         async def draw() -> bytes:
             try:
-                made = await self.presenter.replay(await self._whole(game), REPLAY_LIMIT)
+                made = await self.presenter.replay(await self._whole(glimpse.id), REPLAY_LIMIT)
             except GameError as err:
                 self.refused_replays[key] = str(err)
                 raise Refused(400, str(err)) from err

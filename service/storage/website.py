@@ -3,6 +3,8 @@ secret its links are signed with (``site_secret``); it reads each server's langu
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from service.storage.store import Connection, Store
 
 SECRET_ROW = 1
@@ -38,4 +40,36 @@ async def save_server_mode(db: Store, guild_id: int, mode: str, set_by: int, now
         "INSERT INTO server_web (guild_id, mode, set_by, set_at) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (guild_id) DO UPDATE SET mode = excluded.mode, set_by = excluded.set_by, set_at = excluded.set_at",
         (guild_id, mode, set_by, now),
+    )
+
+
+class Glimpse(NamedTuple):
+    """What a page of the site knows of a game before it looks further: its server, and the marks
+    that change whenever anything its pages show does (every change to a game, a pass included,
+    counts up its version; a resolved turn, its history)."""
+
+    id: int
+    guild_id: int
+    version: int
+    seq: int
+    started: bool  # it has a position to draw
+
+
+async def server_and_game(
+    conn: Connection, guild_id: int, game_id: int | None
+) -> tuple[str | None, str | None, Glimpse | None]:
+    """The server's language and choice of pages, and a glimpse of the game (None if there is no
+    such game), in one statement: the site asks this first at every request."""
+    async with conn.execute(
+        """SELECT (SELECT language FROM server_language WHERE guild_id = ?),
+                  (SELECT mode FROM server_web WHERE guild_id = ?),
+                  games.id, games.guild_id, games.version, games.seq, games.state IS NOT NULL
+           FROM (SELECT 1 AS here) AS one LEFT JOIN games ON games.id = ?""",
+        (guild_id, guild_id, -1 if game_id is None else game_id),
+    ) as cursor:
+        language, mode, *game = await cursor.fetchone()
+    return (
+        language,
+        mode,
+        None if game[0] is None else Glimpse(game[0], game[1], game[2], game[3], bool(game[4])),
     )

@@ -207,3 +207,18 @@ async def test_a_listed_servers_leaderboards_and_a_players_ratings(env):
         assert chart.status == 200 and (await chart.read()).startswith(PNG)
         await text(client, f"/s/{GUILD}/player/12345", 404)  # nobody rated here
         await text(client, f"/s/{GUILD}/leaderboard/chess", 404)
+
+
+async def test_a_page_follows_its_game_as_players_pass_and_turns_resolve(env):
+    """Pages are kept until their game changes: a pass, a resolved turn."""
+    game = await played(env, 1)
+    async with visiting(env) as (site, client):
+        path = await address(site, game)
+        assert "Waiting on: Bob, Alice</p>" in await text(client, path)
+        await env.master.play.submit(game.id, ALICE)
+        assert "Waiting on: Bob</p>" in await text(client, path)
+        before = await (await client.get(f"{path}/board.png")).read()
+        await env.master.play.submit(game.id, BOB)
+        page = await text(client, path)
+        assert 'max="2" value="2"' in page and "Waiting on: Bob, Alice</p>" in page
+        assert await (await client.get(f"{path}/board.png")).read() != before  # the board after round 2
