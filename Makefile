@@ -23,12 +23,12 @@ CHROMIUM ?= /usr/bin/chromium
 
 $(CHROMIUM):
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		export DEBIAN_FRONTEND=noninteractive; \
 		apt-get install -y -q --no-install-recommends chromium >/dev/null || \
 		{ apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends chromium >/dev/null; }; \
-	else \
-		echo "the browser test needs Chromium: install Debian's package (sudo apt-get install chromium)," \
-			"or point CHROMIUM=/path/to/chromium at one"; exit 1; \
-	fi
+	fi; \
+	[ -x "$@" ] || { echo "the browser test needs Chromium at $@: install Debian's package" \
+		"(sudo apt-get install chromium), or point CHROMIUM=/path/to/chromium at one"; exit 1; }
 
 test: $(VENV)/.installed $(CHROMIUM)
 	CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest -q

@@ -3,16 +3,19 @@
 The database: ``--games`` running games (default 10,000) of every ruleset with ``--turns`` turns of
 history each, copied from really played ones (``bench.crowd``). The site runs in a process of its
 own, as ``bot.py web`` runs it (its aiohttp routes, its board workers: ``--workers``, default one per
-core), and the same server also serves, as static files, the bytes of one game's page and board: the
-floor. ``--visitors`` visitors at once (default 200) each open a random game's page, then its board,
-as a browser does, ``--visits`` times in all (default 1,000 games):
-- ``cold``: the first visit of each game: its board is drawn for its first visitor;
-- ``warm``: the same games again: boards from the site's cache, pages made afresh from the database;
-- ``floor``: as many visits to the static page and board, at the same concurrency.
+core), and the same server also serves, as static files, each visited game's own page and board as
+the site answered them: the floor. ``--visitors`` visitors at once (default 200) each open a random
+game's page, then its board, as a browser does, ``--visits`` times in all (default 1,000 games):
+- ``cold``: the first visit of each game: its page made and its board drawn for its first visitor;
+- ``warm``: the same games again, unchanged: page and board as the site keeps them;
+- ``floor``: the same pages and boards as static files, at the same concurrency;
+- ``changed``: the same games again after each changed (its version counted up, as a player's order
+  does): each page made afresh from the database, the board (which shows no orders) kept.
 Figures are the visitor's wall time from request to the last byte (p99), ratios of ``warm`` to the
-floor (goal ≤ 3×), and the web process's peak memory, its own and its workers'. Ends with ``RESULT
-web games=… visitors=… visits=… page_p99_ms=… image_p99_ms=… page_ratio=… image_ratio=…
-cold_page_p99_ms=… cold_image_p99_ms=… rss_mb=… workers_rss_mb=…``.
+floor (goal ≤ 3×) and of ``changed`` pages to it, and the web process's peak memory, its own and its
+board workers'. Ends with ``RESULT web games=… visitors=… visits=… page_p99_ms=… image_p99_ms=…
+page_ratio=… image_ratio=… changed_page_p99_ms=… changed_page_ratio=… cold_page_p99_ms=…
+cold_image_p99_ms=… rss_mb=… workers_rss_mb=…``.
 
 What it leaves out: a proxy with TLS in front, visitors' networks and browsers (the style sheet, the
 script, the slider's requests for past turns, each a board drawn like the current one), PostgreSQL,
@@ -31,10 +34,12 @@ import random
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
@@ -87,8 +92,11 @@ async def timed(session: aiohttp.ClientSession, url: str) -> tuple[float, bytes]
     return time.perf_counter() - started, body
 
 
-async def visit_all(base: str, pages: list[str], visitors: int, board_of=None) -> tuple[list[float], list[float]]:
-    """Each page, then its board, ``visitors`` at a time; their wall times in seconds."""
+async def visit_all(
+    base: str, pages: list[str], visitors: int, board_of: Callable[[str, bytes], str]
+) -> tuple[list[float], list[float]]:
+    """Each page, then its board (``board_of(page's path, page)``), ``visitors`` at a time; their wall
+    times in seconds."""
     lanes = asyncio.Semaphore(visitors)
     page_times: list[float] = []
     image_times: list[float] = []
@@ -99,7 +107,7 @@ async def visit_all(base: str, pages: list[str], visitors: int, board_of=None) -
             async with lanes:
                 spent, body = await timed(session, base + path)
                 page_times.append(spent)
-                board = board_of(body) if board_of else path.replace("page.html", "board.png")
+                board = board_of(path, body)
                 spent, _ = await timed(session, base + board)
                 image_times.append(spent)
 
@@ -107,21 +115,38 @@ async def visit_all(base: str, pages: list[str], visitors: int, board_of=None) -
     return page_times, image_times
 
 
-def board_in(body: bytes) -> str:
-    return BOARD.search(body.decode()).group(1).replace("&amp;", "&")
+def board_in(path: str, body: bytes) -> str:
+    """The board a page of the site shows."""
+    found = BOARD.search(body.decode())
+    assert found is not None, f"{path} shows no board"
+    return found.group(1).replace("&amp;", "&")
+
+
+def floor_board(path: str, body: bytes) -> str:
+    return path.replace(".html", ".png")
 
 
 def memory_mb(pid: int) -> tuple[float, float]:
-    """Peak resident memory of the process, and the resident memory of its children now."""
+    """Peak resident memory of the process, and the resident memory now of every process under it (its
+    board workers are the forkserver's children)."""
 
-    def field(path: str, name: str) -> float:
-        for line in pathlib.Path(path).read_text().splitlines():
+    def field(process: int, name: str) -> float:
+        for line in pathlib.Path(f"/proc/{process}/status").read_text().splitlines():
             if line.startswith(name):
                 return int(line.split()[1]) / 1024
         return 0.0
 
-    children = pathlib.Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    return field(f"/proc/{pid}/status", "VmHWM"), sum(field(f"/proc/{c}/status", "VmRSS") for c in children)
+    def descendants(process: int) -> list[int]:
+        children = [int(c) for c in pathlib.Path(f"/proc/{process}/task/{process}/children").read_text().split()]
+        return children + [d for child in children for d in descendants(child)]
+
+    return field(pid, "VmHWM"), sum(field(d, "VmRSS") for d in descendants(pid))
+
+
+def changed(database: pathlib.Path, games: list[int]) -> None:
+    """Each of ``games`` changed as an order changes it, written as the bot would (another process)."""
+    with sqlite3.connect(database, timeout=30) as conn:
+        conn.executemany("UPDATE games SET version = version + 1 WHERE id = ?", [(g,) for g in games])
 
 
 async def measure(args: argparse.Namespace, folder: pathlib.Path) -> None:
@@ -148,22 +173,27 @@ async def measure(args: argparse.Namespace, folder: pathlib.Path) -> None:
     try:
         assert server.stdout is not None and server.stdout.readline().strip() == "ready"
         base = f"http://127.0.0.1:{port}"
-        async with aiohttp.ClientSession() as session:  # the floor: one game's own bytes, as files
-            _, page = await timed(session, base + pages[0])
-            _, board = await timed(session, base + board_in(page))
-        (floor / "page.html").write_bytes(page)
-        (floor / "board.png").write_bytes(board)
         rows = {}
         for name, paths, reader in (
             ("cold", pages, board_in),
             ("warm", pages, board_in),
-            ("floor", ["/floor/page.html"] * len(pages), None),
+            ("floor", [f"/floor/{n}.html" for n in range(len(pages))], floor_board),
+            ("changed", pages, board_in),
         ):
+            if name == "floor":  # each game's own page and board, as the site answered them
+                async with aiohttp.ClientSession() as session:
+                    for n, path in enumerate(pages):
+                        _, page = await timed(session, base + path)
+                        _, board = await timed(session, base + board_in(path, page))
+                        (floor / f"{n}.html").write_bytes(page)
+                        (floor / f"{n}.png").write_bytes(board)
+            if name == "changed":
+                changed(database, [game for _, game in chosen])
             began = time.perf_counter()
             page_times, image_times = await visit_all(base, paths, args.visitors, reader)
             rows[name] = (p99(page_times) * 1000, p99(image_times) * 1000)
             print(
-                f"{name:>5}: page p99 {rows[name][0]:8.1f} ms   board p99 {rows[name][1]:8.1f} ms   "
+                f"{name:>7}: page p99 {rows[name][0]:8.1f} ms   board p99 {rows[name][1]:8.1f} ms   "
                 f"({len(paths)} visits in {time.perf_counter() - began:.1f} s)"
             )
         rss, workers_rss = memory_mb(server.pid)
@@ -171,12 +201,15 @@ async def measure(args: argparse.Namespace, folder: pathlib.Path) -> None:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
     page_ratio, image_ratio = rows["warm"][0] / rows["floor"][0], rows["warm"][1] / rows["floor"][1]
+    changed_ratio = rows["changed"][0] / rows["floor"][0]
     print(f"warm / floor: pages {page_ratio:.2f}x, boards {image_ratio:.2f}x (goal <= 3x)")
+    print(f"changed / floor: pages {changed_ratio:.2f}x")
     print(f"web process: peak {rss:.0f} MB, its workers {workers_rss:.0f} MB now")
     print(
         f"RESULT web games={args.games} visitors={args.visitors} visits={len(pages)} "
         f"page_p99_ms={rows['warm'][0]:.1f} image_p99_ms={rows['warm'][1]:.1f} "
         f"page_ratio={page_ratio:.2f} image_ratio={image_ratio:.2f} "
+        f"changed_page_p99_ms={rows['changed'][0]:.1f} changed_page_ratio={changed_ratio:.2f} "
         f"cold_page_p99_ms={rows['cold'][0]:.1f} cold_image_p99_ms={rows['cold'][1]:.1f} "
         f"rss_mb={rss:.0f} workers_rss_mb={workers_rss:.0f}"
     )

@@ -197,9 +197,12 @@ class ThinksFirst:
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.type == discord.InteractionType.application_command and not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-            client_service(interaction.client).acknowledgements.seconds.observe(max(waited, 0.0))
+            try:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            finally:  # a deferral Discord refused as too late counts too: those are the ones to see
+                waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+                if (service := cast(Served, interaction.client).service) is not None:
+                    service.acknowledgements.seconds.observe(max(waited, 0.0))
         return True
 
 

@@ -55,7 +55,7 @@ class ConfigCog(
         guild = interaction.guild_id or 0
         if mode is not None:
             await self.website.set_mode(interaction.guild_id, mode, actor_of(interaction))
-            for game in await self.lookup.list_games(guild):  # their cards' links come or go
+            for game in await self.lookup.list_games(guild, include_ended=True, parse=False):  # links come or go
                 client_cards(self.bot).refresh_later(game.id)
         await interaction.followup.send(self._web_text(await self.website.mode(guild), guild), ephemeral=True)
 

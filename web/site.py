@@ -23,6 +23,7 @@ from service import GameMaster
 from service.clock import Clock, SystemClock
 from service.errors import GameError, GameNotFound
 from service.models import Game
+from service.ops.history import PastTurn
 from service.ops.ratings import Standing
 from service.presenter import Presenter
 from service.runtime.workers import CpuPool
@@ -38,6 +39,7 @@ HERE = Path(__file__).parent
 QUERY_LIMIT = 512  # characters of a query string; the pages take one number at most
 IMAGE_CACHE_BYTES = 64 * 1024 * 1024
 PAGE_CACHE_BYTES = 16 * 1024 * 1024
+REFUSALS_KEPT = 1000  # replays refused (too large, or no turn yet), not made again until their game moves on
 REPLAY_LIMIT = 16 * 1024 * 1024  # an animated replay's bytes at most
 ANSWER_SECONDS = 5.0
 SECURITY_HEADERS = {
@@ -48,6 +50,7 @@ SECURITY_HEADERS = {
 }
 
 
+UNREAD = web.RequestKey("unread", bool)  # the database did not answer the request's first read
 MODE = web.RequestKey("mode", str)  # the server's choice of pages, read once per request
 GLIMPSE = web.RequestKey("glimpse", Glimpse)  # the game the address names, read with the server's choices
 LARGEST_ID = 2**63 - 1  # Discord's ids and the games' numbers fit in SQL's 64-bit integers
@@ -139,7 +142,7 @@ class Site:
         self.website = Website(db, clock, public_url)
         self.images = Kept(IMAGE_CACHE_BYTES)
         self.pages = Kept(PAGE_CACHE_BYTES)
-        self.refused_replays: dict[tuple, str] = {}  # until the game's next turn (its key holds the turn)
+        self.refused_replays: OrderedDict[tuple, str] = OrderedDict()  # the latest; each key holds its turn
         self.files = {path.name: path.read_bytes() for path in (HERE / "static").iterdir()}
         self.meters = Meters()
         self.meters.registry.register(pool.jobs)
@@ -212,7 +215,9 @@ class Site:
         try:
             async with self.db.reading() as conn:
                 language, mode, glimpse = await stored.server_and_game(conn, int(guild), named)
-        except Exception:  # noqa: BLE001 - the page says what is wrong, in English
+        except Exception as err:  # noqa: BLE001 - whatever the database does, the page says it cannot read
+            log.warning("the site cannot read the database: %r", err)
+            request[UNREAD] = True
             return ENGLISH, OFF
         if glimpse is not None:
             request[GLIMPSE] = glimpse
@@ -238,6 +243,8 @@ class Site:
     async def _choice(self, request: web.Request, *, listed: bool) -> tuple[int, str]:
         """The server the address names and its choice, if its pages are on (``listed``: and listed)."""
         guild, mode = number_in(request, "guild"), request[MODE]
+        if request.get(UNREAD):
+            raise Refused(503, tr("The games cannot be read right now. Try again in a moment."))
         if mode == OFF or (listed and mode != PUBLIC):
             raise not_found()
         return guild, mode
@@ -311,12 +318,10 @@ class Site:
 
     async def _game_page(self, game_id: int, base: str, listed: bool, number: int | None) -> bytes:
         """The page of a game as it stands (made again only when it changes)."""
-        game = await self._whole(game_id)
-        resolved = await self.master.history.resolved_turns(game.id)
-        turn = None
-        if resolved:
-            shown = self._number(resolved if number is None else number, resolved)
-            turn = await self._turn(game, base, shown, resolved)
+        resolved = await self.master.history.resolved_turns(game_id)
+        past = await self._past(game_id, resolved if number is None else number, resolved) if resolved else None
+        game = await self._whole(game_id)  # read after the turn, so its standing orders still running stay hidden
+        turn = pages.turn_of(self.presenter, game, past, resolved, f"{base}/turn/{past.number}.png") if past else None
         seats = self.presenter.holdings(game) if game.row.state_text else []
         alt = "; ".join(
             [
@@ -329,21 +334,23 @@ class Site:
         context = {"title": page.title, "page": page, "base": base, "server": server_path(guild), "listed": listed}
         return self._html("game.html", **context).encode()
 
-    async def _turn(self, game: Game, base: str, number: int, resolved: int) -> pages.Turn:
+    async def _past(self, game_id: int, number: int, resolved: int) -> PastTurn:
+        """Resolved turn ``number``; the game must be read after it, never before (``public_orders``
+        hides what is still running in the position it is given, which must include this turn)."""
         try:
-            past = await self.master.history.past_turn(game.id, number)
+            return await self.master.history.past_turn(game_id, self._number(number, resolved))
         except GameError as err:
             raise Refused(400, str(err)) from err
-        return pages.turn_of(self.presenter, game, past, resolved, f"{base}/turn/{number}.png")
 
     async def turn(self, request: web.Request) -> web.Response:
         glimpse, base, _ = await self._game(request)
         number = int(request.match_info["number"])
 
         async def made() -> bytes:
-            game = await self._whole(glimpse.id)
-            resolved = await self.master.history.resolved_turns(game.id)
-            turn = await self._turn(game, base, self._number(number, resolved), resolved)
+            resolved = await self.master.history.resolved_turns(glimpse.id)
+            past = await self._past(glimpse.id, number, resolved)
+            game = await self._whole(glimpse.id)  # after the turn: see _past
+            turn = pages.turn_of(self.presenter, game, past, resolved, f"{base}/turn/{number}.png")
             return json.dumps(turn.as_json()).encode()
 
         body = await self.pages.get(("turn", glimpse.id, glimpse.version, number, current()), made)
@@ -357,7 +364,7 @@ class Site:
         async def now(game: Game) -> int:
             return glimpse.seq
 
-        return await self._image(("board", glimpse.id, glimpse.seq, glimpse.version), now)
+        return await self._image(("board", glimpse.id, glimpse.seq, glimpse.players), now)
 
     async def turn_board(self, request: web.Request) -> web.Response:
         glimpse, _, _ = await self._game(request)
@@ -367,7 +374,7 @@ class Site:
             resolved = await self.master.history.resolved_turns(game.id)
             return (await self.master.history.past_turn(game.id, self._number(number, resolved))).seq
 
-        return await self._image(("turn", glimpse.id, number, glimpse.version), after_turn)
+        return await self._image(("turn", glimpse.id, number, glimpse.players), after_turn)
 
     async def _image(self, key: tuple, seq_of: Callable[[Game], Awaitable[int]]) -> web.Response:
         """The board ``key`` names (a game's id second in it), after the history entry ``seq_of`` says."""
@@ -392,6 +399,8 @@ class Site:
                 made = await self.presenter.replay(await self._whole(glimpse.id), REPLAY_LIMIT)
             except GameError as err:
                 self.refused_replays[key] = str(err)
+                while len(self.refused_replays) > REFUSALS_KEPT:
+                    self.refused_replays.popitem(last=False)
                 raise Refused(400, str(err)) from err
             return made.data
 

@@ -19,9 +19,9 @@ class Lookup:
         async with self.games.db.reading() as conn:
             return (await reliability.of_users(conn, [user_id])).get(user_id, Reliability())
 
-    async def list_games(self, guild_id: int, *, include_ended: bool = False) -> list[Game]:
+    async def list_games(self, guild_id: int, *, include_ended: bool = False, parse: bool = True) -> list[Game]:
         statuses = (LOBBY, RUNNING, FINISHED, CANCELLED) if include_ended else (LOBBY, RUNNING)
-        return await self.games.listed(lambda conn: rows.in_server(conn, guild_id, statuses))
+        return await self.games.listed(lambda conn: rows.in_server(conn, guild_id, statuses), parse=parse)
 
     async def games_of(self, user_id: int, *, guild_id: int | None = None, parse: bool = True) -> list[Game]:
         """Open games the user sits in (in one server, or everywhere); without ``parse``, for a list

@@ -23,7 +23,7 @@ import select
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, NamedTuple, TypeVar
 
@@ -316,12 +316,19 @@ class CpuPool:
             executor.shutdown(wait=False)
 
     async def _await(self, executor: Executor, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        loop, started = asyncio.get_running_loop(), time.perf_counter()
+        return await asyncio.wrap_future(self._submit(executor, job, *args, **kwargs), loop=asyncio.get_running_loop())
+
+    def _submit(self, executor: Executor, job: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
+        """``job`` handed to ``executor``, timed from now to its result (for /metrics)."""
+        started, name = time.perf_counter(), job_name(job)
         self.jobs.handed()
         try:
-            return await asyncio.wrap_future(executor.submit(job, *args, **kwargs), loop=loop)
-        finally:
-            self.jobs.done(job_name(job), time.perf_counter() - started)
+            future = executor.submit(job, *args, **kwargs)
+        except BaseException:  # a broken pool takes nothing
+            self.jobs.handed(-1)
+            raise
+        future.add_done_callback(lambda _: self.jobs.done(name, time.perf_counter() - started))
+        return future
 
     def call(self, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return self.call_each(job, [args], **kwargs)[0]
@@ -331,15 +338,8 @@ class CpuPool:
         the results in order; from a planning thread, which it blocks."""
 
         def results(executor: Executor) -> list[T]:
-            started, futures = time.perf_counter(), []
-            try:
-                for args in argument_lists:
-                    futures.append(executor.submit(job, *args, **kwargs))
-                    self.jobs.handed()
-                return [future.result() for future in futures]
-            finally:
-                for _ in futures:
-                    self.jobs.done(job_name(job), time.perf_counter() - started)
+            futures = [self._submit(executor, job, *args, **kwargs) for args in argument_lists]
+            return [future.result() for future in futures]
 
         executor = self.executor
         try:

@@ -53,6 +53,7 @@ class Glimpse(NamedTuple):
     version: int
     seq: int
     started: bool  # it has a position to draw
+    players: tuple[int, int]  # how many rows its players have and the newest: its boards' names change with them
 
 
 async def server_and_game(
@@ -63,7 +64,9 @@ async def server_and_game(
     async with conn.execute(
         """SELECT (SELECT language FROM server_language WHERE guild_id = ?),
                   (SELECT mode FROM server_web WHERE guild_id = ?),
-                  games.id, games.guild_id, games.version, games.seq, games.state IS NOT NULL
+                  games.id, games.guild_id, games.version, games.seq, games.state IS NOT NULL,
+                  (SELECT COUNT(*) FROM players WHERE players.game_id = games.id),
+                  (SELECT MAX(id) FROM players WHERE players.game_id = games.id)
            FROM (SELECT 1 AS here) AS one LEFT JOIN games ON games.id = ?""",
         (guild_id, guild_id, -1 if game_id is None else game_id),
     ) as cursor:
@@ -71,5 +74,7 @@ async def server_and_game(
     return (
         language,
         mode,
-        None if game[0] is None else Glimpse(game[0], game[1], game[2], game[3], bool(game[4])),
+        None
+        if game[0] is None
+        else Glimpse(game[0], game[1], game[2], game[3], bool(game[4]), (game[5], game[6] or 0)),
     )

@@ -31,8 +31,8 @@ async def test_posts_and_the_card_link_to_the_games_page_until_the_server_turns_
     port = free_port()
     public = f"http://127.0.0.1:{port}"
     async with open_table(tmp_path, cpu_pool, public_url=public) as table:
-        db = await open_store(table.database)  # the site's own connection, as its own process has
-        runner = web.AppRunner(Site(db, CpuPool(workers=0), public_url=public).app())
+        db, pool = await open_store(table.database), CpuPool(workers=0)  # the site's own, as its process has
+        runner = web.AppRunner(Site(db, pool, public_url=public).app())
         await runner.setup()
         await web.TCPSite(runner, "127.0.0.1", port).start()
         try:
@@ -69,3 +69,4 @@ async def test_posts_and_the_card_link_to_the_games_page_until_the_server_turns_
         finally:
             await runner.cleanup()
             await db.close()
+            pool.close()

@@ -63,8 +63,8 @@ async def test_a_visitor_slides_to_turn_3_on_a_phone(tmp_path, cpu_pool, browser
     port = free_port()
     public = f"http://127.0.0.1:{port}"
     async with open_table(tmp_path, cpu_pool, public_url=public) as table:
-        db = await open_store(table.database)
-        runner = web.AppRunner(Site(db, CpuPool(workers=0), public_url=public).app())
+        db, pool = await open_store(table.database), CpuPool(workers=0)
+        runner = web.AppRunner(Site(db, pool, public_url=public).app())
         await runner.setup()
         await web.TCPSite(runner, "127.0.0.1", port).start()
         try:
@@ -107,3 +107,4 @@ async def test_a_visitor_slides_to_turn_3_on_a_phone(tmp_path, cpu_pool, browser
         finally:
             await runner.cleanup()
             await db.close()
+            pool.close()

@@ -14,6 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from service.ops.languages import ServerLanguages
 from service.runtime.workers import CpuPool
+from service.storage import website as stored_web
 from service.website import OFF, PUBLIC, UNLISTED, Signer, game_path
 from tests.service.conftest import ADMIN, ALICE, BOB, GUILD
 from tests.service.test_ratings import finished
@@ -218,7 +219,44 @@ async def test_a_page_follows_its_game_as_players_pass_and_turns_resolve(env):
         await env.master.play.submit(game.id, ALICE)
         assert "Waiting on: Bob</p>" in await text(client, path)
         before = await (await client.get(f"{path}/board.png")).read()
+        kept = site.images.size
+        source, target = own_cell(game, BOB)
+        await env.master.play.add_orders(game.id, BOB, f"{source}>{target} 1")  # a change the board does not show
+        assert await (await client.get(f"{path}/board.png")).read() == before and site.images.size == kept
         await env.master.play.submit(game.id, BOB)
         page = await text(client, path)
         assert 'max="2" value="2"' in page and "Waiting on: Bob, Alice</p>" in page
         assert await (await client.get(f"{path}/board.png")).read() != before  # the board after round 2
+
+
+async def test_a_turn_resolving_while_its_page_is_made_keeps_its_standing_orders_secret(env):
+    """The game is read after the turn it shows: read before, its position would not hold the standing
+    order the turn gave, and the order would be shown as if it had stopped."""
+    game = await played(env, 1)
+    source, target = own_cell(game, ALICE)
+    await env.master.play.add_orders(game.id, ALICE, f"auto {source}>{target}")
+    async with visiting(env) as (site, client):
+        counted = site.master.history.resolved_turns
+
+        async def resolving_meanwhile(game_id):  # the deadline comes just as the page is being made
+            site.master.history.resolved_turns = counted
+            await env.played_a_round(game)
+            return await counted(game_id)
+
+        site.master.history.resolved_turns = resolving_meanwhile
+        shown = html.unescape(await text(client, f"{await address(site, game)}/turn/2.json"))
+        assert "auto-move still running: secret" in shown and f"{source}>{target}" not in shown
+
+
+async def test_a_database_that_does_not_answer_is_a_503_page(env, monkeypatch):
+    game = await played(env, 1)
+
+    async def unreachable(conn, guild_id, game_id):
+        raise ConnectionError("the database cannot be reached")
+
+    async with visiting(env) as (site, client):
+        path = await address(site, game)
+        monkeypatch.setattr(stored_web, "server_and_game", unreachable)
+        assert "cannot be read right now" in await text(client, path, 503)
+        monkeypatch.undo()
+        await text(client, path)
