@@ -6,6 +6,7 @@ Orders are secret only until their turn resolves; after that, anyone may look th
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 from i18n import ntr, tr
 from render.replay import MAX_FRAMES, pick
 from service.errors import GameError, GameNotFound
-from service.models import FINISHED
+from service.models import FINISHED, Game
 from service.ops.games import Games
 from service.runtime.workers import ReplayStep
 from service.storage import history as rows
@@ -31,9 +32,13 @@ class PastTurn:
     stand_ins: dict[int, str] = field(default_factory=dict)  # seats a computer played for, by its level
 
 
+COUNTED_KEPT = 4096  # past turns whose names are kept: naming one parses the position it was played from
+
+
 class History:
     def __init__(self, games: Games):
         self.games = games
+        self._named: OrderedDict[tuple[int, int], tuple[str, tuple[int, int | None]]] = OrderedDict()
 
     async def resolved_turns(self, game_id: int) -> int:
         async with self.games.db.reading() as conn:
@@ -57,18 +62,30 @@ class History:
             )
         async with self.games.db.reading() as conn:
             turn, before = await rows.resolved_turn(conn, game_id, number - 1)
-        rs = self.games.ruleset(game.row)
-        played, position = json.loads(turn.payload), rs.from_dict(json.loads(before))
+        played = json.loads(turn.payload)
+        unit, counted = self._name(game, number, before)
         return PastTurn(
             number,
-            rs.turn_unit(position),
-            rs.turn_number(position, number - 1),
+            unit,
+            counted,
             turn.seq,
             tuple(json.loads(turn.events)),
             {int(seat): text for seat, text in played["orders"].items()},
             bool(played.get("timed_out")),
             {int(seat): level for seat, level in played.get("stand_in", {}).items()},
         )
+
+    def _name(self, game: Game, number: int, before: str) -> tuple[str, tuple[int, int | None]]:
+        """What resolved turn ``number`` was called and its number as the ruleset counts it, from the
+        position it was played from (``before``): it never changes, so it is kept once found."""
+        key = (game.id, number)
+        if (named := self._named.get(key)) is None:
+            rs = self.games.ruleset(game.row)
+            position = rs.from_dict(json.loads(before))
+            named = self._named[key] = (rs.turn_unit(position), rs.turn_number(position, number - 1))
+            while len(self._named) > COUNTED_KEPT:
+                self._named.popitem(last=False)
+        return named
 
     async def since_turns_of(
         self, game_id: int, seq: int, seats: Iterable[int], back: int
