@@ -295,8 +295,9 @@ async def in_server(conn: Connection, guild_id: int, statuses: tuple[str, ...]) 
 
 
 async def open_games_of(conn: Connection, user_id: int, guild_id: int | None = None) -> list[int]:
-    """Lobbies and running games the user sits in (in one server, or everywhere)."""
-    clause = "status IN (?, ?) AND id IN (SELECT game_id FROM players WHERE user_id = ?)"
+    """Lobbies and running games the user sits in (in one server, or everywhere): not those whose seat
+    he left to another (``left_seat``)."""
+    clause = "status IN (?, ?) AND id IN (SELECT game_id FROM players WHERE user_id = ? AND left_seat IS NULL)"
     params: tuple[Any, ...] = (LOBBY, RUNNING, user_id)
     if guild_id is not None:
         clause, params = clause + " AND guild_id = ?", (*params, guild_id)
@@ -308,7 +309,11 @@ async def in_thread(conn: Connection, thread_id: int) -> list[int]:
 
 
 async def running_games_of(conn: Connection, user_id: int) -> list[int]:
-    return await _ids(conn, "status = ? AND id IN (SELECT game_id FROM players WHERE user_id = ?)", (RUNNING, user_id))
+    return await _ids(
+        conn,
+        "status = ? AND id IN (SELECT game_id FROM players WHERE user_id = ? AND left_seat IS NULL)",
+        (RUNNING, user_id),
+    )
 
 
 async def _ids(conn: Connection, clause: str, params: tuple[Any, ...]) -> list[int]:

@@ -40,6 +40,8 @@ async def test_a_computer_plays_on_where_a_member_surrendered(env):
     assert news["reason"] == "surrender" and news["left"] == [CAROL.user_id, "Carol"] and not news["offered"]
     with pytest.raises(NotAllowed, match="no longer playing"):
         await env.master.play.submit(game.id, CAROL)
+    assert [g.id for g in await env.master.lookup.games_of(ALICE.user_id)] == [game.id]
+    assert await env.master.lookup.games_of(CAROL.user_id) == []  # not in /mygames, nor a game she could mean
 
 
 async def test_without_replacements_the_seat_leaves_the_game_as_before(env):
