@@ -116,7 +116,16 @@ def thread_link(game: Game) -> str:
     return f"https://discord.com/channels/{game.row.guild_id}/{game.row.thread_id or game.row.channel_id}"
 
 
-def game_page(presenter: Presenter, game: Game, resolved: int, turn: Turn | None, base: str, alt: str) -> GamePage:
+@dataclass(frozen=True)
+class Parts:
+    """What a game's page shows that changes only with its position and players: the seats with
+    their holdings, and the resolved turn shown (None before the first)."""
+
+    seats: list[SeatLine]
+    turn: Turn | None
+
+
+def game_page(presenter: Presenter, game: Game, resolved: int, parts: Parts, base: str, alt: str) -> GamePage:
     row = game.row
     started = row.state_text is not None and row.status in (RUNNING, FINISHED)
     waiting = (
@@ -128,7 +137,7 @@ def game_page(presenter: Presenter, game: Game, resolved: int, turn: Turn | None
         title=presenter.title(game),
         status=status_of(presenter, game),
         game=game,
-        seats=presenter.holdings(game) if started else [],
+        seats=parts.seats,
         clock=describe_time(row.time),
         options=presenter.options_text(game),
         deadline=row.deadline_at if row.status == RUNNING and not row.paused_at else None,
@@ -136,7 +145,7 @@ def game_page(presenter: Presenter, game: Game, resolved: int, turn: Turn | None
         resolved=resolved,
         board=f"{base}/board.png?v={row.seq}" if started else None,
         alt=alt,
-        turn=turn,
+        turn=parts.turn,
         thread=thread_link(game),
         replay=f"{base}/replay" if resolved else None,
         waiting=waiting,

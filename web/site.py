@@ -39,6 +39,7 @@ HERE = Path(__file__).parent
 QUERY_LIMIT = 512  # characters of a query string; the pages take one number at most
 IMAGE_CACHE_BYTES = 64 * 1024 * 1024
 PAGE_CACHE_BYTES = 16 * 1024 * 1024
+PARTS_KEPT = 4096  # games' seats and turns, kept beside their pages: a changed page is made from them
 REFUSALS_KEPT = 1000  # replays refused (too large, or no turn yet), not made again until their game moves on
 REPLAY_LIMIT = 16 * 1024 * 1024  # an animated replay's bytes at most
 ANSWER_SECONDS = 5.0
@@ -142,6 +143,7 @@ class Site:
         self.website = Website(db, clock, public_url)
         self.images = Kept(IMAGE_CACHE_BYTES)
         self.pages = Kept(PAGE_CACHE_BYTES)
+        self.parts: OrderedDict[tuple, pages.Parts] = OrderedDict()
         self.refused_replays: OrderedDict[tuple, str] = OrderedDict()  # the latest; each key holds its turn
         self.files = {path.name: path.read_bytes() for path in (HERE / "static").iterdir()}
         self.meters = Meters()
@@ -313,26 +315,53 @@ class Site:
             raise Refused(400, tr("A turn is a number, such as ?turn=3."))
         number = None if asked is None else int(asked)
         key = ("page", glimpse, current(), listed, number)
-        made = await self.pages.get(key, lambda: self._game_page(glimpse.id, base, listed, number))
+        made = await self.pages.get(key, lambda: self._game_page(glimpse, base, listed, number))
         return web.Response(body=made, content_type="text/html", charset="utf-8")
 
-    async def _game_page(self, game_id: int, base: str, listed: bool, number: int | None) -> bytes:
+    async def _game_page(self, glimpse: Glimpse, base: str, listed: bool, number: int | None) -> bytes:
         """The page of a game as it stands (made again only when it changes)."""
-        resolved = await self.master.history.resolved_turns(game_id)
-        past = await self._past(game_id, resolved if number is None else number, resolved) if resolved else None
-        game = await self._whole(game_id)  # read after the turn, so its standing orders still running stay hidden
-        turn = pages.turn_of(self.presenter, game, past, resolved, f"{base}/turn/{past.number}.png") if past else None
-        seats = self.presenter.holdings(game) if game.row.state_text else []
+        resolved = await self.master.history.resolved_turns(glimpse.id)
+        parts = await self._parts(
+            glimpse, base, (resolved if number is None else number) if resolved else None, resolved
+        )
+        game = await self._light(glimpse.id)
         alt = "; ".join(
             [
                 self.presenter.title(game),
-                *(tr("{player}: {holdings}", player=s.name, holdings=s.holdings) for s in seats),
+                *(tr("{player}: {holdings}", player=s.name, holdings=s.holdings) for s in parts.seats),
             ]
         )
-        page = pages.game_page(self.presenter, game, resolved, turn, base, alt)
+        page = pages.game_page(self.presenter, game, resolved, parts, base, alt)
         guild = game.row.guild_id
         context = {"title": page.title, "page": page, "base": base, "server": server_path(guild), "listed": listed}
         return self._html("game.html", **context).encode()
+
+    async def _parts(self, glimpse: Glimpse, base: str, number: int | None, resolved: int) -> pages.Parts:
+        """The seats and resolved turn ``number`` of the game at ``glimpse``'s position, kept for as long as
+        its position and players stay (a game's position changes only with its history)."""
+        key = (glimpse.id, glimpse.seq, glimpse.players, number, resolved, current())
+        if (kept := self.parts.get(key)) is not None:
+            self.parts.move_to_end(key)
+            return kept
+        past = await self._past(glimpse.id, number, resolved) if number is not None else None
+        game = await self._whole(glimpse.id)  # read after the turn: see _past
+        seats = self.presenter.holdings(game) if game.row.state_text else []
+        turn = pages.turn_of(self.presenter, game, past, resolved, f"{base}/turn/{past.number}.png") if past else None
+        made = pages.Parts(seats, turn)
+        if game.row.seq == glimpse.seq:  # the position the key names, not one a turn resolved meanwhile
+            self.parts[key] = made
+            while len(self.parts) > PARTS_KEPT:
+                self.parts.popitem(last=False)
+        return made
+
+    async def _light(self, game_id: int) -> Game:
+        """The game with its position left unread where its glance says who acts: for what its page
+        shows beside its parts (who is waiting, the deadline, the result)."""
+        try:
+            async with self.db.reading() as conn:
+                return await self.master.games.load(conn, game_id, parse=False)
+        except GameNotFound:
+            raise not_found() from None
 
     async def _past(self, game_id: int, number: int, resolved: int) -> PastTurn:
         """Resolved turn ``number``; the game must be read after it, never before (``public_orders``
@@ -348,9 +377,9 @@ class Site:
 
         async def made() -> bytes:
             resolved = await self.master.history.resolved_turns(glimpse.id)
-            past = await self._past(glimpse.id, number, resolved)
-            game = await self._whole(glimpse.id)  # after the turn: see _past
-            turn = pages.turn_of(self.presenter, game, past, resolved, f"{base}/turn/{number}.png")
+            turn = (await self._parts(glimpse, base, number, resolved)).turn
+            if turn is None:
+                raise not_found()
             return json.dumps(turn.as_json()).encode()
 
         body = await self.pages.get(("turn", glimpse.id, glimpse.version, number, current()), made)
