@@ -193,14 +193,14 @@ class Site:
                     )
                 response = await handler(request)
             except Refused as refused:
-                response = self._error(refused.status, str(refused), language)
+                response = self._error(refused.status, str(refused))
             except web.HTTPMethodNotAllowed:
-                response = self._error(405, tr("The site only shows pages; it takes nothing."), language)
+                response = self._error(405, tr("The site only shows pages; it takes nothing."))
             except web.HTTPException:  # aiohttp's own: no such route or file, a folder of files
-                response = self._error(404, str(not_found()), language)
+                response = self._error(404, str(not_found()))
             except Exception:
                 log.exception("the page %s failed", request.path)
-                response = self._error(500, tr("This page failed on our side. Try again in a moment."), language)
+                response = self._error(500, tr("This page failed on our side. Try again in a moment."))
         response.headers.update(SECURITY_HEADERS)
         self.meters.requests.labels(route, str(response.status)).inc()
         self.meters.seconds.labels(route).observe(time.perf_counter() - started)
@@ -232,7 +232,7 @@ class Site:
         text = self._html(template, **context)
         return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
 
-    def _error(self, status: int, message: str, language: str) -> web.Response:
+    def _error(self, status: int, message: str) -> web.Response:
         title = tr("Not found") if status == 404 else tr("Not shown") if status < 500 else tr("Something went wrong")
         return self._page("error.html", status, title=title, message=message)
 
