@@ -110,10 +110,9 @@ class DiscordAnnouncer:
             kwargs["view"] = rematch_view(game)
         elif post.take_seat is not None:
             kwargs["view"] = take_seat_view(game, post.take_seat)
+        # A post with a board links to the game's page, where the board is whole and every turn is.
         if post.uploads and (url := await self.service.website.game_url(game.row.guild_id, game.id)):
-            kwargs.setdefault("view", discord.ui.View(timeout=None)).add_item(
-                web_button(url)
-            )  # a board: more on the web
+            kwargs.setdefault("view", discord.ui.View(timeout=None)).add_item(web_button(url))
         pings = discord.AllowedMentions(users=[discord.Object(u) for u in post.pings]) if post.pings else NO_PINGS
         await channel.send(post.text, nonce=nonce or f"a{a.id}", allowed_mentions=pings, **kwargs)
 

@@ -47,11 +47,7 @@ class RatingsCog(ThinksFirst, commands.Cog):
             return
         lines = [heading]
         for place, standing in enumerate(board, start=1):
-            who = (
-                f"<@{standing.player.removeprefix('user:')}>"
-                if standing.player.startswith("user:")
-                else standing.shown_name
-            )
+            who = f"<@{standing.user_id}>" if standing.user_id is not None else standing.shown_name
             lines.append(f"{place}. {who} — {_record(standing)}")
         await interaction.followup.send(
             "\n".join(lines)[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()

@@ -29,11 +29,14 @@ def called(game: Game, player: PlayerRow) -> str:
     return f"<@{player.user_id}>" if player.user_id else f"🤖 {player_name(game, player)}"
 
 
-def result_lines(game: Game) -> list[str]:
-    """A finished game's result: the winner or the draw, then every seat's place and points."""
+def result_lines(game: Game, *, mentions: bool = True) -> list[str]:
+    """A finished game's result: the winner or the draw, then every seat's place and points; members
+    by mention (Discord shows their names), or by name where no mention is read (a web page)."""
     result = game.row.result or {}
     names = {
-        p.seat: (f"<@{p.user_id}>" if p.user_id else player_name(game, p)) for p in game.players if p.seat is not None
+        p.seat: (f"<@{p.user_id}>" if p.user_id and mentions else player_name(game, p))
+        for p in game.players
+        if p.seat is not None
     }
     lines = []
     if result.get("draw"):

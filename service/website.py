@@ -19,7 +19,7 @@ from service.clock import Clock
 from service.errors import GameError, NotAllowed
 from service.models import Actor
 from service.storage import website as stored
-from service.storage.store import Connection, Store
+from service.storage.store import Store
 
 PUBLIC, UNLISTED, OFF = "public", "unlisted", "off"
 MODES = (PUBLIC, UNLISTED, OFF)
@@ -44,10 +44,9 @@ def game_path(signer: Signer, guild_id: int, game_id: int) -> str:
     return f"/s/{guild_id}/g/{game_id}-{signer.signature(guild_id, game_id)}"
 
 
-async def choices(conn: Connection, guild_id: int) -> tuple[str | None, str]:
-    """The server's language (None if it chose none) and its choice of pages, read at once."""
-    language, mode = await stored.server_choices(conn, guild_id)
-    return language, mode if mode in MODES else UNLISTED
+def mode_of(stored_mode: str | None) -> str:
+    """A server's choice as stored (None: it made none)."""
+    return stored_mode if stored_mode in MODES else UNLISTED
 
 
 def server_path(guild_id: int) -> str:
@@ -70,7 +69,7 @@ class Website:
 
     async def mode(self, guild_id: int) -> str:
         async with self.db.reading() as conn:
-            return (await choices(conn, guild_id))[1]
+            return mode_of((await stored.server_and_game(conn, guild_id, None))[1])
 
     async def game_url(self, guild_id: int, game_id: int) -> str | None:
         """The game's page, for a link in Discord; None where there is no site or the server turned it off."""

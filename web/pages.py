@@ -12,10 +12,9 @@ from babel.dates import format_datetime
 from markupsafe import Markup
 
 from i18n import ENGLISH, current, joined, tr
-from service.markup import describe_time
+from service.markup import describe_time, result_lines
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Game
 from service.ops.history import PastTurn
-from service.ops.ratings import Standing
 from service.presenter import Presenter, SeatLine
 from web.markup import html, unmarked
 
@@ -89,15 +88,6 @@ def status_of(presenter: Presenter, game: Game) -> str:
     return tr("⏸️ paused") if row.paused_at else presenter.turn_label(game)
 
 
-def result_of(game: Game) -> list[str]:
-    """A finished game's winner (or draw) by name, as the card says it with mentions."""
-    result, names = game.row.result or {}, game.names()
-    winners = [names[seat] for seat in result.get("winners", ()) if seat < len(names)]
-    if result.get("draw"):
-        return [tr("🤝 Draw between {players}", players=joined(winners))]
-    return [tr("🏆 Winner: {player}", player=winners[0])] if winners else []
-
-
 def turn_of(presenter: Presenter, game: Game, past: PastTurn, resolved: int, board: str) -> Turn:
     heading, *lines = presenter.past_turn_lines(game, past, shown=unmarked)
     orders = presenter.past_orders_lines(game, past, shown=unmarked)[1:]
@@ -141,7 +131,7 @@ def game_page(presenter: Presenter, game: Game, resolved: int, parts: Parts, bas
         clock=describe_time(row.time),
         options=presenter.options_text(game),
         deadline=row.deadline_at if row.status == RUNNING and not row.paused_at else None,
-        result=result_of(game) if row.status == FINISHED else [],
+        result=result_lines(game, mentions=False) if row.status == FINISHED else [],
         resolved=resolved,
         board=f"{base}/board.png?v={row.seq}" if started else None,
         alt=alt,
@@ -172,9 +162,3 @@ def server_lists(games: list[Game]) -> tuple[list[Game], list[Game]]:
     open_games = sorted((g for g in games if g.row.status in (LOBBY, RUNNING)), key=lambda g: (g.row.status, g.id))
     ended = sorted((g for g in games if g.row.status == FINISHED), key=lambda g: -g.id)
     return open_games, ended[:LATEST_FINISHED]
-
-
-def user_of(standing: Standing) -> int | None:
-    """The member a leaderboard line is about, None for a computer."""
-    key = standing.player
-    return int(key.removeprefix("user:")) if key.startswith("user:") else None

@@ -27,10 +27,11 @@ from service.ops.history import PastTurn
 from service.ops.ratings import Standing
 from service.presenter import Presenter
 from service.runtime.workers import CpuPool
+from service.storage import games as games_rows
 from service.storage import website as stored
 from service.storage.store import Store
 from service.storage.website import Glimpse
-from service.website import MODES, OFF, PUBLIC, UNLISTED, Website, game_path, server_path
+from service.website import OFF, PUBLIC, Website, game_path, mode_of, server_path
 from web import pages
 
 log = logging.getLogger(__name__)
@@ -223,7 +224,7 @@ class Site:
             return ENGLISH, OFF
         if glimpse is not None:
             request[GLIMPSE] = glimpse
-        return (language if language in LANGUAGES else ENGLISH), mode if mode in MODES else UNLISTED
+        return (language if language in LANGUAGES else ENGLISH), mode_of(mode)
 
     def _html(self, template: str, **context: Any) -> str:
         return self.templates.get_template(template).render(lang=pages.HTML_LANGUAGE.get(current(), "en"), **context)
@@ -443,7 +444,7 @@ class Site:
         if ruleset not in self.presenter.rulesets:
             raise not_found()
         board = await self.master.ratings.leaderboard(ruleset, guild, limit=50)
-        lines = [(place, standing, pages.user_of(standing)) for place, standing in enumerate(board, 1)]
+        lines = [(place, standing, standing.user_id) for place, standing in enumerate(board, 1)]
         return self._page(
             "leaderboard.html",
             title=tr("{game} leaderboard", game=self.presenter.ruleset_title(ruleset)),
@@ -497,8 +498,7 @@ class Site:
         try:
             async with asyncio.timeout(ANSWER_SECONDS):
                 async with self.db.reading() as conn:
-                    async with conn.execute("SELECT COUNT(*) FROM games") as cursor:
-                        await cursor.fetchone()
+                    await games_rows.open_count(conn)
         except Exception as err:  # noqa: BLE001 - whatever the database does, the answer is "unreachable"
             self.meters.database_up.set(0)
             log.warning("health check: the database did not answer: %r", err)

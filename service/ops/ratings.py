@@ -28,6 +28,7 @@ GLOBAL = 0  # the scope of ratings over every server
 MODEL = PlackettLuce()
 
 COMPUTER, DEFAULT_LEVEL = "computer:", "default"  # a computer's rating key: "computer:Hard"
+USER = "user:"  # a member's: "user:1234"
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,11 @@ class Standing:
     points: int
 
     @property
+    def user_id(self) -> int | None:
+        """The member this is, None for a computer (``player_key`` the other way)."""
+        return int(self.player.removeprefix(USER)) if self.player.startswith(USER) else None
+
+    @property
     def shown_name(self) -> str:
         """Who this is for players: a computer by its level, in the current language; a member's name."""
         if self.player.startswith(COMPUTER):
@@ -49,7 +55,7 @@ class Standing:
 
 
 def player_key(user_id: int | None, ai_level: str | None) -> str:
-    return f"user:{user_id}" if user_id is not None else f"{COMPUTER}{ai_level or DEFAULT_LEVEL}"
+    return f"{USER}{user_id}" if user_id is not None else f"{COMPUTER}{ai_level or DEFAULT_LEVEL}"
 
 
 class Ratings:

@@ -23,18 +23,6 @@ async def secret(db: Store, made: str, now: float) -> str:
     return stored
 
 
-async def server_choices(conn: Connection, guild_id: int) -> tuple[str | None, str | None]:
-    """The server's language and its choice of pages (None where it made none), in one statement: a
-    page of the site asks for both first."""
-    async with conn.execute(
-        "SELECT (SELECT language FROM server_language WHERE guild_id = ?), "
-        "(SELECT mode FROM server_web WHERE guild_id = ?)",
-        (guild_id, guild_id),
-    ) as cursor:
-        language, mode = await cursor.fetchone()
-    return language, mode
-
-
 async def save_server_mode(db: Store, guild_id: int, mode: str, set_by: int, now: float) -> None:
     await db.write(
         "INSERT INTO server_web (guild_id, mode, set_by, set_at) VALUES (?, ?, ?, ?) "
@@ -59,8 +47,9 @@ class Glimpse(NamedTuple):
 async def server_and_game(
     conn: Connection, guild_id: int, game_id: int | None
 ) -> tuple[str | None, str | None, Glimpse | None]:
-    """The server's language and choice of pages, and a glimpse of the game (None if there is no
-    such game), in one statement: the site asks this first at every request."""
+    """The server's language and choice of pages (None where it made none), and a glimpse of the game
+    (None if there is none, or none was asked for), in one statement: the site asks this first at
+    every request."""
     async with conn.execute(
         """SELECT (SELECT language FROM server_language WHERE guild_id = ?),
                   (SELECT mode FROM server_web WHERE guild_id = ?),
