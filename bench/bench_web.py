@@ -53,6 +53,7 @@ from service.clock import SystemClock  # noqa: E402
 from service.runtime.workers import CpuPool  # noqa: E402
 from service.storage.store import open_store  # noqa: E402
 from service.website import Website, game_path  # noqa: E402
+from web.process import READERS  # noqa: E402
 from web.site import Site  # noqa: E402
 
 BOARD = re.compile(r'<img src="([^"]+/board\.png[^"]*)"')
@@ -66,7 +67,7 @@ def free_port() -> int:
 
 async def serve(database: str, port: int, floor: str, workers: int | None) -> None:
     """The site as ``bot.py web`` serves it, with the floor's static files beside it, until SIGTERM."""
-    db = await open_store(database)
+    db = await open_store(database, readers=READERS)
     pool = CpuPool(workers)
     pool.start()
     app = Site(db, pool).app()

@@ -6,6 +6,7 @@ orders hidden)."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass, field
 
 from babel.dates import format_datetime
@@ -24,8 +25,16 @@ HTML_LANGUAGE = {ENGLISH: "en", "uk": "uk", "zh_Hans": "zh-Hans"}
 
 def moment(timestamp: float) -> str:
     """A time as the page's language writes it, in UTC (the page turns it into the visitor's own)."""
-    at = dt.datetime.fromtimestamp(timestamp, dt.UTC)
-    return format_datetime(at, "medium", tzinfo=dt.UTC, locale=current()) + " UTC"
+    return _written(timestamp, current())
+
+
+@functools.lru_cache(maxsize=4096)
+def _written(timestamp: float, language: str) -> str:
+    """A game's deadline is written on every page made until it passes: written once (Babel takes a
+    third of a millisecond)."""
+    return (
+        format_datetime(dt.datetime.fromtimestamp(timestamp, dt.UTC), "medium", tzinfo=dt.UTC, locale=language) + " UTC"
+    )
 
 
 def iso(timestamp: float) -> str:
@@ -67,12 +76,11 @@ class GamePage:
     options: str
     deadline: float | None
     result: list[str]
-    resolved: int
     board: str | None  # the current board's address, None before the game starts
     alt: str
-    turn: Turn | None
     thread: str  # the game's thread (or channel) in Discord
-    replay: str | None
+    seats_html: Markup  # the players' table, made with the seats (empty without them)
+    turn_html: Markup  # the turn slider, made with the turn shown (empty before the first)
     waiting: list[str] = field(default_factory=list)
 
 
@@ -109,13 +117,16 @@ def thread_link(game: Game) -> str:
 @dataclass(frozen=True)
 class Parts:
     """What a game's page shows that changes only with its position and players: the seats with
-    their holdings, and the resolved turn shown (None before the first)."""
+    their holdings, and the resolved turn shown (None before the first), each with its part of the
+    page already made (most of a page's making: an order, which changes the page, changes neither)."""
 
     seats: list[SeatLine]
     turn: Turn | None
+    seats_html: Markup
+    turn_html: Markup
 
 
-def game_page(presenter: Presenter, game: Game, resolved: int, parts: Parts, base: str, alt: str) -> GamePage:
+def game_page(presenter: Presenter, game: Game, parts: Parts, base: str, alt: str) -> GamePage:
     row = game.row
     started = row.state_text is not None and row.status in (RUNNING, FINISHED)
     waiting = (
@@ -132,12 +143,11 @@ def game_page(presenter: Presenter, game: Game, resolved: int, parts: Parts, bas
         options=presenter.options_text(game),
         deadline=row.deadline_at if row.status == RUNNING and not row.paused_at else None,
         result=result_lines(game, mentions=False) if row.status == FINISHED else [],
-        resolved=resolved,
         board=f"{base}/board.png?v={row.seq}" if started else None,
         alt=alt,
-        turn=parts.turn,
         thread=thread_link(game),
-        replay=f"{base}/replay" if resolved else None,
+        seats_html=parts.seats_html,
+        turn_html=parts.turn_html,
         waiting=waiting,
     )
 

@@ -17,6 +17,13 @@ from web.site import Site
 log = logging.getLogger(__name__)
 
 
+# The site reads in many small statements (each request's glimpse of its game, a page's rows): one
+# reading thread does them faster than several, which contend with the event loop for the interpreter's
+# lock at every statement (bench_web, changed pages: 2.6x the static floor with one, 3.5-3.9x with
+# four). Its long reads (a server's whole list) are rare.
+READERS = 1
+
+
 class WebPortUnavailable(Exception):
     """WEB_HOST:WEB_PORT cannot be listened on (taken, or no such address here)."""
 
@@ -28,7 +35,7 @@ async def serve(config: WebConfig, stop: asyncio.Event) -> None:
             config.database.parent.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise StoreError(explain(err, config.database)) from err
-    db = await open_store(config.store)
+    db = await open_store(config.store, readers=READERS)
     try:
         await db.migrate()
         pool = CpuPool(config.workers)

@@ -16,6 +16,7 @@ from typing import Any
 
 import jinja2
 from aiohttp import web
+from markupsafe import Markup
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 from i18n import ENGLISH, LANGUAGES, current, ntr, tr, using
@@ -229,6 +230,10 @@ class Site:
     def _html(self, template: str, **context: Any) -> str:
         return self.templates.get_template(template).render(lang=pages.HTML_LANGUAGE.get(current(), "en"), **context)
 
+    def _part(self, template: str, **context: Any) -> Markup:
+        """A part of a page, made apart to be kept (its template has no ``lang``: it is no whole page)."""
+        return Markup(self.templates.get_template(template).render(**context))
+
     def _page(self, template: str, status: int = 200, **context: Any) -> web.Response:
         text = self._html(template, **context)
         return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
@@ -298,7 +303,8 @@ class Site:
     async def server(self, request: web.Request) -> web.Response:
         guild = await self._server(request, listed=True)
         signer = await self.website.signer()
-        open_games, ended = pages.server_lists(await self.master.lookup.list_games(guild, include_ended=True))
+        listed = await self.master.lookup.list_games(guild, include_ended=True, parse=False)
+        open_games, ended = pages.server_lists(listed)
         item = lambda game: pages.listed(self.presenter, game, game_path(signer, guild, game.id))  # noqa: E731
         return self._page(
             "server.html",
@@ -321,10 +327,7 @@ class Site:
 
     async def _game_page(self, glimpse: Glimpse, base: str, listed: bool, number: int | None) -> bytes:
         """The page of a game as it stands (made again only when it changes)."""
-        resolved = await self.master.history.resolved_turns(glimpse.id)
-        parts = await self._parts(
-            glimpse, base, (resolved if number is None else number) if resolved else None, resolved
-        )
+        parts = await self._parts(glimpse, base, number)
         game = await self._light(glimpse.id)
         alt = "; ".join(
             [
@@ -332,23 +335,31 @@ class Site:
                 *(tr("{player}: {holdings}", player=s.name, holdings=s.holdings) for s in parts.seats),
             ]
         )
-        page = pages.game_page(self.presenter, game, resolved, parts, base, alt)
+        page = pages.game_page(self.presenter, game, parts, base, alt)
         guild = game.row.guild_id
         context = {"title": page.title, "page": page, "base": base, "server": server_path(guild), "listed": listed}
         return self._html("game.html", **context).encode()
 
-    async def _parts(self, glimpse: Glimpse, base: str, number: int | None, resolved: int) -> pages.Parts:
-        """The seats and resolved turn ``number`` of the game at ``glimpse``'s position, kept for as long as
-        its position and players stay (a game's position changes only with its history)."""
-        key = (glimpse.id, glimpse.seq, glimpse.players, number, resolved, current())
+    async def _parts(self, glimpse: Glimpse, base: str, number: int | None) -> pages.Parts:
+        """The seats and resolved turn ``number`` (None: the latest, if any) of the game at ``glimpse``'s
+        position, kept for as long as its position and players stay (a game's position and its resolved
+        turns change only with its history)."""
+        key = (glimpse.id, glimpse.seq, glimpse.players, number, current())
         if (kept := self.parts.get(key)) is not None:
             self.parts.move_to_end(key)
             return kept
-        past = await self._past(glimpse.id, number, resolved) if number is not None else None
+        resolved = await self.master.history.resolved_turns(glimpse.id)
+        shown = (resolved if number is None else number) if resolved else None
+        past = await self._past(glimpse.id, shown, resolved) if shown is not None else None
         game = await self._whole(glimpse.id)  # read after the turn: see _past
         seats = self.presenter.holdings(game) if game.row.state_text else []
         turn = pages.turn_of(self.presenter, game, past, resolved, f"{base}/turn/{past.number}.png") if past else None
-        made = pages.Parts(seats, turn)
+        made = pages.Parts(
+            seats,
+            turn,
+            self._part("seats.html", seats=seats) if seats else Markup(),
+            self._part("turns.html", turn=turn, resolved=resolved, base=base) if turn else Markup(),
+        )
         if game.row.seq == glimpse.seq:  # the position the key names, not one a turn resolved meanwhile
             self.parts[key] = made
             while len(self.parts) > PARTS_KEPT:
@@ -377,8 +388,7 @@ class Site:
         number = int(request.match_info["number"])
 
         async def made() -> bytes:
-            resolved = await self.master.history.resolved_turns(glimpse.id)
-            turn = (await self._parts(glimpse, base, number, resolved)).turn
+            turn = (await self._parts(glimpse, base, number)).turn
             if turn is None:
                 raise not_found()
             return json.dumps(turn.as_json()).encode()

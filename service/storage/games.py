@@ -26,30 +26,36 @@ CHUNK = 500  # ids per statement, well within both databases' limits on paramete
 
 async def stored_games(conn: Connection, game_ids: list[int]) -> list[StoredGame]:
     """These games (those that exist, in the order asked) with their players in the order they joined
-    and the orders given for their current turn by seat: three statements per ``CHUNK`` games."""
+    and the orders given for their current turn by seat: three statements per ``CHUNK`` games, in one
+    trip."""
     found: list[StoredGame] = []
     for start in range(0, len(game_ids), CHUNK):
         ids = game_ids[start : start + CHUNK]
         marks = ",".join("?" * len(ids))
-        async with conn.execute(f"SELECT * FROM games WHERE id IN ({marks})", ids) as cursor:
-            games = {row["id"]: GameRow.from_row(row) for row in await cursor.fetchall()}
+        game_rows, player_rows, order_rows = await conn.fetch_each(
+            [
+                (f"SELECT * FROM games WHERE id IN ({marks})", ids),
+                (
+                    f"""SELECT players.*, reliability.asked, reliability.on_time FROM players
+                        LEFT JOIN reliability ON reliability.user_id = players.user_id
+                        WHERE game_id IN ({marks}) ORDER BY game_id, joined_at, players.id""",
+                    ids,
+                ),
+                (
+                    "SELECT game_id, turn, seat, text, passed, updated_at, stand_in FROM orders "
+                    f"WHERE game_id IN ({marks})",
+                    ids,
+                ),
+            ]
+        )
+        games = {row["id"]: GameRow.from_row(row) for row in game_rows}
         players: dict[int, list[PlayerRow]] = {game_id: [] for game_id in games}
-        async with conn.execute(
-            f"""SELECT players.*, reliability.asked, reliability.on_time FROM players
-                LEFT JOIN reliability ON reliability.user_id = players.user_id
-                WHERE game_id IN ({marks}) ORDER BY game_id, joined_at, players.id""",
-            ids,
-        ) as cursor:
-            for r in await cursor.fetchall():
-                players[r["game_id"]].append(_player(r))
+        for r in player_rows:
+            players[r["game_id"]].append(_player(r))
         orders: dict[int, dict[int, OrderRow]] = {game_id: {} for game_id in games}
-        async with conn.execute(
-            f"SELECT game_id, turn, seat, text, passed, updated_at, stand_in FROM orders WHERE game_id IN ({marks})",
-            ids,
-        ) as cursor:
-            for r in await cursor.fetchall():
-                if r["turn"] == games[r["game_id"]].turn:
-                    orders[r["game_id"]][r["seat"]] = _order(r)
+        for r in order_rows:
+            if r["turn"] == games[r["game_id"]].turn:
+                orders[r["game_id"]][r["seat"]] = _order(r)
         found += [(games[i], tuple(players[i]), orders[i]) for i in ids if i in games]
     return found
 

@@ -90,6 +90,10 @@ class PgConnection:
         count = status.rpartition(" ")[2]
         return Fetched([], int(count) if count.isdigit() else -1)
 
+    async def fetch_each(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[asyncpg.Record]]:
+        """The rows of each statement, one after the other (each a trip to the server either way)."""
+        return [await self.conn.fetch(numbered(sql), *params) for sql, params in statements]
+
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         rows = [tuple(row) for row in rows]
         if rows:

@@ -18,7 +18,7 @@ import pathlib
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
-from typing import Any, cast
+from typing import Any
 
 import aiosqlite
 
@@ -43,21 +43,35 @@ class SchemaTooNewError(StoreError):
 class SqliteConnection:
     """The service's view of the connection: each statement one trip to aiosqlite's thread (a read
     runs and is fetched at once, a write reports its rowcount), instead of execute, fetch and close
-    each crossing over."""
+    each crossing over; a reading's BEGIN goes with its first statement, and ``fetch_each`` runs
+    several reads in one trip. Trips, not statements, are what a read costs: each wakes a thread
+    that must take the interpreter's lock from the event loop, and four readers contend for it."""
 
     def __init__(self, conn: aiosqlite.Connection):
         self.conn = conn
+        self.opening: str | None = None  # the BEGIN to send with the next statement (a reading's)
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Statement:
         return Statement(functools.partial(self._run, sql, params))
 
     async def _run(self, sql: str, params: Sequence[Any]) -> Fetched:
         if RETURNS_ROWS.search(sql):
-            # aiosqlite annotates an Iterable; what it returns is the cursor's fetchall(), a list.
-            rows = cast(list[sqlite3.Row], await self.conn.execute_fetchall(sql, params))
+            (rows,) = await self._trip([(sql, params)])
             return Fetched(rows, len(rows))
+        if self.opening is not None:
+            opening, self.opening = self.opening, None
+            await self.conn.execute(opening)
         cursor = await self.conn.execute(sql, params)
         return Fetched([], cursor.rowcount)
+
+    async def fetch_each(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[sqlite3.Row]]:
+        """The rows of each statement, in one trip to the connection's thread."""
+        return await self._trip(statements)
+
+    async def _trip(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[sqlite3.Row]]:
+        """aiosqlite runs every call as a function on the connection's thread, through ``_execute``."""
+        opening, self.opening = self.opening, None
+        return await self.conn._execute(_fetched, self.conn._conn, opening, list(statements))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         rows = list(rows)
@@ -82,13 +96,15 @@ class Database:
             self._idle.put_nowait(reader)
 
     @classmethod
-    async def open(cls, path: str | pathlib.Path, busy_timeout_ms: int = 5000, *, alone: bool = False) -> Database:
+    async def open(
+        cls, path: str | pathlib.Path, busy_timeout_ms: int = 5000, *, alone: bool = False, readers: int = READERS
+    ) -> Database:
         """Open and configure the file; on failure nothing is left open (the connection's thread would
         keep the process alive) and the error says what to fix. ``alone``: refuse to start beside
         another bot on this file."""
         instance = InstanceLock(path).acquire() if alone else None
         try:
-            db = await cls._connect(path, busy_timeout_ms)
+            db = await cls._connect(path, busy_timeout_ms, readers)
         except BaseException:
             if instance is not None:
                 instance.release()
@@ -97,11 +113,11 @@ class Database:
         return db
 
     @classmethod
-    async def _connect(cls, path: str | pathlib.Path, busy_timeout_ms: int) -> Database:
+    async def _connect(cls, path: str | pathlib.Path, busy_timeout_ms: int, readers: int) -> Database:
         """The writer first (it turns WAL on), then the readers."""
         opened: list[aiosqlite.Connection] = []
         try:
-            for reader in (False, *[True] * READERS):
+            for reader in (False, *[True] * readers):
                 opened.append(await _connection(path, busy_timeout_ms, reader=reader))
         except BaseException as err:
             for conn in opened:
@@ -168,9 +184,10 @@ class Database:
         reader = await self._idle.get()
         try:
             await _end_read(reader.conn)  # a read cancelled on its way out may have left one open
-            await reader.conn.execute("BEGIN")
+            reader.opening = "BEGIN"
             yield reader
         finally:
+            reader.opening = None
             try:
                 await _end_read(reader.conn)
             finally:
@@ -263,6 +280,13 @@ async def _connected(path: str | pathlib.Path) -> aiosqlite.Connection:
         if isinstance(err, sqlite3.Error):
             raise StoreError(explain(err, path)) from err
         raise
+
+
+def _fetched(raw: sqlite3.Connection, opening: str | None, statements: list[tuple[str, Sequence[Any]]]) -> list:
+    """On the connection's thread: ``opening`` (a reading's BEGIN), then each statement's rows."""
+    if opening is not None:
+        raw.execute(opening)
+    return [raw.execute(sql, params).fetchall() for sql, params in statements]
 
 
 async def _end_read(conn: aiosqlite.Connection) -> None:

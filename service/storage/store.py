@@ -33,6 +33,9 @@ class Connection(Protocol):
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """A cursor: ``await`` it, or ``async with`` it."""
 
+    async def fetch_each(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[Any]:
+        """The rows of each read, in one trip where the store can."""
+
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> Any: ...
 
 
@@ -90,16 +93,17 @@ def sqlite_path(location: Location) -> pathlib.Path:
     return pathlib.Path(text.removeprefix(SQLITE_SCHEME))
 
 
-async def open_store(location: Location, *, hold: str | None = None) -> Store[Any]:
+async def open_store(location: Location, *, hold: str | None = None, readers: int | None = None) -> Store[Any]:
     """Open the store ``location`` names, its schema not yet migrated; raises StoreError saying what to fix.
 
     ``hold``: ``BOT`` for a bot process (a SQLite file takes one, a PostgreSQL database any number),
     ``SOLE`` when nothing else may use the database meanwhile (a copy by ``migrate-db``); None for a
-    look that guards nothing (tests, benches)."""
+    look that guards nothing (tests, benches). ``readers``: a SQLite file's reading connections, if
+    not its default."""
     if is_postgresql(location):
         from service.storage.postgresql import PostgresStore  # asyncpg is loaded only by bots that use it
 
         return await PostgresStore.open(str(location), hold=hold)
-    from service.storage.sqlite import Database
+    from service.storage.sqlite import READERS, Database
 
-    return await Database.open(sqlite_path(location), alone=hold is not None)
+    return await Database.open(sqlite_path(location), alone=hold is not None, readers=readers or READERS)

@@ -55,9 +55,10 @@ async def test_a_read_sees_one_snapshot_and_the_next_read_sees_the_commit(env):
         (before,) = await (await conn.execute(query, (game.id,))).fetchone()
         await env.master.play.submit(game.id, ALICE)  # committed by the writer meanwhile
         (during,) = await (await conn.execute(query, (game.id,))).fetchone()
+        ((with_others,),), _ = await conn.fetch_each([(query, (game.id,)), (query, (game.id,))])
     async with env.db.reading() as conn:
         (after,) = await (await conn.execute(query, (game.id,))).fetchone()
-    assert before == during < after
+    assert before == during == with_others < after
 
 
 @pytest.mark.sqlite_only("SQLite's readers are connections of their own, made unable to write")

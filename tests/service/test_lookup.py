@@ -24,15 +24,21 @@ async def test_a_list_reads_each_game_as_alone_in_three_statements(env, monkeypa
     @contextlib.asynccontextmanager
     async def counted():
         async with reading() as conn:
-            execute = conn.execute
+            execute, fetch_each = conn.execute, conn.fetch_each
 
             def counting(sql, params=()):
                 statements.append(sql)
                 return execute(sql, params)
 
+            async def counting_each(several):
+                statements.extend(sql for sql, _ in several)
+                return await fetch_each(several)
+
             monkeypatch.setattr(conn, "execute", counting)
+            monkeypatch.setattr(conn, "fetch_each", counting_each)
             yield conn
             monkeypatch.setattr(conn, "execute", execute)
+            monkeypatch.setattr(conn, "fetch_each", fetch_each)
 
     monkeypatch.setattr(env.db, "reading", counted)
     listed = await env.master.lookup.games_of(ALICE.user_id, guild_id=GUILD)
