@@ -303,7 +303,7 @@ class Site:
     async def server(self, request: web.Request) -> web.Response:
         guild = await self._server(request, listed=True)
         signer = await self.website.signer()
-        listed = await self.master.lookup.list_games(guild, include_ended=True, parse=False)
+        listed = await self.master.lookup.on_site(guild, pages.LATEST_FINISHED)
         open_games, ended = pages.server_lists(listed)
         item = lambda game: pages.listed(self.presenter, game, game_path(signer, guild, game.id))  # noqa: E731
         return self._page(
@@ -349,7 +349,7 @@ class Site:
             self.parts.move_to_end(key)
             return kept
         resolved = await self.master.history.resolved_turns(glimpse.id)
-        shown = (resolved if number is None else number) if resolved else None
+        shown = number if number is not None else resolved or None  # a turn asked for must exist (400)
         past = await self._past(glimpse.id, shown, resolved) if shown is not None else None
         game = await self._whole(glimpse.id)  # read after the turn: see _past
         seats = self.presenter.holdings(game) if game.row.state_text else []

@@ -8,6 +8,7 @@ from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Game, Reliabilit
 from service.ops.games import Games
 from service.storage import games as rows
 from service.storage import reliability
+from service.storage.store import Connection
 
 
 class Lookup:
@@ -22,6 +23,17 @@ class Lookup:
     async def list_games(self, guild_id: int, *, include_ended: bool = False, parse: bool = True) -> list[Game]:
         statuses = (LOBBY, RUNNING, FINISHED, CANCELLED) if include_ended else (LOBBY, RUNNING)
         return await self.games.listed(lambda conn: rows.in_server(conn, guild_id, statuses), parse=parse)
+
+    async def on_site(self, guild_id: int, finished: int) -> list[Game]:
+        """A server's lobbies and running games and its ``finished`` latest finished ones, for its web
+        page: states unread, and no more read than it lists (the site reads on one thread)."""
+
+        async def read(conn: Connection) -> list[int]:
+            return await rows.in_server(conn, guild_id, (LOBBY, RUNNING)) + await rows.latest_finished(
+                conn, guild_id, finished
+            )
+
+        return await self.games.listed(read, parse=False)
 
     async def games_of(self, user_id: int, *, guild_id: int | None = None, parse: bool = True) -> list[Game]:
         """Open games the user sits in (in one server, or everywhere); without ``parse``, for a list

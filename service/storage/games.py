@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from i18n import tr
 from service.errors import Conflict
-from service.models import LOBBY, RUNNING, GameRow, OrderRow, PlayerRow, Reliability, TimeSettings
+from service.models import FINISHED, LOBBY, RUNNING, GameRow, OrderRow, PlayerRow, Reliability, TimeSettings
 from service.storage import reliability
 from service.storage.store import Connection
 
@@ -26,8 +26,8 @@ CHUNK = 500  # ids per statement, well within both databases' limits on paramete
 
 async def stored_games(conn: Connection, game_ids: list[int]) -> list[StoredGame]:
     """These games (those that exist, in the order asked) with their players in the order they joined
-    and the orders given for their current turn by seat: three statements per ``CHUNK`` games, in one
-    trip."""
+    and the orders given for their current turn by seat: three statements per ``CHUNK`` games (one
+    trip on SQLite)."""
     found: list[StoredGame] = []
     for start in range(0, len(game_ids), CHUNK):
         ids = game_ids[start : start + CHUNK]
@@ -298,6 +298,14 @@ async def open_count(conn: Connection) -> int:
 
 async def in_server(conn: Connection, guild_id: int, statuses: tuple[str, ...]) -> list[int]:
     return await _ids(conn, f"guild_id = ? AND status IN ({','.join('?' * len(statuses))})", (guild_id, *statuses))
+
+
+async def latest_finished(conn: Connection, guild_id: int, limit: int) -> list[int]:
+    """The server's ``limit`` latest finished games, newest first."""
+    async with conn.execute(
+        "SELECT id FROM games WHERE guild_id = ? AND status = ? ORDER BY id DESC LIMIT ?", (guild_id, FINISHED, limit)
+    ) as cursor:
+        return [row[0] for row in await cursor.fetchall()]
 
 
 async def open_games_of(conn: Connection, user_id: int, guild_id: int | None = None) -> list[int]:

@@ -33,7 +33,9 @@ log = logging.getLogger(__name__)
 MIGRATIONS = pathlib.Path(__file__).resolve().parents[2] / "migrations" / "sqlite"
 POSTGRESQL_MIGRATIONS = MIGRATIONS.parent / "postgresql"
 _NAME = re.compile(r"^([0-9]{4})_[a-z0-9_]+\.sql$")
-READERS = 4  # reads at once; more would only queue on two cores' worth of SQLite threads
+READERS = (
+    4  # reads at once (a bot's; the web site takes one); more would only queue on two cores' worth of SQLite threads
+)
 
 
 class SchemaTooNewError(StoreError):
@@ -45,7 +47,7 @@ class SqliteConnection:
     runs and is fetched at once, a write reports its rowcount), instead of execute, fetch and close
     each crossing over; a reading's BEGIN goes with its first statement, and ``fetch_each`` runs
     several reads in one trip. Trips, not statements, are what a read costs: each wakes a thread
-    that must take the interpreter's lock from the event loop, and four readers contend for it."""
+    that must take the interpreter's lock from the event loop (and readers contend for it)."""
 
     def __init__(self, conn: aiosqlite.Connection):
         self.conn = conn
@@ -102,6 +104,8 @@ class Database:
         """Open and configure the file; on failure nothing is left open (the connection's thread would
         keep the process alive) and the error says what to fix. ``alone``: refuse to start beside
         another bot on this file."""
+        if readers < 1:
+            raise ValueError(f"a database needs at least one reading connection, not {readers}")
         instance = InstanceLock(path).acquire() if alone else None
         try:
             db = await cls._connect(path, busy_timeout_ms, readers)

@@ -106,4 +106,6 @@ async def open_store(location: Location, *, hold: str | None = None, readers: in
         return await PostgresStore.open(str(location), hold=hold)
     from service.storage.sqlite import READERS, Database
 
-    return await Database.open(sqlite_path(location), alone=hold is not None, readers=readers or READERS)
+    return await Database.open(
+        sqlite_path(location), alone=hold is not None, readers=READERS if readers is None else readers
+    )

@@ -76,7 +76,8 @@ async def test_a_cancelled_read_leaves_its_reader_fit_for_the_next(env):
     held = asyncio.Event()
 
     async def abandoned():
-        async with env.db.reading():
+        async with env.db.reading() as conn:
+            await conn.execute("SELECT 1")  # its transaction begun
             held.set()
             await asyncio.Event().wait()
 

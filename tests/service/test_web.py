@@ -183,6 +183,11 @@ async def test_a_lobby_and_a_finished_game_have_pages_too(env):
         over = await text(client, await address(site, game))
         assert "Game over" in over and "Winner: Alice" in over and "board-now" in over
         assert "surrendered · 0 cells · 0 units" in over and "1 cell · 11 units" in over  # the final holdings
+        for no_turn in ("/turn/1.json", "?turn=1", "/turn/1.png"):
+            assert "no resolved turn yet" in await text(client, await address(site, lobby) + no_turn, 400)
+        await site.website.set_mode(GUILD, PUBLIC, ADMIN)
+        listed = await text(client, f"/s/{GUILD}")
+        assert await address(site, lobby) in listed and await address(site, game) in listed
 
 
 async def test_health_and_metrics_of_the_web_process(env):
