@@ -23,6 +23,7 @@ from cogs.config import Config
 from cogs.game import GameCog
 from cogs.language import ConfigCog
 from cogs.lobby import LobbyButton, LobbyCards
+from cogs.maps import MapsCog
 from cogs.mygames import MyGamesCog
 from cogs.orders import OrdersCog
 from cogs.ratings import RatingsCog
@@ -151,6 +152,7 @@ async def install_commands(bot: commands.AutoShardedBot, service: GameService) -
         ConfigCog(bot, service),
         SettingsCog(bot, service),
         AwayCog(bot, service),
+        MapsCog(bot, service),
     ):
         await bot.add_cog(cog)
     bot.add_dynamic_items(

@@ -14,7 +14,7 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
-from cogs.common import named_choices
+from cogs.common import named_choices, service_of
 from i18n import map_title, tr
 from service.gameoptions import Option
 from service.presenter import RulesetCard
@@ -51,7 +51,7 @@ def _command(card: RulesetCard, opener: Opener) -> app_commands.Command:
         if option.kind == "choice":
             completions[option.name] = _labelled(option)
         elif option.kind == "map":
-            completions[option.name] = _map_names(option.choices)
+            completions[option.name] = _map_names(card.name, option.choices)
     cast(Any, create).__signature__ = inspect.Signature(parameters)  # mypy allows no new attribute on a function
     app_commands.describe(**{o.name: o.description for o in card.options})(create)
     if completions:
@@ -90,8 +90,11 @@ def _labelled(option: Option) -> Completer:
     return complete
 
 
-def _map_names(names: tuple[str, ...]) -> Completer:
+def _map_names(ruleset: str, shipped: tuple[str, ...]) -> Completer:
+    """The shipped maps and the server's own (/map upload) of the ruleset."""
+
     async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return named_choices(names, map_title, current)
+        own = await service_of(interaction).master.maps.of_server(interaction.guild_id or 0, ruleset)
+        return named_choices([*shipped, *(m.name for m in own)], map_title, current)
 
     return complete

@@ -8,6 +8,7 @@ change there. Board images are drawn in the worker pool.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +27,7 @@ from service.models import FINISHED, RUNNING, Game, PlayerRow, computer_title
 from service.ops.games import Games
 from service.ops.history import History, PastTurn
 from service.ops.lobby import map_seat_counts
+from service.ops.maps import playable_options
 from service.ops.ratings import Standing
 from service.runtime.workers import (
     CpuPool,
@@ -37,6 +39,7 @@ from service.runtime.workers import (
     render_job,
     replay_job,
 )
+from service.storage.maps import ServerMap
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,7 @@ class RulesetCard:
     rules_text: str
     options: tuple[Option, ...]  # everything a game of it is opened with
     bot_levels: tuple[BotLevel, ...]
+    map_example: str | None  # a map in its format, as /map upload takes it (JSON text), if it reads maps
 
 
 SEAT_KEYS = frozenset({"seat", "from", "winner", "defender"})  # an event's fields that name a seat
@@ -125,6 +129,7 @@ class Presenter:
                 tr(rs.rules_text),
                 creation_options(rs),
                 rs.bot_levels,
+                json.dumps(rs.map_example, ensure_ascii=False) if rs.map_example is not None else None,
             )
             for _, rs in sorted(self.rulesets.items())
         ]
@@ -436,6 +441,13 @@ class Presenter:
         return await self.pool.run(
             preview_job, rs, game.row.options, game.row.max_players, game.row.seed, title, current()
         )
+
+    async def server_map_preview(self, map_: ServerMap) -> Picture:
+        """PNG of a server's map as a game on it starts, with the most players it seats."""
+        title = tr("{game}: {map}", game=self.ruleset_title(map_.ruleset), map=map_title(map_.name))
+        rs = self.rulesets[map_.ruleset]
+        options = playable_options(rs, map_.data)
+        return await self.pool.run(preview_job, rs, options, max(map_.seats), 0, title, current())
 
     async def rating_chart(self, who: str, stats: Mapping[str, tuple[Standing, list[float]]]) -> Picture:
         """PNG of a player's rating after each rated game, a line per game he plays."""

@@ -67,6 +67,12 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
     name = "conquest"
     title = mark("Conquest")
     rules_text = RULES_TEXT
+    map_example = {
+        "name": "Twin peaks",
+        "layout": ["n b n n", "n g s n", "n s g n", "n n b n"],
+        "garrisons": {"B2": 3, "C3": 3},
+        "starts": {"2": ["A1", "D4"]},
+    }
     departure_note = mark("their cells turn neutral")
     min_players = 2
     max_players = 6

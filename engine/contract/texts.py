@@ -4,7 +4,8 @@ event, hints, warnings, autocomplete and a tutorial. Every text goes through the
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Generic
+from collections.abc import Mapping
+from typing import Any, Generic
 
 from engine.contract.values import Event, OrderT, S, SeatNamer, TutorialPage
 from engine.i18n import tr
@@ -18,6 +19,9 @@ class GameTexts(ABC, Generic[S, OrderT]):
     # What becomes of a leaving player's holdings, added to the post that says he left ("their cells
     # turn neutral"); empty where nothing needs saying.
     departure_note: str = ""
+    # A small map in the game's own map format (``options["map"]``), as /rules shows what /map upload
+    # takes; None where the game reads no map.
+    map_example: Mapping[str, Any] | None = None
 
     @abstractmethod
     def turn_unit(self, state: S) -> str:

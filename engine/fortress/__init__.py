@@ -86,6 +86,14 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
     name = "fortress"
     title = mark("Fortress")
     rules_text = RULES_TEXT
+    map_example = {
+        "name": "Valley",
+        "width": 8,
+        "height": 6,
+        "cities": ["B3", "G4"],
+        "mountains": ["D2", "E5"],
+        "water": ["D5", "E2"],
+    }
     min_players = 2
     max_players = 2
     default_players = 2

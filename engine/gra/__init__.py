@@ -72,6 +72,11 @@ class GraRuleset(Ruleset[GraState, Order, GraView]):
     name = "gra"
     title = mark("Gra")
     rules_text = RULES_TEXT
+    map_example = {
+        "name": "Square",
+        "nodes": [[0, 0], [1, 0], [2, 0], [0, 1], [1, 1], [2, 1]],
+        "edges": [[1, 2], [2, 3], [4, 5], [5, 6], [1, 4], [2, 5], [3, 6]],
+    }
     departure_note = mark("their nodes turn neutral")
     min_players = 2
     max_players = 6

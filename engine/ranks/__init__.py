@@ -90,6 +90,15 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
     name = "ranks"
     title = mark("Ranks")
     rules_text = RULES_TEXT
+    map_example = {
+        "name": "Little duel",
+        "width": 6,
+        "height": 6,
+        "cities": ["B2", "C2", "D4", "E5", "D5"],
+        "tracks": ["F2", "F3", "A4", "A5"],
+        "npcs": ["F3"],
+        "capitals": ["B2", "E5"],
+    }
     min_players = 2
     max_players = 4
     default_players = 2

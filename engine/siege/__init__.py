@@ -81,6 +81,7 @@ class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
     name = "siege"
     title = mark("Siege")
     rules_text = RULES_TEXT
+    map_example = {"name": "Open field", "size": 10, "rivers": ["A5", "J6"], "mountains": {"C3": 1, "H8": 1}}
     min_players = 2
     max_players = 2
     default_players = 2

@@ -20,6 +20,7 @@ from service.gameoptions import settle
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, Reliability, TimeSettings, computer_name
 from service.ops.games import Games
 from service.storage import games as rows
+from service.storage import maps as server_maps
 from service.storage import reliability
 from service.storage.store import Connection
 from service.timing import check_settings
@@ -45,6 +46,11 @@ def seat_counts(rs: Ruleset, options: Mapping[str, Any]) -> list[int]:
 def map_seat_counts(rs: Ruleset, map_name: str) -> tuple[int, ...]:
     """The numbers of players a shipped map takes (cheap to find once: no map is generated)."""
     return tuple(seat_counts(rs, {"map": map_name}))
+
+
+def shipped_maps(rs: Ruleset) -> tuple[str, ...]:
+    """The names of the ruleset's shipped maps (its ``map`` option's choices)."""
+    return next((tuple(o.choices) for o in rs.options_schema() if o.kind == "map"), ())
 
 
 def counts_text(counts: Sequence[int]) -> str:
@@ -129,7 +135,7 @@ class Lobby:
                 tr("unknown game {name!r}; available: {names}", name=ruleset, names=joined(sorted(self.rulesets)))
             )
         rs = self.rulesets[ruleset]
-        settings = settle(rs, chosen)
+        settings = settle(rs, await self._server_map(guild_id, rs, chosen))
         seats = await asyncio.to_thread(seat_counts, rs, settings.options)
         if not seats:
             raise GameError(
@@ -160,6 +166,18 @@ class Lobby:
             rated=settings.rated,
         )
         return game, True
+
+    async def _server_map(self, guild_id: int, rs: Ruleset, chosen: Mapping[str, Any]) -> Mapping[str, Any]:
+        """``chosen`` with a map of the server's own (/map upload) named in ``map`` replaced by a copy of
+        its data: the game keeps it whatever becomes of the map."""
+        name = chosen.get("map")
+        if not isinstance(name, str) or name in shipped_maps(rs):
+            return chosen
+        async with self.db.reading() as conn:
+            found = await server_maps.named(conn, guild_id, name)
+        if found is None or found.ruleset != rs.name:
+            return chosen  # the ruleset says the map is unknown, and which there are
+        return {**chosen, "map": found.data}
 
     async def _just_opened(self, actor: Actor, channel_id: int, ruleset: str, options: dict[str, Any]) -> Game | None:
         since = self.clock.now() - REPEAT_SECONDS

@@ -14,6 +14,7 @@ from service.ops.games import Games
 from service.ops.history import History
 from service.ops.lobby import Lobby
 from service.ops.lookup import Lookup
+from service.ops.maps import ServerMaps
 from service.ops.play import Play
 from service.ops.ratings import Ratings
 from service.ops.seats import Seats
@@ -28,6 +29,7 @@ class GameMaster:
         self.games = Games(db, clock, **shared)
         self.lookup = Lookup(self.games)
         self.lobby = Lobby(self.games)
+        self.maps = ServerMaps(self.games)
         self.play = Play(self.games)
         self.absence = Absence(self.games)
         self.seats = Seats(self.games)

@@ -34,6 +34,7 @@ TABLES = (
     ("seat_requests", "game_id, seat, user_id", "game_id"),
     ("server_web", "guild_id", None),
     ("site_secret", "id", None),
+    ("server_maps", "id", None),
 )
 LEFT_BEHIND = ("claims",)  # which process holds which game: the new database's bots take them afresh
 PACKED = {"history": ("payload", "events", "state_after")}  # service.storage.packing's bytes (old rows: JSON text)

@@ -18,6 +18,7 @@ from service.website import PUBLIC, Website
 from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, GUILD, HOUR, Env
 from tests.service.test_ratings import finished
 from tests.service.test_replacements import DAVE, seat_of
+from tests.service.test_server_maps import shipped_file
 
 
 async def a_busy_bot(location) -> Env:
@@ -43,6 +44,7 @@ async def a_busy_bot(location) -> Env:
     website = Website(env.db, env.clock)
     await website.set_mode(GUILD, PUBLIC, ADMIN)
     await website.signer()  # the site's secret, made once
+    await env.master.maps.upload(GUILD, CAROL, "conquest", shipped_file("conquest", "duel"), "Arena")
     async with env.db.transaction() as conn:  # a row from before history was deflated: plain JSON text
         await conn.execute("UPDATE history SET events = '[]' WHERE game_id = ? AND seq = 0", (running.id,))
     return env

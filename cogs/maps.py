@@ -1,0 +1,94 @@
+"""/map: a server's own maps. ``upload`` a JSON file in a game's map format (``/rules`` shows each
+game's), ``list`` them, ``show`` one's board and facts, ``delete`` one (its author or a server
+manager); each is offered at ``/game create <game> map:`` beside the shipped maps."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common import ThinksFirst, actor_of, named_choices, plain, png_file, service_of
+from cogs.rules import ruleset_names
+from i18n import tr
+from service.ops.lobby import counts_text
+from service.ops.maps import refuse_large
+from service.runtime.gameservice import GameService
+from service.storage.maps import ServerMap
+
+
+async def server_map_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The server's maps, matching what was typed."""
+    maps = await service_of(interaction).master.maps.of_server(interaction.guild_id or 0)
+    return named_choices([m.name for m in maps], str, current)
+
+
+@app_commands.guild_only()
+class MapsCog(ThinksFirst, commands.GroupCog, group_name="map", group_description="This server's own maps"):
+    def __init__(self, bot: discord.Client, service: GameService):
+        self.bot, self.maps, self.presenter = bot, service.master.maps, service.presenter
+
+    @app_commands.command(name="upload", description="Add a map to this server: a JSON file in a game's map format")
+    @app_commands.describe(
+        game="The game the map is for",
+        file="A JSON file in that game's map format (/rules shows it)",
+        name="The map's name (default: the one in the file)",
+    )
+    @app_commands.autocomplete(game=ruleset_names)
+    async def upload(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        file: discord.Attachment,
+        name: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        refuse_large(file.size)  # before it is fetched
+        content = await file.read()
+        made = await self.maps.upload(
+            interaction.guild_id or 0, actor_of(interaction), game.strip().lower(), content, name
+        )
+        text = tr(
+            "Map **{map}** is this server's now: `/game create {game} map:{map}` starts a game on it.",
+            map=plain(made.name),
+            game=made.ruleset,
+        )
+        await interaction.followup.send(
+            f"{text}\n{self._facts(made)}",
+            file=png_file(await self.presenter.server_map_preview(made), "map.png"),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="list", description="This server's own maps")
+    @app_commands.describe(game="Only the maps of this game")
+    @app_commands.autocomplete(game=ruleset_names)
+    async def list_(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        maps = await self.maps.of_server(interaction.guild_id or 0, game.strip().lower() if game else None)
+        lines = [f"**{plain(m.name)}** — {self._facts(m)}" for m in maps]
+        text = "\n".join(lines) if lines else tr("This server has no maps of its own yet: `/map upload` adds one.")
+        await interaction.followup.send(text[:2000], ephemeral=True)
+
+    @app_commands.command(name="show", description="A map of this server: its board and facts")
+    @app_commands.describe(name="The map's name")
+    @app_commands.autocomplete(name=server_map_names)
+    async def show(self, interaction: discord.Interaction, name: str) -> None:
+        found = await self.maps.named(interaction.guild_id or 0, name)
+        picture = await self.presenter.server_map_preview(found)
+        text = f"**{plain(found.name)}** — {self._facts(found)}"
+        await interaction.followup.send(text, file=png_file(picture, "map.png"), ephemeral=True)
+
+    @app_commands.command(name="delete", description="Delete a map of this server (its author or a server manager)")
+    @app_commands.describe(name="The map's name")
+    @app_commands.autocomplete(name=server_map_names)
+    async def delete(self, interaction: discord.Interaction, name: str) -> None:
+        gone = await self.maps.delete(interaction.guild_id or 0, name, actor_of(interaction))
+        text = tr("Map **{map}** is deleted; games already on it play on.", map=plain(gone.name))
+        await interaction.followup.send(text, ephemeral=True)
+
+    def _facts(self, map_: ServerMap) -> str:
+        """ "Conquest, for 2 or 4 players, by <@1>" """
+        return tr(
+            "{game}, for {counts} players, by <@{author}>",
+            game=self.presenter.ruleset_title(map_.ruleset),
+            counts=counts_text(map_.seats),
+            author=map_.author_id,
+        )

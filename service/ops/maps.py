@@ -1,0 +1,151 @@
+"""A server's own maps (/map): an uploaded file checked as its ruleset checks map data at /game
+create, kept under a name unique in the server, and offered at /game create beside the shipped maps
+(a game takes a copy of the data: deleting the map later leaves its games as they are)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from dataclasses import replace
+from typing import Any
+
+from engine import EngineError, Ruleset
+from engine.errors import MapError, OptionError
+from i18n import joined, tr
+from service.errors import GameError, NotAllowed
+from service.models import Actor
+from service.ops.games import Games
+from service.ops.lobby import seat_counts, shipped_maps
+from service.storage import maps as rows
+from service.storage.maps import ServerMap
+
+MAX_BYTES = 64 * 1024  # a map file: the largest any ruleset accepts is a few kilobytes of JSON
+MAX_MAPS = 50  # kept by one server
+NAME = re.compile(r"^\w[\w '.\-]{0,39}$")  # shown in posts and menus: words, no markdown
+
+
+class ServerMaps:
+    def __init__(self, games: Games):
+        self.games = games
+        self.db, self.clock, self.rulesets = games.db, games.clock, games.rulesets
+
+    async def upload(self, guild_id: int, actor: Actor, ruleset: str, content: bytes, name: str | None) -> ServerMap:
+        """The map in ``content`` (a JSON file in ``ruleset``'s map format) kept for the server under
+        ``name`` (default: the name the file gives); refused with the reason if it is not a map the
+        ruleset can play, or its name is taken."""
+        rs = self._ruleset(ruleset)
+        data = _read(content)
+        name = (name if name is not None else str(data.get("name", ""))).strip()
+        if not NAME.match(name):
+            raise GameError(
+                tr(
+                    "a map's name is 1 to 40 letters, digits, spaces and - _ ' . (give one with name:), not {name!r}",
+                    name=name[:60],
+                )
+            )
+        if rows.folded(name) in {rows.folded(shipped) for shipped in shipped_maps(rs)}:
+            raise GameError(tr("{name} is the name of a shipped map; choose another name", name=name))
+        data = {**data, "name": name}
+        try:
+            options = playable_options(rs, data)
+        except EngineError as err:
+            raise GameError(tr("This map cannot be played: {reason}", reason=err)) from err
+        seats = await asyncio.to_thread(seat_counts, rs, options)
+        if not seats:
+            raise GameError(tr("This map cannot be set up for any number of players."))
+        made = ServerMap(0, guild_id, ruleset, name, data, tuple(seats), actor.user_id, self.clock.now())
+        async with self.db.transaction() as conn:
+            if (taken := await rows.named(conn, guild_id, name)) is not None:
+                raise GameError(
+                    tr(
+                        "This server already has a map named {name}; delete it first or choose another name.",
+                        name=taken.name,
+                    )
+                )
+            if await rows.count(conn, guild_id) >= MAX_MAPS:
+                raise GameError(tr("This server keeps {most} maps, the most it may; delete one first.", most=MAX_MAPS))
+            return replace(made, id=await rows.insert(conn, made))
+
+    async def of_server(self, guild_id: int, ruleset: str | None = None) -> list[ServerMap]:
+        async with self.db.reading() as conn:
+            return await rows.of_server(conn, guild_id, ruleset)
+
+    async def named(self, guild_id: int, name: str) -> ServerMap:
+        async with self.db.reading() as conn:
+            found = await rows.named(conn, guild_id, name)
+        if found is None:
+            raise GameError(tr("This server has no map named {name}; /map list shows its maps.", name=name[:60]))
+        return found
+
+    async def delete(self, guild_id: int, name: str, actor: Actor) -> ServerMap:
+        """The map gone, by its author or a server manager; the games that use it keep their copy."""
+        found = await self.named(guild_id, name)
+        if found.author_id != actor.user_id and not actor.is_admin:
+            raise NotAllowed(tr("Only the map's author or a server manager can delete it."))
+        async with self.db.transaction() as conn:
+            await rows.delete(conn, found.id)
+        return found
+
+    def _ruleset(self, name: str) -> Ruleset:
+        if name not in self.rulesets:
+            raise GameError(
+                tr("unknown game {name!r}; available: {names}", name=name, names=joined(sorted(self.rulesets)))
+            )
+        return self.rulesets[name]
+
+
+def playable_options(rs: Ruleset, data: dict[str, Any]) -> dict[str, Any]:
+    """Options a game on map ``data`` can be played with: the defaults, else one choice changed (a
+    fortress map with water needs mode 2, as a shipped one does). A MapError says the data is wrong;
+    an OptionError that no such change cures is the first one met."""
+    changes: list[dict[str, Any]] = [{}] + [
+        {option.name: value}
+        for option in rs.options_schema()
+        if option.kind == "choice" and not option.generated
+        for value in option.choices
+        if value != option.default
+    ]
+    refused: OptionError | None = None
+    for change in changes:
+        try:
+            return rs.normalize_options({**change, "map": data})
+        except MapError:
+            raise
+        except OptionError as err:
+            refused = refused or err
+    assert refused is not None  # the defaults were tried first
+    raise refused
+
+
+def refuse_large(size: int) -> None:
+    """A file too large to be a map is refused before it is read."""
+    if size > MAX_BYTES:
+        raise GameError(
+            tr("The file has {size} KB; a map file has at most {most} KB.", size=size // 1024, most=MAX_BYTES // 1024)
+        )
+
+
+def _read(content: bytes) -> dict[str, Any]:
+    """The JSON object a map file holds, or the reason it holds none."""
+    refuse_large(len(content))
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise GameError(tr("The file is not UTF-8 text; a map is a JSON file.")) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise GameError(
+            tr(
+                "The file is not JSON: line {line}, column {column}: {reason}",
+                line=err.lineno,
+                column=err.colno,
+                reason=err.msg,
+            )
+        ) from None
+    except RecursionError:
+        raise GameError(tr("The file is not a map: it nests too deep.")) from None
+    if not isinstance(data, dict):
+        raise GameError(tr("The file is not a map: a map is a JSON object (see /rules for each game's format)."))
+    return data

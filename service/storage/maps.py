@@ -1,0 +1,85 @@
+"""The maps servers uploaded (``server_maps``): every statement on them."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from service.storage.store import Connection
+
+
+@dataclass(frozen=True)
+class ServerMap:
+    id: int
+    guild_id: int
+    ruleset: str
+    name: str
+    data: dict[str, Any]  # as the ruleset reads it in options["map"]
+    seats: tuple[int, ...]  # the player counts it can seat
+    author_id: int
+    created_at: float
+
+
+def _map(row: Any) -> ServerMap:
+    return ServerMap(
+        row["id"],
+        row["guild_id"],
+        row["ruleset"],
+        row["name"],
+        json.loads(row["data"]),
+        tuple(int(count) for count in row["seats"].split(",")),
+        row["author_id"],
+        row["created_at"],
+    )
+
+
+def folded(name: str) -> str:
+    """A map's name as its server's names are told apart: "Duel" and "duel" are one."""
+    return name.casefold()
+
+
+async def insert(conn: Connection, map_: ServerMap) -> int:
+    async with conn.execute(
+        """INSERT INTO server_maps (guild_id, ruleset, name, folded, data, seats, author_id, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
+        (
+            map_.guild_id,
+            map_.ruleset,
+            map_.name,
+            folded(map_.name),
+            json.dumps(map_.data, ensure_ascii=False, separators=(",", ":")),
+            ",".join(str(count) for count in map_.seats),
+            map_.author_id,
+            map_.created_at,
+        ),
+    ) as cursor:
+        (made,) = await cursor.fetchone()
+    return made
+
+
+async def named(conn: Connection, guild_id: int, name: str) -> ServerMap | None:
+    async with conn.execute(
+        "SELECT * FROM server_maps WHERE guild_id = ? AND folded = ?", (guild_id, folded(name))
+    ) as cursor:
+        row = await cursor.fetchone()
+    return _map(row) if row is not None else None
+
+
+async def of_server(conn: Connection, guild_id: int, ruleset: str | None = None) -> list[ServerMap]:
+    """The server's maps (of one ruleset, if given) by name."""
+    where, params = (
+        ("guild_id = ?", (guild_id,)) if ruleset is None else ("guild_id = ? AND ruleset = ?", (guild_id, ruleset))
+    )
+    async with conn.execute(f"SELECT * FROM server_maps WHERE {where} ORDER BY folded", params) as cursor:
+        return [_map(row) for row in await cursor.fetchall()]
+
+
+async def count(conn: Connection, guild_id: int) -> int:
+    async with conn.execute("SELECT COUNT(*) FROM server_maps WHERE guild_id = ?", (guild_id,)) as cursor:
+        (found,) = await cursor.fetchone()
+    return found
+
+
+async def delete(conn: Connection, map_id: int) -> None:
+    await conn.execute("DELETE FROM server_maps WHERE id = ?", (map_id,))

@@ -1,0 +1,50 @@
+""" "End to end through the fake Discord: upload a map …, see its preview, start … a game on it; a
+broken map refused …" — a server's own map, from `/map upload` to a game on it, as its members see it."""
+
+from __future__ import annotations
+
+from tests.service.test_server_maps import renamed
+
+
+async def answered(handle):
+    await handle.settled()
+    return handle
+
+
+async def test_a_server_uploads_a_map_plays_on_it_and_deletes_it(table):
+    fake, channel = table.fake, table.channel
+    arena = renamed("conquest", "duel", "Arena")
+    up = await answered(
+        await fake.slash(table.alice, channel, "map upload", game="conquest", file=("arena.json", arena))
+    )
+    assert up.ephemeral and "Map **Arena** is this server's now" in up.content, up.content
+    assert "Conquest, for 2 players, by <@" in up.content and up.attachments[0].is_png
+
+    broken = await answered(
+        await fake.slash(table.alice, channel, "map upload", game="conquest", file=("broken.json", b'{"name": "X",\n'))
+    )
+    assert broken.ephemeral and "not JSON: line 2" in broken.content, broken.content
+
+    rules = await answered(await fake.slash(table.carol, channel, "rules", ruleset="conquest"))
+    [own] = [field for field in rules.embeds[0]["fields"] if field["name"] == "Your own maps"]
+    assert "`/map upload game:conquest file:`" in own["value"] and '"name": "Twin peaks"' in own["value"]
+
+    listed = await answered(await fake.slash(table.carol, channel, "map list"))
+    assert listed.ephemeral and "**Arena** — Conquest, for 2 players" in listed.content
+    shown = await answered(await fake.slash(table.carol, channel, "map show", name="arena"))
+    assert shown.attachments[0].is_png and shown.attachments[0].description.startswith("Conquest: Arena")
+
+    offered = await fake.autocomplete(table.alice, channel, "game create conquest", focused="map", value="are")
+    assert [choice["value"] for choice in offered] == ["Arena"]
+    thread = await table.start_game("conquest", map="Arena")
+    started = next(m for m in fake.channel_messages(thread) if m.content.startswith("Map: **Arena**"))
+    assert started.attachments[0].is_png
+
+    refused = await answered(await fake.slash(table.bob, channel, "map delete", name="Arena"))
+    assert "Only the map's author or a server manager" in refused.content
+    gone = await answered(await fake.slash(table.mod, channel, "map delete", name="Arena"))
+    assert "Map **Arena** is deleted" in gone.content
+    assert "no maps of its own yet" in (await answered(await fake.slash(table.carol, channel, "map list"))).content
+    await fake.slash(table.alice, thread, "orders pass")
+    await fake.slash(table.bob, thread, "orders pass")
+    await table.post(lambda m: m.content.startswith("**Round 1.**"))  # the game plays on its own copy

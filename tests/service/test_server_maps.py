@@ -1,0 +1,118 @@
+""" "`/map upload ruleset: file:` (a JSON file in the ruleset's explicit map format …), `/map list`,
+`/map show name:` (preview image and facts), `/map delete` (its author or Manage Server), and `map:`
+at `/game create` offering the server's maps beside the shipped ones." """
+
+from __future__ import annotations
+
+import json
+import pathlib
+from importlib import resources
+
+import pytest
+
+from engine import RULESETS
+from service.errors import GameError, NotAllowed
+from service.models import Actor
+from service.ops.lobby import shipped_maps
+from service.ops.maps import MAX_BYTES, MAX_MAPS
+from service.presenter import Presenter
+from service.runtime.workers import CpuPool
+from tests.service.conftest import ADMIN, ALICE, BOB, GUILD
+
+PNG = b"\x89PNG\r\n\x1a\n"
+README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+NEEDS = {"fortress": {"mode": 2}}  # its first shipped map has water and mountains, as mode 2 has
+
+
+def shipped_file(ruleset: str, name: str) -> bytes:
+    return (resources.files(f"engine.{ruleset}") / "maps" / f"{name}.json").read_bytes()
+
+
+def renamed(ruleset: str, shipped: str, name: str) -> bytes:
+    data = json.loads(shipped_file(ruleset, shipped))
+    return json.dumps({**data, "name": name}).encode()
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+async def test_every_rulesets_map_format_is_uploaded_shown_and_played(env, ruleset):
+    """Each game's own map format: a shipped map's file, renamed, is the server's; a game starts on it."""
+    shipped = shipped_maps(RULESETS[ruleset])[0]
+    made = await env.master.maps.upload(GUILD, ALICE, ruleset, renamed(ruleset, shipped, "Home ground"), None)
+    assert made.name == "Home ground" and made.seats and made.author_id == ALICE.user_id
+    assert [m.name for m in await env.master.maps.of_server(GUILD)] == ["Home ground"]
+    presenter = Presenter(env.master.games, env.master.history, CpuPool(workers=0))
+    assert (await presenter.server_map_preview(made)).data.startswith(PNG)
+
+    lobby, _ = await env.master.lobby.open_game(
+        guild_id=GUILD,
+        channel_id=7,
+        actor=ALICE,
+        ruleset=ruleset,
+        chosen={"map": "home ground", **NEEDS.get(ruleset, {})},
+    )
+    assert lobby.row.options["map"] == made.data  # a copy: the game keeps it
+    await env.master.maps.delete(GUILD, "HOME GROUND", ALICE)
+    assert await env.master.maps.of_server(GUILD) == []
+    for _ in range(min(made.seats) - 1):
+        lobby = await env.master.lobby.add_ai(lobby.id, ALICE)
+    started = await env.master.lobby.start_game(lobby.id, ALICE)
+    assert started.row.status == "running" and presenter.chosen_map(started) == "Home ground"
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+async def test_the_example_rules_and_the_readme_give_is_a_map_the_server_can_keep(env, ruleset):
+    """ "documented in /rules and the README with an example per ruleset" """
+    example = RULESETS[ruleset].map_example
+    text = json.dumps(example, ensure_ascii=False)
+    assert text in README.read_text(encoding="utf-8"), f"the README lacks {ruleset}'s example: {text}"
+    made = await env.master.maps.upload(GUILD, ALICE, ruleset, text.encode(), None)
+    assert made.name == example["name"] and made.seats == (2,)
+
+
+async def test_a_file_that_is_no_map_is_refused_saying_why(env):
+    async def refused(content: bytes, name: str | None = "Any") -> str:
+        with pytest.raises(GameError) as caught:
+            await env.master.maps.upload(GUILD, ALICE, "conquest", content, name)
+        return str(caught.value)
+
+    assert "not JSON: line 2, column 1" in await refused(b'{"layout": ["n n"],\n}')
+    assert "not UTF-8" in await refused(b"\xff\xfe{}")
+    assert "a map is a JSON object" in await refused(b"[1, 2]")
+    assert f"at most {MAX_BYTES // 1024} KB" in await refused(b" " * (MAX_BYTES + 1))
+    assert "cannot be played: map layout must be a list of rows" in await refused(b'{"layout": 5}')
+    assert "1 to 40 letters" in await refused(shipped_file("conquest", "duel"), "**bold**")
+    assert "shipped map" in await refused(shipped_file("conquest", "duel"), "Duel")
+    with pytest.raises(GameError, match="unknown game"):
+        await env.master.maps.upload(GUILD, ALICE, "chess", shipped_file("conquest", "duel"), "Mine")
+    assert await env.master.maps.of_server(GUILD) == []  # nothing kept
+
+
+async def test_names_are_the_servers_own_and_only_the_author_or_a_manager_deletes(env):
+    duel = shipped_file("conquest", "duel")
+    await env.master.maps.upload(GUILD, ALICE, "conquest", duel, "Arena")
+    with pytest.raises(GameError, match="already has a map named Arena"):
+        await env.master.maps.upload(GUILD, BOB, "conquest", duel, "arena")
+    await env.master.maps.upload(GUILD + 1, BOB, "conquest", duel, "arena")  # another server's name
+    with pytest.raises(NotAllowed, match="author or a server manager"):
+        await env.master.maps.delete(GUILD, "arena", BOB)
+    with pytest.raises(GameError, match="no map named Nowhere"):
+        await env.master.maps.named(GUILD, "Nowhere")
+    await env.master.maps.delete(GUILD, "arena", ADMIN)
+    assert await env.master.maps.of_server(GUILD) == []
+
+
+async def test_a_server_keeps_a_bounded_number_of_maps(env):
+    duel = shipped_file("conquest", "duel")
+    for n in range(MAX_MAPS):
+        await env.master.maps.upload(GUILD, ALICE, "conquest", duel, f"Map {n}")
+    with pytest.raises(GameError, match=f"keeps {MAX_MAPS} maps"):
+        await env.master.maps.upload(GUILD, ALICE, "conquest", duel, "One more")
+
+
+async def test_another_rulesets_or_servers_map_is_not_found_at_create(env):
+    await env.master.maps.upload(GUILD, ALICE, "conquest", shipped_file("conquest", "duel"), "Arena")
+    for guild, ruleset in ((GUILD + 1, "conquest"), (GUILD, "siege")):
+        with pytest.raises(Exception, match="unknown map 'Arena'"):
+            await env.master.lobby.open_game(
+                guild_id=guild, channel_id=7, actor=Actor(9, "Zed"), ruleset=ruleset, chosen={"map": "Arena"}
+            )
