@@ -1,6 +1,7 @@
 """/map: a server's own maps. ``upload`` a JSON file in a game's map format (``/rules`` shows each
 game's), ``list`` them, ``show`` one's board and facts, ``delete`` one (its author or a server
-manager); each is offered at ``/game create <game> map:`` beside the shipped maps."""
+manager); each is offered at ``/game create <game> map:`` beside the shipped maps. ``publish`` lets
+every server ``find`` and ``copy`` one."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from discord.ext import commands
 from cogs.common import ThinksFirst, actor_of, named_choices, plain, png_file, service_of
 from cogs.rules import ruleset_names
 from i18n import tr
+from service.errors import GameError
 from service.ops.lobby import counts_text
 from service.ops.maps import refuse_large
 from service.runtime.gameservice import GameService
@@ -21,6 +23,17 @@ async def server_map_names(interaction: discord.Interaction, current: str) -> li
     """The server's maps, matching what was typed."""
     maps = await service_of(interaction).master.maps.of_server(interaction.guild_id or 0)
     return named_choices([m.name for m in maps], str, current)
+
+
+async def published_map_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Published maps matching what was typed, each by its number."""
+    typed = current.strip().lstrip("#").casefold()
+    found = await service_of(interaction).master.maps.published()
+    return [
+        app_commands.Choice(name=f"#{m.id} {m.name} ({m.ruleset})"[:100], value=str(m.id))
+        for m in found
+        if typed in f"{m.id} {m.name} {m.ruleset}".casefold()
+    ][:25]
 
 
 @app_commands.guild_only()
@@ -83,6 +96,56 @@ class MapsCog(ThinksFirst, commands.GroupCog, group_name="map", group_descriptio
         gone = await self.maps.delete(interaction.guild_id or 0, name, actor_of(interaction))
         text = tr("Map **{map}** is deleted; games already on it play on.", map=plain(gone.name))
         await interaction.followup.send(text, ephemeral=True)
+
+    @app_commands.command(name="publish", description="Let every server find and copy a map of this server, or stop")
+    @app_commands.describe(
+        name="The map's name", shared="true: every server may copy it (the default); false: no longer"
+    )
+    @app_commands.autocomplete(name=server_map_names)
+    async def publish(self, interaction: discord.Interaction, name: str, shared: bool = True) -> None:
+        made = await self.maps.publish(interaction.guild_id or 0, name, actor_of(interaction), shared)
+        if made.published_at is not None:
+            text = tr(
+                "Map **{map}** is published: every server finds it with `/map find` and copies it with `/map copy`.",
+                map=plain(made.name),
+            )
+        else:
+            text = tr(
+                "Map **{map}** is no longer published; copies made of it stay where they are.", map=plain(made.name)
+            )
+        await interaction.followup.send(text, ephemeral=True)
+
+    @app_commands.command(name="find", description="Maps every server published, to copy with /map copy")
+    @app_commands.describe(game="Only the maps of this game")
+    @app_commands.autocomplete(game=ruleset_names)
+    async def find(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        found = await self.maps.published(game.strip().lower() if game else None)
+        lines = [f"#{m.id} **{plain(m.name)}** — {self._facts(m)}" for m in found]
+        text = "\n".join(lines) if lines else tr("No server has published a map of this game yet.")
+        await interaction.followup.send(text[:2000], ephemeral=True)
+
+    @app_commands.command(name="copy", description="Copy a map another server published into this server")
+    @app_commands.describe(map="The published map (its number in /map find)", name="Its name here (default: its own)")
+    @app_commands.autocomplete(map=published_map_names)
+    async def copy(
+        self,
+        interaction: discord.Interaction,
+        map: app_commands.Range[str, 1, 60],
+        name: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        number = map.strip().lstrip("#")
+        if not number.isdigit() or len(number) > 18:
+            raise GameError(tr("There is no published map #{number}; /map find lists them.", number=map[:20]))
+        made = await self.maps.copy(interaction.guild_id or 0, int(number), actor_of(interaction), name)
+        text = tr(
+            "Map **{map}** is this server's now: `/game create {game} map:{map}` starts a game on it.",
+            map=plain(made.name),
+            game=made.ruleset,
+        )
+        picture = await self.presenter.server_map_preview(made)
+        await interaction.followup.send(
+            f"{text}\n{self._facts(made)}", file=png_file(picture, "map.png"), ephemeral=True
+        )
 
     def _facts(self, map_: ServerMap) -> str:
         """ "Conquest, for 2 or 4 players, by <@1>" """

@@ -1,5 +1,6 @@
 -- Maps a server uploaded with /map upload: the map data as its ruleset reads it in options["map"],
--- the player counts it seats ("2,3,4"), and its name, unique in the server whatever its case.
+-- the player counts it seats ("2,3,4"), and its name, unique in the server whatever its case;
+-- published_at: since when every server may find and copy it (/map publish), NULL while it is not.
 CREATE TABLE server_maps (
     id INTEGER PRIMARY KEY,
     guild_id INTEGER NOT NULL,
@@ -10,5 +11,6 @@ CREATE TABLE server_maps (
     seats TEXT NOT NULL,
     author_id INTEGER NOT NULL,
     created_at REAL NOT NULL,
+    published_at REAL,
     UNIQUE (guild_id, folded)
 );

@@ -22,6 +22,7 @@ from service.storage.maps import ServerMap
 
 MAX_BYTES = 64 * 1024  # a map file: the largest any ruleset accepts is a few kilobytes of JSON
 MAX_MAPS = 50  # kept by one server
+FOUND_AT_MOST = 25  # published maps a search lists (a menu's choices)
 NAME = re.compile(r"^\w[\w '.\-]{0,39}$")  # shown in posts and menus: words, no markdown
 
 
@@ -35,28 +36,10 @@ class ServerMaps:
         ``name`` (default: the name the file gives); refused with the reason if it is not a map the
         ruleset can play, or its name is taken."""
         rs = self._ruleset(ruleset)
-        data = _read(content)
-        name = (name if name is not None else str(data.get("name", ""))).strip()
-        if not NAME.match(name):
-            raise GameError(
-                tr(
-                    "a map's name is 1 to 40 letters, digits, spaces and - _ ' . (give one with name:), not {name!r}",
-                    name=name[:60],
-                )
-            )
-        if rows.folded(name) in {rows.folded(shipped) for shipped in shipped_maps(rs)}:
-            raise GameError(tr("{name} is the name of a shipped map; choose another name", name=name))
-        data = {**data, "name": name}
-        try:
-            options = playable_options(rs, data)
-        except EngineError as err:
-            raise GameError(tr("This map cannot be played: {reason}", reason=err)) from err
-        seats = await asyncio.to_thread(seat_counts, rs, options)
-        if not seats:
-            raise GameError(tr("This map cannot be set up for any number of players."))
-        made = ServerMap(0, guild_id, ruleset, name, data, tuple(seats), actor.user_id, self.clock.now())
+        named, data, seats = await asyncio.to_thread(checked, rs, content, name)  # a large map takes a while
+        made = ServerMap(0, guild_id, ruleset, named, data, seats, actor.user_id, self.clock.now())
         async with self.db.transaction() as conn:
-            if (taken := await rows.named(conn, guild_id, name)) is not None:
+            if (taken := await rows.named(conn, guild_id, named)) is not None:
                 raise GameError(
                     tr(
                         "This server already has a map named {name}; delete it first or choose another name.",
@@ -80,11 +63,39 @@ class ServerMaps:
 
     async def delete(self, guild_id: int, name: str, actor: Actor) -> ServerMap:
         """The map gone, by its author or a server manager; the games that use it keep their copy."""
-        found = await self.named(guild_id, name)
-        if found.author_id != actor.user_id and not actor.is_admin:
-            raise NotAllowed(tr("Only the map's author or a server manager can delete it."))
+        found = await self._own(guild_id, name, actor, tr("Only the map's author or a server manager can delete it."))
         async with self.db.transaction() as conn:
             await rows.delete(conn, found.id)
+        return found
+
+    async def publish(self, guild_id: int, name: str, actor: Actor, shared: bool) -> ServerMap:
+        """The map found and copied by every server from now on (``shared``), or no longer."""
+        found = await self._own(guild_id, name, actor, tr("Only the map's author or a server manager can publish it."))
+        at = (found.published_at or self.clock.now()) if shared else None
+        async with self.db.transaction() as conn:
+            await rows.set_published(conn, found.id, at)
+        return replace(found, published_at=at)
+
+    async def published(self, ruleset: str | None = None) -> list[ServerMap]:
+        """What every server published (of one ruleset, if given), newest first."""
+        async with self.db.reading() as conn:
+            return await rows.published(conn, ruleset, FOUND_AT_MOST)
+
+    async def copy(self, guild_id: int, map_id: int, actor: Actor, name: str | None) -> ServerMap:
+        """A published map copied into this server (under ``name``, else its own), checked again as an
+        upload is: the copy is the server's, whatever becomes of the one it came from."""
+        async with self.db.reading() as conn:
+            found = await rows.by_id(conn, map_id)
+        if found is None or found.published_at is None:
+            raise GameError(tr("There is no published map #{number}; /map find lists them.", number=map_id))
+        content = json.dumps(found.data, ensure_ascii=False).encode()
+        return await self.upload(guild_id, actor, found.ruleset, content, name or found.name)
+
+    async def _own(self, guild_id: int, name: str, actor: Actor, refusal: str) -> ServerMap:
+        """The server's map ``name``, if ``actor`` is its author or a manager (else ``refusal``)."""
+        found = await self.named(guild_id, name)
+        if found.author_id != actor.user_id and not actor.is_admin:
+            raise NotAllowed(refusal)
         return found
 
     def _ruleset(self, name: str) -> Ruleset:
@@ -93,6 +104,30 @@ class ServerMaps:
                 tr("unknown game {name!r}; available: {names}", name=name, names=joined(sorted(self.rulesets)))
             )
         return self.rulesets[name]
+
+
+def checked(rs: Ruleset, content: bytes, name: str | None) -> tuple[str, dict[str, Any], tuple[int, ...]]:
+    """The name, data and player counts of the map file ``content`` for ``rs`` (named ``name``, else as
+    the file names it), or a GameError saying why it is none: nothing else, whatever the file holds."""
+    data = _read(content)
+    name = (name if name is not None else str(data.get("name", ""))).strip()
+    if not NAME.match(name):
+        raise GameError(
+            tr(
+                "a map's name is 1 to 40 letters, digits, spaces and - _ ' . (give one with name:), not {name!r}",
+                name=name[:60],
+            )
+        )
+    if rows.folded(name) in {rows.folded(shipped) for shipped in shipped_maps(rs)}:
+        raise GameError(tr("{name} is the name of a shipped map; choose another name", name=name))
+    data = {**data, "name": name}
+    try:
+        seats = tuple(seat_counts(rs, playable_options(rs, data)))
+    except EngineError as err:
+        raise GameError(tr("This map cannot be played: {reason}", reason=err)) from err
+    if not seats:
+        raise GameError(tr("This map cannot be set up for any number of players."))
+    return name, data, seats
 
 
 def playable_options(rs: Ruleset, data: dict[str, Any]) -> dict[str, Any]:

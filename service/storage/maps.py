@@ -19,6 +19,7 @@ class ServerMap:
     seats: tuple[int, ...]  # the player counts it can seat
     author_id: int
     created_at: float
+    published_at: float | None = None  # every server may find and copy it since then
 
 
 def _map(row: Any) -> ServerMap:
@@ -31,6 +32,7 @@ def _map(row: Any) -> ServerMap:
         tuple(int(count) for count in row["seats"].split(",")),
         row["author_id"],
         row["created_at"],
+        row["published_at"],
     )
 
 
@@ -73,6 +75,26 @@ async def of_server(conn: Connection, guild_id: int, ruleset: str | None = None)
     )
     async with conn.execute(f"SELECT * FROM server_maps WHERE {where} ORDER BY folded", params) as cursor:
         return [_map(row) for row in await cursor.fetchall()]
+
+
+async def by_id(conn: Connection, map_id: int) -> ServerMap | None:
+    async with conn.execute("SELECT * FROM server_maps WHERE id = ?", (map_id,)) as cursor:
+        row = await cursor.fetchone()
+    return _map(row) if row is not None else None
+
+
+async def published(conn: Connection, ruleset: str | None, limit: int) -> list[ServerMap]:
+    """Maps any server published (of one ruleset, if given), newest first."""
+    where, params = ("", ()) if ruleset is None else (" AND ruleset = ?", (ruleset,))
+    async with conn.execute(
+        f"SELECT * FROM server_maps WHERE published_at IS NOT NULL{where} ORDER BY published_at DESC, id DESC LIMIT ?",
+        (*params, limit),
+    ) as cursor:
+        return [_map(row) for row in await cursor.fetchall()]
+
+
+async def set_published(conn: Connection, map_id: int, at: float | None) -> None:
+    await conn.execute("UPDATE server_maps SET published_at = ? WHERE id = ?", (at, map_id))
 
 
 async def count(conn: Connection, guild_id: int) -> int:

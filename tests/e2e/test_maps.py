@@ -3,6 +3,7 @@ broken map refused …" — a server's own map, from `/map upload` to a game on 
 
 from __future__ import annotations
 
+from tests.e2e.conftest import open_tables
 from tests.service.test_server_maps import renamed
 
 
@@ -48,3 +49,25 @@ async def test_a_server_uploads_a_map_plays_on_it_and_deletes_it(table):
     await fake.slash(table.alice, thread, "orders pass")
     await fake.slash(table.bob, thread, "orders pass")
     await table.post(lambda m: m.content.startswith("**Round 1.**"))  # the game plays on its own copy
+
+
+async def test_a_map_one_server_publishes_another_finds_copies_and_plays(tmp_path, cpu_pool):
+    async with open_tables(tmp_path, cpu_pool, shards=2) as (home, away):
+        fake = home.fake
+        arena = renamed("conquest", "duel", "Arena")
+        await answered(
+            await fake.slash(home.alice, home.channel, "map upload", game="conquest", file=("a.json", arena))
+        )
+        published = await answered(await fake.slash(home.alice, home.channel, "map publish", name="Arena"))
+        assert "Map **Arena** is published" in published.content
+
+        found = await answered(await fake.slash(away.bob, away.channel, "map find", game="conquest"))
+        assert "**Arena** — Conquest, for 2 players" in found.content, found.content
+        offered = await fake.autocomplete(away.bob, away.channel, "map copy", focused="map", value="aren")
+        [number] = [choice["value"] for choice in offered]
+        copied = await answered(await fake.slash(away.bob, away.channel, "map copy", map=number))
+        assert "Map **Arena** is this server's now" in copied.content and copied.attachments[0].is_png
+        assert "**Arena**" in (await answered(await fake.slash(away.carol, away.channel, "map list"))).content
+        nowhere = await answered(await fake.slash(away.bob, away.channel, "map copy", map="#99999"))
+        assert "There is no published map #99999" in nowhere.content
+        await away.open_lobby("conquest", map="Arena")

@@ -116,3 +116,32 @@ async def test_another_rulesets_or_servers_map_is_not_found_at_create(env):
             await env.master.lobby.open_game(
                 guild_id=guild, channel_id=7, actor=Actor(9, "Zed"), ruleset=ruleset, chosen={"map": "Arena"}
             )
+
+
+async def test_a_published_map_is_found_and_copied_by_another_server(env):
+    """ "Sharing: a server may publish a map; other servers can find and copy published maps." """
+    arena = await env.master.maps.upload(GUILD, ALICE, "conquest", shipped_file("conquest", "duel"), "Arena")
+    assert await env.master.maps.published() == []
+    with pytest.raises(GameError, match="no published map"):
+        await env.master.maps.copy(GUILD + 1, arena.id, BOB, None)  # not published: not found
+    with pytest.raises(NotAllowed, match="author or a server manager can publish"):
+        await env.master.maps.publish(GUILD, "arena", BOB, True)
+    assert (await env.master.maps.publish(GUILD, "arena", ALICE, True)).published_at is not None
+    assert [m.name for m in await env.master.maps.published("conquest")] == ["Arena"]
+    assert await env.master.maps.published("siege") == []
+
+    copied = await env.master.maps.copy(GUILD + 1, arena.id, BOB, None)
+    assert (copied.guild_id, copied.name, copied.data, copied.author_id) == (
+        GUILD + 1,
+        "Arena",
+        arena.data,
+        BOB.user_id,
+    )
+    with pytest.raises(GameError, match="already has a map named Arena"):
+        await env.master.maps.copy(GUILD + 1, arena.id, BOB, None)
+    assert (await env.master.maps.copy(GUILD + 1, arena.id, BOB, "Arena two")).name == "Arena two"
+
+    await env.master.maps.publish(GUILD, "arena", ADMIN, False)
+    assert await env.master.maps.published() == []
+    await env.master.maps.delete(GUILD, "arena", ALICE)
+    assert [m.name for m in await env.master.maps.of_server(GUILD + 1)] == ["Arena", "Arena two"]  # copies stay

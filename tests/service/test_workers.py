@@ -90,7 +90,7 @@ def running(pid: int) -> bool:
     """Whether ``pid`` is a live process (not gone, not a zombie waiting to be reaped)."""
     try:
         stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone before, or while, its file is read
         return False
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
