@@ -13,6 +13,7 @@ from cogs.common import ThinksFirst, actor_of, named_choices, plain, png_file, s
 from cogs.rules import ruleset_names
 from i18n import tr
 from service.errors import GameError
+from service.fairness import verdict_text
 from service.ops.lobby import counts_text
 from service.ops.maps import refuse_large
 from service.runtime.gameservice import GameService
@@ -39,7 +40,7 @@ async def published_map_names(interaction: discord.Interaction, current: str) ->
 @app_commands.guild_only()
 class MapsCog(ThinksFirst, commands.GroupCog, group_name="map", group_description="This server's own maps"):
     def __init__(self, bot: discord.Client, service: GameService):
-        self.bot, self.maps, self.presenter = bot, service.master.maps, service.presenter
+        self.bot, self.service, self.maps, self.presenter = bot, service, service.master.maps, service.presenter
 
     @app_commands.command(name="upload", description="Add a map to this server: a JSON file in a game's map format")
     @app_commands.describe(
@@ -60,16 +61,7 @@ class MapsCog(ThinksFirst, commands.GroupCog, group_name="map", group_descriptio
         made = await self.maps.upload(
             interaction.guild_id or 0, actor_of(interaction), game.strip().lower(), content, name
         )
-        text = tr(
-            "Map **{map}** is this server's now: `/game create {game} map:{map}` starts a game on it.",
-            map=plain(made.name),
-            game=made.ruleset,
-        )
-        await interaction.followup.send(
-            f"{text}\n{self._facts(made)}",
-            file=png_file(await self.presenter.server_map_preview(made), "map.png"),
-            ephemeral=True,
-        )
+        await self._made(interaction, made)
 
     @app_commands.command(name="list", description="This server's own maps")
     @app_commands.describe(game="Only the maps of this game")
@@ -137,6 +129,12 @@ class MapsCog(ThinksFirst, commands.GroupCog, group_name="map", group_descriptio
         if not number.isdigit() or len(number) > 18:
             raise GameError(tr("There is no published map #{number}; /map find lists them.", number=map[:20]))
         made = await self.maps.copy(interaction.guild_id or 0, int(number), actor_of(interaction), name)
+        await self._made(interaction, made)
+
+    async def _made(self, interaction: discord.Interaction, made: ServerMap) -> None:
+        """The reply to a map made the server's (uploaded or copied): its board and facts; its fairness
+        is measured from now on, in the background."""
+        self.service.measure_maps()
         text = tr(
             "Map **{map}** is this server's now: `/game create {game} map:{map}` starts a game on it.",
             map=plain(made.name),
@@ -148,10 +146,11 @@ class MapsCog(ThinksFirst, commands.GroupCog, group_name="map", group_descriptio
         )
 
     def _facts(self, map_: ServerMap) -> str:
-        """ "Conquest, for 2 or 4 players, by <@1>" """
+        """ "Conquest, for 2 or 4 players, by <@1>; fairness: fair (p = 0.62: …)" """
         return tr(
-            "{game}, for {counts} players, by <@{author}>",
+            "{game}, for {counts} players, by <@{author}>; {fairness}",
             game=self.presenter.ruleset_title(map_.ruleset),
             counts=counts_text(map_.seats),
             author=map_.author_id,
+            fairness=verdict_text(map_.verdict),
         )

@@ -13,6 +13,7 @@ from typing import Any
 from engine import EngineError, Ruleset
 from engine.errors import MapError, OptionError
 from i18n import joined, tr
+from service import fairness
 from service.errors import GameError, NotAllowed
 from service.models import Actor
 from service.ops.games import Games
@@ -30,6 +31,7 @@ class ServerMaps:
     def __init__(self, games: Games):
         self.games = games
         self.db, self.clock, self.rulesets = games.db, games.clock, games.rulesets
+        self.verdict_games = fairness.GAMES  # self-play games a verdict plays
 
     async def upload(self, guild_id: int, actor: Actor, ruleset: str, content: bytes, name: str | None) -> ServerMap:
         """The map in ``content`` (a JSON file in ``ruleset``'s map format) kept for the server under
@@ -89,7 +91,34 @@ class ServerMaps:
         if found is None or found.published_at is None:
             raise GameError(tr("There is no published map #{number}; /map find lists them.", number=map_id))
         content = json.dumps(found.data, ensure_ascii=False).encode()
-        return await self.upload(guild_id, actor, found.ruleset, content, name or found.name)
+        made = await self.upload(guild_id, actor, found.ruleset, content, name or found.name)
+        if found.verdict is not None:  # the same map: its fairness is measured already
+            async with self.db.transaction() as conn:
+                await rows.set_verdict(conn, made.id, found.verdict)
+            made = replace(made, verdict=found.verdict)
+        return made
+
+    async def measure_next(self) -> ServerMap | None:
+        """The fairness of the oldest map not measured yet, measured and kept (None: every map is):
+        each self-play game a long job of the pool, in a process of its own below the bots' work."""
+        async with self.db.reading() as conn:
+            found = await rows.unmeasured(conn, sorted(self.rulesets))
+        if found is None:
+            return None
+        rs = self.rulesets[found.ruleset]
+        players = min(found.seats)
+        try:
+            options = playable_options(rs, found.data)
+            winners = [
+                await self.games.pool.run_long(fairness.self_play, rs, options, players, seed, fairness.LEVEL)
+                for seed in range(self.verdict_games)
+            ]
+        except EngineError:  # a map this version no longer plays: nothing to measure
+            winners = []
+        verdict = fairness.tally(winners, players).to_dict()
+        async with self.db.transaction() as conn:
+            await rows.set_verdict(conn, found.id, verdict)
+        return replace(found, verdict=verdict)
 
     async def _own(self, guild_id: int, name: str, actor: Actor, refusal: str) -> ServerMap:
         """The server's map ``name``, if ``actor`` is its author or a manager (else ``refusal``)."""
@@ -130,7 +159,7 @@ def checked(rs: Ruleset, content: bytes, name: str | None) -> tuple[str, dict[st
     return name, data, seats
 
 
-def playable_options(rs: Ruleset, data: dict[str, Any]) -> dict[str, Any]:
+def playable_options(rs: Ruleset, data: str | dict[str, Any]) -> dict[str, Any]:
     """Options a game on map ``data`` can be played with: the defaults, else one choice changed (a
     fortress map with water needs mode 2, as a shipped one does). A MapError says the data is wrong;
     an OptionError that no such change cures is the first one met."""

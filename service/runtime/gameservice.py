@@ -9,7 +9,7 @@ import sqlite3
 from collections.abc import Mapping
 
 from engine import RULESETS, Ruleset
-from service import GameMaster
+from service import GameMaster, fairness
 from service.clock import Clock, SystemClock
 from service.ops.languages import ServerLanguages
 from service.posts import PostPresenter
@@ -44,12 +44,14 @@ class GameService:
         workers: int | None = None,
         rulesets: Mapping[str, Ruleset] = RULESETS,
         public_url: str | None = None,
+        verdict_games: int = fairness.GAMES,
     ):
         self.db = db
         self.clock = clock or SystemClock()
         self.pool = pool or CpuPool(workers)
         self._owns_pool = pool is None  # a pool handed in is shared, and closed by whoever made it
         self.master = GameMaster(db, self.clock, rulesets=rulesets, pool=self.pool)
+        self.master.maps.verdict_games = verdict_games
         self.presenter = Presenter(self.master.games, self.master.history, self.pool)
         self.posts = PostPresenter(self.master.settings, self.master.history, self.presenter)
         self.languages = ServerLanguages(db, self.clock)
@@ -64,6 +66,7 @@ class GameService:
         self._armed_until: float | None = None  # wake-ups up to this time are in the scheduler
         self.recovery: asyncio.Task | None = None
         self._closing: asyncio.Task | None = None
+        self._measuring: asyncio.Task | None = None  # maps' fairness, one map after another
 
     @classmethod
     async def open(cls, location: Location, sink: Sink, **kwargs) -> GameService:
@@ -109,8 +112,20 @@ class GameService:
             self._closing = asyncio.get_running_loop().create_task(self._close())
         await self._closing
 
+    def measure_maps(self) -> None:
+        """Measure the fairness of every map not measured yet, in the background (a sweep, and a new
+        map, start it; a restart picks up what was left, since only a verdict kept counts)."""
+        if self._measuring is None or self._measuring.done():
+            self._measuring = self._spawn(guarded("measuring maps' fairness", self._measure_all))
+
+    async def _measure_all(self) -> None:
+        while await self.master.maps.measure_next() is not None:
+            pass
+
     async def _close(self) -> None:
         self.outbox.stopping = True
+        if self._measuring is not None:
+            self._measuring.cancel()  # its game in hand ends in its own process
         await self.scheduler.shutdown()
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -146,4 +161,5 @@ class GameService:
         await self._arm_ahead()
         await self.outbox.flush()
         await self.outbox.prune()
+        self.measure_maps()
         self.swept_at = self.clock.now()

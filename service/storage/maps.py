@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,7 @@ class ServerMap:
     author_id: int
     created_at: float
     published_at: float | None = None  # every server may find and copy it since then
+    verdict: dict[str, Any] | None = None  # its fairness, once measured (service.fairness.Verdict)
 
 
 def _map(row: Any) -> ServerMap:
@@ -33,6 +35,7 @@ def _map(row: Any) -> ServerMap:
         row["author_id"],
         row["created_at"],
         row["published_at"],
+        json.loads(row["verdict"]) if row["verdict"] else None,
     )
 
 
@@ -95,6 +98,20 @@ async def published(conn: Connection, ruleset: str | None, limit: int) -> list[S
 
 async def set_published(conn: Connection, map_id: int, at: float | None) -> None:
     await conn.execute("UPDATE server_maps SET published_at = ? WHERE id = ?", (at, map_id))
+
+
+async def unmeasured(conn: Connection, rulesets: Sequence[str]) -> ServerMap | None:
+    """The oldest map of these rulesets whose fairness is not measured yet."""
+    marks = ",".join("?" * len(rulesets))
+    async with conn.execute(
+        f"SELECT * FROM server_maps WHERE verdict IS NULL AND ruleset IN ({marks}) ORDER BY id LIMIT 1", tuple(rulesets)
+    ) as cursor:
+        row = await cursor.fetchone()
+    return _map(row) if row is not None else None
+
+
+async def set_verdict(conn: Connection, map_id: int, verdict: dict[str, Any]) -> None:
+    await conn.execute("UPDATE server_maps SET verdict = ? WHERE id = ?", (json.dumps(verdict), map_id))
 
 
 async def count(conn: Connection, guild_id: int) -> int:

@@ -3,6 +3,8 @@ broken map refused …" — a server's own map, from `/map upload` to a game on 
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.e2e.conftest import open_tables
 from tests.service.test_server_maps import renamed
 
@@ -14,12 +16,14 @@ async def answered(handle):
 
 async def test_a_server_uploads_a_map_plays_on_it_and_deletes_it(table):
     fake, channel = table.fake, table.channel
+    table.bot.service.master.maps.verdict_games = 12
     arena = renamed("conquest", "duel", "Arena")
     up = await answered(
         await fake.slash(table.alice, channel, "map upload", game="conquest", file=("arena.json", arena))
     )
     assert up.ephemeral and "Map **Arena** is this server's now" in up.content, up.content
     assert "Conquest, for 2 players, by <@" in up.content and up.attachments[0].is_png
+    assert "fairness not yet measured" in up.content  # usable at once
 
     broken = await answered(
         await fake.slash(table.alice, channel, "map upload", game="conquest", file=("broken.json", b'{"name": "X",\n'))
@@ -30,8 +34,13 @@ async def test_a_server_uploads_a_map_plays_on_it_and_deletes_it(table):
     [own] = [field for field in rules.embeds[0]["fields"] if field["name"] == "Your own maps"]
     assert "`/map upload game:conquest file:`" in own["value"] and '"name": "Twin peaks"' in own["value"]
 
-    listed = await answered(await fake.slash(table.carol, channel, "map list"))
+    for _ in range(300):  # the computers' games, in the background
+        listed = await answered(await fake.slash(table.carol, channel, "map list"))
+        if "not yet measured" not in listed.content:
+            break
+        await asyncio.sleep(0.1)
     assert listed.ephemeral and "**Arena** — Conquest, for 2 players" in listed.content
+    assert "fairness: " in listed.content and "games at Medium" in listed.content, listed.content
     shown = await answered(await fake.slash(table.carol, channel, "map show", name="arena"))
     assert shown.attachments[0].is_png and shown.attachments[0].description.startswith("Conquest: Arena")
 
