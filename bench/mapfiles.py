@@ -1,6 +1,7 @@
 """Map files as careless or hostile uploaders write them, for fuzzing ``/map upload``: a game's example
-map or one of its shipped maps with a few entries deleted, replaced, repeated or swollen, JSON cut
-short, bytes that are no text, and nesting deeper than any parser likes."""
+map or one of its shipped maps with a few entries deleted, added, replaced, repeated or swollen
+(lone surrogates among the texts), JSON cut short, bytes that are no text, numbers of thousands of
+digits, and nesting deeper than any parser likes."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 from engine import Ruleset
 from service.ops.lobby import shipped_maps
 
-LABELS = ("A1", "B2", "Z26", "AA1", "A0", "a1", "", " ", "J10", "L12", "Q99", "é1", "1A", "C-3")
+LABELS = ("A1", "B2", "Z26", "AA1", "A0", "a1", "", " ", "J10", "L12", "Q99", "é1", "1A", "C-3", "\ud800", "note")
 
 
 def seeds(rs: Ruleset) -> list[dict[str, Any]]:
@@ -31,10 +32,12 @@ def map_file(rs: Ruleset, rng: random.Random) -> bytes:
         return rng.randbytes(rng.randrange(0, 200))
     if roll < 0.06:
         return (b"[" * rng.randrange(1000, 100_000)) + b"]"
+    if roll < 0.07:  # a number of thousands of digits
+        return b'{"name": "Long", "size": ' + b"9" * rng.randrange(4000, 6000) + b"}"
     data: Any = json.loads(json.dumps(rng.choice(seeds(rs))))  # a copy to change
     for _ in range(rng.randrange(1, 5)):
         data = _mutated(data, rng)
-    text = json.dumps(data, ensure_ascii=rng.random() < 0.5).encode()
+    text = json.dumps(data, ensure_ascii=rng.random() < 0.5).encode(errors="surrogatepass")  # as a file may hold them
     if roll < 0.12:
         return text[: rng.randrange(0, max(len(text), 1))]
     return text
@@ -44,7 +47,9 @@ def _mutated(value: Any, rng: random.Random) -> Any:
     """``value`` with one of its entries (or itself) changed."""
     if isinstance(value, dict) and value and rng.random() < 0.75:
         key = rng.choice(list(value))
-        if rng.random() < 0.15:
+        if rng.random() < 0.1:  # an entry no map has
+            value[rng.choice(LABELS)] = _anything(rng)
+        elif rng.random() < 0.15:
             del value[key]
         else:
             value[key] = _mutated(value[key], rng)

@@ -206,17 +206,19 @@ class ThinksFirst:
         return True
 
 
-def fitted(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """``text`` cut to ``limit`` between lines, not inside one: a long list of problems shows its first
-    ones whole and says how many more there are (only a single line longer than that is cut)."""
+def fitted(text: str, limit: int = MESSAGE_LIMIT, more: Callable[[int], str] | None = None) -> str:
+    """``text`` cut to ``limit`` between lines, not inside one: a long list of problems (or of what
+    ``more`` names) shows its first ones whole and says how many more there are (only a single line
+    longer than that is cut)."""
     if len(text) <= limit:
         return text
     lines = text.split("\n")
     ends = list(itertools.accumulate(len(line) + 1 for line in lines))  # where each line's newline falls
     for kept in range(len(lines) - 1, 0, -1):
-        more = ntr("…and {n} more problem", "…and {n} more problems", len(lines) - kept)
-        if ends[kept - 1] + len(more) <= limit:
-            return "\n".join(lines[:kept]) + "\n" + more
+        rest = len(lines) - kept
+        said = more(rest) if more is not None else ntr("…and {n} more problem", "…and {n} more problems", rest)
+        if ends[kept - 1] + len(said) <= limit:
+            return "\n".join(lines[:kept]) + "\n" + said
     return text[: limit - 1] + "…"
 
 

@@ -94,7 +94,7 @@ def _map_names(ruleset: str, shipped: tuple[str, ...]) -> Completer:
     """The shipped maps and the server's own (/map upload) of the ruleset."""
 
     async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        own = await service_of(interaction).master.maps.of_server(interaction.guild_id or 0, ruleset)
-        return named_choices([*shipped, *(m.name for m in own)], map_title, current)
+        own = await service_of(interaction).master.maps.names(interaction.guild_id or 0, ruleset)
+        return named_choices([*shipped, *own], map_title, current)
 
     return complete

@@ -9,9 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import ThinksFirst, actor_of, named_choices, plain, png_file, service_of
+from cogs.common import ThinksFirst, actor_of, fitted, named_choices, plain, png_file, service_of
 from cogs.rules import ruleset_names
-from i18n import tr
+from i18n import ntr, tr
 from service.errors import GameError
 from service.fairness import verdict_text
 from service.ops.lobby import counts_text
@@ -22,18 +22,23 @@ from service.storage.maps import ServerMap
 
 async def server_map_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The server's maps, matching what was typed."""
-    maps = await service_of(interaction).master.maps.of_server(interaction.guild_id or 0)
-    return named_choices([m.name for m in maps], str, current)
+    return named_choices(await service_of(interaction).master.maps.names(interaction.guild_id or 0), str, current)
+
+
+def more_maps(count: int) -> str:
+    return ntr("…and {n} more map", "…and {n} more maps", count)
 
 
 async def published_map_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Published maps matching what was typed, each by its number."""
-    typed = current.strip().lstrip("#").casefold()
-    found = await service_of(interaction).master.maps.published()
+    typed = current.strip().lstrip("#")
+    maps = service_of(interaction).master.maps
+    found = [await maps.published_map(int(typed))] if typed.isdigit() and len(typed) < 19 else []
+    found += await maps.published(typed="" if typed.isdigit() else typed)
     return [
         app_commands.Choice(name=f"#{m.id} {m.name} ({m.ruleset})"[:100], value=str(m.id))
         for m in found
-        if typed in f"{m.id} {m.name} {m.ruleset}".casefold()
+        if m is not None
     ][:25]
 
 
@@ -70,7 +75,7 @@ class MapsCog(ThinksFirst, commands.GroupCog, group_name="map", group_descriptio
         maps = await self.maps.of_server(interaction.guild_id or 0, game.strip().lower() if game else None)
         lines = [f"**{plain(m.name)}** — {self._facts(m)}" for m in maps]
         text = "\n".join(lines) if lines else tr("This server has no maps of its own yet: `/map upload` adds one.")
-        await interaction.followup.send(text[:2000], ephemeral=True)
+        await interaction.followup.send(fitted(text, more=more_maps), ephemeral=True)
 
     @app_commands.command(name="show", description="A map of this server: its board and facts")
     @app_commands.describe(name="The map's name")
@@ -114,7 +119,7 @@ class MapsCog(ThinksFirst, commands.GroupCog, group_name="map", group_descriptio
         found = await self.maps.published(game.strip().lower() if game else None)
         lines = [f"#{m.id} **{plain(m.name)}** — {self._facts(m)}" for m in found]
         text = "\n".join(lines) if lines else tr("No server has published a map of this game yet.")
-        await interaction.followup.send(text[:2000], ephemeral=True)
+        await interaction.followup.send(fitted(text, more=more_maps), ephemeral=True)
 
     @app_commands.command(name="copy", description="Copy a map another server published into this server")
     @app_commands.describe(map="The published map (its number in /map find)", name="Its name here (default: its own)")

@@ -59,6 +59,7 @@ class Verdict:
     draws: int
     games: int
     level: str
+    failed: bool = False  # its games could not be played: nothing measured
 
     @property
     def p(self) -> float:
@@ -81,7 +82,7 @@ class Verdict:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Verdict:
-        return cls(tuple(data["wins"]), data["draws"], data["games"], data["level"])
+        return cls(tuple(data["wins"]), data["draws"], data["games"], data["level"], data.get("failed", False))
 
     def text(self) -> str:
         """ "fair (p = 0.62: seat wins 11, 9; 2 draws in 22 games at Medium)" """
@@ -93,6 +94,8 @@ class Verdict:
             games=self.games,
             level=level_title(self.level),
         )
+        if self.failed:
+            return tr("fairness: cannot be measured (the computers' games on it fail)")
         if not self.measured:
             return tr("fairness: too few decisive games to say ({figures})", figures=figures)
         if self.favoured is not None:

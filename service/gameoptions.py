@@ -164,7 +164,9 @@ def _refuse_generated_only(rs: Ruleset, chosen: Mapping[str, Any]) -> None:
                 "{names} shape a generated map only and do not apply with map {map}; leave them out, or leave out map",
                 len(shaping),
                 names=joined(option_name(name) for name in shaping),
-                map=map_title(str(chosen["map"])),
+                map=map_title(
+                    str(mapped.get("name", "custom")) if isinstance(mapped := chosen["map"], Mapping) else str(mapped)
+                ),
             )
         )
 

@@ -8,6 +8,7 @@ change there. Board images are drawn in the worker pool.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from service.markup import COLOUR_EMOJI, player_name, when
 from service.models import FINISHED, RUNNING, Game, PlayerRow, computer_title
 from service.ops.games import Games
 from service.ops.history import History, PastTurn
-from service.ops.lobby import map_seat_counts
+from service.ops.lobby import map_seat_counts, options_seat_counts
 from service.ops.maps import playable_options
 from service.ops.ratings import Standing
 from service.runtime.workers import (
@@ -111,11 +112,16 @@ class Presenter:
     def seat_counts(self, game: Game) -> tuple[int, ...]:
         """The numbers of players a lobby can start with when its map leaves some out between its
         least and its most (crown: 2, 3, 4 or 6); empty when any number between them will do."""
-        name = game.row.options.get("map")
-        if not isinstance(name, str):
+        chosen = game.row.options.get("map")
+        if chosen is None:
             return ()
+        rs = self.games.ruleset(game.row)
+        if isinstance(chosen, str):
+            seats = map_seat_counts(rs, chosen)
+        else:  # a server's map, its data in the options: counted once per game (the options never change)
+            seats = options_seat_counts(rs, json.dumps(game.row.options, sort_keys=True))
         low, high = game.row.min_players, game.row.max_players
-        counts = tuple(c for c in map_seat_counts(self.games.ruleset(game.row), name) if low <= c <= high)
+        counts = tuple(c for c in seats if low <= c <= high)
         return () if counts == tuple(range(low, high + 1)) else counts
 
     def cards(self) -> list[RulesetCard]:
@@ -445,8 +451,12 @@ class Presenter:
     async def server_map_preview(self, map_: ServerMap) -> Picture:
         """PNG of a server's map as a game on it starts, with the most players it seats."""
         title = tr("{game}: {map}", game=self.ruleset_title(map_.ruleset), map=map_title(map_.name))
-        rs = self.rulesets[map_.ruleset]
-        options = playable_options(rs, map_.data)
+        rs = self.rulesets.get(map_.ruleset)
+        if rs is None:
+            raise GameError(
+                tr("This bot does not serve {game}, the game of map {map}.", game=map_.ruleset, map=map_.name)
+            )
+        options = await asyncio.to_thread(playable_options, rs, map_.data)
         return await self.pool.run(preview_job, rs, options, max(map_.seats), 0, title, current())
 
     async def rating_chart(self, who: str, stats: Mapping[str, tuple[Standing, list[float]]]) -> Picture:

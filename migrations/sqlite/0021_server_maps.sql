@@ -3,7 +3,7 @@
 -- published_at: since when every server may find and copy it (/map publish), NULL while it is not;
 -- verdict: its fairness as computers' self-play measured it (JSON: service.fairness.Verdict), NULL until then.
 CREATE TABLE server_maps (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: a verdict measured is written to its own map
     guild_id INTEGER NOT NULL,
     ruleset TEXT NOT NULL,
     name TEXT NOT NULL,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -46,6 +47,12 @@ def seat_counts(rs: Ruleset, options: Mapping[str, Any]) -> list[int]:
 def map_seat_counts(rs: Ruleset, map_name: str) -> tuple[int, ...]:
     """The numbers of players a shipped map takes (cheap to find once: no map is generated)."""
     return tuple(seat_counts(rs, {"map": map_name}))
+
+
+@functools.lru_cache(maxsize=256)
+def options_seat_counts(rs: Ruleset, options: str) -> tuple[int, ...]:
+    """The numbers of players a game with these options (JSON text: a map given as data) can seat."""
+    return tuple(seat_counts(rs, json.loads(options)))
 
 
 def shipped_maps(rs: Ruleset) -> tuple[str, ...]:

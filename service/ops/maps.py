@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 from dataclasses import replace
 from typing import Any
 
 from engine import EngineError, Ruleset
 from engine.errors import MapError, OptionError
+from engine.i18n import GENERATED
 from i18n import joined, tr
 from service import fairness
 from service.errors import GameError, NotAllowed
@@ -21,10 +23,12 @@ from service.ops.lobby import seat_counts, shipped_maps
 from service.storage import maps as rows
 from service.storage.maps import ServerMap
 
+log = logging.getLogger(__name__)
+
 MAX_BYTES = 64 * 1024  # a map file: the largest any ruleset accepts is a few kilobytes of JSON
 MAX_MAPS = 50  # kept by one server
 FOUND_AT_MOST = 25  # published maps a search lists (a menu's choices)
-NAME = re.compile(r"^\w[\w '.\-]{0,39}$")  # shown in posts and menus: words, no markdown
+NAME = re.compile(r"^[^\W_](?:[^\W_]|[ '.\-]){0,39}$")  # shown in posts and menus: words, no markdown
 
 
 class ServerMaps:
@@ -33,13 +37,21 @@ class ServerMaps:
         self.db, self.clock, self.rulesets = games.db, games.clock, games.rulesets
         self.verdict_games = fairness.GAMES  # self-play games a verdict plays
 
-    async def upload(self, guild_id: int, actor: Actor, ruleset: str, content: bytes, name: str | None) -> ServerMap:
+    async def upload(
+        self,
+        guild_id: int,
+        actor: Actor,
+        ruleset: str,
+        content: bytes,
+        name: str | None,
+        verdict: dict[str, Any] | None = None,
+    ) -> ServerMap:
         """The map in ``content`` (a JSON file in ``ruleset``'s map format) kept for the server under
         ``name`` (default: the name the file gives); refused with the reason if it is not a map the
         ruleset can play, or its name is taken."""
         rs = self._ruleset(ruleset)
         named, data, seats = await asyncio.to_thread(checked, rs, content, name)  # a large map takes a while
-        made = ServerMap(0, guild_id, ruleset, named, data, seats, actor.user_id, self.clock.now())
+        made = ServerMap(0, guild_id, ruleset, named, data, seats, actor.user_id, self.clock.now(), verdict=verdict)
         async with self.db.transaction() as conn:
             if (taken := await rows.named(conn, guild_id, named)) is not None:
                 raise GameError(
@@ -78,29 +90,36 @@ class ServerMaps:
             await rows.set_published(conn, found.id, at)
         return replace(found, published_at=at)
 
-    async def published(self, ruleset: str | None = None) -> list[ServerMap]:
-        """What every server published (of one ruleset, if given), newest first."""
+    async def published(self, ruleset: str | None = None, typed: str = "") -> list[ServerMap]:
+        """What every server published (of one ruleset, if given; named with ``typed``), newest first."""
         async with self.db.reading() as conn:
-            return await rows.published(conn, ruleset, FOUND_AT_MOST)
+            return await rows.published(conn, ruleset, typed, FOUND_AT_MOST)
+
+    async def published_map(self, map_id: int) -> ServerMap | None:
+        """Published map ``map_id``, if there is one."""
+        async with self.db.reading() as conn:
+            found = await rows.by_id(conn, map_id)
+        return found if found is not None and found.published_at is not None else None
+
+    async def names(self, guild_id: int, ruleset: str | None = None) -> list[str]:
+        """The names of the server's maps, for a menu."""
+        async with self.db.reading() as conn:
+            return await rows.names(conn, guild_id, ruleset)
 
     async def copy(self, guild_id: int, map_id: int, actor: Actor, name: str | None) -> ServerMap:
         """A published map copied into this server (under ``name``, else its own), checked again as an
         upload is: the copy is the server's, whatever becomes of the one it came from."""
-        async with self.db.reading() as conn:
-            found = await rows.by_id(conn, map_id)
-        if found is None or found.published_at is None:
+        found = await self.published_map(map_id)
+        if found is None:
             raise GameError(tr("There is no published map #{number}; /map find lists them.", number=map_id))
         content = json.dumps(found.data, ensure_ascii=False).encode()
-        made = await self.upload(guild_id, actor, found.ruleset, content, name or found.name)
-        if found.verdict is not None:  # the same map: its fairness is measured already
-            async with self.db.transaction() as conn:
-                await rows.set_verdict(conn, made.id, found.verdict)
-            made = replace(made, verdict=found.verdict)
-        return made
+        # the same map: its fairness, if measured, comes with it
+        return await self.upload(guild_id, actor, found.ruleset, content, name or found.name, found.verdict)
 
     async def measure_next(self) -> ServerMap | None:
         """The fairness of the oldest map not measured yet, measured and kept (None: every map is):
-        each self-play game a long job of the pool, in a process of its own below the bots' work."""
+        each self-play game a long job of the pool, in a process of its own below the bots' work. A map
+        that cannot be measured (its games fail) gets a verdict saying so, not another try forever."""
         async with self.db.reading() as conn:
             found = await rows.unmeasured(conn, sorted(self.rulesets))
         if found is None:
@@ -108,17 +127,18 @@ class ServerMaps:
         rs = self.rulesets[found.ruleset]
         players = min(found.seats)
         try:
-            options = playable_options(rs, found.data)
+            options = await asyncio.to_thread(playable_options, rs, found.data)
             winners = [
                 await self.games.pool.run_long(fairness.self_play, rs, options, players, seed, fairness.LEVEL)
                 for seed in range(self.verdict_games)
             ]
-        except EngineError:  # a map this version no longer plays: nothing to measure
-            winners = []
-        verdict = fairness.tally(winners, players).to_dict()
+            verdict = fairness.tally(winners, players)
+        except Exception:  # noqa: BLE001 - one map's failure never stops the others being measured
+            log.exception("the fairness of map #%s (%s) cannot be measured", found.id, found.name)
+            verdict = fairness.Verdict((0,) * players, 0, 0, fairness.LEVEL, failed=True)
         async with self.db.transaction() as conn:
-            await rows.set_verdict(conn, found.id, verdict)
-        return replace(found, verdict=verdict)
+            await rows.set_verdict(conn, found.id, verdict.to_dict())
+        return replace(found, verdict=verdict.to_dict())
 
     async def _own(self, guild_id: int, name: str, actor: Actor, refusal: str) -> ServerMap:
         """The server's map ``name``, if ``actor`` is its author or a manager (else ``refusal``)."""
@@ -147,8 +167,18 @@ def checked(rs: Ruleset, content: bytes, name: str | None) -> tuple[str, dict[st
                 name=name[:60],
             )
         )
-    if rows.folded(name) in {rows.folded(shipped) for shipped in shipped_maps(rs)}:
+    if rows.folded(name).startswith(GENERATED) or rows.folded(name) in {rows.folded(m) for m in shipped_maps(rs)}:
         raise GameError(tr("{name} is the name of a shipped map; choose another name", name=name))
+    unknown = sorted(set(data) - set(rs.map_example or {}))
+    if unknown:  # kept and copied into every game: only what the map format reads
+        raise GameError(
+            tr(
+                "This map cannot be played: {entries} is no entry of a {game} map (its entries: {known})",
+                entries=joined(repr(entry)[:40] for entry in unknown[:5]),
+                game=tr(rs.title),
+                known=joined(sorted(rs.map_example or {})),
+            )
+        )
     data = {**data, "name": name}
     try:
         seats = tuple(seat_counts(rs, playable_options(rs, data)))
@@ -156,6 +186,10 @@ def checked(rs: Ruleset, content: bytes, name: str | None) -> tuple[str, dict[st
         raise GameError(tr("This map cannot be played: {reason}", reason=err)) from err
     if not seats:
         raise GameError(tr("This map cannot be set up for any number of players."))
+    try:  # kept as UTF-8 JSON: a text the checks let through that UTF-8 cannot hold is refused here
+        json.dumps(data, ensure_ascii=False).encode()
+    except (UnicodeEncodeError, RecursionError):
+        raise GameError(tr("The file is not a map: it holds text that is not valid Unicode.")) from None
     return name, data, seats
 
 
@@ -210,6 +244,8 @@ def _read(content: bytes) -> dict[str, Any]:
         ) from None
     except RecursionError:
         raise GameError(tr("The file is not a map: it nests too deep.")) from None
+    except ValueError:  # a number of thousands of digits
+        raise GameError(tr("The file is not a map: it holds a number too long to read.")) from None
     if not isinstance(data, dict):
         raise GameError(tr("The file is not a map: a map is a JSON object (see /rules for each game's format)."))
     return data

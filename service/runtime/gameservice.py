@@ -9,7 +9,7 @@ import sqlite3
 from collections.abc import Mapping
 
 from engine import RULESETS, Ruleset
-from service import GameMaster, fairness
+from service import GameMaster
 from service.clock import Clock, SystemClock
 from service.ops.languages import ServerLanguages
 from service.posts import PostPresenter
@@ -44,14 +44,12 @@ class GameService:
         workers: int | None = None,
         rulesets: Mapping[str, Ruleset] = RULESETS,
         public_url: str | None = None,
-        verdict_games: int = fairness.GAMES,
     ):
         self.db = db
         self.clock = clock or SystemClock()
         self.pool = pool or CpuPool(workers)
         self._owns_pool = pool is None  # a pool handed in is shared, and closed by whoever made it
         self.master = GameMaster(db, self.clock, rulesets=rulesets, pool=self.pool)
-        self.master.maps.verdict_games = verdict_games
         self.presenter = Presenter(self.master.games, self.master.history, self.pool)
         self.posts = PostPresenter(self.master.settings, self.master.history, self.presenter)
         self.languages = ServerLanguages(db, self.clock)
@@ -115,7 +113,7 @@ class GameService:
     def measure_maps(self) -> None:
         """Measure the fairness of every map not measured yet, in the background (a sweep, and a new
         map, start it; a restart picks up what was left, since only a verdict kept counts)."""
-        if self._measuring is None or self._measuring.done():
+        if self._closing is None and (self._measuring is None or self._measuring.done()):
             self._measuring = self._spawn(guarded("measuring maps' fairness", self._measure_all))
 
     async def _measure_all(self) -> None:
@@ -124,9 +122,9 @@ class GameService:
 
     async def _close(self) -> None:
         self.outbox.stopping = True
-        if self._measuring is not None:
-            self._measuring.cancel()  # its game in hand ends in its own process
         await self.scheduler.shutdown()
+        if self._measuring is not None:  # no new one starts once closing (measure_maps)
+            self._measuring.cancel()  # its game in hand is stopped with its process (CpuPool.run_long)
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.db.close()

@@ -311,6 +311,10 @@ class CpuPool:
         self._long.add(executor)
         try:
             return await self._await(executor, job, *args, **kwargs)
+        except asyncio.CancelledError:  # nobody waits for it: its process stops now, not when the job would end
+            for process in list(getattr(executor, "_processes", {}).values()):
+                process.terminate()
+            raise
         finally:
             self._long.discard(executor)
             executor.shutdown(wait=False)

@@ -46,8 +46,8 @@ def folded(name: str) -> str:
 
 async def insert(conn: Connection, map_: ServerMap) -> int:
     async with conn.execute(
-        """INSERT INTO server_maps (guild_id, ruleset, name, folded, data, seats, author_id, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
+        """INSERT INTO server_maps (guild_id, ruleset, name, folded, data, seats, author_id, created_at, verdict)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
         (
             map_.guild_id,
             map_.ruleset,
@@ -57,6 +57,7 @@ async def insert(conn: Connection, map_: ServerMap) -> int:
             ",".join(str(count) for count in map_.seats),
             map_.author_id,
             map_.created_at,
+            json.dumps(map_.verdict) if map_.verdict is not None else None,
         ),
     ) as cursor:
         (made,) = await cursor.fetchone()
@@ -86,12 +87,14 @@ async def by_id(conn: Connection, map_id: int) -> ServerMap | None:
     return _map(row) if row is not None else None
 
 
-async def published(conn: Connection, ruleset: str | None, limit: int) -> list[ServerMap]:
-    """Maps any server published (of one ruleset, if given), newest first."""
+async def published(conn: Connection, ruleset: str | None, typed: str, limit: int) -> list[ServerMap]:
+    """Maps any server published (of one ruleset, if given) whose name holds ``typed``, newest first."""
     where, params = ("", ()) if ruleset is None else (" AND ruleset = ?", (ruleset,))
+    pattern = "%" + typed.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     async with conn.execute(
-        f"SELECT * FROM server_maps WHERE published_at IS NOT NULL{where} ORDER BY published_at DESC, id DESC LIMIT ?",
-        (*params, limit),
+        f"""SELECT * FROM server_maps WHERE published_at IS NOT NULL{where} AND folded LIKE ? ESCAPE '\\'
+            ORDER BY published_at DESC, id DESC LIMIT ?""",
+        (*params, pattern, limit),
     ) as cursor:
         return [_map(row) for row in await cursor.fetchall()]
 
@@ -111,7 +114,19 @@ async def unmeasured(conn: Connection, rulesets: Sequence[str]) -> ServerMap | N
 
 
 async def set_verdict(conn: Connection, map_id: int, verdict: dict[str, Any]) -> None:
-    await conn.execute("UPDATE server_maps SET verdict = ? WHERE id = ?", (json.dumps(verdict), map_id))
+    """The map's verdict, if it still has none (nor was deleted meanwhile)."""
+    await conn.execute(
+        "UPDATE server_maps SET verdict = ? WHERE id = ? AND verdict IS NULL", (json.dumps(verdict), map_id)
+    )
+
+
+async def names(conn: Connection, guild_id: int, ruleset: str | None = None) -> list[str]:
+    """The names of the server's maps (of one ruleset, if given), for a menu: no data read."""
+    where, params = (
+        ("guild_id = ?", (guild_id,)) if ruleset is None else ("guild_id = ? AND ruleset = ?", (guild_id, ruleset))
+    )
+    async with conn.execute(f"SELECT name FROM server_maps WHERE {where} ORDER BY folded", params) as cursor:
+        return [row[0] for row in await cursor.fetchall()]
 
 
 async def count(conn: Connection, guild_id: int) -> int:

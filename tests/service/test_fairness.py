@@ -5,6 +5,7 @@ yet measured'." """
 
 from __future__ import annotations
 
+from service import fairness
 from service.fairness import DECISIVE_AT_LEAST, LEVEL, Verdict, tally
 from tests.service.conftest import ALICE, GUILD
 from tests.service.test_server_maps import shipped_file
@@ -34,3 +35,31 @@ async def test_a_new_map_is_measured_in_the_background_and_its_verdict_kept(env)
     await env.master.maps.publish(GUILD, "Arena", ALICE, True)
     copied = await env.master.maps.copy(GUILD + 1, made.id, ALICE, None)
     assert copied.verdict == measured.verdict  # the same map: not measured again
+
+
+async def test_a_map_whose_games_fail_is_said_unmeasurable_and_the_next_is_measured(env, monkeypatch):
+    env.master.maps.verdict_games = 2
+    broken = await env.master.maps.upload(GUILD, ALICE, "conquest", shipped_file("conquest", "duel"), "Broken")
+    fine = await env.master.maps.upload(GUILD, ALICE, "conquest", shipped_file("conquest", "duel"), "Fine")
+    played = fairness.self_play
+
+    def failing_on_the_first(rs, options, players, seed, level):
+        if options["map"]["name"] == "Broken":
+            raise RuntimeError("a computer's bug on this map")
+        return played(rs, options, players, seed, level)
+
+    monkeypatch.setattr(fairness, "self_play", failing_on_the_first)
+    first = await env.master.maps.measure_next()
+    assert first.id == broken.id and "cannot be measured" in Verdict.from_dict(first.verdict).text()
+    second = await env.master.maps.measure_next()
+    assert second.id == fine.id and Verdict.from_dict(second.verdict).games == 2
+    assert await env.master.maps.measure_next() is None
+
+
+async def test_a_map_deleted_and_made_again_gets_a_number_of_its_own(env):
+    """A verdict is written to the map measured: a map made after another was deleted never takes its
+    number (a measurement of the deleted one would land on it)."""
+    first = await env.master.maps.upload(GUILD, ALICE, "conquest", shipped_file("conquest", "duel"), "Again")
+    await env.master.maps.delete(GUILD, "Again", ALICE)
+    again = await env.master.maps.upload(GUILD, ALICE, "conquest", shipped_file("conquest", "duel"), "Again")
+    assert again.id > first.id

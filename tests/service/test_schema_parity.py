@@ -32,7 +32,12 @@ def default(text: str | None) -> str | None:
 def sqlite_schema(path) -> dict:
     conn = sqlite3.connect(path)
     try:
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        tables = [  # not SQLite's own (sqlite_sequence keeps AUTOINCREMENT's counters)
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite^_%' ESCAPE '^'"
+            )
+        ]
         schema = {}
         for table in tables:
             columns = {}

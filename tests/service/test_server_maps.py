@@ -81,6 +81,12 @@ async def test_a_file_that_is_no_map_is_refused_saying_why(env):
     assert f"at most {MAX_BYTES // 1024} KB" in await refused(b" " * (MAX_BYTES + 1))
     assert "cannot be played: map layout must be a list of rows" in await refused(b'{"layout": 5}')
     assert "1 to 40 letters" in await refused(shipped_file("conquest", "duel"), "**bold**")
+    assert "1 to 40 letters" in await refused(shipped_file("conquest", "duel"), "snake_case")  # _ italicises
+    assert "shipped map" in await refused(shipped_file("conquest", "duel"), "generated-medium-3p")
+    assert "'note' is no entry of a Conquest map (its entries: garrisons, layout, name, starts)" in await refused(
+        b'{"layout": ["n n"], "note": "kept in every game"}'
+    )
+    assert "a number too long" in await refused(b'{"size": ' + b"9" * 5000 + b"}")
     assert "shipped map" in await refused(shipped_file("conquest", "duel"), "Duel")
     with pytest.raises(GameError, match="unknown game"):
         await env.master.maps.upload(GUILD, ALICE, "chess", shipped_file("conquest", "duel"), "Mine")
@@ -145,3 +151,20 @@ async def test_a_published_map_is_found_and_copied_by_another_server(env):
     assert await env.master.maps.published() == []
     await env.master.maps.delete(GUILD, "arena", ALICE)
     assert [m.name for m in await env.master.maps.of_server(GUILD + 1)] == ["Arena", "Arena two"]  # copies stay
+
+
+async def test_a_map_named_in_any_script_is_kept_and_listed_as_named(env):
+    for name in ("Долина вітрів", "山谷"):
+        await env.master.maps.upload(GUILD, ALICE, "conquest", shipped_file("conquest", "duel"), name)
+    listed = await env.master.maps.of_server(GUILD)
+    assert sorted(m.name for m in listed) == ["Долина вітрів", "山谷"] and all(m.data["name"] == m.name for m in listed)
+    assert sorted(await env.master.maps.names(GUILD, "conquest")) == ["Долина вітрів", "山谷"]
+
+
+async def test_a_lobby_on_a_server_map_says_which_player_counts_it_starts_with(env):
+    crown = await env.master.maps.upload(GUILD, ALICE, "conquest", shipped_file("conquest", "crown"), "Crown two")
+    lobby, _ = await env.master.lobby.open_game(
+        guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="conquest", chosen={"map": "Crown two"}
+    )
+    presenter = Presenter(env.master.games, env.master.history, CpuPool(workers=0))
+    assert presenter.seat_counts(lobby) == crown.seats == (2, 3, 4, 6)

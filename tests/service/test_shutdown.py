@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from importlib import resources
 
 import pytest
 
 from service.clock import ManualClock
+from service.models import Actor
 from service.runtime.gameservice import GameService
 from service.runtime.scheduler import WakeScheduler
 from tests.service.conftest import ListSink
@@ -46,3 +48,21 @@ async def test_closing_twice_at_once_closes_once(places):
     await service.start()
     await asyncio.wait_for(asyncio.gather(service.close(), service.close()), timeout=10)
     await service.close()
+
+
+async def test_closing_stops_measuring_maps_and_starts_none_anew(places):
+    """A map's fairness is measured in the background: closing cancels it at once (its game in hand
+    stops with its process), and nothing closing does starts it again."""
+    service = await GameService.open(places.new(), ListSink(), clock=ManualClock(), workers=1)
+    await service.start()
+    duel = (resources.files("engine.conquest") / "maps" / "duel.json").read_bytes()
+    await service.master.maps.upload(1, Actor(5, "Alice"), "conquest", duel, "Arena")
+    service.measure_maps()
+    measuring = service._measuring
+    assert measuring is not None and not measuring.done()
+    began = time.monotonic()
+    await asyncio.wait_for(service.close(), timeout=30)
+    assert measuring.cancelled() or measuring.done()
+    assert time.monotonic() - began < 20  # not the 40 games of a verdict
+    service.measure_maps()
+    assert service._measuring is measuring  # none started once closing
