@@ -74,7 +74,7 @@ class ShippedMaps(Generic[M]):
             "map",
             "map",
             None,
-            "A shipped map (or explicit map data); empty for a generated map",
+            "A shipped map or one of this server's (/map upload); empty for a generated map",
             choices=tuple(self.names()),
         )
 
