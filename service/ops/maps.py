@@ -47,8 +47,8 @@ class ServerMaps:
         verdict: dict[str, Any] | None = None,
     ) -> ServerMap:
         """The map in ``content`` (a JSON file in ``ruleset``'s map format) kept for the server under
-        ``name`` (default: the name the file gives); refused with the reason if it is not a map the
-        ruleset can play, or its name is taken."""
+        ``name`` (default: the name the file gives), with ``verdict`` if its fairness is known (a copy's);
+        refused with the reason if it is not a map the ruleset can play, or its name is taken."""
         rs = self._ruleset(ruleset)
         named, data, seats = await asyncio.to_thread(checked, rs, content, name)  # a large map takes a while
         made = ServerMap(0, guild_id, ruleset, named, data, seats, actor.user_id, self.clock.now(), verdict=verdict)
