@@ -312,7 +312,7 @@ class CpuPool:
         try:
             return await self._await(executor, job, *args, **kwargs)
         except asyncio.CancelledError:  # nobody waits for it: its process stops now, not when the job would end
-            for process in list(getattr(executor, "_processes", {}).values()):
+            for process in list((getattr(executor, "_processes", None) or {}).values()):  # None once shut down
                 process.terminate()
             raise
         finally:
