@@ -163,7 +163,7 @@ def checked(rs: Ruleset, content: bytes, name: str | None) -> tuple[str, dict[st
     if not NAME.match(name):
         raise GameError(
             tr(
-                "a map's name is 1 to 40 letters, digits, spaces and - _ ' . (give one with name:), not {name!r}",
+                "a map's name is 1 to 40 letters, digits, spaces and - ' . (give one with name:), not {name!r}",
                 name=name[:60],
             )
         )
