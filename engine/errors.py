@@ -24,7 +24,17 @@ class OptionError(EngineError):
 
 
 class MapError(EngineError):
-    """An explicit or shipped map that does not describe a valid board."""
+    """An explicit or shipped map that does not describe a valid board. ``problems`` lists every one
+    found (each naming its entry), so whoever made the map mends them all in one go."""
+
+    def __init__(self, message: str, problems: Sequence[str] = ()):
+        super().__init__(message)
+        self.problems: tuple[str, ...] = tuple(problems) or (message,)
+
+    @classmethod
+    def of(cls, problems: Sequence[str]) -> MapError:
+        """One error for all ``problems``: the single one itself, or one listing them all."""
+        return cls(problems[0] if len(problems) == 1 else _listed(problems), problems)
 
 
 class StateError(EngineError):
@@ -77,5 +87,5 @@ def raise_collected(problems: Sequence[OrderError]) -> None:
     raise cls(_listed(problems), problems)
 
 
-def _listed(problems: Sequence[OrderError]) -> str:
+def _listed(problems: Sequence[object]) -> str:
     return f"{len(problems)} problems:\n" + "\n".join(f"- {p}" for p in problems)

@@ -4,7 +4,8 @@ asked for (a shipped name, explicit data, or none for a generated one)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from importlib import resources
 from typing import Any, Generic, TypeVar
 
@@ -19,6 +20,34 @@ C = TypeVar("C")
 
 
 OFF_THE_MAP = mark("{what} {label!r} is not a cell of the map")
+
+
+class Problems:
+    """Every problem of a map file at once rather than only the first: each check runs in ``entry()``,
+    which notes its MapError and lets the next check run; ``settle()`` raises all noted as one."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+
+    @contextmanager
+    def entry(self) -> Iterator[None]:
+        try:
+            yield
+        except MapError as err:
+            self.found.extend(err.problems)
+
+    def each(self, entries: Iterable[Any], read: Callable[[Any], C]) -> list[C]:
+        """``read`` of every entry that it reads, a problem noted for every other."""
+        sound = []
+        for entry in entries:
+            with self.entry():
+                sound.append(read(entry))
+        return sound
+
+    def settle(self) -> None:
+        """Raise the problems noted so far (a check that needs the earlier entries sound comes after)."""
+        if self.found:
+            raise MapError.of(self.found)
 
 
 def on_board(
@@ -80,8 +109,13 @@ class ShippedMaps(Generic[M]):
 
     def choose(self, chosen: Any, generate: Callable[[], M]) -> M:
         """The map of option ``map``: None generates one, a text names a shipped map, an object is map data."""
+        given = self.given(chosen)
+        return generate() if given is None else given
+
+    def given(self, chosen: Any) -> M | None:
+        """The map option ``map`` names or holds, checked; None when a map is to be generated."""
         if chosen is None:
-            return generate()
+            return None
         if isinstance(chosen, str):
             return self.load(chosen)
         if isinstance(chosen, Mapping):

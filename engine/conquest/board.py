@@ -24,7 +24,7 @@ from typing import Any
 from engine.errors import MapError
 from engine.hexgrid import DIRECTIONS, Hex, hexagon, orbit, ring
 from engine.i18n import mark, ntr, tr
-from engine.maps import ShippedMaps, hex_on_board
+from engine.maps import Problems, ShippedMaps, hex_on_board
 from engine.rng import Rng, seed_state
 
 
@@ -60,24 +60,28 @@ class ConquestMap:
 
     @classmethod
     def from_dict(cls, data: Any) -> ConquestMap:
-        """Validate map data; every problem is a MapError naming the bad entry."""
+        """Validate map data; the MapError lists every bad entry, each by name."""
         if not isinstance(data, Mapping):
             raise MapError(tr("a conquest map must be an object with name, layout, garrisons and starts"))
+        problems = Problems()
         name = data.get("name", "custom")
         if not isinstance(name, str) or not name.strip():
-            raise MapError(tr("map name must be a non-empty text"))
-        types = _parse_layout(data.get("layout"))
-        garrisons = _parse_garrisons(data.get("garrisons", {}), types)
-        starts = _parse_starts(data.get("starts"), types)
+            problems.found.append(tr("map name must be a non-empty text"))
+        types = _parse_layout(data.get("layout"), problems)
+        problems.settle()  # the rest names cells of the layout
+        garrisons = _parse_garrisons(data.get("garrisons", {}), types, problems)
+        starts = _parse_starts(data.get("starts"), types, problems)
         for cells in starts.values():
             for cell in cells:
                 if garrisons.get(cell):
-                    raise MapError(tr("start cell {cell} cannot hold a neutral garrison", cell=cell.label))
-        _check_connected(types)
+                    problems.found.append(tr("start cell {cell} cannot hold a neutral garrison", cell=cell.label))
+        with problems.entry():
+            _check_connected(types)
+        problems.settle()
         return cls(name.strip(), types, garrisons, starts)
 
 
-def _parse_layout(layout: Any) -> dict[Hex, CellType]:
+def _parse_layout(layout: Any, problems: Problems) -> dict[Hex, CellType]:
     if not isinstance(layout, list) or not layout or not all(isinstance(row, str) for row in layout):
         raise MapError(tr('map layout must be a list of rows of text, like ["n n b", "n g n"]'))
     rows, columns = len(layout), max(len(row.split()) for row in layout)
@@ -105,7 +109,7 @@ def _parse_layout(layout: Any) -> dict[Hex, CellType]:
             if token == ".":
                 continue
             if token.lower() not in _BY_TOKEN:
-                raise MapError(
+                problems.found.append(
                     tr(
                         "layout row {row}, column {column}: {token!r} is not one of n, b, s, g, .",
                         row=row + 1,
@@ -113,7 +117,10 @@ def _parse_layout(layout: Any) -> dict[Hex, CellType]:
                         token=token,
                     )
                 )
+                continue
             types[Hex.from_offset(col, row)] = _BY_TOKEN[token.lower()]
+    if problems.found:
+        return types
     if len(types) < 2:
         raise MapError(tr("a map needs at least two cells"))
     if len(types) > MAX_CELLS:
@@ -128,36 +135,48 @@ def _parse_layout(layout: Any) -> dict[Hex, CellType]:
     return types
 
 
-def _parse_garrisons(data: Any, types: Mapping[Hex, CellType]) -> dict[Hex, int]:
+def _parse_garrisons(data: Any, types: Mapping[Hex, CellType], problems: Problems) -> dict[Hex, int]:
     if not isinstance(data, Mapping):
-        raise MapError(tr("map garrisons must be an object like {example}", example='{"C3": 4}'))
+        problems.found.append(tr("map garrisons must be an object like {example}", example='{"C3": 4}'))
+        return {}
     garrisons = {}
     for label, units in data.items():
-        cell = hex_on_board(label, types, mark("garrison cell"))
-        if isinstance(units, bool) or not isinstance(units, int) or not 0 <= units <= 10_000:
-            raise MapError(
-                tr("garrison of {cell} must be a whole number from 0 to 10000, not {units!r}", cell=label, units=units)
-            )
-        garrisons[cell] = units
+        with problems.entry():
+            cell = hex_on_board(label, types, mark("garrison cell"))
+            if isinstance(units, bool) or not isinstance(units, int) or not 0 <= units <= 10_000:
+                raise MapError(
+                    tr(
+                        "garrison of {cell} must be a whole number from 0 to 10000, not {units!r}",
+                        cell=label,
+                        units=units,
+                    )
+                )
+            garrisons[cell] = units
     return garrisons
 
 
-def _parse_starts(data: Any, types: Mapping[Hex, CellType]) -> dict[int, tuple[Hex, ...]]:
+def _parse_starts(data: Any, types: Mapping[Hex, CellType], problems: Problems) -> dict[int, tuple[Hex, ...]]:
     if not isinstance(data, Mapping) or not data:
-        raise MapError(tr("map starts must be an object like {example}", example='{"2": ["A1", "H8"]}'))
+        problems.found.append(tr("map starts must be an object like {example}", example='{"2": ["A1", "H8"]}'))
+        return {}
     starts = {}
     for count_text, labels in data.items():
-        if count_text not in ("2", "3", "4", "5", "6"):  # not int(): it would take " 3" or a digit of another script
-            raise MapError(tr("starts key {key!r} must be a player count from 2 to 6", key=count_text))
-        count = int(count_text)
-        if not isinstance(labels, list) or len(labels) != count:
-            raise MapError(
-                ntr("starts for {n} player must list {n} cell", "starts for {n} players must list {n} cells", count)
-            )
-        cells = tuple(hex_on_board(label, types, mark("start cell")) for label in labels)
-        if len(set(cells)) != count:
-            raise MapError(ntr("starts for {n} player repeat a cell", "starts for {n} players repeat a cell", count))
-        starts[count] = cells
+        with problems.entry():
+            if count_text not in ("2", "3", "4", "5", "6"):  # not int(): it would take " 3" or another script's digit
+                raise MapError(tr("starts key {key!r} must be a player count from 2 to 6", key=count_text))
+            count = int(count_text)
+            if not isinstance(labels, list) or len(labels) != count:
+                raise MapError(
+                    ntr("starts for {n} player must list {n} cell", "starts for {n} players must list {n} cells", count)
+                )
+            cells = problems.each(labels, lambda label: hex_on_board(label, types, mark("start cell")))
+            if len(cells) < count:
+                continue
+            if len(set(cells)) != count:
+                raise MapError(
+                    ntr("starts for {n} player repeat a cell", "starts for {n} players repeat a cell", count)
+                )
+            starts[count] = tuple(cells)
     return starts
 
 

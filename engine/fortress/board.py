@@ -14,6 +14,7 @@ labelled like conquest (column letter, row number). Cities and their neighbours 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 from engine.errors import MapError
 from engine.hexgrid import Hex
 from engine.i18n import mark, tr
-from engine.maps import ShippedMaps, hex_on_board
+from engine.maps import Problems, ShippedMaps, hex_on_board
 from engine.rng import Rng, seed_state
 
 LAND, WATER, MOUNTAIN = "land", "water", "mountain"
@@ -43,18 +44,24 @@ class FortressMap:
 
     @classmethod
     def from_dict(cls, data: Any) -> FortressMap:
+        """Validate map data; the MapError lists every bad entry, each by name."""
         if not isinstance(data, Mapping):
             raise MapError(tr("a fortress map must be an object with width, height, cities, mountains and water"))
+        problems = Problems()
         name = data.get("name", "custom")
-        width, height = _side(data, "width"), _side(data, "height")
+        if not isinstance(name, str) or not name.strip():
+            problems.found.append(tr("map name must be a non-empty text"))
+        width, height = (_side(data, key, problems) for key in ("width", "height"))
+        problems.settle()  # the rest names cells of the field
         field = {Hex.from_offset(c, r) for r in range(height) for c in range(width)}
         cities = data.get("cities")
         if not isinstance(cities, list) or len(cities) != 2:
             raise MapError(tr("map cities must list two cells, player 0's city then player 1's"))
-        city_cells = tuple(hex_on_board(label, field, mark("city"), OFF_THE_FIELD) for label in cities)
+        city_cells = problems.each(cities, lambda label: hex_on_board(label, field, mark("city"), OFF_THE_FIELD))
+        problems.settle()  # the terrain's checks measure from the cities
         apart = city_cells[0].distance(city_cells[1])
         if apart < CITY_DISTANCE:
-            raise MapError(
+            problems.found.append(
                 tr(
                     "cities {first} and {second} are {apart} apart; they must be at least {least} apart, so that no "
                     "cell is a neighbour of both",
@@ -68,24 +75,28 @@ class FortressMap:
         for kind, key, what in ((MOUNTAIN, "mountains", mark("mountain")), (WATER, "water", mark("water"))):
             labels = data.get(key, [])
             if not isinstance(labels, list):
-                raise MapError(tr("map {key} must be a list of cells", key=key))
-            for label in labels:
-                cell = hex_on_board(label, field, what, OFF_THE_FIELD)
+                problems.found.append(tr("map {key} must be a list of cells", key=key))
+                continue
+            for cell in problems.each(
+                labels, functools.partial(hex_on_board, cells=field, what=what, outside=OFF_THE_FIELD)
+            ):
                 if terrain[cell] != LAND:
-                    raise MapError(tr("{cell} is listed as both water and mountain", cell=cell.label))
-                if any(cell == city or cell in city.neighbours() for city in city_cells):
-                    raise MapError(tr("{cell} is a city or next to one; those cells must be land", cell=cell.label))
-                terrain[cell] = kind
-        if not isinstance(name, str) or not name.strip():
-            raise MapError(tr("map name must be a non-empty text"))
+                    problems.found.append(tr("{cell} is listed as both water and mountain", cell=cell.label))
+                elif any(cell == city or cell in city.neighbours() for city in city_cells):
+                    problems.found.append(
+                        tr("{cell} is a city or next to one; those cells must be land", cell=cell.label)
+                    )
+                else:
+                    terrain[cell] = kind
+        problems.settle()
         return cls(name.strip(), width, height, (city_cells[0], city_cells[1]), terrain)
 
 
-def _side(data: Mapping[str, Any], key: str) -> int:
-    """The map's width or height: a whole number of cells within ``SIDES``."""
-    value = data.get(key)
+def _side(data: Mapping[str, Any], key: str, problems: Problems) -> int:
+    """The map's width or height: a whole number of cells within ``SIDES`` (else a problem noted)."""
+    value: Any = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not SIDES[0] <= value <= SIDES[1]:
-        raise MapError(
+        problems.found.append(
             tr(
                 "map {key} must be a whole number from {low} to {high}, not {value!r}",
                 key=key,

@@ -22,7 +22,7 @@ from typing import Any
 
 from engine.errors import MapError
 from engine.i18n import tr
-from engine.maps import ShippedMaps
+from engine.maps import Problems, ShippedMaps
 from engine.rng import Rng, seed_state
 
 REACH = 1e6  # the farthest a node may lie from 0 in either direction (so spans stay finite)
@@ -91,54 +91,59 @@ class Graph:
 
     @classmethod
     def from_dict(cls, data: Any) -> Graph:
+        """Validate map data; the MapError lists every bad entry, each by name."""
         if not isinstance(data, Mapping):
             raise MapError(tr("a gra map must be an object with name, nodes and edges"))
-        nodes, edges = data.get("nodes"), data.get("edges")
-        if not isinstance(nodes, list) or not 3 <= len(nodes) <= 400:
-            raise MapError(tr("map nodes must be a list of 3 to 400 [x, y] positions"))
-        positions = []
-        for index, point in enumerate(nodes, 1):
-            if (
-                not isinstance(point, list)
-                or len(point) != 2
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= REACH for v in point)
-            ):
-                raise MapError(
-                    tr(
-                        "node {node} must be a position [x, y] within {reach} of 0, not {point!r}",
-                        node=index,
-                        reach=f"{REACH:g}",
-                        point=point,
-                    )
-                )
-            positions.append((float(point[0]), float(point[1])))
-        if not isinstance(edges, list) or not 0 < len(edges) <= len(positions) * (len(positions) - 1) // 2:
-            raise MapError(tr("map edges must be a list of [a, b] node pairs, each pair once"))
-        pairs = set()
-        for edge in edges:
-            if (
-                not isinstance(edge, list)
-                or len(edge) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in edge)
-                or not all(1 <= v <= len(positions) for v in edge)
-                or edge[0] == edge[1]
-            ):
-                raise MapError(
-                    tr(
-                        "edge {edge!r} must join two different nodes numbered 1 to {last}",
-                        edge=edge,
-                        last=len(positions),
-                    )
-                )
-            pairs.add((min(edge), max(edge)))
+        problems = Problems()
         name = data.get("name", "custom")
         if not isinstance(name, str) or not name.strip():
-            raise MapError(tr("map name must be a non-empty text"))
+            problems.found.append(tr("map name must be a non-empty text"))
+        nodes: Any = data.get("nodes")
+        edges: Any = data.get("edges")
+        if not isinstance(nodes, list) or not 3 <= len(nodes) <= 400:
+            problems.found.append(tr("map nodes must be a list of 3 to 400 [x, y] positions"))
+            problems.settle()
+        positions = problems.each(enumerate(nodes, 1), _position)
+        problems.settle()  # edges are checked against the nodes' numbers
+        if not isinstance(edges, list) or not 0 < len(edges) <= len(positions) * (len(positions) - 1) // 2:
+            raise MapError(tr("map edges must be a list of [a, b] node pairs, each pair once"))
+        pairs = set(problems.each(edges, lambda edge: _pair(edge, len(positions))))
+        problems.settle()
         graph = cls(name.strip(), tuple(positions), frozenset(pairs))
         parts = graph.components(graph.nodes)
         if len(parts) > 1:
             raise MapError(tr("every node must be reachable; node {node} is cut off from node 1", node=min(parts[1])))
         return graph
+
+
+def _position(numbered: tuple[int, Any]) -> tuple[float, float]:
+    index, point = numbered
+    if (
+        not isinstance(point, list)
+        or len(point) != 2
+        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= REACH for v in point)
+    ):
+        raise MapError(
+            tr(
+                "node {node} must be a position [x, y] within {reach} of 0, not {point!r}",
+                node=index,
+                reach=f"{REACH:g}",
+                point=point,
+            )
+        )
+    return float(point[0]), float(point[1])
+
+
+def _pair(edge: Any, last: int) -> tuple[int, int]:
+    if (
+        not isinstance(edge, list)
+        or len(edge) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in edge)
+        or not all(1 <= v <= last for v in edge)
+        or edge[0] == edge[1]
+    ):
+        raise MapError(tr("edge {edge!r} must join two different nodes numbered 1 to {last}", edge=edge, last=last))
+    return min(edge), max(edge)
 
 
 def generate(size: str, seed: int | str) -> Graph:

@@ -124,6 +124,13 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
             ),
         )
 
+    def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The options, a map given as data or by name checked as every ruleset checks it here (a
+        generated map needs the number of players: it is made at setup)."""
+        opts = super().normalize_options(options)
+        SHIPPED.given(opts["map"])
+        return opts
+
     def _board(self, num_players: int, options: Mapping[str, Any] | None, seed: int | str) -> RanksMap:
         """The map a game with these options is played on; a map for another table is refused."""
         opts = self.normalize_options(options)

@@ -22,7 +22,7 @@ from typing import Any
 
 from engine.errors import MapError
 from engine.i18n import mark, tr
-from engine.maps import ShippedMaps, square_on_board
+from engine.maps import Problems, ShippedMaps, square_on_board
 from engine.rng import Rng, seed_state
 from engine.squaregrid import Square, SquareGrid
 
@@ -89,16 +89,17 @@ class RanksMap:
 
     @classmethod
     def from_dict(cls, data: Any) -> RanksMap:
-        """A validated map; anything wrong is a MapError saying which entry and why."""
+        """Validate map data; the MapError lists every bad entry, each by name."""
         if not isinstance(data, Mapping):
             raise MapError(tr("a ranks map must be an object with width, height, cities, tracks, npcs and capitals"))
+        problems = Problems()
         name = data.get("name", "custom")
         if not isinstance(name, str) or not name.strip() or len(name) > 60:
-            raise MapError(tr("map name must be a non-empty text of at most 60 characters"))
+            problems.found.append(tr("map name must be a non-empty text of at most 60 characters"))
         for what in ("width", "height"):
             value = data.get(what)
             if isinstance(value, bool) or not isinstance(value, int) or not MIN_SIDE <= value <= MAX_SIDE:
-                raise MapError(
+                problems.found.append(
                     tr(
                         "map {key} must be a whole number from {low} to {high}, not {value!r}",
                         key=what,
@@ -107,52 +108,55 @@ class RanksMap:
                         value=value,
                     )
                 )
+        problems.settle()  # the rest names squares of the board
         grid = SquareGrid(data["width"], data["height"])
         board = set(grid.squares())
-        cities = _cells(data, "cities", mark("city cell"), board)
-        tracks = _cells(data, "tracks", mark("track cell"), board)
-        npcs = _cells(data, "npcs", mark("NPC"), board)
-        if both := sorted(cities & tracks, key=reading_order):
-            raise MapError(
-                tr("{cell} is both a city cell and a track cell; a cell is one or the other", cell=both[0].label)
+        cities = _cells(data, "cities", mark("city cell"), board, problems)
+        tracks = _cells(data, "tracks", mark("track cell"), board, problems)
+        npcs = _cells(data, "npcs", mark("NPC"), board, problems)
+        for cell in sorted(cities & tracks, key=reading_order):
+            problems.found.append(
+                tr("{cell} is both a city cell and a track cell; a cell is one or the other", cell=cell.label)
             )
-        if off := sorted(npcs - tracks, key=reading_order):
-            raise MapError(tr("NPC {cell} is not on a track cell; NPCs stand on tracks", cell=off[0].label))
+        for cell in sorted(npcs - tracks, key=reading_order):
+            problems.found.append(tr("NPC {cell} is not on a track cell; NPCs stand on tracks", cell=cell.label))
         labels = data.get("capitals")
         if not isinstance(labels, list) or not MIN_PLAYERS <= len(labels) <= MAX_PLAYERS:
-            raise MapError(
+            problems.found.append(
                 tr(
                     "map capitals must list one city cell per player, {low} to {high} of them",
                     low=MIN_PLAYERS,
                     high=MAX_PLAYERS,
                 )
             )
-        capitals = tuple(square_on_board(label, board, mark("capital")) for label in labels)
+            labels = []
+        capitals = problems.each(labels, lambda label: square_on_board(label, board, mark("capital")))
         city_groups = groups(cities)
         homes = []
         for capital in capitals:
             home = next((city for city in city_groups if capital in city), None)
             if home is None:
-                raise MapError(
+                problems.found.append(
                     tr("capital {cell} is not a city cell; a capital lies in its player's city", cell=capital.label)
                 )
-            if home in homes:
-                raise MapError(
+            elif home in homes:
+                problems.found.append(
                     tr("capital {cell} shares a city with another capital; each needs its own", cell=capital.label)
                 )
             homes.append(home)
-        return cls(name.strip(), grid, city_groups, frozenset(tracks), frozenset(npcs), capitals)
+        problems.settle()
+        return cls(name.strip(), grid, city_groups, frozenset(tracks), frozenset(npcs), tuple(capitals))
 
 
-def _cells(data: Mapping[str, Any], key: str, what: str, board: set[Square]) -> set[Square]:
+def _cells(data: Mapping[str, Any], key: str, what: str, board: set[Square], problems: Problems) -> set[Square]:
     labels = data.get(key, [])
     if not isinstance(labels, list) or len(labels) > len(board):
-        raise MapError(tr("map {key} must be a list of cells like C4, at most one per cell", key=key))
+        problems.found.append(tr("map {key} must be a list of cells like C4, at most one per cell", key=key))
+        return set()
     cells: set[Square] = set()
-    for label in labels:
-        cell = square_on_board(label, board, what)
+    for cell in problems.each(labels, lambda label: square_on_board(label, board, what)):
         if cell in cells:
-            raise MapError(tr("{what} {cell} is listed twice in {key}", what=tr(what), cell=cell.label, key=key))
+            problems.found.append(tr("{what} {cell} is listed twice in {key}", what=tr(what), cell=cell.label, key=key))
         cells.add(cell)
     return cells
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from engine.errors import MapError
 from engine.i18n import mark, tr
-from engine.maps import ShippedMaps, square_on_board
+from engine.maps import Problems, ShippedMaps, square_on_board
 from engine.rng import Rng, seed_state
 from engine.squaregrid import Square, SquareGrid
 
@@ -74,14 +74,21 @@ class SiegeMap:
         """A map a game may start on: its terrain, point-symmetric, with the capitals' squares clear."""
         board = cls.terrain(data)
         grid = SquareGrid(board.size, board.size)
-        for sq in sorted(board.rivers | set(board.mountains)):
-            if sq in clear_zone(board.size):
-                raise MapError(tr("{square} is a capital or next to one; those squares must be clear", square=sq.label))
+        problems = Problems()
+        marked = board.rivers | set(board.mountains)
+        for sq in sorted(marked):
             twin = grid.mirror(sq)
-            if (sq in board.rivers) != (twin in board.rivers) or board.mountains.get(sq) != board.mountains.get(twin):
-                raise MapError(
+            if sq in clear_zone(board.size):
+                problems.found.append(
+                    tr("{square} is a capital or next to one; those squares must be clear", square=sq.label)
+                )
+            elif twin < sq and twin in marked:
+                continue  # the pair was looked at from its first square
+            elif (sq in board.rivers) != (twin in board.rivers) or board.mountains.get(sq) != board.mountains.get(twin):
+                problems.found.append(
                     tr("the map must be point-symmetric: {square} and {twin} differ", square=sq.label, twin=twin.label)
                 )
+        problems.settle()
         return board
 
     @classmethod
@@ -90,12 +97,14 @@ class SiegeMap:
         during play, so a position's terrain need not be symmetric (the starting map's rules)."""
         if not isinstance(data, Mapping):
             raise MapError(tr("a siege map must be an object with size, rivers and mountains"))
+        problems = Problems()
         name = data.get("name", "custom")
         if not isinstance(name, str) or not name.strip():
-            raise MapError(tr("map name must be a non-empty text"))
-        size = data.get("size")
+            problems.found.append(tr("map name must be a non-empty text"))
+        size: Any = data.get("size")
         if type(size) is not int or size not in SIZES:  # 10.0 and True equal numbers but are not sizes
-            raise MapError(tr("map size must be 10 or 12, not {size!r}", size=size))
+            problems.found.append(tr("map size must be 10 or 12, not {size!r}", size=size))
+        problems.settle()  # the rest names squares of the board
         board = set(SquareGrid(size, size).squares())
 
         def square(label: Any, what: str) -> Square:
@@ -103,20 +112,24 @@ class SiegeMap:
 
         labels, levels = data.get("rivers", []), data.get("mountains", {})
         if not isinstance(labels, list):
-            raise MapError(tr("map rivers must be a list of squares like {example}", example='["C5", "D5"]'))
+            problems.found.append(tr("map rivers must be a list of squares like {example}", example='["C5", "D5"]'))
+            labels = []
         if not isinstance(levels, Mapping):
-            raise MapError(tr("map mountains must be an object like {example}", example='{"C3": 2}'))
-        rivers = frozenset(square(label, mark("river")) for label in labels)
+            problems.found.append(tr("map mountains must be an object like {example}", example='{"C3": 2}'))
+            levels = {}
+        rivers = frozenset(problems.each(labels, lambda label: square(label, mark("river"))))
         mountains = {}
         for label, level in levels.items():
-            sq = square(label, mark("mountain"))
-            if type(level) is not int or level not in range(1, MAX_LEVEL + 1):
-                raise MapError(
-                    tr("mountain {square} must have level 1, 2 or 3, not {level!r}", square=label, level=level)
-                )
-            if sq in rivers:
-                raise MapError(tr("{square} is listed as both river and mountain", square=sq.label))
-            mountains[sq] = level
+            with problems.entry():
+                sq = square(label, mark("mountain"))
+                if type(level) is not int or level not in range(1, MAX_LEVEL + 1):
+                    raise MapError(
+                        tr("mountain {square} must have level 1, 2 or 3, not {level!r}", square=label, level=level)
+                    )
+                if sq in rivers:
+                    raise MapError(tr("{square} is listed as both river and mountain", square=sq.label))
+                mountains[sq] = level
+        problems.settle()
         return cls(name.strip(), size, rivers, mountains)
 
     def to_dict(self) -> dict[str, Any]:

@@ -31,13 +31,16 @@ MAX_OPEN_GAMES_PER_CHANNEL = 25
 REPEAT_SECONDS = 5.0
 
 
-def seat_counts(rs: Ruleset, options: Mapping[str, Any]) -> list[int]:
-    """The numbers of players a game of ``rs`` with ``options`` can be set up for (its map decides)."""
+def seat_counts(rs: Ruleset, options: Mapping[str, Any], refusals: list[str] | None = None) -> list[int]:
+    """The numbers of players a game of ``rs`` with ``options`` can be set up for (its map decides);
+    why each other number cannot is added to ``refusals`` when given."""
     counts = []
     for count in range(rs.min_players, rs.max_players + 1):
         try:
             rs.setup(count, options, seed=0)
-        except EngineError:
+        except EngineError as err:
+            if refusals is not None:
+                refusals.append(str(err))
             continue
         counts.append(count)
     return counts

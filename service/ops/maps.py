@@ -14,7 +14,7 @@ from typing import Any
 from engine import EngineError, Ruleset
 from engine.errors import MapError, OptionError
 from engine.i18n import GENERATED
-from i18n import joined, tr
+from i18n import joined, ntr, tr
 from service import fairness
 from service.errors import GameError, NotAllowed
 from service.models import Actor
@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 MAX_BYTES = 64 * 1024  # a map file: the largest any ruleset accepts is a few kilobytes of JSON
 MAX_MAPS = 50  # kept by one server
 FOUND_AT_MOST = 25  # published maps a search lists (a menu's choices)
+LISTED = 15  # problems a refusal lists (each under 300 characters: one Discord message holds them)
+STAND_IN = "map"  # the name the engine checks a map under when the name given was refused
 NAME = re.compile(r"^[^\W_](?:[^\W_]|[ '.\-]){0,39}$")  # shown in posts and menus: words, no markdown
 
 
@@ -157,40 +159,61 @@ class ServerMaps:
 
 def checked(rs: Ruleset, content: bytes, name: str | None) -> tuple[str, dict[str, Any], tuple[int, ...]]:
     """The name, data and player counts of the map file ``content`` for ``rs`` (named ``name``, else as
-    the file names it), or a GameError saying why it is none: nothing else, whatever the file holds."""
+    the file names it), or a GameError listing every reason it is none: nothing else, whatever it holds."""
     data = _read(content)
     name = (name if name is not None else str(data.get("name", ""))).strip()
-    if not NAME.match(name):
-        raise GameError(
-            tr(
-                "a map's name is 1 to 40 letters, digits, spaces and - ' . (give one with name:), not {name!r}",
-                name=name[:60],
-            )
-        )
-    if rows.folded(name).startswith(GENERATED) or rows.folded(name) in {rows.folded(m) for m in shipped_maps(rs)}:
-        raise GameError(tr("{name} is the name of a shipped map; choose another name", name=name))
+    problems = _name_problems(rs, name)
     unknown = sorted(set(data) - set(rs.map_example or {}))
     if unknown:  # kept and copied into every game: only what the map format reads
-        raise GameError(
+        problems.append(
             tr(
-                "This map cannot be played: {entries} is no entry of a {game} map (its entries: {known})",
+                "{entries} is no entry of a {game} map (its entries: {known})",
                 entries=joined(repr(entry)[:40] for entry in unknown[:5]),
                 game=tr(rs.title),
                 known=joined(sorted(rs.map_example or {})),
             )
         )
     data = {**data, "name": name}
-    try:
-        seats = tuple(seat_counts(rs, playable_options(rs, data)))
+    try:  # a name refused above is not the engine's to refuse again
+        options = playable_options(rs, {**data, "name": STAND_IN} if problems else data)
+    except MapError as err:
+        problems.extend(err.problems)
     except EngineError as err:
-        raise GameError(tr("This map cannot be played: {reason}", reason=err)) from err
+        problems.append(str(err))
+    if problems:
+        raise GameError(_listing(problems))
+    refusals: list[str] = []
+    seats = tuple(seat_counts(rs, options, refusals))
     if not seats:
-        raise GameError(tr("This map cannot be set up for any number of players."))
+        raise GameError(tr("This map cannot be set up for any number of players: {reason}", reason=refusals[0]))
     try:  # kept as UTF-8 JSON: a text the checks let through that UTF-8 cannot hold is refused here
         json.dumps(data, ensure_ascii=False).encode()
     except (UnicodeEncodeError, RecursionError):
         raise GameError(tr("The file is not a map: it holds text that is not valid Unicode.")) from None
     return name, data, seats
+
+
+def _name_problems(rs: Ruleset, name: str) -> list[str]:
+    """Why ``name`` cannot name a map of this server (none when it can)."""
+    if not NAME.match(name):
+        return [
+            tr(
+                "a map's name is 1 to 40 letters, digits, spaces and - ' . (give one with name:), not {name!r}",
+                name=name[:60],
+            )
+        ]
+    if rows.folded(name).startswith(GENERATED) or rows.folded(name) in {rows.folded(m) for m in shipped_maps(rs)}:
+        return [tr("{name} is the name of a shipped map; choose another name", name=name)]
+    return []
+
+
+def _listing(problems: list[str]) -> str:
+    """Every reason a map cannot be played, one a line (as many as a message holds: the rest counted)."""
+    shown = problems[:LISTED]
+    lines = [tr("This map cannot be played:"), *(f"- {problem[:300]}" for problem in shown)]
+    if len(problems) > len(shown):
+        lines.append(ntr("… and {n} more problem", "… and {n} more problems", len(problems) - len(shown)))
+    return "\n".join(lines)
 
 
 def playable_options(rs: Ruleset, data: str | dict[str, Any]) -> dict[str, Any]:

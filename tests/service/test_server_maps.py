@@ -14,6 +14,7 @@ from engine import RULESETS
 from service.errors import GameError, NotAllowed
 from service.models import Actor
 from service.ops.lobby import shipped_maps
+from service.ops.maps import LISTED as MAPS_LISTED
 from service.ops.maps import MAX_BYTES, MAX_MAPS
 from service.presenter import Presenter
 from service.runtime.workers import CpuPool
@@ -79,7 +80,7 @@ async def test_a_file_that_is_no_map_is_refused_saying_why(env):
     assert "not UTF-8" in await refused(b"\xff\xfe{}")
     assert "a map is a JSON object" in await refused(b"[1, 2]")
     assert f"at most {MAX_BYTES // 1024} KB" in await refused(b" " * (MAX_BYTES + 1))
-    assert "cannot be played: map layout must be a list of rows" in await refused(b'{"layout": 5}')
+    assert "cannot be played:\n- map layout must be a list of rows" in await refused(b'{"layout": 5}')
     assert "1 to 40 letters" in await refused(shipped_file("conquest", "duel"), "**bold**")
     assert "1 to 40 letters" in await refused(shipped_file("conquest", "duel"), "snake_case")  # _ italicises
     assert "shipped map" in await refused(shipped_file("conquest", "duel"), "generated-medium-3p")
@@ -91,6 +92,27 @@ async def test_a_file_that_is_no_map_is_refused_saying_why(env):
     with pytest.raises(GameError, match="unknown game"):
         await env.master.maps.upload(GUILD, ALICE, "chess", shipped_file("conquest", "duel"), "Mine")
     assert await env.master.maps.of_server(GUILD) == []  # nothing kept
+
+
+async def test_a_refusal_lists_every_problem_of_the_file_at_once(env):
+    """The name, an entry the format lacks and each wrong cell are named together, one a line; a file
+    with more problems than a message holds lists the first ones and counts the rest."""
+    broken = {"layout": ["n x n", "q n n"], "starts": {"2": ["A1", "B1"]}, "note": "mine"}
+    with pytest.raises(GameError) as caught:
+        await env.master.maps.upload(GUILD, ALICE, "conquest", json.dumps(broken).encode(), "my_map")
+    assert str(caught.value).splitlines() == [
+        "This map cannot be played:",
+        "- a map's name is 1 to 40 letters, digits, spaces and - ' . (give one with name:), not 'my_map'",
+        "- 'note' is no entry of a Conquest map (its entries: garrisons, layout, name, starts)",
+        "- layout row 1, column 2: 'x' is not one of n, b, s, g, .",
+        "- layout row 2, column 1: 'q' is not one of n, b, s, g, .",
+    ]
+    many = {"layout": ["x " * 20], "starts": {"2": ["A1", "B1"]}}
+    with pytest.raises(GameError) as caught:
+        await env.master.maps.upload(GUILD, ALICE, "conquest", json.dumps(many).encode(), "Many")
+    lines = str(caught.value).splitlines()
+    assert len(lines) == 1 + MAPS_LISTED + 1 and lines[-1] == f"… and {20 - MAPS_LISTED} more problems"
+    assert await env.master.maps.of_server(GUILD) == []
 
 
 async def test_names_are_the_servers_own_and_only_the_author_or_a_manager_deletes(env):
