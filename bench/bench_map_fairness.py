@@ -21,8 +21,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from engine import RULESETS  # noqa: E402
 from service.fairness import GAMES, measure  # noqa: E402
-from service.ops.lobby import seat_counts, shipped_maps  # noqa: E402
-from service.ops.maps import playable_options  # noqa: E402
+from service.ops.lobby import playable_options, seat_counts, shipped_maps  # noqa: E402
 
 
 def main() -> None:

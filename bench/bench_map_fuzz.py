@@ -44,7 +44,7 @@ def main() -> None:
             content = map_file(rs, rng)
             started = time.process_time()
             try:
-                checked(rs, content, None)
+                checked(rs, content, None, "fuzz.txt")
                 counts["accepted"] += 1
             except GameError:
                 counts["refused"] += 1

@@ -1,6 +1,6 @@
 """Map files as careless or hostile uploaders write them, for fuzzing ``/map upload``: a game's example
 map or one of its shipped maps with a few entries deleted, added, replaced, repeated or swollen
-(lone surrogates among the texts), JSON cut short, bytes that are no text, numbers of thousands of
+(lone surrogates among the texts), the same drawn as a text grid and mistyped, JSON cut short, bytes that are no text, numbers of thousands of
 digits, and nesting deeper than any parser likes."""
 
 from __future__ import annotations
@@ -26,7 +26,10 @@ def seeds(rs: Ruleset) -> list[dict[str, Any]]:
 
 
 def map_file(rs: Ruleset, rng: random.Random) -> bytes:
-    """One file: mostly a mutated map, sometimes no JSON at all."""
+    """One file: mostly a mutated map (for a game on a grid, a third of them a mutated drawing),
+    sometimes no JSON at all."""
+    if rs.map_grid is not None and rng.random() < 0.33:
+        return _drawing(rs, rng)
     roll = rng.random()
     if roll < 0.04:
         return rng.randbytes(rng.randrange(0, 200))
@@ -41,6 +44,31 @@ def map_file(rs: Ruleset, rng: random.Random) -> bytes:
     if roll < 0.12:
         return text[: rng.randrange(0, max(len(text), 1))]
     return text
+
+
+def _drawing(rs: Ruleset, rng: random.Random) -> bytes:
+    """A map drawn as text, then a few characters or lines changed, repeated, swollen or dropped."""
+    assert rs.map_grid is not None
+    lines = rs.map_grid.draw(rng.choice(seeds(rs))).split("\n")
+    symbols = [symbol for symbol, _ in rs.map_grid.legend] + [" ", "\t", "\r", "x", "é", "\ud800", "{", "0", "9"]
+    for _ in range(rng.randrange(0, 6)):
+        index = rng.randrange(len(lines))
+        line, action = lines[index], rng.random()
+        if action < 0.5 and line:
+            at = rng.randrange(len(line))
+            lines[index] = line[:at] + rng.choice(symbols) + line[at + 1 :]
+        elif action < 0.6:
+            del lines[index]
+            lines = lines or [""]
+        elif action < 0.7:
+            lines.insert(index, line)
+        elif action < 0.75:
+            lines[index] = line * rng.randrange(2, 500)
+        elif action < 0.8:
+            lines.extend([line] * rng.randrange(10, 400))
+        else:
+            lines[index] = line.replace(" ", "")
+    return "\n".join(lines).encode(errors="surrogatepass")
 
 
 def _mutated(value: Any, rng: random.Random) -> Any:

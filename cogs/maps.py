@@ -1,7 +1,7 @@
-"""/map: a server's own maps. ``upload`` a JSON file in a game's map format (``/rules`` shows each
-game's), ``list`` them, ``show`` one's board and facts, ``delete`` one (its author or a server
-manager); each is offered at ``/game create <game> map:`` beside the shipped maps. ``publish`` lets
-every server ``find`` and ``copy`` one."""
+"""/map: a server's own maps. ``upload`` a file in a game's map format (JSON, or a text grid for the
+games on a grid; ``/rules`` shows each game's), ``list`` them, ``show`` one's board and facts,
+``delete`` one (its author or a server manager); each is offered at ``/game create <game> map:``
+beside the shipped maps. ``publish`` lets every server ``find`` and ``copy`` one."""
 
 from __future__ import annotations
 
@@ -47,11 +47,11 @@ class MapsCog(ThinksFirst, commands.GroupCog, group_name="map", group_descriptio
     def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.service, self.maps, self.presenter = bot, service, service.master.maps, service.presenter
 
-    @app_commands.command(name="upload", description="Add a map to this server: a JSON file in a game's map format")
+    @app_commands.command(name="upload", description="Add a map to this server: a file in a game's map format")
     @app_commands.describe(
         game="The game the map is for",
-        file="A JSON file in that game's map format (/rules shows it)",
-        name="The map's name (default: the one in the file)",
+        file="A JSON file in that game's map format, or its text grid (/rules shows both)",
+        name="The map's name (default: the one in the file, else the file's)",
     )
     @app_commands.autocomplete(game=ruleset_names)
     async def upload(
@@ -64,7 +64,12 @@ class MapsCog(ThinksFirst, commands.GroupCog, group_name="map", group_descriptio
         refuse_large(file.size)  # before it is fetched
         content = await file.read()
         made = await self.maps.upload(
-            interaction.guild_id or 0, actor_of(interaction), game.strip().lower(), content, name
+            interaction.guild_id or 0,
+            actor_of(interaction),
+            game.strip().lower(),
+            content,
+            name,
+            file_name=file.filename,
         )
         await self._made(interaction, made)
 

@@ -23,18 +23,23 @@ def rules_embed(card: RulesetCard) -> discord.Embed:
     embed.add_field(name=tr("Away"), value=away_rules(), inline=False)
     embed.add_field(name=tr("Seats taken over"), value=replacement_rules(), inline=False)
     if card.map_example is not None:
-        embed.add_field(name=tr("Your own maps"), value=map_rules(card.name, card.map_example), inline=False)
+        embed.add_field(
+            name=tr("Your own maps"), value=map_rules(card.name, card.map_example, card.map_grid), inline=False
+        )
     return embed
 
 
-def map_rules(ruleset: str, example: str) -> str:
-    """What /map upload takes for the game: a JSON file like ``example``."""
+def map_rules(ruleset: str, example: str, grid: str | None) -> str:
+    """What /map upload takes for the game: a JSON file like ``example``, or a text file like ``grid``."""
     intro = tr(
         "`/map upload game:{game} file:` makes a map this server's: a JSON file like this one (the README "
         "gives the whole format). `/game create {game} map:` then offers it.",
         game=ruleset,
     )
-    return f"{intro}\n```json\n{example}\n```"[:1024]
+    text = f"{intro}\n```json\n{example}\n```"
+    if grid is not None:
+        text += "\n" + tr("Or a text file drawing the board, a line a row:") + f"\n{grid}"
+    return text[:1024]
 
 
 def replacement_rules() -> str:

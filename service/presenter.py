@@ -27,8 +27,7 @@ from service.markup import COLOUR_EMOJI, player_name, when
 from service.models import FINISHED, RUNNING, Game, PlayerRow, computer_title
 from service.ops.games import Games
 from service.ops.history import History, PastTurn
-from service.ops.lobby import map_seat_counts, options_seat_counts
-from service.ops.maps import playable_options
+from service.ops.lobby import map_seat_counts, options_seat_counts, playable_options
 from service.ops.ratings import Standing
 from service.runtime.workers import (
     CpuPool,
@@ -55,6 +54,7 @@ class RulesetCard:
     options: tuple[Option, ...]  # everything a game of it is opened with
     bot_levels: tuple[BotLevel, ...]
     map_example: str | None  # a map in its format, as /map upload takes it (JSON text), if it reads maps
+    map_grid: str | None  # the same map drawn as a text grid, with its legend, for the games on a grid
 
 
 SEAT_KEYS = frozenset({"seat", "from", "winner", "defender"})  # an event's fields that name a seat
@@ -136,6 +136,7 @@ class Presenter:
                 creation_options(rs),
                 rs.bot_levels,
                 json.dumps(rs.map_example, ensure_ascii=False) if rs.map_example is not None else None,
+                rs.map_grid.example(rs.map_example) if rs.map_grid and rs.map_example else None,
             )
             for _, rs in sorted(self.rulesets.items())
         ]

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any, Generic
+from typing import TYPE_CHECKING, Any, Generic
 
 from engine.contract.values import Event, OrderT, S, SeatNamer, TutorialPage
 from engine.i18n import tr
+
+if TYPE_CHECKING:
+    from engine.maps import MapGrid
 
 
 class GameTexts(ABC, Generic[S, OrderT]):
@@ -22,6 +25,8 @@ class GameTexts(ABC, Generic[S, OrderT]):
     # A small map in the game's own map format (``options["map"]``), as /rules shows what /map upload
     # takes; None where the game reads no map.
     map_example: Mapping[str, Any] | None = None
+    # The same maps drawn as text, for the games on a grid (/map upload takes a text file too).
+    map_grid: MapGrid | None = None
 
     @abstractmethod
     def turn_unit(self, state: S) -> str:

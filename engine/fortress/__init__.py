@@ -36,7 +36,7 @@ from engine import komi, standings
 from engine.alternating import TakesTurns
 from engine.errors import OptionError
 from engine.fortress import ai, events, tutorial
-from engine.fortress.board import LAND, SHIPPED, FortressMap, generate_map
+from engine.fortress.board import GRID, LAND, SHIPPED, FortressMap, generate_map
 from engine.fortress.orders import Order
 from engine.fortress.rules import advance, apply_turn, begin, claim, parse, remove
 from engine.fortress.state import (
@@ -94,6 +94,7 @@ class FortressRuleset(TakesTurns, Ruleset[FortressState, Order, FortressView]):
         "mountains": ["D2", "E5"],
         "water": ["D5", "E2"],
     }
+    map_grid = GRID
     min_players = 2
     max_players = 2
     default_players = 2

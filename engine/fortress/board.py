@@ -22,7 +22,7 @@ from typing import Any
 from engine.errors import MapError
 from engine.hexgrid import Hex
 from engine.i18n import mark, tr
-from engine.maps import Problems, ShippedMaps, hex_on_board
+from engine.maps import MapGrid, Problems, ShippedMaps, drawn, grid_rows, hex_on_board, unknown_symbol
 from engine.rng import Rng, seed_state
 
 LAND, WATER, MOUNTAIN = "land", "water", "mountain"
@@ -106,6 +106,67 @@ def _side(data: Mapping[str, Any], key: str, problems: Problems) -> int:
             )
         )
     return value
+
+
+GRID_LEGEND = (
+    (".", mark("land")),
+    ("^", mark("mountain")),
+    ("~", mark("water")),
+    ("1", mark("the first player's city")),
+    ("2", mark("the second player's city")),
+)
+TERRAIN_SYMBOLS = {"^": MOUNTAIN, "~": WATER}
+
+
+def from_grid(text: str) -> dict[str, Any]:
+    """Map data of a field drawn as text, a line a row (odd rows may be indented half a cell)."""
+    problems = Problems()
+    rows = grid_rows(text, problems)
+    cities: dict[str, list[str]] = {"1": [], "2": []}
+    terrain: dict[str, list[str]] = {MOUNTAIN: [], WATER: []}
+    for line, row in enumerate(rows):
+        for column, symbol in enumerate(row):
+            label = Hex.from_offset(column, line).label
+            if symbol in cities:
+                cities[symbol].append(label)
+            elif symbol in TERRAIN_SYMBOLS:
+                terrain[TERRAIN_SYMBOLS[symbol]].append(label)
+            elif symbol != ".":
+                problems.found.append(unknown_symbol(line, column, symbol, GRID_LEGEND))
+    for seat, cells in cities.items():
+        if len(cells) != 1:
+            problems.found.append(
+                tr(
+                    "draw city {seat} once; the grid has it {count} times ({cells})",
+                    seat=seat,
+                    count=len(cells),
+                    cells=", ".join(cells) or "-",
+                )
+            )
+    problems.settle()
+    return {
+        "width": len(rows[0]),
+        "height": len(rows),
+        "cities": [cities["1"][0], cities["2"][0]],
+        "mountains": terrain[MOUNTAIN],
+        "water": terrain[WATER],
+    }
+
+
+def to_grid(data: Mapping[str, Any]) -> str:
+    field = FortressMap.from_dict(data)
+    symbols = {WATER: "~", MOUNTAIN: "^", LAND: "."}
+
+    def symbol(cell: Hex) -> str:
+        return str(field.cities.index(cell) + 1) if cell in field.cities else symbols[field.terrain[cell]]
+
+    return drawn(
+        ([symbol(Hex.from_offset(column, row)) for column in range(field.width)] for row in range(field.height)),
+        shifted=True,
+    )
+
+
+GRID = MapGrid(GRID_LEGEND, from_grid, to_grid)
 
 
 def reading_order(cell: Hex) -> tuple[int, int]:

@@ -31,7 +31,7 @@ from engine.alternating import TakesTurns
 from engine.errors import MapError
 from engine.i18n import map_title, mark, ntr, tr
 from engine.ranks import ai, events, tutorial
-from engine.ranks.board import SHIPPED, RanksMap, generate_map
+from engine.ranks.board import GRID, SHIPPED, RanksMap, generate_map
 from engine.ranks.orders import Order
 from engine.ranks.rules import parse, play, remove
 from engine.ranks.state import PAWN, Army, RanksState, RanksView, from_data, make_view, to_data
@@ -99,6 +99,7 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
         "npcs": ["F3"],
         "capitals": ["B2", "E5"],
     }
+    map_grid = GRID
     min_players = 2
     max_players = 4
     default_players = 2

@@ -22,7 +22,7 @@ from typing import Any
 
 from engine.errors import MapError
 from engine.i18n import mark, tr
-from engine.maps import Problems, ShippedMaps, square_on_board
+from engine.maps import MapGrid, Problems, ShippedMaps, drawn, grid_rows, square_on_board, unknown_symbol
 from engine.rng import Rng, seed_state
 from engine.squaregrid import Square, SquareGrid
 
@@ -159,6 +159,77 @@ def _cells(data: Mapping[str, Any], key: str, what: str, board: set[Square], pro
             problems.found.append(tr("{what} {cell} is listed twice in {key}", what=tr(what), cell=cell.label, key=key))
         cells.add(cell)
     return cells
+
+
+GRID_LEGEND = (
+    (".", mark("open ground")),
+    ("#", mark("city cell")),
+    ("=", mark("NPC track")),
+    ("N", mark("NPC on its track")),
+    ("1", mark("capital of seat 1 (2, 3, 4: of the others)")),
+)
+CAPITAL_SYMBOLS = tuple(str(seat) for seat in range(1, MAX_PLAYERS + 1))
+
+
+def from_grid(text: str) -> dict[str, Any]:
+    """Map data of a board drawn as text, a line a row; capitals are city cells, NPCs stand on track."""
+    problems = Problems()
+    rows = grid_rows(text, problems)
+    kinds: dict[str, list[str]] = {"#": [], "=": [], "N": []}
+    capitals: dict[str, list[str]] = {symbol: [] for symbol in CAPITAL_SYMBOLS}
+    for line, row in enumerate(rows):
+        for column, symbol in enumerate(row):
+            label = Square(column, line).label
+            if symbol in capitals:
+                capitals[symbol].append(label)
+            elif symbol in kinds:
+                kinds[symbol].append(label)
+            elif symbol != ".":
+                problems.found.append(unknown_symbol(line, column, symbol, GRID_LEGEND))
+    seats = [symbol for symbol in CAPITAL_SYMBOLS if capitals[symbol]]
+    if seats != list(CAPITAL_SYMBOLS[: len(seats)]) or len(seats) < MIN_PLAYERS:
+        problems.found.append(
+            tr(
+                "draw a capital for each seat, 1 and 2 (3 and 4 for more players); the grid has {seats}",
+                seats=", ".join(seats) or "-",
+            )
+        )
+    for symbol in seats:
+        if len(capitals[symbol]) > 1:
+            problems.found.append(
+                tr(
+                    "draw capital {seat} once; the grid has it at {cells}",
+                    seat=symbol,
+                    cells=", ".join(capitals[symbol]),
+                )
+            )
+    problems.settle()
+    return {
+        "width": len(rows[0]),
+        "height": len(rows),
+        "cities": kinds["#"] + [capitals[seat][0] for seat in seats],
+        "tracks": kinds["="] + kinds["N"],
+        "npcs": kinds["N"],
+        "capitals": [capitals[seat][0] for seat in seats],
+    }
+
+
+def to_grid(data: Mapping[str, Any]) -> str:
+    board = RanksMap.from_dict(data)
+
+    def symbol(square: Square) -> str:
+        if square in board.capitals:
+            return str(board.capitals.index(square) + 1)
+        if square in board.npcs:
+            return "N"
+        return "=" if square in board.tracks else "#" if board.city_of(square) else "."
+
+    return drawn(
+        [symbol(Square(column, row)) for column in range(board.grid.width)] for row in range(board.grid.height)
+    )
+
+
+GRID = MapGrid(GRID_LEGEND, from_grid, to_grid)
 
 
 # --- generator ------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from engine.i18n import mark
 from engine.rng import seed_state
 from engine.ruleset import ClockPreset, Event, Option, Outcome, Resolution, Ruleset, SeatNamer, TutorialPage
 from engine.siege import ai, events, hints, tutorial
-from engine.siege.board import SHIPPED, SIZES, SiegeMap, generate_map
+from engine.siege.board import GRID, SHIPPED, SIZES, SiegeMap, generate_map
 from engine.siege.orders import Action
 from engine.siege.rules import CAPTURED, advance, neighbours, parse, play, remove
 from engine.siege.state import ENDINGS, SiegeState, SiegeView, from_data, make_view, to_data, upgrade_v1
@@ -82,6 +82,7 @@ class SiegeRuleset(TakesTurns, Ruleset[SiegeState, Action, SiegeView]):
     title = mark("Siege")
     rules_text = RULES_TEXT
     map_example = {"name": "Open field", "size": 10, "rivers": ["A5", "J6"], "mountains": {"C3": 1, "H8": 1}}
+    map_grid = GRID
     min_players = 2
     max_players = 2
     default_players = 2

@@ -23,7 +23,7 @@ from typing import Any
 
 from engine.errors import MapError
 from engine.i18n import mark, tr
-from engine.maps import Problems, ShippedMaps, square_on_board
+from engine.maps import MapGrid, Problems, ShippedMaps, drawn, grid_rows, square_on_board, unknown_symbol
 from engine.rng import Rng, seed_state
 from engine.squaregrid import Square, SquareGrid
 
@@ -139,6 +139,54 @@ class SiegeMap:
             "rivers": [sq.label for sq in sorted(self.rivers)],
             "mountains": {sq.label: level for sq, level in sorted(self.mountains.items())},
         }
+
+
+GRID_LEGEND = (
+    (".", mark("clear")),
+    ("~", mark("river")),
+    ("1", mark("mountain level 1")),
+    ("2", mark("mountain level 2")),
+    ("3", mark("mountain level 3")),
+)
+
+
+def from_grid(text: str) -> dict[str, Any]:
+    """Map data of a board drawn as text: row 1 is the last line, as the board is drawn."""
+    problems = Problems()
+    rows = grid_rows(text, problems)
+    size = len(rows)
+    if rows[0] and len(rows[0]) != size:
+        problems.found.append(
+            tr(
+                "a siege grid is square, 10 rows of 10 or 12 of 12; this one has {rows} rows of {columns}",
+                rows=size,
+                columns=len(rows[0]),
+            )
+        )
+    rivers, mountains = [], {}
+    for line, row in enumerate(rows):
+        for column, symbol in enumerate(row):
+            label = Square(column, size - 1 - line).label
+            if symbol == "~":
+                rivers.append(label)
+            elif symbol in ("1", "2", "3"):
+                mountains[label] = int(symbol)
+            elif symbol != ".":
+                problems.found.append(unknown_symbol(line, column, symbol, GRID_LEGEND))
+    problems.settle()
+    return {"size": size, "rivers": rivers, "mountains": mountains}
+
+
+def to_grid(data: Mapping[str, Any]) -> str:
+    board = SiegeMap.terrain(data)
+
+    def symbol(sq: Square) -> str:
+        return "~" if sq in board.rivers else str(board.mountains.get(sq, "."))
+
+    return drawn([symbol(Square(column, row)) for column in range(board.size)] for row in reversed(range(board.size)))
+
+
+GRID = MapGrid(GRID_LEGEND, from_grid, to_grid)
 
 
 def generate_map(seed: int | str, size: int = 10, level: int = 1) -> SiegeMap:

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import EngineError, Ruleset
+from engine.errors import MapError, OptionError
 from engine.rng import Rng
 from i18n import joined, tr
 from service.announcements import GameCancelled
@@ -56,6 +57,36 @@ def map_seat_counts(rs: Ruleset, map_name: str) -> tuple[int, ...]:
 def options_seat_counts(rs: Ruleset, options: str) -> tuple[int, ...]:
     """The numbers of players a game with these options (JSON text: a map given as data) can seat."""
     return tuple(seat_counts(rs, json.loads(options)))
+
+
+def needed_options(rs: Ruleset, chosen_map: str | dict[str, Any]) -> dict[str, Any]:
+    """The options a game on ``chosen_map`` (a shipped name or map data) needs set: none when the
+    defaults do, else one choice changed (a fortress map with water needs mode 2). A MapError says the
+    data is wrong; an OptionError that no such change cures is the first one met."""
+    changes: list[dict[str, Any]] = [{}] + [
+        {option.name: value}
+        for option in rs.options_schema()
+        if option.kind == "choice" and not option.generated
+        for value in option.choices
+        if value != option.default
+    ]
+    refused: OptionError | None = None
+    for change in changes:
+        try:
+            rs.normalize_options({**change, "map": chosen_map})
+        except MapError:
+            raise
+        except OptionError as err:
+            refused = refused or err
+        else:
+            return change
+    assert refused is not None  # the defaults were tried first
+    raise refused
+
+
+def playable_options(rs: Ruleset, chosen_map: str | dict[str, Any]) -> dict[str, Any]:
+    """Options a game on ``chosen_map`` can be played with (see ``needed_options``)."""
+    return rs.normalize_options({**needed_options(rs, chosen_map), "map": chosen_map})
 
 
 def shipped_maps(rs: Ruleset) -> tuple[str, ...]:
@@ -145,7 +176,7 @@ class Lobby:
                 tr("unknown game {name!r}; available: {names}", name=ruleset, names=joined(sorted(self.rulesets)))
             )
         rs = self.rulesets[ruleset]
-        settings = settle(rs, await self._server_map(guild_id, rs, chosen))
+        settings = settle(rs, await self._with_map(guild_id, rs, chosen))
         seats = await asyncio.to_thread(seat_counts, rs, settings.options)
         if not seats:
             raise GameError(
@@ -177,17 +208,24 @@ class Lobby:
         )
         return game, True
 
-    async def _server_map(self, guild_id: int, rs: Ruleset, chosen: Mapping[str, Any]) -> Mapping[str, Any]:
+    async def _with_map(self, guild_id: int, rs: Ruleset, chosen: Mapping[str, Any]) -> Mapping[str, Any]:
         """``chosen`` with a map of the server's own (/map upload) named in ``map`` replaced by a copy of
-        its data: the game keeps it whatever becomes of the map."""
+        its data (the game keeps it whatever becomes of the map), and with what the chosen map needs
+        that the creator left unset (a fortress map with water: mode 2)."""
         name = chosen.get("map")
-        if not isinstance(name, str) or name in shipped_maps(rs):
+        if not isinstance(name, str):
             return chosen
-        async with self.db.reading() as conn:
-            found = await server_maps.named(conn, guild_id, name)
-        if found is None or found.ruleset != rs.name:
-            return chosen  # the ruleset says the map is unknown, and which there are
-        return {**chosen, "map": found.data}
+        if name not in shipped_maps(rs):
+            async with self.db.reading() as conn:
+                found = await server_maps.named(conn, guild_id, name)
+            if found is None or found.ruleset != rs.name:
+                return chosen  # the ruleset says the map is unknown, and which there are
+            chosen = {**chosen, "map": found.data}
+        try:
+            needed = await asyncio.to_thread(needed_options, rs, chosen["map"])
+        except EngineError:
+            return chosen  # the options are checked next, and say why
+        return {**needed, **chosen}
 
     async def _just_opened(self, actor: Actor, channel_id: int, ruleset: str, options: dict[str, Any]) -> Game | None:
         since = self.clock.now() - REPEAT_SECONDS

@@ -9,17 +9,18 @@ import json
 import logging
 import re
 from dataclasses import replace
+from pathlib import PurePath
 from typing import Any
 
 from engine import EngineError, Ruleset
-from engine.errors import MapError, OptionError
+from engine.errors import MapError
 from engine.i18n import GENERATED
 from i18n import joined, ntr, tr
 from service import fairness
 from service.errors import GameError, NotAllowed
 from service.models import Actor
 from service.ops.games import Games
-from service.ops.lobby import seat_counts, shipped_maps
+from service.ops.lobby import playable_options, seat_counts, shipped_maps
 from service.storage import maps as rows
 from service.storage.maps import ServerMap
 
@@ -47,12 +48,14 @@ class ServerMaps:
         content: bytes,
         name: str | None,
         verdict: dict[str, Any] | None = None,
+        file_name: str = "",
     ) -> ServerMap:
-        """The map in ``content`` (a JSON file in ``ruleset``'s map format) kept for the server under
-        ``name`` (default: the name the file gives), with ``verdict`` if its fairness is known (a copy's);
-        refused with the reason if it is not a map the ruleset can play, or its name is taken."""
+        """The map in ``content`` (a JSON file in ``ruleset``'s map format, or its text grid) kept for the
+        server under ``name`` (default: the name the file gives, else the file's own), with ``verdict`` if
+        its fairness is known (a copy's); refused with every reason if it is not a map the ruleset can
+        play, or its name is taken."""
         rs = self._ruleset(ruleset)
-        named, data, seats = await asyncio.to_thread(checked, rs, content, name)  # a large map takes a while
+        named, data, seats = await asyncio.to_thread(checked, rs, content, name, file_name)  # large maps take a while
         made = ServerMap(0, guild_id, ruleset, named, data, seats, actor.user_id, self.clock.now(), verdict=verdict)
         async with self.db.transaction() as conn:
             if (taken := await rows.named(conn, guild_id, named)) is not None:
@@ -157,11 +160,22 @@ class ServerMaps:
         return self.rulesets[name]
 
 
-def checked(rs: Ruleset, content: bytes, name: str | None) -> tuple[str, dict[str, Any], tuple[int, ...]]:
+def checked(
+    rs: Ruleset, content: bytes, name: str | None, file_name: str = ""
+) -> tuple[str, dict[str, Any], tuple[int, ...]]:
     """The name, data and player counts of the map file ``content`` for ``rs`` (named ``name``, else as
-    the file names it), or a GameError listing every reason it is none: nothing else, whatever it holds."""
-    data = _read(content)
-    name = (name if name is not None else str(data.get("name", ""))).strip()
+    the file names it, else as the file is named), or a GameError listing every reason it is none:
+    nothing else, whatever it holds. A game on a grid takes its map drawn as text too."""
+    text = _text(content)
+    if rs.map_grid is not None and not text.lstrip().startswith(("{", "[")):
+        try:
+            data = rs.map_grid.read(text)
+        except MapError as err:
+            named = _name(name, {}, file_name)
+            raise GameError(_listing([*_name_problems(rs, named), *err.problems])) from None
+    else:
+        data = _json(text)
+    name = _name(name, data, file_name)
     problems = _name_problems(rs, name)
     unknown = sorted(set(data) - set(rs.map_example or {}))
     if unknown:  # kept and copied into every game: only what the map format reads
@@ -193,6 +207,11 @@ def checked(rs: Ruleset, content: bytes, name: str | None) -> tuple[str, dict[st
     return name, data, seats
 
 
+def _name(given: str | None, data: dict[str, Any], file_name: str) -> str:
+    """A map's name: the one given, else the one its data gives, else its file's."""
+    return (given if given is not None else str(data.get("name") or PurePath(file_name).stem)).strip()
+
+
 def _name_problems(rs: Ruleset, name: str) -> list[str]:
     """Why ``name`` cannot name a map of this server (none when it can)."""
     if not NAME.match(name):
@@ -216,29 +235,6 @@ def _listing(problems: list[str]) -> str:
     return "\n".join(lines)
 
 
-def playable_options(rs: Ruleset, data: str | dict[str, Any]) -> dict[str, Any]:
-    """Options a game on map ``data`` can be played with: the defaults, else one choice changed (a
-    fortress map with water needs mode 2, as a shipped one does). A MapError says the data is wrong;
-    an OptionError that no such change cures is the first one met."""
-    changes: list[dict[str, Any]] = [{}] + [
-        {option.name: value}
-        for option in rs.options_schema()
-        if option.kind == "choice" and not option.generated
-        for value in option.choices
-        if value != option.default
-    ]
-    refused: OptionError | None = None
-    for change in changes:
-        try:
-            return rs.normalize_options({**change, "map": data})
-        except MapError:
-            raise
-        except OptionError as err:
-            refused = refused or err
-    assert refused is not None  # the defaults were tried first
-    raise refused
-
-
 def refuse_large(size: int) -> None:
     """A file too large to be a map is refused before it is read."""
     if size > MAX_BYTES:
@@ -247,13 +243,17 @@ def refuse_large(size: int) -> None:
         )
 
 
-def _read(content: bytes) -> dict[str, Any]:
-    """The JSON object a map file holds, or the reason it holds none."""
+def _text(content: bytes) -> str:
+    """The text of a map file, or the reason it holds none."""
     refuse_large(len(content))
     try:
-        text = content.decode("utf-8-sig")
+        return content.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise GameError(tr("The file is not UTF-8 text; a map is a JSON file.")) from None
+        raise GameError(tr("The file is not UTF-8 text; a map file is text: JSON, or a drawn grid.")) from None
+
+
+def _json(text: str) -> dict[str, Any]:
+    """The JSON object a map file holds, or the reason it holds none."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:

@@ -4,8 +4,12 @@ broken map refused …" — a server's own map, from `/map upload` to a game on 
 from __future__ import annotations
 
 import asyncio
+import json
 
-from tests.e2e.conftest import open_tables
+import pytest
+
+from engine import RULESETS
+from tests.e2e.conftest import button, open_tables
 from tests.service.test_server_maps import renamed
 
 
@@ -58,6 +62,35 @@ async def test_a_server_uploads_a_map_plays_on_it_and_deletes_it(table):
     await fake.slash(table.alice, thread, "orders pass")
     await fake.slash(table.bob, thread, "orders pass")
     await table.post(lambda m: m.content.startswith("**Round 1.**"))  # the game plays on its own copy
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+async def test_each_games_own_map_is_uploaded_shown_and_a_game_on_it_played_to_its_end(table, ruleset):
+    """ "upload a map for each ruleset, see its preview, start and finish a game on it": the games on a
+    grid take the map drawn as text (named as its file is), the others JSON; the game ends when a
+    player surrenders after the first turn's orders."""
+    fake, channel, rs = table.fake, table.channel, RULESETS[ruleset]
+    table.bot.service.master.maps.verdict_games = 2
+    assert rs.map_example is not None
+    if rs.map_grid is not None:
+        file = ("Drawn.txt", rs.map_grid.draw(rs.map_example).encode())
+    else:
+        file = ("map.json", json.dumps({**rs.map_example, "name": "Drawn"}).encode())
+    up = await answered(await fake.slash(table.alice, channel, "map upload", game=ruleset, file=file))
+    assert "Map **Drawn** is this server's now" in up.content and up.attachments[0].is_png, up.content
+    shown = await answered(await fake.slash(table.carol, channel, "map show", name="drawn"))
+    assert shown.attachments[0].is_png and shown.attachments[0].description.startswith(f"{rs.title}: Drawn")
+
+    thread = await table.start_game(ruleset, map="Drawn")
+    assert next(m for m in fake.channel_messages(thread) if m.content.startswith("Map: **Drawn**")).attachments
+    for user in (table.alice, table.bob):  # whoever is to act (both, where orders are simultaneous)
+        await answered(await fake.slash(user, thread, "orders pass"))
+    asked = await fake.slash(table.alice, thread, "game surrender")
+    await fake.click(table.alice, asked.message, button(asked.message, "Surrender"))
+    over = await table.post(lambda m: "is over" in m.content)
+    assert f"Winner: <@{table.bob.id}>" in over.content and over.attachments[0].is_png, over.content
+    [game] = await table.bot.service.master.lookup.list_games(table.guild.id, include_ended=True)
+    assert game.row.status == "finished" and game.row.options["map"]["name"] == "Drawn"
 
 
 async def test_a_map_one_server_publishes_another_finds_copies_and_plays(tmp_path, cpu_pool):

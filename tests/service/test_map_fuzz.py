@@ -22,9 +22,9 @@ def test_a_mutated_map_file_is_a_map_or_a_clear_refusal(ruleset, seed):
     rs = RULESETS[ruleset]
     content = map_file(rs, random.Random(seed))
     try:
-        name, data, seats = checked(rs, content, None)
+        name, data, seats = checked(rs, content, None, "fuzz.txt")
     except GameError as refusal:
         said = str(refusal)
         assert said and "Traceback" not in said and len(said) < 1000, said
         return
-    assert name == data["name"] and seats and all(rs.min_players <= n <= rs.max_players for n in seats)
+    assert name == data["name"] and name and seats and all(rs.min_players <= n <= rs.max_players for n in seats)

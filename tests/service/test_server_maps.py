@@ -10,10 +10,10 @@ from importlib import resources
 
 import pytest
 
-from engine import RULESETS
+from engine import RULESETS, EngineError
 from service.errors import GameError, NotAllowed
 from service.models import Actor
-from service.ops.lobby import shipped_maps
+from service.ops.lobby import playable_options, shipped_maps
 from service.ops.maps import LISTED as MAPS_LISTED
 from service.ops.maps import MAX_BYTES, MAX_MAPS
 from service.presenter import Presenter
@@ -22,7 +22,6 @@ from tests.service.conftest import ADMIN, ALICE, BOB, GUILD
 
 PNG = b"\x89PNG\r\n\x1a\n"
 README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
-NEEDS = {"fortress": {"mode": 2}}  # its first shipped map has water and mountains, as mode 2 has
 
 
 def shipped_file(ruleset: str, name: str) -> bytes:
@@ -49,9 +48,11 @@ async def test_every_rulesets_map_format_is_uploaded_shown_and_played(env, rules
         channel_id=7,
         actor=ALICE,
         ruleset=ruleset,
-        chosen={"map": "home ground", **NEEDS.get(ruleset, {})},
+        chosen={"map": "home ground"},
     )
     assert lobby.row.options["map"] == made.data  # a copy: the game keeps it
+    # with what the map needs left unset set for it (fortress' first map has water: mode 2)
+    assert lobby.row.options == playable_options(RULESETS[ruleset], made.data)
     await env.master.maps.delete(GUILD, "HOME GROUND", ALICE)
     assert await env.master.maps.of_server(GUILD) == []
     for _ in range(min(made.seats) - 1):
@@ -68,6 +69,23 @@ async def test_the_example_rules_and_the_readme_give_is_a_map_the_server_can_kee
     assert text in README.read_text(encoding="utf-8"), f"the README lacks {ruleset}'s example: {text}"
     made = await env.master.maps.upload(GUILD, ALICE, ruleset, text.encode(), None)
     assert made.name == example["name"] and made.seats == (2,)
+
+
+@pytest.mark.parametrize("ruleset", sorted(name for name, rs in RULESETS.items() if rs.map_grid))
+async def test_a_map_drawn_as_text_is_kept_named_as_its_file_is(env, ruleset):
+    """ "or for the grid games a text grid, documented in /rules and the README" """
+    rs = RULESETS[ruleset]
+    assert rs.map_grid is not None and rs.map_example is not None
+    drawing = rs.map_grid.draw(rs.map_example)
+    assert drawing in README.read_text(encoding="utf-8"), f"the README lacks {ruleset}'s text grid:\n{drawing}"
+    made = await env.master.maps.upload(GUILD, ALICE, ruleset, drawing.encode(), None, file_name="Drawn map.txt")
+    assert made.name == "Drawn map" and made.seats == (2,)
+    assert made.data == {**rs.map_grid.read(drawing), "name": "Drawn map"}
+    with pytest.raises(GameError) as caught:
+        await env.master.maps.upload(GUILD, ALICE, ruleset, b"? .\n. . .", None, file_name="my_map.txt")
+    lines = str(caught.value).splitlines()
+    assert lines[0] == "This map cannot be played:" and "not 'my_map'" in lines[1], lines
+    assert "- grid row 2 has 3 cells; row 1 has 2" in lines and any("row 1, column 1: '?'" in line for line in lines)
 
 
 async def test_a_file_that_is_no_map_is_refused_saying_why(env):
@@ -181,6 +199,21 @@ async def test_a_map_named_in_any_script_is_kept_and_listed_as_named(env):
     listed = await env.master.maps.of_server(GUILD)
     assert sorted(m.name for m in listed) == ["Долина вітрів", "山谷"] and all(m.data["name"] == m.name for m in listed)
     assert sorted(await env.master.maps.names(GUILD, "conquest")) == ["Долина вітрів", "山谷"]
+
+
+async def test_an_option_the_creator_sets_is_kept_even_where_the_map_needs_another(env):
+    """A map with water needs fortress mode 2 or 3: left unset it is set, chosen as 1 it is refused."""
+    await env.master.maps.upload(GUILD, ALICE, "fortress", shipped_file("fortress", "lakes"), "Lake shore")
+    for name in ("Lake shore", "lakes"):  # the server's map, the shipped one
+        with pytest.raises(EngineError, match="use mode 2 or 3"):
+            await env.master.lobby.open_game(
+                guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="fortress", chosen={"map": name, "mode": 1}
+            )
+        lobby, _ = await env.master.lobby.open_game(
+            guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="fortress", chosen={"map": name, "mode": 3}
+        )
+        assert lobby.row.options["mode"] == 3
+        await env.master.lobby.cancel(lobby.id, ALICE)
 
 
 async def test_a_lobby_on_a_server_map_says_which_player_counts_it_starts_with(env):
