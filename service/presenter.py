@@ -25,7 +25,7 @@ from service.gameoptions import creation_options, duration
 from service.lookalike import drawable, told_apart
 from service.markup import COLOUR_EMOJI, player_name, when
 from service.models import FINISHED, RUNNING, Game, PlayerRow, computer_title
-from service.ops.games import Games
+from service.ops.games import Games, ruleset_named
 from service.ops.history import History, PastTurn
 from service.ops.lobby import map_seat_counts, options_seat_counts, playable_options
 from service.ops.ratings import Standing
@@ -142,12 +142,8 @@ class Presenter:
         ]
 
     def card(self, name: str) -> RulesetCard:
-        found = next((card for card in self.cards() if card.name == name), None)
-        if found is None:
-            raise GameError(
-                tr("unknown game {name!r}; available: {names}", name=name, names=joined(sorted(self.rulesets)))
-            )
-        return found
+        ruleset_named(self.rulesets, name)
+        return next(card for card in self.cards() if card.name == name)
 
     def bot_levels(self, game: Game) -> list[str]:
         """The computer levels a seat of this game can be given, weakest first."""

@@ -24,7 +24,8 @@ from typing import Any
 from engine.errors import MapError
 from engine.hexgrid import DIRECTIONS, Hex, hexagon, orbit, ring
 from engine.i18n import mark, ntr, tr
-from engine.maps import Problems, ShippedMaps, hex_on_board
+from engine.mapfiles import Problems
+from engine.maps import ShippedMaps, hex_on_board
 from engine.rng import Rng, seed_state
 
 

@@ -11,7 +11,7 @@ from engine.contract.values import Event, OrderT, S, SeatNamer, TutorialPage
 from engine.i18n import tr
 
 if TYPE_CHECKING:
-    from engine.maps import MapGrid
+    from engine.mapfiles import MapGrid
 
 
 class GameTexts(ABC, Generic[S, OrderT]):

@@ -22,7 +22,8 @@ from typing import Any
 from engine.errors import MapError
 from engine.hexgrid import Hex
 from engine.i18n import mark, tr
-from engine.maps import MapGrid, Problems, ShippedMaps, drawn, grid_rows, hex_on_board, unknown_symbol
+from engine.mapfiles import MapGrid, Problems, drawn, grid_rows, unknown_symbol
+from engine.maps import ShippedMaps, hex_on_board
 from engine.rng import Rng, seed_state
 
 LAND, WATER, MOUNTAIN = "land", "water", "mountain"

@@ -22,7 +22,8 @@ from typing import Any
 
 from engine.errors import MapError
 from engine.i18n import tr
-from engine.maps import Problems, ShippedMaps
+from engine.mapfiles import Problems
+from engine.maps import ShippedMaps
 from engine.rng import Rng, seed_state
 
 REACH = 1e6  # the farthest a node may lie from 0 in either direction (so spans stay finite)

@@ -23,7 +23,8 @@ from typing import Any
 
 from engine.errors import MapError
 from engine.i18n import mark, tr
-from engine.maps import MapGrid, Problems, ShippedMaps, drawn, grid_rows, square_on_board, unknown_symbol
+from engine.mapfiles import MapGrid, Problems, drawn, grid_rows, unknown_symbol
+from engine.maps import ShippedMaps, square_on_board
 from engine.rng import Rng, seed_state
 from engine.squaregrid import Square, SquareGrid
 

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, TypeVar, overload
 
 from engine import RULESETS, EngineError, Ruleset
-from i18n import mark, tr
+from i18n import joined, mark, tr
 from service.announcements import News
 from service.clock import Clock
 from service.errors import Conflict, GameError, GameNotFound, NotAllowed, WrongPhase
@@ -53,6 +53,13 @@ class NothingToDo(Exception):
 
 def no_fault(point: str) -> None:
     return None
+
+
+def ruleset_named(rulesets: Mapping[str, Ruleset], name: str) -> Ruleset:
+    """The ruleset called ``name``, or a GameError naming those there are."""
+    if name not in rulesets:
+        raise GameError(tr("unknown game {name!r}; available: {names}", name=name, names=joined(sorted(rulesets))))
+    return rulesets[name]
 
 
 class Games:

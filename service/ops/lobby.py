@@ -13,6 +13,7 @@ from typing import Any
 
 from engine import EngineError, Ruleset
 from engine.errors import MapError, OptionError
+from engine.i18n import map_title, titled
 from engine.rng import Rng
 from i18n import joined, tr
 from service.announcements import GameCancelled
@@ -20,7 +21,7 @@ from service.daily import AUTO, Daily
 from service.errors import GameError, NotAllowed, WrongPhase
 from service.gameoptions import settle
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, Reliability, TimeSettings, computer_name
-from service.ops.games import Games
+from service.ops.games import Games, ruleset_named
 from service.storage import games as rows
 from service.storage import maps as server_maps
 from service.storage import reliability
@@ -121,11 +122,7 @@ class Lobby:
         rated: bool = True,
     ) -> Game:
         """A new lobby, with its creator seated in it."""
-        if ruleset not in self.rulesets:
-            raise GameError(
-                tr("unknown game {name!r}; available: {names}", name=ruleset, names=joined(sorted(self.rulesets)))
-            )
-        rs = self.rulesets[ruleset]
+        rs = ruleset_named(self.rulesets, ruleset)
         options = rs.normalize_options(options)
         check_settings(time)
         low = rs.min_players if min_players is None else min_players
@@ -171,11 +168,7 @@ class Lobby:
         """A lobby for ``ruleset`` with the options as players chose them (see ``service.gameoptions``),
         seating as many players as its map allows. Returns the game and whether it is new: the same
         game opened again by the same player within a few seconds (a double tap) is the first one."""
-        if ruleset not in self.rulesets:
-            raise GameError(
-                tr("unknown game {name!r}; available: {names}", name=ruleset, names=joined(sorted(self.rulesets)))
-            )
-        rs = self.rulesets[ruleset]
+        rs = ruleset_named(self.rulesets, ruleset)
         settings = settle(rs, await self._with_map(guild_id, rs, chosen))
         seats = await asyncio.to_thread(seat_counts, rs, settings.options)
         if not seats:
@@ -218,8 +211,18 @@ class Lobby:
         if name not in shipped_maps(rs):
             async with self.db.reading() as conn:
                 found = await server_maps.named(conn, guild_id, name)
+                own = [m.name for m in await server_maps.of_server(conn, guild_id, rs.name)] if found is None else []
             if found is None or found.ruleset != rs.name:
-                return chosen  # the ruleset says the map is unknown, and which there are
+                if own:  # else the ruleset says the map is unknown, and which there are
+                    raise GameError(
+                        tr(
+                            "unknown map {name!r}; shipped maps: {names}; this server's: {own}",
+                            name=name,
+                            names=titled(shipped_maps(rs), map_title),
+                            own=joined(own),
+                        )
+                    )
+                return chosen
             chosen = {**chosen, "map": found.data}
         try:
             needed = await asyncio.to_thread(needed_options, rs, chosen["map"])

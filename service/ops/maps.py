@@ -19,8 +19,9 @@ from i18n import joined, ntr, tr
 from service import fairness
 from service.errors import GameError, NotAllowed
 from service.models import Actor
-from service.ops.games import Games
+from service.ops.games import Games, ruleset_named
 from service.ops.lobby import playable_options, seat_counts, shipped_maps
+from service.runtime.claims import FAIRNESS
 from service.storage import maps as rows
 from service.storage.maps import ServerMap
 
@@ -28,6 +29,7 @@ log = logging.getLogger(__name__)
 
 MAX_BYTES = 64 * 1024  # a map file: the largest any ruleset accepts is a few kilobytes of JSON
 MAX_MAPS = 50  # kept by one server
+CLAIMED_AT_MOST = 20  # unmeasured maps a process looks at for one no other process measures
 FOUND_AT_MOST = 25  # published maps a search lists (a menu's choices)
 LISTED = 15  # problems a refusal lists (each under 300 characters: one Discord message holds them)
 STAND_IN = "map"  # the name the engine checks a map under when the name given was refused
@@ -54,7 +56,7 @@ class ServerMaps:
         server under ``name`` (default: the name the file gives, else the file's own), with ``verdict`` if
         its fairness is known (a copy's); refused with every reason if it is not a map the ruleset can
         play, or its name is taken."""
-        rs = self._ruleset(ruleset)
+        rs = ruleset_named(self.rulesets, ruleset)
         named, data, seats = await asyncio.to_thread(checked, rs, content, name, file_name)  # large maps take a while
         made = ServerMap(0, guild_id, ruleset, named, data, seats, actor.user_id, self.clock.now(), verdict=verdict)
         async with self.db.transaction() as conn:
@@ -122,21 +124,31 @@ class ServerMaps:
         return await self.upload(guild_id, actor, found.ruleset, content, name or found.name, found.verdict)
 
     async def measure_next(self) -> ServerMap | None:
-        """The fairness of the oldest map not measured yet, measured and kept (None: every map is):
-        each self-play game a long job of the pool, in a process of its own below the bots' work. A map
-        that cannot be measured (its games fail) gets a verdict saying so, not another try forever."""
+        """The fairness of the oldest map not measured yet, measured and kept (None: every map is, or
+        other bot processes on the database hold the rest: ``FAIRNESS`` leases, so each map is measured
+        by one); the map as it is when another process took it over meanwhile."""
         async with self.db.reading() as conn:
-            found = await rows.unmeasured(conn, sorted(self.rulesets))
-        if found is None:
-            return None
+            waiting = await rows.unmeasured(conn, sorted(self.rulesets), CLAIMED_AT_MOST)
+        for found in waiting:
+            async with self.games.claims.holding(FAIRNESS, found.id) as held:
+                if held:
+                    return await self._measure(found)
+        return None
+
+    async def _measure(self, found: ServerMap) -> ServerMap:
+        """Each self-play game a long job of the pool, in a process of its own below the bots' work. A
+        map that cannot be measured (its games fail) gets a verdict saying so, not another try forever."""
         rs = self.rulesets[found.ruleset]
         players = min(found.seats)
+        winners: list[int | None] = []
         try:
             options = await asyncio.to_thread(playable_options, rs, found.data)
-            winners = [
-                await self.games.pool.run_long(fairness.self_play, rs, options, players, seed, fairness.LEVEL)
-                for seed in range(self.verdict_games)
-            ]
+            for seed in range(self.verdict_games):
+                if not await self.games.claims.keep(FAIRNESS, found.id):
+                    return found  # another process measures it now
+                winners.append(
+                    await self.games.pool.run_long(fairness.self_play, rs, options, players, seed, fairness.LEVEL)
+                )
             verdict = fairness.tally(winners, players)
         except Exception:  # noqa: BLE001 - one map's failure never stops the others being measured
             log.exception("the fairness of map #%s (%s) cannot be measured", found.id, found.name)
@@ -151,13 +163,6 @@ class ServerMaps:
         if found.author_id != actor.user_id and not actor.is_admin:
             raise NotAllowed(refusal)
         return found
-
-    def _ruleset(self, name: str) -> Ruleset:
-        if name not in self.rulesets:
-            raise GameError(
-                tr("unknown game {name!r}; available: {names}", name=name, names=joined(sorted(self.rulesets)))
-            )
-        return self.rulesets[name]
 
 
 def checked(

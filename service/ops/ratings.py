@@ -18,9 +18,8 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from engine import Ruleset
-from i18n import joined, tr
-from service.errors import GameError
 from service.models import GameRow, computer_title
+from service.ops.games import ruleset_named
 from service.storage import ratings as rows
 from service.storage.store import Connection, Store
 
@@ -65,10 +64,7 @@ class Ratings:
 
     async def leaderboard(self, ruleset: str, scope: int = GLOBAL, limit: int = 15) -> list[Standing]:
         """The best rated players of ``ruleset`` in ``scope`` (a guild id, or GLOBAL)."""
-        if ruleset not in self.rulesets:
-            raise GameError(
-                tr("unknown game {name!r}; available: {names}", name=ruleset, names=joined(sorted(self.rulesets)))
-            )
+        ruleset_named(self.rulesets, ruleset)
         async with self.db.reading() as conn:
             return [_standing(row) for row in await rows.best(conn, scope, ruleset, limit)]
 

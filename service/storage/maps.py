@@ -103,14 +103,14 @@ async def set_published(conn: Connection, map_id: int, at: float | None) -> None
     await conn.execute("UPDATE server_maps SET published_at = ? WHERE id = ?", (at, map_id))
 
 
-async def unmeasured(conn: Connection, rulesets: Sequence[str]) -> ServerMap | None:
-    """The oldest map of these rulesets whose fairness is not measured yet."""
+async def unmeasured(conn: Connection, rulesets: Sequence[str], limit: int) -> list[ServerMap]:
+    """The oldest maps of these rulesets whose fairness is not measured yet, oldest first."""
     marks = ",".join("?" * len(rulesets))
     async with conn.execute(
-        f"SELECT * FROM server_maps WHERE verdict IS NULL AND ruleset IN ({marks}) ORDER BY id LIMIT 1", tuple(rulesets)
+        f"SELECT * FROM server_maps WHERE verdict IS NULL AND ruleset IN ({marks}) ORDER BY id LIMIT ?",
+        (*rulesets, limit),
     ) as cursor:
-        row = await cursor.fetchone()
-    return _map(row) if row is not None else None
+        return [_map(row) for row in await cursor.fetchall()]
 
 
 async def set_verdict(conn: Connection, map_id: int, verdict: dict[str, Any]) -> None:

@@ -72,6 +72,13 @@ async def test_each_games_own_map_is_uploaded_shown_and_a_game_on_it_played_to_i
     fake, channel, rs = table.fake, table.channel, RULESETS[ruleset]
     table.bot.service.master.maps.verdict_games = 2
     assert rs.map_example is not None
+    broken = ("b.json", json.dumps({**rs.map_example, "note": "mine"}).encode())
+    refused = await answered(
+        await fake.slash(table.alice, channel, "map upload", game=ruleset, file=broken, name="bad_name")
+    )
+    lines = refused.content.splitlines()  # every problem at once, one a line
+    assert refused.ephemeral and lines[0].endswith("This map cannot be played:") and len(lines) == 3, lines
+    assert "not 'bad_name'" in lines[1] and "'note' is no entry" in lines[2], lines
     if rs.map_grid is not None:
         file = ("Drawn.txt", rs.map_grid.draw(rs.map_example).encode())
     else:

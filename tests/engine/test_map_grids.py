@@ -9,7 +9,7 @@ from importlib import resources
 import pytest
 
 from engine import RULESETS, MapError, find_ruleset
-from engine.maps import MapGrid
+from engine.mapfiles import MapGrid
 
 GRID_GAMES = sorted(name for name, rs in RULESETS.items() if rs.map_grid is not None)
 

@@ -8,11 +8,12 @@ import asyncio
 import pytest
 
 from service.clock import ManualClock
-from service.runtime.claims import LEASE_SECONDS, OUTBOX, WAKE
+from service.runtime.claims import FAIRNESS, LEASE_SECONDS, OUTBOX, WAKE
 from service.runtime.gameservice import GameService
 from service.storage.instancelock import AlreadyRunning
 from service.storage.store import BOT, SOLE, open_store
 from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, GUILD, HOUR, Env, ListSink
+from tests.service.test_server_maps import shipped_file
 
 pytestmark = pytest.mark.postgresql_only("several bot processes share only a PostgreSQL database")
 
@@ -93,6 +94,38 @@ async def test_a_dead_processs_lease_is_taken_at_once_and_a_silent_ones_when_it_
     assert not await second.master.games.claims.take(WAKE, 7)  # its holder lives and its lease runs
     first.clock.advance(2)
     assert await second.master.games.claims.take(WAKE, 7)  # a silent holder's lease has expired
+
+
+async def test_each_maps_fairness_is_measured_by_one_process(two, monkeypatch):
+    """Every process's sweep measures the maps left unmeasured; a map another holds is left to it, and a
+    map whose holder lost its lease mid-way is measured by whoever holds it then."""
+    first, second = two
+    for process in two:
+        process.master.maps.verdict_games = 2
+    one = await first.master.maps.upload(GUILD, ALICE, "conquest", shipped_file("conquest", "duel"), "One")
+    other = await first.master.maps.upload(GUILD, ALICE, "conquest", shipped_file("conquest", "duel"), "Other")
+    assert await first.master.games.claims.take(FAIRNESS, one.id)  # the first is measuring One
+    measured = await second.master.maps.measure_next()
+    assert measured is not None and measured.id == other.id  # One is left to the first
+    assert await second.master.maps.measure_next() is None  # nothing left that no one holds
+    assert (await second.master.maps.named(GUILD, "One")).verdict is None
+
+    await first.master.games.claims.release(FAIRNESS, one.id)
+    pool, played = first.master.games.pool, first.master.games.pool.run_long
+
+    async def overtaken(*job):  # the first falls silent during a game; the second takes One over
+        result = await played(*job)
+        first.clock.advance(LEASE_SECONDS + 1)
+        assert await second.master.games.claims.take(FAIRNESS, one.id)
+        return result
+
+    monkeypatch.setattr(pool, "run_long", overtaken)
+    lost = await first.master.maps.measure_next()
+    assert lost is not None and lost.id == one.id and lost.verdict is None  # the first stopped
+    assert (await first.master.maps.named(GUILD, "One")).verdict is None
+    monkeypatch.undo()
+    await second.master.games.claims.release(FAIRNESS, one.id)
+    assert (await second.master.maps.measure_next()).id == one.id
 
 
 async def test_a_change_made_by_another_process_while_a_turn_is_planned_is_kept(two):

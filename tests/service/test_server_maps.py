@@ -158,10 +158,14 @@ async def test_a_server_keeps_a_bounded_number_of_maps(env):
 async def test_another_rulesets_or_servers_map_is_not_found_at_create(env):
     await env.master.maps.upload(GUILD, ALICE, "conquest", shipped_file("conquest", "duel"), "Arena")
     for guild, ruleset in ((GUILD + 1, "conquest"), (GUILD, "siege")):
-        with pytest.raises(Exception, match="unknown map 'Arena'"):
+        with pytest.raises(Exception, match="unknown map 'Arena'; shipped maps: [^;]*$"):
             await env.master.lobby.open_game(
                 guild_id=guild, channel_id=7, actor=Actor(9, "Zed"), ruleset=ruleset, chosen={"map": "Arena"}
             )
+    with pytest.raises(GameError, match="unknown map 'Aren'; shipped maps: .*duel.*; this server's: Arena$"):
+        await env.master.lobby.open_game(
+            guild_id=GUILD, channel_id=7, actor=Actor(9, "Zed"), ruleset="conquest", chosen={"map": "Aren"}
+        )
 
 
 async def test_a_published_map_is_found_and_copied_by_another_server(env):
