@@ -56,6 +56,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_autocomplete.py --players 30 --rounds 10
 	$(BIN)/python bench/bench_map_fuzz.py --files 2000
 	$(BIN)/python bench/bench_map_fairness.py --games 10
+	$(BIN)/python bench/bench_verdict_load.py --rounds 2
 	$(BIN)/python bench/bench_processes.py --quick
 	$(BIN)/python bench/soak.py --quick
 	$(BIN)/python bench/bench_discord.py
