@@ -60,11 +60,12 @@ class MapGrid:
         return f"```\n{self.draw(data)}\n```\n{legend}"
 
 
-def grid_rows(text: str, problems: Problems) -> list[list[str]]:
+def grid_rows(text: str, problems: Problems, words: bool = False) -> list[list[str]]:
     """The rows of a map drawn as text, first line first: every character of a line but spaces is a
-    cell (spaces only line cells up). A row empty or of another length than the first is a problem."""
+    cell (spaces only line cells up), or with ``words`` every word is. A row empty or of another
+    length than the first is a problem."""
     lines = text.replace("\r\n", "\n").replace("\t", " ").strip("\n").split("\n")
-    rows = [[symbol for symbol in line if symbol != " "] for line in lines]
+    rows = [line.split() if words else [symbol for symbol in line if symbol != " "] for line in lines]
     for number, row in enumerate(rows, 1):
         if len(row) != len(rows[0]):
             problems.found.append(

@@ -28,7 +28,7 @@ from typing import Any
 
 from engine import standings
 from engine.conquest import ai, events, rules, tutorial
-from engine.conquest.board import SHIPPED, SIZES, ConquestMap, generate_map
+from engine.conquest.board import GRID, SHIPPED, SIZES, ConquestMap, generate_map
 from engine.conquest.orders import Order, hide_running_autos, parse, suggest
 from engine.conquest.state import Cell, ConquestState, ConquestView, from_data, make_view, to_data, upgrade_v1
 from engine.errors import OptionError
@@ -73,6 +73,7 @@ class ConquestRuleset(Ruleset[ConquestState, Order, ConquestView]):
         "garrisons": {"B2": 3, "C3": 3},
         "starts": {"2": ["A1", "D4"]},
     }
+    map_grid = GRID
     departure_note = mark("their cells turn neutral")
     min_players = 2
     max_players = 6

@@ -16,6 +16,7 @@ Rows use the board's odd-r layout: odd rows (2, 4, ... as labelled) are drawn ha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -24,7 +25,7 @@ from typing import Any
 from engine.errors import MapError
 from engine.hexgrid import DIRECTIONS, Hex, hexagon, orbit, ring
 from engine.i18n import mark, ntr, tr
-from engine.mapfiles import Problems
+from engine.mapfiles import MapGrid, Problems, drawn, grid_rows, unknown_symbol
 from engine.maps import ShippedMaps, hex_on_board
 from engine.rng import Rng, seed_state
 
@@ -134,6 +135,83 @@ def _parse_layout(layout: Any, problems: Problems) -> dict[Hex, CellType]:
             )
         )
     return types
+
+
+GRID_LEGEND = (
+    (".", mark("no cell")),
+    ("n", mark("normal")),
+    ("b", mark("bronze")),
+    ("s", mark("silver")),
+    ("g", mark("gold")),
+    ("b3", mark("a cell with 3 neutral units")),
+    ("n@1", mark("seat 1's start (@2 to @6: the others')")),
+)
+GRID_TOKEN = re.compile(r"([nbsg])(?:(\d{1,5})|@([1-6]))?", re.IGNORECASE)
+
+
+def from_grid(text: str) -> dict[str, Any]:
+    """Map data of a board drawn as text, a word a cell (odd rows may be indented half a cell); the
+    seats drawn decide the one player count the map takes."""
+    problems = Problems()
+    rows = grid_rows(text, problems, words=True)
+    layout: list[str] = []
+    garrisons: dict[str, int] = {}
+    starts: dict[int, list[str]] = {}
+    for line, row in enumerate(rows):
+        tokens = []
+        for column, word in enumerate(row):
+            drawn = GRID_TOKEN.fullmatch(word)
+            if drawn is None:
+                if word != ".":
+                    problems.found.append(unknown_symbol(line, column, word, GRID_LEGEND))
+                tokens.append(".")
+                continue
+            kind, units, seat = drawn.groups()
+            tokens.append(kind.lower())
+            label = Hex.from_offset(column, line).label
+            if units is not None:
+                garrisons[label] = int(units)
+            if seat is not None:
+                starts.setdefault(int(seat), []).append(label)
+        layout.append(" ".join(tokens))
+    if sorted(starts) != list(range(1, len(starts) + 1)) or len(starts) < 2:
+        problems.found.append(
+            tr(
+                "mark a start for each seat, @1 and @2 (to @6 for more players); the grid has {seats}",
+                seats=", ".join(f"@{seat}" for seat in sorted(starts)) or "-",
+            )
+        )
+    for seat, cells in sorted(starts.items()):
+        if len(cells) > 1:
+            problems.found.append(
+                tr("mark start @{seat} once; the grid has it at {cells}", seat=seat, cells=", ".join(cells))
+            )
+    problems.settle()
+    return {
+        "layout": layout,
+        "garrisons": garrisons,
+        "starts": {str(len(starts)): [starts[seat][0] for seat in sorted(starts)]},
+    }
+
+
+def to_grid(data: Mapping[str, Any]) -> str:
+    """A map drawn as text, with the starts of the fewest players it takes (a drawing holds one count)."""
+    board = ConquestMap.from_dict(data)
+    seats = {cell: seat for seat, cell in enumerate(board.starts[min(board.starts)], 1)}
+
+    def word(cell: Hex) -> str:
+        if cell not in board.types:
+            return "."
+        kind = board.types[cell].token
+        return f"{kind}@{seats[cell]}" if cell in seats else f"{kind}{board.garrisons.get(cell) or ''}"
+
+    rows, columns = max(c.row for c in board.types) + 1, max(c.col for c in board.types) + 1
+    return drawn(
+        ([word(Hex.from_offset(column, row)) for column in range(columns)] for row in range(rows)), shifted=True
+    )
+
+
+GRID = MapGrid(GRID_LEGEND, from_grid, to_grid)
 
 
 def _parse_garrisons(data: Any, types: Mapping[Hex, CellType], problems: Problems) -> dict[Hex, int]:
