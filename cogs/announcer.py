@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs.buttons import rematch_view, take_seat_view
-from cogs.common import GameChannel, client_service, fetch_game_channel, lacking, plain, upload_file
+from cogs.common import GameChannel, client_service, fetch_game_channel, fitted, lacking, plain, upload_file
 from cogs.lobby import LobbyCards, web_button
+from cogs.ratings import leaderboard_lines
 from cogs.redelivery import posted_before
 from cogs.translator import server_language
-from i18n import using
+from i18n import tr, using
 from service.announcements import Reminder
 from service.errors import GameNotFound
 from service.models import Announcement, Game
@@ -33,7 +34,9 @@ from service.posts import DirectMessage, Post, in_words
 from service.runtime.outbox import Blocked, Undeliverable
 
 if TYPE_CHECKING:
+    from service.ops.ratings import Standing
     from service.runtime.gameservice import GameService
+    from service.storage.seasons import Season
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +49,11 @@ def needed_for(channel: GameChannel, post: Post) -> list[str]:
     """The permissions ``post`` needs in ``channel`` (Discord's names for them)."""
     send = "send_messages_in_threads" if isinstance(channel, discord.Thread) else "send_messages"
     return ["view_channel", send, *(["attach_files"] if post.uploads else [])]
+
+
+def season_nonce(guild_id: int, number: int) -> str:
+    """The nonce of a season's final post (Discord takes 25 characters at most)."""
+    return hashlib.blake2b(f"season:{guild_id}:{number}".encode(), digest_size=12).hexdigest()
 
 
 def hold_nonce(game_id: int, whom: str, since: float) -> str:
@@ -94,6 +102,20 @@ class DiscordAnnouncer:
             await self.service.master.timekeeping.release(game.id)  # a post got through: the clock runs again
         if announcement.kind != Reminder.kind:  # the card shows the game as it is now, once the posts are out
             self.cards.refresh_later(game.id)
+
+    async def post_season_end(self, season: Season, number: int, tables: list[tuple[str, list[Standing]]]) -> None:
+        """The season's final tables, in the server's language, where its managers asked for them; a
+        retry after a crash is the same post (its nonce), never a second one."""
+        try:
+            channel = await fetch_game_channel(self.client, season.channel_id)
+            with using(await server_language(self.client, season.guild_id)):
+                lines = [tr("🏁 **Season {number} is over.** Its final tables:", number=number)]
+                for ruleset, board in tables:
+                    lines += ["", f"**{self.service.presenter.ruleset_title(ruleset)}**", *leaderboard_lines(board)]
+                text = fitted("\n".join(lines))
+            await channel.send(text, nonce=season_nonce(season.guild_id, number), allowed_mentions=NO_PINGS)
+        except (discord.Forbidden, discord.NotFound) as err:
+            raise Undeliverable(str(err)) from err
 
     async def _post(self, channel: GameChannel, a: Announcement, game: Game, post: Post, nonce: str = "") -> None:
         """Post it once (``nonce``: the announcement's own, unless one announcement posts several);

@@ -1,7 +1,8 @@
 """/config language: the language of what everyone in the server reads (round posts, announcements,
 boards, the lobby card); server managers (Manage Server) choose it. /config web: whether the server's
-games have pages on the web site, listed or only by their links. /config check: what the bot lacks in
-each channel with games (and the one it is asked in)."""
+games have pages on the web site, listed or only by their links. /config season: how long the server's
+seasons last, and where their final tables go. /config check: what the bot lacks in each channel with
+games (and the one it is asked in)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from discord.ext import commands
 
 from cogs.common import ThinksFirst, actor_of, client_cards, fetch_game_channel, fitted, lacking
 from i18n import LANGUAGES, language_name, set_language, tr
+from service.ops.seasons import LONGEST_DAYS
 from service.posts import permission_names
 from service.runtime.gameservice import GameService
+from service.storage.seasons import Season
 from service.website import MODES, OFF, PUBLIC
 
 
@@ -24,6 +27,7 @@ class ConfigCog(
     def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.languages, self.lookup = bot, service.languages, service.master.lookup
         self.website = service.website
+        self.seasons, self.clock = service.master.seasons, service.clock
 
     @app_commands.command(name="check", description="What the bot lacks in each channel with games here")
     async def check(self, interaction: discord.Interaction) -> None:
@@ -75,6 +79,25 @@ class ConfigCog(
             text += "\n" + tr("This bot has no web site yet: its operator sets PUBLIC_URL and runs `bot.py web`.")
         return text
 
+    @app_commands.command(name="season", description="How long this server's seasons last (leaderboards per season)")
+    @app_commands.describe(
+        days="Days a season lasts (0: no seasons; leave out to see the current season)",
+        channel="Where each season's final table is posted (default: here)",
+    )
+    async def season(
+        self,
+        interaction: discord.Interaction,
+        days: app_commands.Range[int, 0, LONGEST_DAYS] | None = None,
+        channel: discord.TextChannel | None = None,
+    ) -> None:
+        guild = interaction.guild_id or 0
+        if days is None:
+            season = await self.seasons.of_server(guild)
+        else:
+            place = channel.id if channel is not None else interaction.channel_id or 0
+            season = await self.seasons.set(guild, days, place, actor_of(interaction))
+        await interaction.followup.send(season_text(season, self.clock.now()), ephemeral=True)
+
     @app_commands.command(name="language", description="The language of game posts and boards in this server")
     @app_commands.describe(language="The new language (leave out to see the current one)")
     @app_commands.choices(language=[app_commands.Choice(name=language_name(code), value=code) for code in LANGUAGES])
@@ -91,3 +114,18 @@ class ConfigCog(
                 language=language_name(chosen),
             )
         await interaction.followup.send(text, ephemeral=True)
+
+
+def season_text(season: Season | None, now: float) -> str:
+    """What the server's seasons are now, for its managers."""
+    running = season.number_at(now) if season is not None else None
+    if season is None or running is None:
+        return tr("This server has no seasons: `/config season days:30` starts them (leaderboards per season).")
+    return tr(
+        "Season {number} runs until <t:{end}:f>; seasons last {days} days, each ending with its final table in "
+        "<#{channel}>. `/leaderboard period:this season` shows it.",
+        number=running,
+        end=int(season.ends_at(running)),
+        days=season.days,
+        channel=season.channel_id,
+    )

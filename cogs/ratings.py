@@ -1,4 +1,5 @@
-"""/leaderboard and /stats: ratings from finished rated games, in this server or in every server."""
+"""/leaderboard and /stats: ratings from finished rated games, in this server or in every server;
+/leaderboard also within the server's season running now or the last one ended (/config season)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from discord.ext import commands
 from cogs.common import ThinksFirst, plain, png_file
 from cogs.rules import ruleset_names
 from i18n import ntr, tr
+from service.errors import GameError
 from service.ops.ratings import GLOBAL, Standing
 from service.runtime.gameservice import GameService
 
@@ -26,29 +28,50 @@ def _record(standing: Standing) -> str:
     )
 
 
+def leaderboard_lines(board: list[Standing]) -> list[str]:
+    """A leaderboard, a line a player: members by mention (pinging no one where it is sent)."""
+    return [
+        f"{place}. {f'<@{s.user_id}>' if s.user_id is not None else s.shown_name} — {_record(s)}"
+        for place, s in enumerate(board, start=1)
+    ]
+
+
 class RatingsCog(ThinksFirst, commands.Cog):
     def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.ratings, self.presenter = bot, service.master.ratings, service.presenter
         self.lookup = service.master.lookup
+        self.seasons = service.master.seasons
 
     @app_commands.command(name="leaderboard", description="The best rated players of a game")
-    @app_commands.describe(ruleset="Which game", scope="This server's games only, or every server's")
+    @app_commands.describe(
+        ruleset="Which game",
+        scope="This server's games only, or every server's",
+        period="All time, or this server's season running now or the last one ended",
+    )
     @app_commands.autocomplete(ruleset=ruleset_names)
     async def leaderboard(
-        self, interaction: discord.Interaction, ruleset: str, scope: Literal["server", "global"] = "server"
+        self,
+        interaction: discord.Interaction,
+        ruleset: str,
+        scope: Literal["server", "global"] = "server",
+        period: Literal["all time", "this season", "last season"] = "all time",
     ) -> None:
         name = ruleset.strip().lower()
         where = GLOBAL if scope == "global" or interaction.guild_id is None else interaction.guild_id
-        board = await self.ratings.leaderboard(name, where)
+        season = None
+        if period != "all time":
+            if where == GLOBAL:
+                raise GameError(tr("Seasons are a server's own: ask for scope:server."))
+            season = await self.seasons.chosen(where, period)
+        board = await self.ratings.leaderboard(name, where, season=season)
         scope_name = tr("every server") if where == GLOBAL else tr("this server")
+        if season is not None:
+            scope_name = tr("this server, season {number}", number=season)
         heading = tr("**{game} leaderboard — {scope}**", game=self.presenter.ruleset_title(name), scope=scope_name)
         if not board:
             await interaction.followup.send(f"{heading}\n" + tr("No rated games finished yet."), ephemeral=True)
             return
-        lines = [heading]
-        for place, standing in enumerate(board, start=1):
-            who = f"<@{standing.user_id}>" if standing.user_id is not None else standing.shown_name
-            lines.append(f"{place}. {who} — {_record(standing)}")
+        lines = [heading, *leaderboard_lines(board)]
         await interaction.followup.send(
             "\n".join(lines)[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )

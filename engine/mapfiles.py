@@ -4,6 +4,7 @@ ruleset's options), so that a ruleset's contract can name ``MapGrid``."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -62,23 +63,29 @@ class MapGrid:
 
 def grid_rows(text: str, problems: Problems, words: bool = False) -> list[list[str]]:
     """The rows of a map drawn as text, first line first: every character of a line but spaces is a
-    cell (spaces only line cells up), or with ``words`` every word is. A row empty or of another
-    length than the first is a problem."""
-    lines = text.replace("\r\n", "\n").replace("\t", " ").strip("\n").split("\n")
+    cell (spaces only line cells up), or with ``words`` every word is. Blank lines before and after
+    the drawing are no rows; a row empty, or of another length than most rows, is a problem."""
+    lines = text.replace("\r\n", "\n").replace("\t", " ").split("\n")
     rows = [line.split() if words else [symbol for symbol in line if symbol != " "] for line in lines]
-    for number, row in enumerate(rows, 1):
-        if len(row) != len(rows[0]):
-            problems.found.append(
-                ntr(
-                    "grid row {row} has {n} cell; row 1 has {first}",
-                    "grid row {row} has {n} cells; row 1 has {first}",
-                    len(row),
-                    row=number,
-                    first=len(rows[0]),
-                )
-            )
+    while len(rows) > 1 and not rows[-1]:
+        rows.pop()
+    while len(rows) > 1 and not rows[0]:
+        rows.pop(0)
     if not rows[0]:
         problems.found.append(tr("the grid is empty: draw one line of symbols per row"))
+        return rows
+    usual = Counter(len(row) for row in rows).most_common(1)[0][0]
+    for number, row in enumerate(rows, 1):
+        if len(row) != usual:
+            problems.found.append(
+                ntr(
+                    "grid row {row} has {n} cell; the others have {usual}",
+                    "grid row {row} has {n} cells; the others have {usual}",
+                    len(row),
+                    row=number,
+                    usual=usual,
+                )
+            )
     return rows
 
 

@@ -69,7 +69,9 @@ class ConquestMap:
         name = data.get("name", "custom")
         if not isinstance(name, str) or not name.strip():
             problems.found.append(tr("map name must be a non-empty text"))
-        types = _parse_layout(data.get("layout"), problems)
+        types: dict[Hex, CellType] = {}
+        with problems.entry():
+            types = _parse_layout(data.get("layout"), problems)
         problems.settle()  # the rest names cells of the layout
         garrisons = _parse_garrisons(data.get("garrisons", {}), types, problems)
         starts = _parse_starts(data.get("starts"), types, problems)
@@ -106,6 +108,7 @@ def _parse_layout(layout: Any, problems: Problems) -> dict[Hex, CellType]:
             )
         )
     types: dict[Hex, CellType] = {}
+    before = len(problems.found)
     for row, line in enumerate(layout):
         for col, token in enumerate(line.split()):
             if token == ".":
@@ -121,7 +124,7 @@ def _parse_layout(layout: Any, problems: Problems) -> dict[Hex, CellType]:
                 )
                 continue
             types[Hex.from_offset(col, row)] = _BY_TOKEN[token.lower()]
-    if problems.found:
+    if len(problems.found) > before:
         return types
     if len(types) < 2:
         raise MapError(tr("a map needs at least two cells"))

@@ -73,6 +73,7 @@ class FortressMap:
                 )
             )
         terrain = {cell: LAND for cell in field}
+        seen: dict[str, set[Hex]] = {MOUNTAIN: set(), WATER: set()}
         for kind, key, what in ((MOUNTAIN, "mountains", mark("mountain")), (WATER, "water", mark("water"))):
             labels = data.get(key, [])
             if not isinstance(labels, list):
@@ -81,14 +82,20 @@ class FortressMap:
             for cell in problems.each(
                 labels, functools.partial(hex_on_board, cells=field, what=what, outside=OFF_THE_FIELD)
             ):
-                if terrain[cell] != LAND:
+                if cell in seen[kind]:
+                    problems.found.append(
+                        tr("{what} {cell} is listed twice in {key}", what=tr(what), cell=cell.label, key=key)
+                    )
+                elif terrain[cell] != LAND:
                     problems.found.append(tr("{cell} is listed as both water and mountain", cell=cell.label))
                 elif any(cell == city or cell in city.neighbours() for city in city_cells):
-                    problems.found.append(
-                        tr("{cell} is a city or next to one; those cells must be land", cell=cell.label)
-                    )
+                    if not any(cell in cells for cells in seen.values()):  # said once, however often listed
+                        problems.found.append(
+                            tr("{cell} is a city or next to one; those cells must be land", cell=cell.label)
+                        )
                 else:
                     terrain[cell] = kind
+                seen[kind].add(cell)
         problems.settle()
         return cls(name.strip(), width, height, (city_cells[0], city_cells[1]), terrain)
 

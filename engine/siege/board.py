@@ -156,7 +156,7 @@ def from_grid(text: str) -> dict[str, Any]:
     problems = Problems()
     rows = grid_rows(text, problems)
     size = len(rows)
-    if rows[0] and len(rows[0]) != size:
+    if rows[0] and {len(row) for row in rows} == {len(rows[0])} and len(rows[0]) != size:  # rows alike, not square
         problems.found.append(
             tr(
                 "a siege grid is square, 10 rows of 10 or 12 of 12; this one has {rows} rows of {columns}",

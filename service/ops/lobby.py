@@ -62,7 +62,7 @@ def options_seat_counts(rs: Ruleset, options: str) -> tuple[int, ...]:
 
 def needed_options(rs: Ruleset, chosen_map: str | dict[str, Any]) -> dict[str, Any]:
     """The options a game on ``chosen_map`` (a shipped name or map data) needs set: none when the
-    defaults do, else one choice changed (a fortress map with water needs mode 2). A MapError says the
+    defaults do, else one choice changed (fortress water or mountains need mode 2). A MapError says the
     data is wrong; an OptionError that no such change cures is the first one met."""
     changes: list[dict[str, Any]] = [{}] + [
         {option.name: value}
@@ -204,14 +204,14 @@ class Lobby:
     async def _with_map(self, guild_id: int, rs: Ruleset, chosen: Mapping[str, Any]) -> Mapping[str, Any]:
         """``chosen`` with a map of the server's own (/map upload) named in ``map`` replaced by a copy of
         its data (the game keeps it whatever becomes of the map), and with what the chosen map needs
-        that the creator left unset (a fortress map with water: mode 2)."""
+        that the creator left unset (a fortress map with water or mountains: mode 2)."""
         name = chosen.get("map")
         if not isinstance(name, str):
             return chosen
         if name not in shipped_maps(rs):
             async with self.db.reading() as conn:
                 found = await server_maps.named(conn, guild_id, name)
-                own = [m.name for m in await server_maps.of_server(conn, guild_id, rs.name)] if found is None else []
+                own = [m.name for m in await server_maps.of_server(conn, guild_id, rs.name)]
             if found is None or found.ruleset != rs.name:
                 if own:  # else the ruleset says the map is unknown, and which there are
                     raise GameError(

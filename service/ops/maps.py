@@ -31,7 +31,8 @@ MAX_BYTES = 64 * 1024  # a map file: the largest any ruleset accepts is a few ki
 MAX_MAPS = 50  # kept by one server
 CLAIMED_AT_MOST = 20  # unmeasured maps a process looks at for one no other process measures
 FOUND_AT_MOST = 25  # published maps a search lists (a menu's choices)
-LISTED = 15  # problems a refusal lists (each under 300 characters: one Discord message holds them)
+LISTED = 15  # problems a refusal lists at most, each cut to PROBLEM_CHARS, all within REFUSAL_CHARS
+PROBLEM_CHARS, REFUSAL_CHARS = 200, 1800  # a Discord message holds 2000 (the refusal's mark comes first)
 STAND_IN = "map"  # the name the engine checks a map under when the name given was refused
 NAME = re.compile(r"^[^\W_](?:[^\W_]|[ '.\-]){0,39}$")  # shown in posts and menus: words, no markdown
 
@@ -131,8 +132,13 @@ class ServerMaps:
             waiting = await rows.unmeasured(conn, sorted(self.rulesets), CLAIMED_AT_MOST)
         for found in waiting:
             async with self.games.claims.holding(FAIRNESS, found.id) as held:
-                if held:
-                    return await self._measure(found)
+                if not held:
+                    continue
+                async with self.db.reading() as conn:  # measured (or deleted) by another since the list was read?
+                    still = await rows.by_id(conn, found.id)
+                if still is None or still.verdict is not None:
+                    return still or found
+                return await self._measure(found)
         return None
 
     async def _measure(self, found: ServerMap) -> ServerMap:
@@ -141,18 +147,20 @@ class ServerMaps:
         rs = self.rulesets[found.ruleset]
         players = min(found.seats)
         winners: list[int | None] = []
-        try:
-            options = await asyncio.to_thread(playable_options, rs, found.data)
-            for seed in range(self.verdict_games):
-                if not await self.games.claims.keep(FAIRNESS, found.id):
-                    return found  # another process measures it now
+        verdict: fairness.Verdict | None = None
+        for seed in range(self.verdict_games):
+            if not await self.games.claims.keep(FAIRNESS, found.id):  # a database error here is no map's fault
+                return found  # another process measures it now
+            try:
+                options = await asyncio.to_thread(playable_options, rs, found.data)
                 winners.append(
                     await self.games.pool.run_long(fairness.self_play, rs, options, players, seed, fairness.LEVEL)
                 )
-            verdict = fairness.tally(winners, players)
-        except Exception:  # noqa: BLE001 - one map's failure never stops the others being measured
-            log.exception("the fairness of map #%s (%s) cannot be measured", found.id, found.name)
-            verdict = fairness.Verdict((0,) * players, 0, 0, fairness.LEVEL, failed=True)
+            except Exception:  # noqa: BLE001 - one map's failure never stops the others being measured
+                log.exception("the fairness of map #%s (%s) cannot be measured", found.id, found.name)
+                verdict = fairness.Verdict((0,) * players, 0, 0, fairness.LEVEL, failed=True)
+                break
+        verdict = verdict or fairness.tally(winners, players)
         async with self.db.transaction() as conn:
             await rows.set_verdict(conn, found.id, verdict.to_dict())
         return replace(found, verdict=verdict.to_dict())
@@ -214,7 +222,8 @@ def checked(
 
 def _name(given: str | None, data: dict[str, Any], file_name: str) -> str:
     """A map's name: the one given, else the one its data gives, else its file's."""
-    return (given if given is not None else str(data.get("name") or PurePath(file_name).stem)).strip()
+    own = PurePath(file_name).stem.replace("_", " ")  # Discord gives a file's spaces back as underscores
+    return (given if given is not None else str(data.get("name") or own)).strip()
 
 
 def _name_problems(rs: Ruleset, name: str) -> list[str]:
@@ -232,11 +241,15 @@ def _name_problems(rs: Ruleset, name: str) -> list[str]:
 
 
 def _listing(problems: list[str]) -> str:
-    """Every reason a map cannot be played, one a line (as many as a message holds: the rest counted)."""
-    shown = problems[:LISTED]
-    lines = [tr("This map cannot be played:"), *(f"- {problem[:300]}" for problem in shown)]
-    if len(problems) > len(shown):
-        lines.append(ntr("… and {n} more problem", "… and {n} more problems", len(problems) - len(shown)))
+    """Every reason a map cannot be played, one a line: as many as one message holds, the rest counted."""
+    lines = [tr("This map cannot be played:")]
+    for problem in problems[:LISTED]:
+        line = f"- {problem[:PROBLEM_CHARS]}"
+        if sum(len(kept) + 1 for kept in lines) + len(line) > REFUSAL_CHARS - 40:  # room for the count
+            break
+        lines.append(line)
+    if len(problems) > len(lines) - 1:
+        lines.append(ntr("… and {n} more problem", "… and {n} more problems", len(problems) - len(lines) + 1))
     return "\n".join(lines)
 
 

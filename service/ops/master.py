@@ -17,6 +17,7 @@ from service.ops.lookup import Lookup
 from service.ops.maps import ServerMaps
 from service.ops.play import Play
 from service.ops.ratings import Ratings
+from service.ops.seasons import Seasons
 from service.ops.seats import Seats
 from service.ops.timekeeping import Timekeeping
 from service.ops.usersettings import UserSettings
@@ -36,5 +37,6 @@ class GameMaster:
         self.timekeeping = Timekeeping(self.games)
         self.history = History(self.games)
         self.ratings = Ratings(db, self.games.rulesets)
+        self.seasons = Seasons(db, clock)
         self.games.on_finish.append(self.ratings.game_ended)
         self.settings = UserSettings(self.games)

@@ -1,4 +1,5 @@
-"""Ratings per ruleset, in every server together and in each server alone, from finished rated games.
+"""Ratings per ruleset, in every server together, in each server alone and within a server's season
+(``service.ops.seasons``), from finished rated games.
 
 Ratings are derived data: each finished game is applied once, in the order games ended, with the
 Plackett-Luce model of openskill (multiplayer, ties share a place). Computer players are rated by
@@ -21,6 +22,8 @@ from engine import Ruleset
 from service.models import GameRow, computer_title
 from service.ops.games import ruleset_named
 from service.storage import ratings as rows
+from service.storage import seasons
+from service.storage.ratings import Board
 from service.storage.store import Connection, Store
 
 GLOBAL = 0  # the scope of ratings over every server
@@ -62,11 +65,22 @@ class Ratings:
         self.db, self.rulesets = db, rulesets
         self._catching_up = asyncio.Lock()  # one catch-up at a time: two would apply the same game twice
 
-    async def leaderboard(self, ruleset: str, scope: int = GLOBAL, limit: int = 15) -> list[Standing]:
-        """The best rated players of ``ruleset`` in ``scope`` (a guild id, or GLOBAL)."""
+    async def leaderboard(
+        self, ruleset: str, scope: int = GLOBAL, limit: int = 15, season: int | None = None
+    ) -> list[Standing]:
+        """The best rated players of ``ruleset`` in ``scope`` (a guild id, or GLOBAL), all time or within
+        one of the server's seasons."""
         ruleset_named(self.rulesets, ruleset)
         async with self.db.reading() as conn:
-            return [_standing(row) for row in await rows.best(conn, scope, ruleset, limit)]
+            return [_standing(row) for row in await rows.best(conn, Board(scope, season), ruleset, limit)]
+
+    async def season_tables(self, guild_id: int, season: int, limit: int = 10) -> list[tuple[str, list[Standing]]]:
+        """Each game's best rated players in one of the server's seasons (its final tables, once it ended)."""
+        async with self.db.reading() as conn:
+            return [
+                (ruleset, [_standing(row) for row in await rows.best(conn, Board(guild_id, season), ruleset, limit)])
+                for ruleset in await rows.season_rulesets(conn, guild_id, season)
+            ]
 
     async def player_stats(self, user_id: int, scope: int = GLOBAL) -> dict[str, tuple[Standing, list[float]]]:
         """By ruleset: the user's standing and his rating after each of his rated games, oldest first."""
@@ -124,22 +138,24 @@ class Ratings:
             return  # a damaged result rates nobody; the game stays applied so it is not retried forever
         if len(players) < 2:
             return
-        for scope in (GLOBAL, guild_id):
-            await self._rate(conn, scope, ruleset, game_id, ended_at, players)
+        season = await seasons.of_server(conn, guild_id)
+        number = season.number_at(ended_at) if season is not None else None
+        for board in (Board(GLOBAL), Board(guild_id), *([Board(guild_id, number)] if number is not None else [])):
+            await self._rate(conn, board, ruleset, game_id, ended_at, players)
 
     @staticmethod
     async def _rate(
-        conn: Connection, scope: int, ruleset: str, game_id: int, ended_at: float, players: list[RatedPlayer]
+        conn: Connection, board: Board, ruleset: str, game_id: int, ended_at: float, players: list[RatedPlayer]
     ) -> None:
         before = []
         for player in players:
-            known = await rows.rating(conn, scope, ruleset, player.key)
+            known = await rows.rating(conn, board, ruleset, player.key)
             before.append([MODEL.rating(mu=known[0], sigma=known[1]) if known else MODEL.rating()])
         after = MODEL.rate(before, ranks=[player.place for player in players])
         for player, [rating] in zip(players, after, strict=True):
             await rows.record(
                 conn,
-                scope,
+                board,
                 ruleset,
                 (game_id, ended_at),
                 (player.key, player.name),

@@ -14,8 +14,9 @@ from service.clock import Clock, SystemClock
 from service.ops.languages import ServerLanguages
 from service.posts import PostPresenter
 from service.presenter import Presenter
+from service.runtime.claims import SEASON_END
 from service.runtime.meters import Acknowledgements
-from service.runtime.outbox import Outbox, Sink
+from service.runtime.outbox import Outbox, Sink, Undeliverable
 from service.runtime.scheduler import WakeScheduler, guarded
 from service.runtime.workers import CpuPool
 from service.storage.errors import StoreError, explain
@@ -55,6 +56,7 @@ class GameService:
         self.languages = ServerLanguages(db, self.clock)
         self.website = Website(db, self.clock, public_url)
         self.acknowledgements = Acknowledgements()  # for /metrics
+        self.sink = sink
         self.outbox = Outbox(db, self.clock, sink, claims=self.master.games.claims)
         self.scheduler = WakeScheduler(self._wake, self.sweep, sweep_seconds=sweep_seconds)
         self.sweep_seconds = sweep_seconds
@@ -110,6 +112,27 @@ class GameService:
             self._closing = asyncio.get_running_loop().create_task(self._close())
         await self._closing
 
+    async def end_seasons(self) -> None:
+        """Post the final tables of each server's season that ended and was not told yet, one season
+        a server each sweep (a bot down for longer catches up one a sweep): by one process among several
+        (a ``SEASON_END`` lease), the season noted told once posted, so a failed post is tried again at
+        the next sweep; a season without rated games ends without a post."""
+        for season in await self.master.seasons.untold():
+            number = season.told + 1
+            async with self.master.games.claims.holding(SEASON_END, season.guild_id) as held:
+                if not held:
+                    continue
+                tables = await self.master.ratings.season_tables(season.guild_id, number)
+                try:
+                    if tables:
+                        await self.sink.post_season_end(season, number, tables)
+                except Undeliverable as err:  # its channel is gone: the table can never be posted there
+                    log.warning("season %s of server %s cannot be posted: %s", number, season.guild_id, err)
+                except Exception:  # noqa: BLE001 - tried again at the next sweep; the other servers go on
+                    log.warning("season %s of server %s not posted yet", number, season.guild_id, exc_info=True)
+                    continue
+                await self.master.seasons.told(season.guild_id, number)
+
     def measure_maps(self) -> None:
         """Measure the fairness of every map not measured yet, in the background (a sweep, and a new
         map, start it; a restart picks up what was left, since only a verdict kept counts)."""
@@ -159,5 +182,6 @@ class GameService:
         await self._arm_ahead()
         await self.outbox.flush()
         await self.outbox.prune()
+        await self.end_seasons()
         self.measure_maps()
         self.swept_at = self.clock.now()

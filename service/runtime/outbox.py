@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from service.clock import Clock
 from service.models import Announcement
@@ -23,6 +23,10 @@ from service.ops.games import Fault, no_fault
 from service.runtime.claims import OUTBOX, Claims
 from service.storage import outbox as queue
 from service.storage.store import Store
+
+if TYPE_CHECKING:
+    from service.ops.ratings import Standing
+    from service.storage.seasons import Season
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +40,9 @@ KEEP_DELIVERED = 86400.0  # a delivered post's row stays this long (migrations/*
 class Sink(Protocol):
     async def deliver(self, announcement: Announcement) -> None:
         """Post it; raise to have it retried later, or raise Undeliverable to give it up."""
+
+    async def post_season_end(self, season: Season, number: int, tables: list[tuple[str, list[Standing]]]) -> None:
+        """Post season ``number``'s final tables (by game) where ``season`` says; raise as ``deliver``."""
 
 
 class Undeliverable(Exception):

@@ -353,8 +353,16 @@ class CpuPool:
         return results(self.executor)
 
     def close(self) -> None:
+        """Stop every worker now: a job in hand (a new worker's warm-up, a board no one waits for any
+        more) is not waited for, so that a bot stops within its few seconds however busy the machine."""
         for executor in [*self._long, self._executor]:
-            if executor is not None:
-                executor.shutdown(wait=True, cancel_futures=True)
+            if executor is None:
+                continue
+            processes = list((getattr(executor, "_processes", None) or {}).values())
+            executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                process.join()
         self._executor = None
         self._long.clear()

@@ -35,6 +35,8 @@ TABLES = (
     ("server_web", "guild_id", None),
     ("site_secret", "id", None),
     ("server_maps", "id", None),
+    ("seasons", "guild_id", None),
+    ("season_ratings", "guild_id, season, ruleset, player", None),
 )
 LEFT_BEHIND = ("claims",)  # which process holds which game: the new database's bots take them afresh
 PACKED = {"history": ("payload", "events", "state_after")}  # service.storage.packing's bytes (old rows: JSON text)

@@ -53,6 +53,16 @@ def test_spaces_and_a_windows_file_read_alike(ruleset):
     assert grid.read(squeezed) == grid.read(drawing)
 
 
+def test_blank_lines_around_a_drawing_are_no_rows_and_a_short_row_is_named_alone():
+    grid = grid_of("siege")
+    drawing = grid.draw(find_ruleset("siege").map_example)
+    assert grid.read("   \n\n" + drawing + "\n  \n") == grid.read(drawing)
+    short = "\n".join(["." * 9, *["." * 10] * 9])  # a typo in the first row: only it is wrong
+    with pytest.raises(MapError) as caught:
+        grid.read(short)
+    assert caught.value.problems == ("grid row 1 has 9 cells; the others have 10",)
+
+
 def test_siege_draws_row_1_last_as_its_board_does():
     """Siege boards are drawn with row 1 at the bottom: the grid's last line is row 1."""
     lines = ["." * 10] * 9 + ["~" + "." * 8 + "3"]
@@ -70,9 +80,8 @@ CASES = {
         ],
     ),
     "siege": (
-        ". . x .\n. . . .\n. .",
+        ". . x .\n. . . .\n. . . .",
         [
-            "grid row 3 has 2 cells; row 1 has 4",
             "a siege grid is square, 10 rows of 10 or 12 of 12; this one has 3 rows of 4",
             "grid row 1, column 3: 'x' is none of . ~ 1 2 3",
         ],

@@ -70,3 +70,26 @@ def test_one_problem_reads_as_itself():
     with pytest.raises(MapError) as caught:
         find_ruleset("gra").normalize_options({"map": {"name": "m", "nodes": 3}})
     assert str(caught.value) == "map nodes must be a list of 3 to 400 [x, y] positions"
+
+
+def test_a_cell_listed_again_is_named_once_for_what_is_wrong():
+    fortress = find_ruleset("fortress")
+    field = {"name": "m", "width": 8, "height": 6, "cities": ["B2", "G5"]}
+    with pytest.raises(MapError) as caught:
+        fortress.normalize_options(
+            {"mode": 2, "map": {**field, "mountains": ["E3", "E3", "B3"], "water": ["E3", "B3"]}}
+        )
+    assert sorted(caught.value.problems) == [
+        "B3 is a city or next to one; those cells must be land",
+        "E3 is listed as both water and mountain",
+        "mountain E3 is listed twice in mountains",
+    ]
+
+
+def test_a_wrong_name_and_a_wrong_layout_are_named_together():
+    with pytest.raises(MapError) as caught:
+        find_ruleset("conquest").normalize_options({"map": {"name": "", "layout": 5, "starts": {"2": ["A1", "B1"]}}})
+    assert caught.value.problems == (
+        "map name must be a non-empty text",
+        'map layout must be a list of rows of text, like ["n n b", "n g n"]',
+    )

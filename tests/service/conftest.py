@@ -55,6 +55,7 @@ class ListSink:
 
     def __init__(self):
         self.posted: list[Announcement] = []
+        self.seasons_told: list[tuple] = []  # (guild, season, channel, its final tables)
         self.fail_next = 0
 
     async def deliver(self, announcement: Announcement) -> None:
@@ -63,6 +64,10 @@ class ListSink:
             raise ConnectionError("Discord is unreachable")
         if all(a.id != announcement.id for a in self.posted):
             self.posted.append(announcement)
+
+    async def post_season_end(self, season, number, tables) -> None:
+        if all(told[:2] != (season.guild_id, number) for told in self.seasons_told):
+            self.seasons_told.append((season.guild_id, number, season.channel_id, tables))
 
     def kinds(self) -> list[str]:
         return [a.kind for a in self.posted]

@@ -30,6 +30,7 @@ async def a_busy_bot(location) -> Env:
     await env.master.timekeeping.sweep()
     await env.outbox.flush()  # these posts are delivered, the later ones wait
     await env.master.play.add_orders(running.id, BOB, "")
+    await env.master.seasons.set(GUILD, 30, 7, ADMIN)  # the next game ends in a season: rated in it too
     await finished(env, ALICE, BOB)
     await env.master.ratings.catch_up_ratings()
     await env.master.lobby.create_game(guild_id=GUILD, channel_id=7, actor=CAROL, ruleset="gra")

@@ -78,14 +78,18 @@ async def test_a_map_drawn_as_text_is_kept_named_as_its_file_is(env, ruleset):
     assert rs.map_grid is not None and rs.map_example is not None
     drawing = rs.map_grid.draw(rs.map_example)
     assert drawing in README.read_text(encoding="utf-8"), f"the README lacks {ruleset}'s text grid:\n{drawing}"
-    made = await env.master.maps.upload(GUILD, ALICE, ruleset, drawing.encode(), None, file_name="Drawn map.txt")
+    made = await env.master.maps.upload(
+        GUILD, ALICE, ruleset, drawing.encode(), None, file_name="Drawn_map.txt"
+    )  # Discord: spaces as _
     assert made.name == "Drawn map" and made.seats == (2,)
     assert made.data == {**rs.map_grid.read(drawing), "name": "Drawn map"}
     with pytest.raises(GameError) as caught:
-        await env.master.maps.upload(GUILD, ALICE, ruleset, b"? .\n. . .", None, file_name="my_map.txt")
+        await env.master.maps.upload(GUILD, ALICE, ruleset, b"? . .\n. .\n. . .", None, file_name="my-map!.txt")
     lines = str(caught.value).splitlines()
-    assert lines[0] == "This map cannot be played:" and "not 'my_map'" in lines[1], lines
-    assert "- grid row 2 has 3 cells; row 1 has 2" in lines and any("row 1, column 1: '?'" in line for line in lines)
+    assert lines[0] == "This map cannot be played:" and "not 'my-map!'" in lines[1], lines
+    assert "- grid row 2 has 2 cells; the others have 3" in lines and any(
+        "row 1, column 1: '?'" in line for line in lines
+    )
 
 
 async def test_a_file_that_is_no_map_is_refused_saying_why(env):
@@ -130,6 +134,12 @@ async def test_a_refusal_lists_every_problem_of_the_file_at_once(env):
         await env.master.maps.upload(GUILD, ALICE, "conquest", json.dumps(many).encode(), "Many")
     lines = str(caught.value).splitlines()
     assert len(lines) == 1 + MAPS_LISTED + 1 and lines[-1] == f"… and {20 - MAPS_LISTED} more problems"
+    long = {"layout": [" ".join(["x" * 250] * 20)], "starts": {"2": ["A1", "B1"]}}  # long problems: fewer fit
+    with pytest.raises(GameError) as caught:
+        await env.master.maps.upload(GUILD, ALICE, "conquest", json.dumps(long).encode(), "Long")
+    said = str(caught.value)
+    shown = said.count("\n- ")
+    assert len(said) <= 1800 and 1 < shown < MAPS_LISTED and said.endswith(f"… and {20 - shown} more problems")
     assert await env.master.maps.of_server(GUILD) == []
 
 
