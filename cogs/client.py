@@ -30,6 +30,7 @@ from cogs.ratings import RatingsCog
 from cogs.rules import RulesCog, TutorialButton
 from cogs.settings import SettingsCog
 from cogs.sharding import IdentifyLimiter, fetch_gateway, syncs_commands
+from cogs.tournaments import TournamentsCog
 from cogs.translator import CatalogTranslator, LocalisedTree, quote_commands_of
 from service.runtime.gameservice import GameService
 from service.runtime.health import Health
@@ -153,6 +154,7 @@ async def install_commands(bot: commands.AutoShardedBot, service: GameService) -
         SettingsCog(bot, service),
         AwayCog(bot, service),
         MapsCog(bot, service),
+        TournamentsCog(bot, service),
     ):
         await bot.add_cog(cog)
     bot.add_dynamic_items(

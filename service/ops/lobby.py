@@ -363,8 +363,9 @@ class Lobby:
 
         return await self.games.change(game_id, kick)
 
-    async def start_game(self, game_id: int, actor: Actor) -> Game:
-        """Seat the players in a seeded random order and begin the first turn."""
+    async def start_game(self, game_id: int, actor: Actor, seating: Sequence[int] = ()) -> Game:
+        """Seat the players in a seeded random order (or members by ``seating``: user ids, first seat
+        first, as a tournament pairs them) and begin the first turn."""
 
         def build(planner: Planner, game: Game) -> None:
             self.games.require_status(game, LOBBY)
@@ -381,6 +382,9 @@ class Lobby:
             if all(p.is_ai for p in game.players):
                 raise GameError(tr("a game needs at least one human player"))
             order = Rng(game.row.seed).shuffled([p.id for p in game.players])
+            if seating:
+                by_user = {p.user_id: p.id for p in game.players}
+                order = [by_user[user] for user in seating]
             planner.setup({player_id: seat for seat, player_id in enumerate(order)})
 
         return await self.games.transition(game_id, build)

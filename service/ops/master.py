@@ -20,6 +20,7 @@ from service.ops.ratings import Ratings
 from service.ops.seasons import Seasons
 from service.ops.seats import Seats
 from service.ops.timekeeping import Timekeeping
+from service.ops.tournaments import Tournaments
 from service.ops.usersettings import UserSettings
 from service.storage.store import Store
 
@@ -38,5 +39,7 @@ class GameMaster:
         self.history = History(self.games)
         self.ratings = Ratings(db, self.games.rulesets)
         self.seasons = Seasons(db, clock)
+        self.tournaments = Tournaments(self.games, self.lobby, self.play)
+        self.games.on_finish.append(self.tournaments.game_ended)
         self.games.on_finish.append(self.ratings.game_ended)
         self.settings = UserSettings(self.games)

@@ -183,5 +183,6 @@ class GameService:
         await self.outbox.flush()
         await self.outbox.prune()
         await self.end_seasons()
+        await self.master.tournaments.advance_all()
         self.measure_maps()
         self.swept_at = self.clock.now()

@@ -37,6 +37,9 @@ TABLES = (
     ("server_maps", "id", None),
     ("seasons", "guild_id", None),
     ("season_ratings", "guild_id, season, ruleset, player", None),
+    ("tournaments", "id", None),
+    ("tournament_players", "tournament_id, user_id", None),
+    ("tournament_games", "tournament_id, round, board", None),
 )
 LEFT_BEHIND = ("claims",)  # which process holds which game: the new database's bots take them afresh
 PACKED = {"history": ("payload", "events", "state_after")}  # service.storage.packing's bytes (old rows: JSON text)

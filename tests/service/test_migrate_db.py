@@ -46,6 +46,11 @@ async def a_busy_bot(location) -> Env:
     await website.set_mode(GUILD, PUBLIC, ADMIN)
     await website.signer()  # the site's secret, made once
     await env.master.maps.upload(GUILD, CAROL, "conquest", shipped_file("conquest", "duel"), "Arena")
+    cup = await env.master.tournaments.create(
+        guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="siege", format="swiss", rounds=2
+    )
+    await env.master.tournaments.join(cup.id, BOB)
+    await env.master.tournaments.start(cup.id, ALICE)  # its first round's game is running
     async with env.db.transaction() as conn:  # a row from before history was deflated: plain JSON text
         await conn.execute("UPDATE history SET events = '[]' WHERE game_id = ? AND seq = 0", (running.id,))
     return env

@@ -1,0 +1,138 @@
+"""/tournament: competitions that run themselves. ``create`` opens one for sign-up in the channel (the
+channel is told), players ``join`` (or ``leave``: before the start out of the list, later withdrawn),
+its creator ``start``s it, and each round's games then open by themselves, each with its lobby card and
+thread, paired by the format (``service.ops.tournaments``); ``standings`` shows the table."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common import ThinksFirst, actor_of, fetch_game_channel, fitted, plain
+from cogs.lobby import post_lobby
+from cogs.rules import ruleset_names
+from i18n import mark, tr
+from service.models import Actor, Game
+from service.runtime.gameservice import GameService
+from service.storage.tournaments import CANCELLED, FINISHED, RUNNING, SIGNUP
+
+NO_PINGS = discord.AllowedMentions.none()
+STATES = {
+    SIGNUP: mark("open for sign-up"),
+    RUNNING: mark("running"),
+    FINISHED: mark("over"),
+    CANCELLED: mark("cancelled"),
+}
+
+
+@app_commands.guild_only()
+class TournamentsCog(
+    ThinksFirst, commands.GroupCog, group_name="tournament", group_description="Tournaments that run themselves"
+):
+    def __init__(self, bot: discord.Client, service: GameService):
+        self.bot, self.service, self.tournaments = bot, service, service.master.tournaments
+        self.tournaments.on_open.append(self._show)
+
+    async def _show(self, game: Game) -> Game:
+        """A tournament's game gets its lobby card and thread in the tournament's channel, as any game."""
+        channel = await fetch_game_channel(self.bot, game.row.channel_id)
+        creator = game.player_of(game.row.creator_id)
+        shown, _ = await post_lobby(
+            channel, game, self.service, Actor(game.row.creator_id, creator.name if creator else "")
+        )
+        return shown
+
+    @app_commands.command(name="create", description="Open a tournament in this channel for players to join")
+    @app_commands.describe(
+        ruleset="Which game",
+        format="swiss: paired by points; round-robin: everyone meets everyone; pools: tables of three or more",
+        rounds="Rounds of a Swiss or pools tournament (a round robin plays as many as it needs)",
+        turn_hours="Hours each turn of its games may take",
+    )
+    @app_commands.autocomplete(ruleset=ruleset_names)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        ruleset: str,
+        format: Literal["swiss", "round-robin", "pools"],
+        rounds: app_commands.Range[int, 1, 20] = 3,
+        turn_hours: app_commands.Range[int, 1, 336] = 24,
+    ) -> None:
+        made = await self.tournaments.create(
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
+            actor=actor_of(interaction),
+            ruleset=ruleset.strip().lower(),
+            format=format,
+            rounds=rounds,
+            round_seconds=turn_hours * 3600,
+        )
+        text = tr(
+            "🏆 **Tournament #{number}** ({format}, {game}) is open: `/tournament join number:{number}` to enter. "
+            "<@{creator}> starts it with `/tournament start number:{number}`; each round's games then open here by "
+            "themselves.",
+            number=made.id,
+            format=format,
+            game=self.service.presenter.ruleset_title(made.ruleset),
+            creator=made.creator_id,
+        )
+        if isinstance(interaction.channel, discord.abc.Messageable):
+            await interaction.channel.send(text, allowed_mentions=NO_PINGS)
+        await interaction.followup.send(tr("Tournament #{number} is open.", number=made.id), ephemeral=True)
+
+    @app_commands.command(name="join", description="Enter a tournament before it starts")
+    @app_commands.describe(number="The tournament's number")
+    async def join(self, interaction: discord.Interaction, number: int) -> None:
+        await self.tournaments.join(number, actor_of(interaction))
+        count = len(await self.tournaments.entrants(number))
+        await interaction.followup.send(
+            tr("You are in tournament #{number} ({count} players so far).", number=number, count=count), ephemeral=True
+        )
+
+    @app_commands.command(
+        name="leave", description="Leave a tournament (once it runs: withdraw, your game in hand lost)"
+    )
+    @app_commands.describe(number="The tournament's number")
+    async def leave(self, interaction: discord.Interaction, number: int) -> None:
+        await self.tournaments.leave(number, actor_of(interaction))
+        await interaction.followup.send(tr("You have left tournament #{number}.", number=number), ephemeral=True)
+
+    @app_commands.command(name="start", description="Start a tournament you created: its first round opens")
+    @app_commands.describe(number="The tournament's number")
+    async def start(self, interaction: discord.Interaction, number: int) -> None:
+        await self.tournaments.start(number, actor_of(interaction))
+        await interaction.followup.send(
+            tr("Tournament #{number} has started: round 1's games are open.", number=number), ephemeral=True
+        )
+
+    @app_commands.command(name="standings", description="A tournament's table: points and tiebreaks")
+    @app_commands.describe(number="The tournament's number")
+    async def standings(self, interaction: discord.Interaction, number: int) -> None:
+        t = await self.tournaments.get(number)
+        lines = [
+            tr(
+                "**Tournament #{number}** — {game}, round {round} of {rounds} ({status})",
+                number=t.id,
+                game=self.service.presenter.ruleset_title(t.ruleset),
+                round=t.round,
+                rounds=t.rounds,
+                status=tr(STATES[t.status]),
+            )
+        ]
+        for place, (entrant, points, buchholz, berger) in enumerate(await self.tournaments.standings(number), 1):
+            gone = tr(" (withdrawn)") if entrant.withdrawn_at is not None else ""
+            lines.append(
+                tr(
+                    "{place}. {name}{gone} — {points} points · Buchholz {buchholz} · SB {berger}",
+                    place=place,
+                    name=plain(entrant.name),
+                    gone=gone,
+                    points=f"{points:g}",
+                    buchholz=f"{buchholz:g}",
+                    berger=f"{berger:g}",
+                )
+            )
+        await interaction.followup.send(fitted("\n".join(lines)), ephemeral=True, allowed_mentions=NO_PINGS)

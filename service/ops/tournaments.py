@@ -1,0 +1,317 @@
+"""Tournaments that run themselves: players sign up, the creator starts it, and each round's games are
+opened, paired by the format (``service.pairing``), and scored as they end; when every game of a
+round is over the next round opens (``advance``, from the sweep and at start-up), and after the last
+one the tournament is over with its standings.
+
+Restart-safe: a round's tables are written (paired, no game yet) in one transaction with the round's
+number, and each game is opened afterwards and noted at its table; a process stopped in between
+opens the games still missing when it next advances. Games are rated as any other game.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from engine import EngineError
+from i18n import joined, tr
+from service import pairing
+from service.errors import GameError, NotAllowed, WrongPhase
+from service.models import LOBBY, Actor, Game, GameRow, TimeSettings
+from service.ops.games import Games, ruleset_named
+from service.ops.lobby import Lobby
+from service.ops.play import Play
+from service.storage import tournaments as rows
+from service.storage.store import Connection
+from service.storage.tournaments import CANCELLED, FINISHED, RUNNING, SIGNUP, Entrant, Table, Tournament
+
+SWISS, ROUND_ROBIN, POOLS = "swiss", "round-robin", "pools"
+FORMATS = (SWISS, ROUND_ROBIN, POOLS)
+MOST_ROUNDS = 20
+MOST_PLAYERS = 64
+
+
+class Tournaments:
+    def __init__(self, games: Games, lobby: Lobby, play: Play):
+        self.games, self.lobby, self.play = games, lobby, play
+        # What shows a tournament's new game before it starts (the bot: its lobby card and thread);
+        # each returns the game as it is then.
+        self.on_open: list[Callable[[Game], Awaitable[Game]]] = []
+        self.db, self.clock, self.rulesets = games.db, games.clock, games.rulesets
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        actor: Actor,
+        ruleset: str,
+        format: str,
+        rounds: int = 0,
+        options: Mapping[str, Any] | None = None,
+        round_seconds: int = 86400,
+    ) -> Tournament:
+        """A tournament open for sign-up, its creator entered. Swiss and pools play ``rounds`` rounds;
+        a round robin as many as its players need."""
+        rs = ruleset_named(self.rulesets, ruleset)
+        if format not in FORMATS:
+            raise GameError(tr("a tournament is {formats}, not {format!r}", formats=joined(FORMATS), format=format))
+        if format == POOLS and rs.max_players < 3:
+            raise GameError(tr("pools seat three or more a table; {game} takes two", game=tr(rs.title)))
+        if format != ROUND_ROBIN and not 1 <= rounds <= MOST_ROUNDS:
+            raise GameError(tr("a tournament plays 1 to {most} rounds", most=MOST_ROUNDS))
+        try:
+            settled = rs.normalize_options(options or {})
+        except EngineError as err:
+            raise GameError(str(err)) from err
+        made = Tournament(
+            0, guild_id, channel_id, actor.user_id, ruleset, format, rounds, settled, round_seconds, SIGNUP, 0, 0.0
+        )
+        async with self.db.transaction() as conn:
+            made = replace(made, created_at=self.clock.now())
+            made = replace(made, id=await rows.insert(conn, made))
+            await rows.enter(conn, made.id, Entrant(actor.user_id, actor.name, self.clock.now()))
+        return made
+
+    async def get(self, tournament_id: int) -> Tournament:
+        async with self.db.reading() as conn:
+            found = await rows.by_id(conn, tournament_id)
+        if found is None:
+            raise GameError(tr("there is no tournament #{number}", number=tournament_id))
+        return found
+
+    async def entrants(self, tournament_id: int) -> list[Entrant]:
+        async with self.db.reading() as conn:
+            return await rows.entrants(conn, tournament_id)
+
+    async def tables(self, tournament_id: int) -> list[Table]:
+        async with self.db.reading() as conn:
+            return await rows.tables(conn, tournament_id)
+
+    async def join(self, tournament_id: int, actor: Actor) -> None:
+        async with self.db.transaction() as conn:
+            t = await self._in(conn, tournament_id, SIGNUP)
+            entered = await rows.entrants(conn, tournament_id)
+            if any(e.user_id == actor.user_id for e in entered):
+                raise GameError(tr("you are already in tournament #{number}", number=tournament_id))
+            if len(entered) >= MOST_PLAYERS:
+                raise GameError(tr("tournament #{number} is full ({most} players)", number=t.id, most=MOST_PLAYERS))
+            await rows.enter(conn, tournament_id, Entrant(actor.user_id, actor.name, self.clock.now()))
+
+    async def leave(self, tournament_id: int, actor: Actor) -> None:
+        """Before the start, out of the list; once it runs, withdrawn: paired no more, his games in hand
+        surrendered (a loss to whoever he plays)."""
+        async with self.db.transaction() as conn:
+            t = await self._in(conn, tournament_id, SIGNUP, RUNNING)
+            entered = {e.user_id: e for e in await rows.entrants(conn, tournament_id)}
+            if actor.user_id not in entered or entered[actor.user_id].withdrawn_at is not None:
+                raise GameError(tr("you are not in tournament #{number}", number=tournament_id))
+            if t.status == SIGNUP:
+                await rows.leave(conn, tournament_id, actor.user_id)
+                return
+            await rows.withdraw(conn, tournament_id, actor.user_id, self.clock.now())
+            playing = [
+                table.game_id
+                for table in await rows.tables(conn, tournament_id)
+                if table.points is None and table.game_id is not None and actor.user_id in table.seats
+            ]
+        for game_id in playing:
+            await self._surrender(game_id, actor)
+
+    async def start(self, tournament_id: int, actor: Actor) -> None:
+        """Its creator (or a server manager) starts it: round 1 opens."""
+        async with self.db.transaction() as conn:
+            t = await self._in(conn, tournament_id, SIGNUP)
+            if actor.user_id != t.creator_id and not actor.is_admin:
+                raise NotAllowed(tr("only the tournament's creator or a server manager starts it"))
+            entered = await rows.entrants(conn, tournament_id)
+            least = 3 if t.format == POOLS else 2
+            if len(entered) < least:
+                raise GameError(
+                    tr(
+                        "tournament #{number} needs {least} players to start; it has {count}",
+                        number=t.id,
+                        least=least,
+                        count=len(entered),
+                    )
+                )
+            rounds = len(entered) - 1 + len(entered) % 2 if t.format == ROUND_ROBIN else t.rounds
+            await rows.set_rounds(conn, t.id, rounds)
+            await rows.set_state(conn, t.id, RUNNING, 0)
+        await self.advance(tournament_id)
+
+    async def advance(self, tournament_id: int) -> None:
+        """Open the next round once every game of this one is over (or the games a stopped process left
+        unopened), or end the tournament after its last round. Idempotent: run it as often as wanted."""
+        async with self.db.transaction() as conn:
+            t = await rows.by_id(conn, tournament_id)
+            if t is None or t.status != RUNNING:
+                return
+            played = await rows.tables(conn, tournament_id)
+            current = rows.seated(played, t.round)
+            if any(table.points is None for table in current):
+                unopened = [table for table in current if table.points is None]  # games in hand: each looked at
+            else:
+                unopened = []
+                if t.round == t.rounds:
+                    await rows.set_state(conn, t.id, FINISHED, t.round)
+                    return
+                entered = await rows.entrants(conn, tournament_id)
+                number = t.round + 1
+                for board, seats in enumerate(self._pairing(t, entered, played, number), start=1):
+                    table = Table(
+                        number, board, tuple(seats), None, {seats[0]: pairing.BYE_POINTS} if len(seats) == 1 else None
+                    )
+                    await rows.add_table(conn, t.id, table)
+                    if table.points is None:
+                        unopened.append(table)
+                await rows.set_state(conn, t.id, RUNNING, number)
+            names = {e.user_id: e.name for e in await rows.entrants(conn, tournament_id)}
+        for table in unopened:
+            await self._open(t, table, names)
+
+    async def advance_all(self) -> None:
+        """Every running tournament moved on as far as its games allow (the sweep's part)."""
+        async with self.db.reading() as conn:
+            running = await rows.running(conn)
+        for t in running:
+            await self.advance(t.id)
+
+    async def game_ended(self, conn: Connection, game: GameRow, result: dict[str, Any], ended_at: float) -> None:
+        """Score a tournament's game in the transaction that ends it (each place beats the ones after
+        it: a point for each player below, half for each one level)."""
+        found = await rows.of_game(conn, game.id)
+        if found is None:
+            return
+        _, table = found
+        await rows.score(conn, game.id, placed(result, table.seats))
+
+    async def standings(self, tournament_id: int) -> list[tuple[Entrant, float, float, float]]:
+        """Each player with his points and tiebreaks (Buchholz, Sonneborn–Berger; pools: points only)."""
+        async with self.db.reading() as conn:
+            t = await rows.by_id(conn, tournament_id)
+            entered = await rows.entrants(conn, tournament_id)
+            played = await rows.tables(conn, tournament_id)
+        by_user = {e.user_id: e for e in entered}
+        if t is not None and t.format == POOLS:
+            points = _points(played)
+            order = sorted(entered, key=lambda e: -points[e.user_id])  # stable: entry order breaks ties
+            return [(e, points[e.user_id], 0.0, 0.0) for e in order]
+        ranked = pairing.standings([e.user_id for e in entered], _games(played))
+        return [(by_user[s.player], s.points, s.buchholz, s.sonneborn_berger) for s in ranked]
+
+    def _pairing(
+        self, t: Tournament, entered: Sequence[Entrant], played: Sequence[Table], number: int
+    ) -> list[list[int]]:
+        active = [e.user_id for e in entered if e.withdrawn_at is None]
+        if t.format == SWISS:
+            return [
+                [g.first] if g.second is None else [g.first, g.second]
+                for g in pairing.swiss_round(active, _games(played))
+            ]
+        if t.format == ROUND_ROBIN:
+            everyone = [e.user_id for e in entered]  # the schedule is fixed at the start; a withdrawn player forfeits
+            games = pairing.round_robin(everyone)[number - 1]
+            return [[g.first] if g.second is None else [g.first, g.second] for g in games]
+        rs = self.rulesets[t.ruleset]
+        sizes = list(range(max(3, rs.min_players), rs.max_players + 1))
+        return pairing.pool_tables(active, _points(played), sizes)
+
+    async def _open(self, t: Tournament, table: Table, names: Mapping[int, str]) -> None:
+        """The table's game, opened, joined by its members, shown (``on_open``: its card and thread)
+        and started in their seats; a game opened before a stop is taken up where it was. A table with
+        a withdrawn member is not played: a forfeit."""
+        async with self.db.reading() as conn:
+            entered = {e.user_id: e for e in await rows.entrants(conn, t.id)}
+        if table.game_id is None and any(entered[user].withdrawn_at is not None for user in table.seats):
+            async with self.db.transaction() as conn:
+                await rows.set_table(conn, t.id, replace(table, points=forfeit(table.seats, entered)))
+            return
+        first = Actor(table.seats[0], names[table.seats[0]])
+        if table.game_id is None:
+            game = await self.lobby.create_game(
+                guild_id=t.guild_id,
+                channel_id=t.channel_id,
+                actor=first,
+                ruleset=t.ruleset,
+                options=t.options,
+                time=TimeSettings(round_seconds=t.round_seconds),
+                min_players=len(table.seats),
+                max_players=len(table.seats),
+            )
+            async with self.db.transaction() as conn:
+                await rows.set_table(conn, t.id, replace(table, game_id=game.id))
+        else:
+            game = await self.games.get_game(table.game_id)
+        if game.row.status != LOBBY:
+            return
+        for user in table.seats[1:]:  # seated before it is shown: no one else can take a seat
+            if game.player_of(user) is None:
+                game = await self.lobby.join(game.id, Actor(user, names[user]))
+        if game.row.thread_id is None:
+            for shown in self.on_open:
+                game = await shown(game)
+        await self.lobby.start_game(game.id, first, seating=table.seats)
+
+    async def _surrender(self, game_id: int, actor: Actor) -> None:
+        try:
+            await self.play.surrender(game_id, actor)
+        except GameError:
+            pass  # the game ended meanwhile
+
+    async def _in(self, conn: Connection, tournament_id: int, *statuses: str) -> Tournament:
+        t = await rows.by_id(conn, tournament_id)
+        if t is None:
+            raise GameError(tr("there is no tournament #{number}", number=tournament_id))
+        if t.status not in statuses:
+            said = {
+                SIGNUP: tr("tournament #{number} has not started yet", number=t.id),
+                RUNNING: tr("tournament #{number} has started: its sign-up is closed", number=t.id),
+                FINISHED: tr("tournament #{number} is over", number=t.id),
+                CANCELLED: tr("tournament #{number} was cancelled", number=t.id),
+            }
+            raise WrongPhase(said[t.status])
+        return t
+
+
+def placed(result: Mapping[str, Any], seats: Sequence[int]) -> dict[int, float]:
+    """Each member's points from a game's ranking (groups of seats, first place first): one for each
+    player placed below him, half for each placed level with him."""
+    points = dict.fromkeys(seats, 0.0)
+    before = 0
+    for group in result.get("ranking", []):
+        for seat in group:
+            if 0 <= int(seat) < len(seats):
+                points[seats[int(seat)]] = len(seats) - before - len(group) + (len(group) - 1) / 2
+        before += len(group)
+    return points
+
+
+def forfeit(seats: Sequence[int], entered: Mapping[int, Entrant]) -> dict[int, float]:
+    """A table with a withdrawn member is not played: each member still in beats each withdrawn one."""
+    still = [user for user in seats if entered[user].withdrawn_at is None]
+    gone = len(seats) - len(still)
+    return {user: (gone + (len(still) - 1) / 2 if user in still else 0.0) for user in seats}
+
+
+def _games(played: Sequence[Table]) -> list[pairing.Game]:
+    """The two-player tables as pairings see them (a bye: a table alone)."""
+    return [
+        pairing.Game(
+            table.seats[0],
+            table.seats[1] if len(table.seats) > 1 else None,
+            table.points[table.seats[0]] if table.points is not None else None,
+        )
+        for table in played
+    ]
+
+
+def _points(played: Sequence[Table]) -> defaultdict[int, float]:
+    """Each member's points over every table scored."""
+    points: defaultdict[int, float] = defaultdict(float)
+    for table in played:
+        for user, p in (table.points or {}).items():
+            points[user] += p
+    return points

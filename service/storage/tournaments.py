@@ -1,0 +1,201 @@
+"""Tournaments (``tournaments``), their players (``tournament_players``) and each round's tables
+(``tournament_games``): every statement on them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from service.storage.store import Connection
+
+SIGNUP, RUNNING, FINISHED, CANCELLED = "signup", "running", "finished", "cancelled"
+
+
+@dataclass(frozen=True)
+class Tournament:
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    ruleset: str
+    format: str
+    rounds: int
+    options: dict[str, Any]
+    round_seconds: int
+    status: str
+    round: int
+    created_at: float
+
+
+@dataclass(frozen=True)
+class Entrant:
+    user_id: int
+    name: str
+    joined_at: float
+    withdrawn_at: float | None = None
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a round: members by seat (one alone: a bye), its game, and points once over."""
+
+    round: int
+    board: int
+    seats: tuple[int, ...]
+    game_id: int | None
+    points: dict[int, float] | None
+
+
+def _tournament(row: Any) -> Tournament:
+    return Tournament(
+        row["id"],
+        row["guild_id"],
+        row["channel_id"],
+        row["creator_id"],
+        row["ruleset"],
+        row["format"],
+        row["rounds"],
+        json.loads(row["options"]),
+        row["round_seconds"],
+        row["status"],
+        row["round"],
+        row["created_at"],
+    )
+
+
+def _table(row: Any) -> Table:
+    points = json.loads(row["points"]) if row["points"] is not None else None
+    return Table(
+        row["round"],
+        row["board"],
+        tuple(json.loads(row["seats"])),
+        row["game_id"],
+        {int(user): float(p) for user, p in points.items()} if points is not None else None,
+    )
+
+
+async def insert(conn: Connection, t: Tournament) -> int:
+    async with conn.execute(
+        """INSERT INTO tournaments (guild_id, channel_id, creator_id, ruleset, format, rounds, options,
+               round_seconds, status, round, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id""",
+        (
+            t.guild_id,
+            t.channel_id,
+            t.creator_id,
+            t.ruleset,
+            t.format,
+            t.rounds,
+            json.dumps(t.options, sort_keys=True),
+            t.round_seconds,
+            t.status,
+            t.round,
+            t.created_at,
+        ),
+    ) as cursor:
+        (made,) = await cursor.fetchone()
+    return made
+
+
+async def by_id(conn: Connection, tournament_id: int) -> Tournament | None:
+    async with conn.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)) as cursor:
+        row = await cursor.fetchone()
+    return _tournament(row) if row is not None else None
+
+
+async def running(conn: Connection) -> list[Tournament]:
+    async with conn.execute("SELECT * FROM tournaments WHERE status = ? ORDER BY id", (RUNNING,)) as cursor:
+        return [_tournament(row) for row in await cursor.fetchall()]
+
+
+async def set_state(conn: Connection, tournament_id: int, status: str, round_number: int) -> None:
+    await conn.execute(
+        "UPDATE tournaments SET status = ?, round = ? WHERE id = ?", (status, round_number, tournament_id)
+    )
+
+
+async def set_rounds(conn: Connection, tournament_id: int, rounds: int) -> None:
+    await conn.execute("UPDATE tournaments SET rounds = ? WHERE id = ?", (rounds, tournament_id))
+
+
+async def entrants(conn: Connection, tournament_id: int) -> list[Entrant]:
+    """Its players in the order they entered."""
+    async with conn.execute(
+        "SELECT * FROM tournament_players WHERE tournament_id = ? ORDER BY joined_at, user_id", (tournament_id,)
+    ) as cursor:
+        return [Entrant(r["user_id"], r["name"], r["joined_at"], r["withdrawn_at"]) for r in await cursor.fetchall()]
+
+
+async def enter(conn: Connection, tournament_id: int, entrant: Entrant) -> None:
+    await conn.execute(
+        "INSERT INTO tournament_players (tournament_id, user_id, name, joined_at) VALUES (?,?,?,?)",
+        (tournament_id, entrant.user_id, entrant.name, entrant.joined_at),
+    )
+
+
+async def leave(conn: Connection, tournament_id: int, user_id: int) -> None:
+    await conn.execute(
+        "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?", (tournament_id, user_id)
+    )
+
+
+async def withdraw(conn: Connection, tournament_id: int, user_id: int, at: float) -> None:
+    await conn.execute(
+        "UPDATE tournament_players SET withdrawn_at = ? WHERE tournament_id = ? AND user_id = ?",
+        (at, tournament_id, user_id),
+    )
+
+
+async def tables(conn: Connection, tournament_id: int) -> list[Table]:
+    """Every table of every round so far, by round and board."""
+    async with conn.execute(
+        "SELECT * FROM tournament_games WHERE tournament_id = ? ORDER BY round, board", (tournament_id,)
+    ) as cursor:
+        return [_table(row) for row in await cursor.fetchall()]
+
+
+async def add_table(conn: Connection, tournament_id: int, table: Table) -> None:
+    await conn.execute(
+        "INSERT INTO tournament_games (tournament_id, round, board, seats, game_id, points) VALUES (?,?,?,?,?,?)",
+        (
+            tournament_id,
+            table.round,
+            table.board,
+            json.dumps(list(table.seats)),
+            table.game_id,
+            json.dumps({str(u): p for u, p in table.points.items()}) if table.points is not None else None,
+        ),
+    )
+
+
+async def set_table(conn: Connection, tournament_id: int, table: Table) -> None:
+    """A table's game and points as ``table`` has them now."""
+    await conn.execute(
+        "UPDATE tournament_games SET game_id = ?, points = ? WHERE tournament_id = ? AND round = ? AND board = ?",
+        (
+            table.game_id,
+            json.dumps({str(u): p for u, p in table.points.items()}) if table.points is not None else None,
+            tournament_id,
+            table.round,
+            table.board,
+        ),
+    )
+
+
+async def of_game(conn: Connection, game_id: int) -> tuple[int, Table] | None:
+    """The tournament and table a game is played at, if it is a tournament's."""
+    async with conn.execute("SELECT * FROM tournament_games WHERE game_id = ?", (game_id,)) as cursor:
+        row = await cursor.fetchone()
+    return (row["tournament_id"], _table(row)) if row is not None else None
+
+
+async def score(conn: Connection, game_id: int, points: dict[int, float]) -> None:
+    await conn.execute(
+        "UPDATE tournament_games SET points = ? WHERE game_id = ? AND points IS NULL",
+        (json.dumps({str(u): p for u, p in points.items()}), game_id),
+    )
+
+
+def seated(rows: Sequence[Table], round_number: int) -> list[Table]:
+    return [t for t in rows if t.round == round_number]

@@ -1,0 +1,161 @@
+""" "Tournaments … each round's games are created automatically …, pairings by the format's rules …,
+tiebreaks, withdrawals and forfeits for games never started … Restart-safe" — a tournament run by the
+game master against a real database, its games ended by surrender."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.errors import GameError, NotAllowed, WrongPhase
+from service.models import FINISHED, Actor
+from service.ops.tournaments import POOLS, ROUND_ROBIN, SWISS
+from service.storage.tournaments import RUNNING
+from tests.service.conftest import ADMIN, ALICE, GUILD
+
+SEVEN = [ALICE, *(Actor(100 + n, f"Player {n}") for n in range(6))]
+
+
+async def finish_round(env, tournament_id: int) -> None:
+    """Every game of the round in hand ends: at each table all but its first seat surrender, last first."""
+    t = await env.master.tournaments.get(tournament_id)
+    names = {e.user_id: e.name for e in await env.master.tournaments.entrants(tournament_id)}
+    for table in await env.master.tournaments.tables(tournament_id):
+        if table.round == t.round and table.points is None and table.game_id is not None:
+            for loser in reversed(table.seats[1:]):
+                await env.master.play.surrender(table.game_id, Actor(loser, names[loser]))
+
+
+async def test_a_swiss_tournament_of_seven_runs_three_rounds_to_its_standings(env):
+    tournaments = env.master.tournaments
+    t = await tournaments.create(guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="fortress", format=SWISS, rounds=3)
+    for player in SEVEN[1:]:
+        await tournaments.join(t.id, player)
+    with pytest.raises(GameError, match="already in tournament"):
+        await tournaments.join(t.id, SEVEN[1])
+    with pytest.raises(NotAllowed, match="creator or a server manager"):
+        await tournaments.start(t.id, SEVEN[1])
+    await tournaments.start(t.id, ALICE)
+    with pytest.raises(WrongPhase, match="has started: its sign-up is closed"):
+        await tournaments.join(t.id, Actor(999, "Late"))
+
+    first = [table for table in await tournaments.tables(t.id) if table.round == 1]
+    assert sorted(len(table.seats) for table in first) == [1, 2, 2, 2]  # three games and a bye
+    for table in first:
+        if table.game_id is not None:
+            game = await env.master.games.get_game(table.game_id)
+            assert game.row.status == "running" and [
+                p.user_id for p in sorted(game.players, key=lambda p: p.seat)
+            ] == list(table.seats)
+    await finish_round(env, t.id)
+    await tournaments.advance(t.id)
+
+    second = [table for table in await tournaments.tables(t.id) if table.round == 2]
+    assert len(second) == 4
+    [bye_one] = [table.seats[0] for table in first if len(table.seats) == 1]
+    [bye_two] = [table.seats[0] for table in second if len(table.seats) == 1]
+    assert bye_two != bye_one  # never twice to one player
+    met = {frozenset(table.seats) for table in first if len(table.seats) == 2}
+    assert not any(frozenset(table.seats) in met for table in second)  # no repeat pairing
+
+    withdrawn = next(table.seats[0] for table in second if len(table.seats) == 2)
+    await tournaments.leave(t.id, Actor(withdrawn, "x"))  # his game in hand is lost; paired no more
+    await finish_round(env, t.id)
+    env.clock.advance(60)
+    await env.restart()  # restart-safe: the next round opens from what is stored
+    await env.master.tournaments.advance(t.id)
+    tournaments = env.master.tournaments
+    third = [table for table in await tournaments.tables(t.id) if table.round == 3]
+    assert withdrawn not in {user for table in third for user in table.seats}
+    assert sorted(len(table.seats) for table in third) == [2, 2, 2]  # six left: no bye
+    await finish_round(env, t.id)
+    await tournaments.advance(t.id)
+    done = await tournaments.get(t.id)
+    assert done.status == FINISHED and done.round == 3
+
+    table = await tournaments.standings(t.id)
+    points = [p for _, p, _, _ in table]
+    assert points == sorted(points, reverse=True) and sum(points) == 3 + 1 + 3 + 1 + 3  # 9 games and 2 byes
+    for game_table in await tournaments.tables(t.id):
+        if game_table.game_id is not None:
+            game = await env.master.games.get_game(game_table.game_id)
+            assert game.row.status == "finished" and game.row.rated  # rated as any game
+
+
+async def test_a_withdrawn_players_game_not_yet_started_is_a_forfeit(env):
+    """A round robin fixes its schedule at the start: a table with a withdrawn member is not played."""
+    tournaments = env.master.tournaments
+    players = SEVEN[:3]
+    t = await tournaments.create(guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="siege", format=ROUND_ROBIN)
+    for player in players[1:]:
+        await tournaments.join(t.id, player)
+    await tournaments.start(t.id, ALICE)
+    assert (await tournaments.get(t.id)).rounds == 3
+    await tournaments.leave(t.id, players[2])  # withdrawn in round 1: his game (or bye) is decided
+    await finish_round(env, t.id)
+    await tournaments.advance(t.id)
+    later = [table for table in await tournaments.tables(t.id) if table.round > 1 and players[2].user_id in table.seats]
+    for table in later:
+        if len(table.seats) == 2:
+            assert table.game_id is None and table.points[players[2].user_id] == 0.0  # a forfeit, no game
+            other = next(u for u in table.seats if u != players[2].user_id)
+            assert table.points[other] == 1.0
+
+
+async def test_pools_seat_multiplayer_tables_by_points(env):
+    tournaments = env.master.tournaments
+    t = await tournaments.create(guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="conquest", format=POOLS, rounds=2)
+    for player in SEVEN[1:]:
+        await tournaments.join(t.id, player)
+    await tournaments.start(t.id, ALICE)
+    first = [table for table in await tournaments.tables(t.id) if table.round == 1]
+    assert sorted(len(table.seats) for table in first) == [3, 4]  # seven at tables of 3 to 6, as even as they go
+    await finish_round(env, t.id)
+    await tournaments.advance(t.id)
+    assert (await tournaments.get(t.id)).status == RUNNING
+    standings = await tournaments.standings(t.id)
+    assert [p for _, p, _, _ in standings] == sorted((p for _, p, _, _ in standings), reverse=True)
+    second = [table for table in await tournaments.tables(t.id) if table.round == 2]
+    leaders = {e.user_id for e, p, _, _ in standings if p == standings[0][1]}
+    assert leaders <= set(max(second, key=lambda table: 0 if leaders.isdisjoint(table.seats) else 1).seats)
+
+
+async def test_bad_requests_are_refused_and_change_nothing(env):
+    tournaments = env.master.tournaments
+    with pytest.raises(GameError, match="pools seat three or more a table; Siege takes two"):
+        await tournaments.create(guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="siege", format=POOLS, rounds=3)
+    with pytest.raises(GameError, match="a tournament is swiss, round-robin, pools, not 'knockout'"):
+        await tournaments.create(guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="siege", format="knockout")
+    with pytest.raises(GameError, match="1 to 20 rounds"):
+        await tournaments.create(guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="siege", format=SWISS, rounds=0)
+    t = await tournaments.create(guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="siege", format=SWISS, rounds=2)
+    with pytest.raises(GameError, match="needs 2 players to start; it has 1"):
+        await tournaments.start(t.id, ADMIN)
+    with pytest.raises(GameError, match="not in tournament"):
+        await tournaments.leave(t.id, SEVEN[3])
+    assert [e.user_id for e in await tournaments.entrants(t.id)] == [ALICE.user_id]
+
+
+async def test_a_game_opened_before_a_stop_is_taken_up_where_it_was(env, monkeypatch):
+    """The process stops after a round's game is opened and before it starts: the next advance starts it,
+    and opens no second game for the table."""
+    tournaments = env.master.tournaments
+    t = await tournaments.create(guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="siege", format=SWISS, rounds=1)
+    await tournaments.join(t.id, SEVEN[1])
+    started = env.master.lobby.start_game
+
+    async def stopped(*args, **kwargs):
+        raise ConnectionError("the process stopped here")
+
+    monkeypatch.setattr(env.master.lobby, "start_game", stopped)
+    with pytest.raises(ConnectionError):
+        await tournaments.start(t.id, ALICE)
+    [table] = await tournaments.tables(t.id)
+    assert (await env.master.games.get_game(table.game_id)).row.status == "lobby"
+    monkeypatch.setattr(env.master.lobby, "start_game", started)
+    await tournaments.advance(t.id)
+    [again] = await tournaments.tables(t.id)
+    assert again.game_id == table.game_id
+    game = await env.master.games.get_game(table.game_id)
+    assert game.row.status == "running" and [p.user_id for p in sorted(game.players, key=lambda p: p.seat)] == list(
+        table.seats
+    )
