@@ -86,7 +86,7 @@ class TournamentsCog(
     @app_commands.command(name="join", description="Enter a tournament before it starts")
     @app_commands.describe(number="The tournament's number")
     async def join(self, interaction: discord.Interaction, number: int) -> None:
-        await self.tournaments.join(number, actor_of(interaction))
+        await self.tournaments.join(number, actor_of(interaction), interaction.guild_id)
         count = len(await self.tournaments.entrants(number))
         await interaction.followup.send(
             tr("You are in tournament #{number} ({count} players so far).", number=number, count=count), ephemeral=True
@@ -97,13 +97,13 @@ class TournamentsCog(
     )
     @app_commands.describe(number="The tournament's number")
     async def leave(self, interaction: discord.Interaction, number: int) -> None:
-        await self.tournaments.leave(number, actor_of(interaction))
+        await self.tournaments.leave(number, actor_of(interaction), interaction.guild_id)
         await interaction.followup.send(tr("You have left tournament #{number}.", number=number), ephemeral=True)
 
     @app_commands.command(name="start", description="Start a tournament you created: its first round opens")
     @app_commands.describe(number="The tournament's number")
     async def start(self, interaction: discord.Interaction, number: int) -> None:
-        await self.tournaments.start(number, actor_of(interaction))
+        await self.tournaments.start(number, actor_of(interaction), interaction.guild_id)
         await interaction.followup.send(
             tr("Tournament #{number} has started: round 1's games are open.", number=number), ephemeral=True
         )
@@ -111,7 +111,7 @@ class TournamentsCog(
     @app_commands.command(name="standings", description="A tournament's table: points and tiebreaks")
     @app_commands.describe(number="The tournament's number")
     async def standings(self, interaction: discord.Interaction, number: int) -> None:
-        t = await self.tournaments.get(number)
+        t = await self.tournaments.get(number, interaction.guild_id)
         lines = [
             tr(
                 "**Tournament #{number}** — {game}, round {round} of {rounds} ({status})",

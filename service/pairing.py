@@ -6,8 +6,8 @@ tournament's rows and rounds are the game master's (``service.ops``); players ar
   first seat moves first), and an odd count gives one bye a round, to a player with the fewest points
   among those who have had none (never twice to one player while another has had none). The round is
   one maximum-weight matching (networkx) whose weights put these in that order.
-- Round robin: everyone meets everyone once (the circle method), seats alternating, a bye a round for
-  an odd count.
+- Round robin: everyone meets everyone once (the circle method), each player's first seats within one
+  of his second seats, a bye a round for an odd count.
 - Pools (multiplayer games): tables of the game's sizes, filled by points, so that the leaders meet.
 - Standings: points, then Buchholz (the sum of the opponents' points), then Sonneborn–Berger (the
   points of the opponents beaten, and half of those drawn with).
@@ -116,7 +116,7 @@ def swiss_round(players: Sequence[int], games: Sequence[Game]) -> list[Game]:
 
 def round_robin(players: Sequence[int]) -> list[list[Game]]:
     """Every round of a round robin: each player meets each other once, the fixed player's seat
-    alternating (the others alternate as they turn round the circle); a bye a round for an odd count."""
+    alternating and every player's seats balanced within one; a bye a round for an odd count."""
     circle: list[int | None] = [*players, *([None] if len(players) % 2 else [])]
     rounds = []
     for number in range(len(circle) - 1):

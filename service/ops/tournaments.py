@@ -3,13 +3,18 @@ opened, paired by the format (``service.pairing``), and scored as they end; when
 round is over the next round opens (``advance``, from the sweep and at start-up), and after the last
 one the tournament is over with its standings.
 
-Restart-safe: a round's tables are written (paired, no game yet) in one transaction with the round's
-number, and each game is opened afterwards and noted at its table; a process stopped in between
-opens the games still missing when it next advances. Games are rated as any other game.
+A round's tables are written (paired, no game yet) in one transaction with the round's number, and
+each game is opened afterwards and noted at its table; a process stopped after that opens, seats and
+starts what is missing when it next advances (one stopped between opening a game and noting it
+leaves that lobby behind, and the table gets another). One process moves a tournament at a time (a
+lease, and a lock within the process). The organiser manages every game (no player can cancel or
+kick in his own); a cancelled game counts as a draw. Games are rated as any other game.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
@@ -19,13 +24,17 @@ from engine import EngineError
 from i18n import joined, tr
 from service import pairing
 from service.errors import GameError, NotAllowed, WrongPhase
+from service.models import CANCELLED as CANCELLED_GAME
 from service.models import LOBBY, Actor, Game, GameRow, TimeSettings
 from service.ops.games import Games, ruleset_named
 from service.ops.lobby import Lobby
 from service.ops.play import Play
+from service.runtime.claims import TOURNAMENT
 from service.storage import tournaments as rows
 from service.storage.store import Connection
 from service.storage.tournaments import CANCELLED, FINISHED, RUNNING, SIGNUP, Entrant, Table, Tournament
+
+log = logging.getLogger(__name__)
 
 SWISS, ROUND_ROBIN, POOLS = "swiss", "round-robin", "pools"
 FORMATS = (SWISS, ROUND_ROBIN, POOLS)
@@ -36,6 +45,7 @@ MOST_PLAYERS = 64
 class Tournaments:
     def __init__(self, games: Games, lobby: Lobby, play: Play):
         self.games, self.lobby, self.play = games, lobby, play
+        self._moving: dict[int, asyncio.Lock] = {}  # a tournament moves on one step at a time in a process
         # What shows a tournament's new game before it starts (the bot: its lobby card and thread);
         # each returns the game as it is then.
         self.on_open: list[Callable[[Game], Awaitable[Game]]] = []
@@ -75,10 +85,11 @@ class Tournaments:
             await rows.enter(conn, made.id, Entrant(actor.user_id, actor.name, self.clock.now()))
         return made
 
-    async def get(self, tournament_id: int) -> Tournament:
+    async def get(self, tournament_id: int, guild_id: int | None = None) -> Tournament:
+        """The tournament (of server ``guild_id`` when given: another server's is none of its business)."""
         async with self.db.reading() as conn:
             found = await rows.by_id(conn, tournament_id)
-        if found is None:
+        if found is None or guild_id not in (None, found.guild_id):
             raise GameError(tr("there is no tournament #{number}", number=tournament_id))
         return found
 
@@ -90,9 +101,9 @@ class Tournaments:
         async with self.db.reading() as conn:
             return await rows.tables(conn, tournament_id)
 
-    async def join(self, tournament_id: int, actor: Actor) -> None:
+    async def join(self, tournament_id: int, actor: Actor, guild_id: int | None = None) -> None:
         async with self.db.transaction() as conn:
-            t = await self._in(conn, tournament_id, SIGNUP)
+            t = await self._in(conn, tournament_id, guild_id, SIGNUP)
             entered = await rows.entrants(conn, tournament_id)
             if any(e.user_id == actor.user_id for e in entered):
                 raise GameError(tr("you are already in tournament #{number}", number=tournament_id))
@@ -100,11 +111,11 @@ class Tournaments:
                 raise GameError(tr("tournament #{number} is full ({most} players)", number=t.id, most=MOST_PLAYERS))
             await rows.enter(conn, tournament_id, Entrant(actor.user_id, actor.name, self.clock.now()))
 
-    async def leave(self, tournament_id: int, actor: Actor) -> None:
+    async def leave(self, tournament_id: int, actor: Actor, guild_id: int | None = None) -> None:
         """Before the start, out of the list; once it runs, withdrawn: paired no more, his games in hand
         surrendered (a loss to whoever he plays)."""
         async with self.db.transaction() as conn:
-            t = await self._in(conn, tournament_id, SIGNUP, RUNNING)
+            t = await self._in(conn, tournament_id, guild_id, SIGNUP, RUNNING)
             entered = {e.user_id: e for e in await rows.entrants(conn, tournament_id)}
             if actor.user_id not in entered or entered[actor.user_id].withdrawn_at is not None:
                 raise GameError(tr("you are not in tournament #{number}", number=tournament_id))
@@ -120,10 +131,10 @@ class Tournaments:
         for game_id in playing:
             await self._surrender(game_id, actor)
 
-    async def start(self, tournament_id: int, actor: Actor) -> None:
+    async def start(self, tournament_id: int, actor: Actor, guild_id: int | None = None) -> None:
         """Its creator (or a server manager) starts it: round 1 opens."""
         async with self.db.transaction() as conn:
-            t = await self._in(conn, tournament_id, SIGNUP)
+            t = await self._in(conn, tournament_id, guild_id, SIGNUP)
             if actor.user_id != t.creator_id and not actor.is_admin:
                 raise NotAllowed(tr("only the tournament's creator or a server manager starts it"))
             entered = await rows.entrants(conn, tournament_id)
@@ -137,14 +148,28 @@ class Tournaments:
                         count=len(entered),
                     )
                 )
+            if t.format == POOLS and not self._pools(t, [e.user_id for e in entered], {}):
+                raise GameError(
+                    tr(
+                        "{count} players cannot sit at tables of {game}: one more or one fewer, please",
+                        count=len(entered),
+                        game=tr(self.rulesets[t.ruleset].title),
+                    )
+                )
             rounds = len(entered) - 1 + len(entered) % 2 if t.format == ROUND_ROBIN else t.rounds
             await rows.set_rounds(conn, t.id, rounds)
             await rows.set_state(conn, t.id, RUNNING, 0)
-        await self.advance(tournament_id)
+        async with self.games.claims.holding(TOURNAMENT, tournament_id) as held:
+            if held:  # else another process opens round 1 now
+                await self.advance(tournament_id)
 
     async def advance(self, tournament_id: int) -> None:
         """Open the next round once every game of this one is over (or the games a stopped process left
         unopened), or end the tournament after its last round. Idempotent: run it as often as wanted."""
+        async with self._moving.setdefault(tournament_id, asyncio.Lock()):
+            await self._advance(tournament_id)
+
+    async def _advance(self, tournament_id: int) -> None:
         async with self.db.transaction() as conn:
             t = await rows.by_id(conn, tournament_id)
             if t is None or t.status != RUNNING:
@@ -160,33 +185,46 @@ class Tournaments:
                     return
                 entered = await rows.entrants(conn, tournament_id)
                 number = t.round + 1
+                sat_out = 0.0 if t.format == POOLS else pairing.BYE_POINTS  # a pool's sit-out is no win
                 for board, seats in enumerate(self._pairing(t, entered, played, number), start=1):
-                    table = Table(
-                        number, board, tuple(seats), None, {seats[0]: pairing.BYE_POINTS} if len(seats) == 1 else None
-                    )
+                    table = Table(number, board, tuple(seats), None, {seats[0]: sat_out} if len(seats) == 1 else None)
                     await rows.add_table(conn, t.id, table)
                     if table.points is None:
                         unopened.append(table)
                 await rows.set_state(conn, t.id, RUNNING, number)
             names = {e.user_id: e.name for e in await rows.entrants(conn, tournament_id)}
         for table in unopened:
-            await self._open(t, table, names)
+            try:
+                await self._open(t, table, names)
+            except Exception:  # noqa: BLE001 - the round's other games open all the same; this one next time
+                log.warning(
+                    "tournament #%s: round %s, table %s not opened yet", t.id, table.round, table.board, exc_info=True
+                )
 
     async def advance_all(self) -> None:
-        """Every running tournament moved on as far as its games allow (the sweep's part)."""
+        """Every running tournament moved on as far as its games allow (the sweep's part): by one process
+        among several (a ``TOURNAMENT`` lease), one tournament's trouble never holding up the others."""
         async with self.db.reading() as conn:
             running = await rows.running(conn)
         for t in running:
-            await self.advance(t.id)
+            async with self.games.claims.holding(TOURNAMENT, t.id) as held:
+                if not held:
+                    continue
+                try:
+                    await self.advance(t.id)
+                except Exception:  # noqa: BLE001 - tried again at the next sweep
+                    log.warning("tournament #%s could not move on yet", t.id, exc_info=True)
 
     async def game_ended(self, conn: Connection, game: GameRow, result: dict[str, Any], ended_at: float) -> None:
         """Score a tournament's game in the transaction that ends it (each place beats the ones after
         it: a point for each player below, half for each one level)."""
-        found = await rows.of_game(conn, game.id)
-        if found is None:
+        if await rows.of_game(conn, game.id) is None:
             return
-        _, table = found
-        await rows.score(conn, game.id, placed(result, table.seats))
+        seated = await self.games.load(conn, game.id, parse=False)
+        by_seat = {p.seat if p.seat is not None else p.left_seat: p.user_id for p in seated.players if p.user_id}
+        await rows.score(
+            conn, game.id, placed(result, [user for seat, user in sorted(by_seat.items()) if seat is not None])
+        )
 
     async def standings(self, tournament_id: int) -> list[tuple[Entrant, float, float, float]]:
         """Each player with his points and tiebreaks (Buchholz, Sonneborn–Berger; pools: points only)."""
@@ -215,9 +253,16 @@ class Tournaments:
             everyone = [e.user_id for e in entered]  # the schedule is fixed at the start; a withdrawn player forfeits
             games = pairing.round_robin(everyone)[number - 1]
             return [[g.first] if g.second is None else [g.first, g.second] for g in games]
+        points = _points(played)
+        ranked = sorted(active, key=lambda user: -points[user])  # stable: entry order breaks ties
+        for seated in range(len(ranked), 0, -1):  # the last placed sit out while the rest fit no tables
+            if tables := self._pools(t, ranked[:seated], points):
+                return tables + [[user] for user in ranked[seated:]]
+        return [[user] for user in ranked]
+
+    def _pools(self, t: Tournament, players: Sequence[int], points: Mapping[int, float]) -> list[list[int]]:
         rs = self.rulesets[t.ruleset]
-        sizes = list(range(max(3, rs.min_players), rs.max_players + 1))
-        return pairing.pool_tables(active, _points(played), sizes)
+        return pairing.pool_tables(players, points, list(range(max(3, rs.min_players), rs.max_players + 1)))
 
     async def _open(self, t: Tournament, table: Table, names: Mapping[int, str]) -> None:
         """The table's game, opened, joined by its members, shown (``on_open``: its card and thread)
@@ -225,12 +270,20 @@ class Tournaments:
         a withdrawn member is not played: a forfeit."""
         async with self.db.reading() as conn:
             entered = {e.user_id: e for e in await rows.entrants(conn, t.id)}
-        if table.game_id is None and any(entered[user].withdrawn_at is not None for user in table.seats):
+        game = await self.games.get_game(table.game_id) if table.game_id is not None else None
+        if (game is None or game.row.status == LOBBY) and any(entered[u].withdrawn_at is not None for u in table.seats):
             async with self.db.transaction() as conn:
                 await rows.set_table(conn, t.id, replace(table, points=forfeit(table.seats, entered)))
+            if game is not None:
+                await self.lobby.cancel(game.id, self._organiser(t))
+            return
+        if game is not None and game.row.status == CANCELLED_GAME:  # a manager cancelled it: a draw
+            tie = placed({"ranking": [list(range(len(table.seats)))]}, table.seats)
+            async with self.db.transaction() as conn:
+                await rows.set_table(conn, t.id, replace(table, points=tie))
             return
         first = Actor(table.seats[0], names[table.seats[0]])
-        if table.game_id is None:
+        if game is None:
             game = await self.lobby.create_game(
                 guild_id=t.guild_id,
                 channel_id=t.channel_id,
@@ -241,10 +294,10 @@ class Tournaments:
                 min_players=len(table.seats),
                 max_players=len(table.seats),
             )
-            async with self.db.transaction() as conn:
+            async with self.db.transaction() as conn:  # run by the organiser: no player manages his own game
+                await self.games.update_game(conn, game.row, creator_id=t.creator_id)
                 await rows.set_table(conn, t.id, replace(table, game_id=game.id))
-        else:
-            game = await self.games.get_game(table.game_id)
+            game = await self.games.get_game(game.id)
         if game.row.status != LOBBY:
             return
         for user in table.seats[1:]:  # seated before it is shown: no one else can take a seat
@@ -253,7 +306,12 @@ class Tournaments:
         if game.row.thread_id is None:
             for shown in self.on_open:
                 game = await shown(game)
-        await self.lobby.start_game(game.id, first, seating=table.seats)
+        await self.lobby.start_game(game.id, self._organiser(t), seating=table.seats)
+
+    @staticmethod
+    def _organiser(t: Tournament) -> Actor:
+        """Who runs the tournament's games: its creator, as their manager."""
+        return Actor(t.creator_id, "", is_admin=True)
 
     async def _surrender(self, game_id: int, actor: Actor) -> None:
         try:
@@ -261,9 +319,9 @@ class Tournaments:
         except GameError:
             pass  # the game ended meanwhile
 
-    async def _in(self, conn: Connection, tournament_id: int, *statuses: str) -> Tournament:
+    async def _in(self, conn: Connection, tournament_id: int, guild_id: int | None, *statuses: str) -> Tournament:
         t = await rows.by_id(conn, tournament_id)
-        if t is None:
+        if t is None or guild_id not in (None, t.guild_id):
             raise GameError(tr("there is no tournament #{number}", number=tournament_id))
         if t.status not in statuses:
             said = {
@@ -305,6 +363,7 @@ def _games(played: Sequence[Table]) -> list[pairing.Game]:
             table.points[table.seats[0]] if table.points is not None else None,
         )
         for table in played
+        if not (table.points is not None and len(table.seats) == 2 and not sum(table.points.values()))  # both out
     ]
 
 

@@ -30,6 +30,7 @@ LEASE_SECONDS = 20.0
 WAKE, OUTBOX = "wake", "outbox"
 FAIRNESS = "fairness"  # a server map's self-play (its id where the others hold a game's)
 SEASON_END = "season"  # a server's season-end post (its guild id)
+TOURNAMENT = "tournament"  # a tournament's next round (its id)
 
 
 class Claims:

@@ -120,7 +120,8 @@ class GameService:
         for season in await self.master.seasons.untold():
             number = season.told + 1
             async with self.master.games.claims.holding(SEASON_END, season.guild_id) as held:
-                if not held:
+                now = await self.master.seasons.of_server(season.guild_id) if held else None
+                if now is None or now.told >= number:  # held elsewhere, or posted by another just now
                     continue
                 tables = await self.master.ratings.season_tables(season.guild_id, number)
                 try:

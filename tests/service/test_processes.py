@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from service.clock import ManualClock
-from service.runtime.claims import FAIRNESS, LEASE_SECONDS, OUTBOX, WAKE
+from service.runtime.claims import FAIRNESS, LEASE_SECONDS, OUTBOX, TOURNAMENT, WAKE
 from service.runtime.gameservice import GameService
 from service.storage.instancelock import AlreadyRunning
 from service.storage.store import BOT, SOLE, open_store
@@ -126,6 +126,24 @@ async def test_each_maps_fairness_is_measured_by_one_process(two, monkeypatch):
     monkeypatch.undo()
     await second.master.games.claims.release(FAIRNESS, one.id)
     assert (await second.master.maps.measure_next()).id == one.id
+
+
+async def test_a_tournaments_next_round_is_opened_by_one_process(two):
+    first, second = two
+    cup = await first.master.tournaments.create(
+        guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="siege", format="swiss", rounds=2
+    )
+    await first.master.tournaments.join(cup.id, BOB)
+    await first.master.tournaments.start(cup.id, ALICE)
+    [table] = await first.master.tournaments.tables(cup.id)
+    loser = ALICE if table.seats[1] == ALICE.user_id else BOB
+    await first.master.play.surrender(table.game_id, loser)
+    assert await first.master.games.claims.take(TOURNAMENT, cup.id)  # the first is opening round 2
+    await second.master.tournaments.advance_all()
+    assert (await second.master.tournaments.get(cup.id)).round == 1  # left to the first
+    await first.master.games.claims.release(TOURNAMENT, cup.id)
+    await second.master.tournaments.advance_all()
+    assert (await second.master.tournaments.get(cup.id)).round == 2
 
 
 async def test_a_change_made_by_another_process_while_a_turn_is_planned_is_kept(two):
