@@ -16,6 +16,7 @@ from cogs.lobby import post_lobby
 from cogs.rules import ruleset_names
 from i18n import mark, tr
 from service.models import Actor, Game
+from service.ops.tournaments import POOLS
 from service.runtime.gameservice import GameService
 from service.storage.tournaments import CANCELLED, FINISHED, RUNNING, SIGNUP
 
@@ -112,27 +113,25 @@ class TournamentsCog(
     @app_commands.describe(number="The tournament's number")
     async def standings(self, interaction: discord.Interaction, number: int) -> None:
         t = await self.tournaments.get(number, interaction.guild_id)
-        lines = [
-            tr(
+        game = self.service.presenter.ruleset_title(t.ruleset)
+        if t.status == SIGNUP:
+            heading = tr(
+                "**Tournament #{number}** — {game}, {format}, open for sign-up", number=t.id, game=game, format=t.format
+            )
+        else:
+            heading = tr(
                 "**Tournament #{number}** — {game}, round {round} of {rounds} ({status})",
                 number=t.id,
-                game=self.service.presenter.ruleset_title(t.ruleset),
+                game=game,
                 round=t.round,
                 rounds=t.rounds,
                 status=tr(STATES[t.status]),
             )
-        ]
+        lines = [heading]
         for place, (entrant, points, buchholz, berger) in enumerate(await self.tournaments.standings(number), 1):
-            gone = tr(" (withdrawn)") if entrant.withdrawn_at is not None else ""
-            lines.append(
-                tr(
-                    "{place}. {name}{gone} — {points} points · Buchholz {buchholz} · SB {berger}",
-                    place=place,
-                    name=plain(entrant.name),
-                    gone=gone,
-                    points=f"{points:g}",
-                    buchholz=f"{buchholz:g}",
-                    berger=f"{berger:g}",
-                )
-            )
+            who = plain(entrant.name) + (tr(" (withdrawn)") if entrant.withdrawn_at is not None else "")
+            line = tr("{place}. {name} — points {points}", place=place, name=who, points=f"{points:g}")
+            if t.format != POOLS:  # tables of several: points alone rank them
+                line += " · " + tr("Buchholz {buchholz} · SB {berger}", buchholz=f"{buchholz:g}", berger=f"{berger:g}")
+            lines.append(line)
         await interaction.followup.send(fitted("\n".join(lines)), ephemeral=True, allowed_mentions=NO_PINGS)

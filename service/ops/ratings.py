@@ -138,8 +138,8 @@ class Ratings:
             return  # a damaged result rates nobody; the game stays applied so it is not retried forever
         if len(players) < 2:
             return
-        season = await seasons.of_server(conn, guild_id)
-        number = season.number_at(ended_at) if season is not None else None
+        series = await seasons.series_at(conn, guild_id, ended_at)  # as it was then, whatever changed since
+        number = series.number_at(ended_at) if series is not None else None
         for board in (Board(GLOBAL), Board(guild_id), *([Board(guild_id, number)] if number is not None else [])):
             await self._rate(conn, board, ruleset, game_id, ended_at, players)
 

@@ -51,6 +51,8 @@ class Seasons:
                     channel_id=channel_id,
                 )
             await rows.save(conn, made)
+            if old is None or made.started_at != old.started_at:
+                await rows.begin_series(conn, made)
         return made
 
     async def untold(self) -> list[Season]:

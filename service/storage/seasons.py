@@ -43,6 +43,26 @@ async def of_server(conn: Connection, guild_id: int) -> Season | None:
     return _season(row) if row is not None else None
 
 
+async def series_at(conn: Connection, guild_id: int, moment: float) -> Season | None:
+    """The server's series of seasons in effect at ``moment`` (its number_at says which season ran)."""
+    async with conn.execute(
+        """SELECT guild_id, days, first, started_at FROM season_series
+           WHERE guild_id = ? AND started_at <= ? ORDER BY started_at DESC LIMIT 1""",
+        (guild_id, moment),
+    ) as cursor:
+        row = await cursor.fetchone()
+    return Season(row["guild_id"], row["days"], row["first"], row["started_at"], 0, 0) if row is not None else None
+
+
+async def begin_series(conn: Connection, season: Season) -> None:
+    """Note that ``season``'s series begins (kept for placing games after later changes)."""
+    await conn.execute(
+        """INSERT INTO season_series (guild_id, started_at, first, days) VALUES (?,?,?,?)
+           ON CONFLICT (guild_id, started_at) DO UPDATE SET first = excluded.first, days = excluded.days""",
+        (season.guild_id, season.started_at, season.first, season.days),
+    )
+
+
 async def every(conn: Connection) -> list[Season]:
     """Every server's seasons, on or off (a season ended when they were turned off is still told)."""
     async with conn.execute("SELECT * FROM seasons ORDER BY guild_id") as cursor:

@@ -37,6 +37,7 @@ TABLES = (
     ("server_maps", "id", None),
     ("seasons", "guild_id", None),
     ("season_ratings", "guild_id, season, ruleset, player", None),
+    ("season_series", "guild_id, started_at", None),
     ("tournaments", "id", None),
     ("tournament_players", "tournament_id, user_id", None),
     ("tournament_games", "tournament_id, round, board", None),

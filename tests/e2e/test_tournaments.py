@@ -30,6 +30,8 @@ async def test_a_swiss_tournament_of_three_plays_two_rounds_to_its_standings(tab
         assert "You are in tournament #1" in joined.content
     again = await fake.slash(table.bob, channel, "tournament join", number=1)
     assert "already in tournament #1" in again.content
+    waiting = await fake.slash(table.carol, channel, "tournament standings", number=1)
+    assert waiting.content.startswith("**Tournament #1** — Siege, swiss, open for sign-up"), waiting.content
     refused = await fake.slash(table.bob, channel, "tournament start", number=1)
     assert "only the tournament's creator" in refused.content
     started = await fake.slash(table.alice, channel, "tournament start", number=1)
@@ -51,4 +53,4 @@ async def test_a_swiss_tournament_of_three_plays_two_rounds_to_its_standings(tab
     standings = await fake.slash(table.carol, channel, "tournament standings", number=1)
     lines = standings.content.split("\n")
     assert lines[0].startswith("**Tournament #1** — Siege, round 2 of 2 (over)"), lines
-    assert len(lines) == 4 and lines[1].startswith("1. ") and "points · Buchholz" in lines[1]
+    assert len(lines) == 4 and lines[1].startswith("1. ") and " — points " in lines[1] and "· Buchholz" in lines[1]

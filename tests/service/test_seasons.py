@@ -42,9 +42,12 @@ async def test_each_season_rates_afresh_beside_all_time(env):
     assert all_time == {"Alice": 4, "Bob": 3, "Carol": 1}  # all time: every game, before seasons too
     assert await ratings.leaderboard("conquest", GUILD + 1, season=2) == []  # another server's seasons are its own
 
-    await ratings.rebuild_ratings()  # derived data: the seasons come back as they were
+    env.clock.advance(60)
+    await seasons.set(GUILD, 10, 55, ADMIN)  # a new length: season 3 begins now
+    await ratings.rebuild_ratings()  # derived data: the seasons come back as they were, changes since or not
     assert table(await ratings.leaderboard("conquest", GUILD, season=1))[0] == ("Alice", 2, 2)
     assert table(await ratings.leaderboard("conquest", GUILD, season=2)) == [("Bob", 1, 1), ("Alice", 1, 0)]
+    assert await ratings.leaderboard("conquest", GUILD, season=3) == []
 
 
 async def test_a_new_length_ends_the_season_now_and_off_keeps_the_last_one(env):
