@@ -40,10 +40,7 @@ class TournamentsCog(
     async def _show(self, game: Game) -> Game:
         """A tournament's game gets its lobby card and thread in the tournament's channel, as any game."""
         channel = await fetch_game_channel(self.bot, game.row.channel_id)
-        creator = game.player_of(game.row.creator_id)
-        shown, _ = await post_lobby(
-            channel, game, self.service, Actor(game.row.creator_id, creator.name if creator else "")
-        )
+        shown, _ = await post_lobby(channel, game, self.service, Actor(game.row.creator_id, ""))  # the organiser
         return shown
 
     @app_commands.command(name="create", description="Open a tournament in this channel for players to join")

@@ -211,8 +211,9 @@ class Lobby:
         if name not in shipped_maps(rs):
             async with self.db.reading() as conn:
                 found = await server_maps.named(conn, guild_id, name)
-                own = [m.name for m in await server_maps.of_server(conn, guild_id, rs.name)]
-            if found is None or found.ruleset != rs.name:
+                mine = found is not None and found.ruleset == rs.name
+                own = [] if mine else await server_maps.names(conn, guild_id, rs.name)
+            if found is None or not mine:
                 if own:  # else the ruleset says the map is unknown, and which there are
                     raise GameError(
                         tr(

@@ -175,6 +175,7 @@ class Tournaments:
             if t is None or t.status != RUNNING:
                 return
             played = await rows.tables(conn, tournament_id)
+            entered = await rows.entrants(conn, tournament_id)
             current = rows.seated(played, t.round)
             if any(table.points is None for table in current):
                 unopened = [table for table in current if table.points is None]  # games in hand: each looked at
@@ -183,7 +184,6 @@ class Tournaments:
                 if t.round == t.rounds:
                     await rows.set_state(conn, t.id, FINISHED, t.round)
                     return
-                entered = await rows.entrants(conn, tournament_id)
                 number = t.round + 1
                 sat_out = 0.0 if t.format == POOLS else pairing.BYE_POINTS  # a pool's sit-out is no win
                 for board, seats in enumerate(self._pairing(t, entered, played, number), start=1):
@@ -192,10 +192,10 @@ class Tournaments:
                     if table.points is None:
                         unopened.append(table)
                 await rows.set_state(conn, t.id, RUNNING, number)
-            names = {e.user_id: e.name for e in await rows.entrants(conn, tournament_id)}
+        by_user = {e.user_id: e for e in entered}
         for table in unopened:
             try:
-                await self._open(t, table, names)
+                await self._open(t, table, by_user)
             except Exception:  # noqa: BLE001 - the round's other games open all the same; this one next time
                 log.warning(
                     "tournament #%s: round %s, table %s not opened yet", t.id, table.round, table.board, exc_info=True
@@ -264,12 +264,10 @@ class Tournaments:
         rs = self.rulesets[t.ruleset]
         return pairing.pool_tables(players, points, list(range(max(3, rs.min_players), rs.max_players + 1)))
 
-    async def _open(self, t: Tournament, table: Table, names: Mapping[int, str]) -> None:
+    async def _open(self, t: Tournament, table: Table, entered: Mapping[int, Entrant]) -> None:
         """The table's game, opened, joined by its members, shown (``on_open``: its card and thread)
         and started in their seats; a game opened before a stop is taken up where it was. A table with
         a withdrawn member is not played: a forfeit."""
-        async with self.db.reading() as conn:
-            entered = {e.user_id: e for e in await rows.entrants(conn, t.id)}
         game = await self.games.get_game(table.game_id) if table.game_id is not None else None
         if (game is None or game.row.status == LOBBY) and any(entered[u].withdrawn_at is not None for u in table.seats):
             async with self.db.transaction() as conn:
@@ -282,7 +280,7 @@ class Tournaments:
             async with self.db.transaction() as conn:
                 await rows.set_table(conn, t.id, replace(table, points=tie))
             return
-        first = Actor(table.seats[0], names[table.seats[0]])
+        first = Actor(table.seats[0], entered[table.seats[0]].name)
         if game is None:
             game = await self.lobby.create_game(
                 guild_id=t.guild_id,
@@ -302,7 +300,7 @@ class Tournaments:
             return
         for user in table.seats[1:]:  # seated before it is shown: no one else can take a seat
             if game.player_of(user) is None:
-                game = await self.lobby.join(game.id, Actor(user, names[user]))
+                game = await self.lobby.join(game.id, Actor(user, entered[user].name))
         if game.row.thread_id is None:
             for shown in self.on_open:
                 game = await shown(game)
