@@ -21,22 +21,36 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs.buttons import rematch_view, take_seat_view
-from cogs.common import GameChannel, client_service, fetch_game_channel, fitted, lacking, plain, upload_file
+from cogs.common import (
+    GameChannel,
+    client_service,
+    fetch_game_channel,
+    fitted,
+    lacking,
+    plain,
+    png_file,
+    upload_file,
+)
 from cogs.lobby import LobbyCards, web_button
 from cogs.ratings import leaderboard_lines
 from cogs.redelivery import posted_before
+from cogs.tournament_card import refresh_card
 from cogs.translator import server_language
 from i18n import tr, using
 from service.announcements import Reminder
 from service.errors import GameNotFound
 from service.models import Announcement, Game
 from service.posts import DirectMessage, Post, in_words
+from service.presenter import halves
 from service.runtime.outbox import Blocked, Undeliverable
+from service.storage.tournaments import CANCELLED
 
 if TYPE_CHECKING:
     from service.ops.ratings import Standing
+    from service.ops.tournaments import News
     from service.runtime.gameservice import GameService
     from service.storage.seasons import Season
+    from service.storage.tournaments import Table
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +68,11 @@ def needed_for(channel: GameChannel, post: Post) -> list[str]:
 def season_nonce(guild_id: int, number: int) -> str:
     """The nonce of a season's final post (Discord takes 25 characters at most)."""
     return hashlib.blake2b(f"season:{guild_id}:{number}".encode(), digest_size=12).hexdigest()
+
+
+def tournament_nonce(tournament_id: int, step: int) -> str:
+    """The nonce of a tournament's post ``step`` (Discord takes 25 characters at most)."""
+    return hashlib.blake2b(f"tournament:{tournament_id}:{step}".encode(), digest_size=12).hexdigest()
 
 
 def hold_nonce(game_id: int, whom: str, since: float) -> str:
@@ -116,6 +135,75 @@ class DiscordAnnouncer:
             await channel.send(text, nonce=season_nonce(season.guild_id, number), allowed_mentions=NO_PINGS)
         except (discord.Forbidden, discord.NotFound) as err:
             raise Undeliverable(str(err)) from err
+
+    async def post_tournament(self, news: News) -> None:
+        """A round's tables (with the standings before it), the end or a cancellation, in the
+        tournament's channel in the server's language; the card shows the tournament as it is now. A
+        retry after a crash is the same post (its nonce), never a second one."""
+        t = news.tournament
+        try:
+            channel = await fetch_game_channel(self.client, t.channel_id)
+            with using(await server_language(self.client, t.guild_id)):
+                text = fitted(await self._tournament_text(news))
+                kwargs: dict[str, Any] = {}
+                if news.standings and (news.step > 1 or news.over):
+                    through = min(news.step - 1, t.rounds)
+                    picture = await self.service.presenter.standings_image(t, news.standings, through)
+                    kwargs["file"] = png_file(picture, "standings.png")
+            await channel.send(text, nonce=tournament_nonce(t.id, news.step), allowed_mentions=NO_PINGS, **kwargs)
+        except (discord.Forbidden, discord.NotFound) as err:
+            raise Undeliverable(str(err)) from err
+        if news.step == 1 or news.over or t.status == CANCELLED:
+            await refresh_card(self.client, self.service, t.id)
+
+    async def _tournament_text(self, news: News) -> str:
+        t = news.tournament
+        game = self.service.presenter.ruleset_title(t.ruleset)
+        if t.status == CANCELLED:
+            return tr(
+                "🏆 **Tournament #{number}** ({game}) is cancelled: it did not start ({count} players signed up).",
+                number=t.id,
+                game=game,
+                count=len(news.entrants),
+            )
+        if news.over:
+            best = news.standings[0]
+            return tr(
+                "🏁 **Tournament #{number}** ({game}) is over. Winner: <@{winner}> with {points} points. "
+                "The final standings:",
+                number=t.id,
+                game=game,
+                winner=best.entrant.user_id,
+                points=halves(best.points),
+            )
+        lines = [
+            tr(
+                "🏆 **Tournament #{number}** ({game}): round {round} of {rounds} is open.",
+                number=t.id,
+                game=game,
+                round=news.step,
+                rounds=t.rounds,
+            )
+        ]
+        for table in news.tables:
+            lines.append(await self._table_line(table))
+        if news.step > 1:
+            lines.append(tr("The standings after round {round}:", round=news.step - 1))
+        return "\n".join(lines)
+
+    async def _table_line(self, table: Table) -> str:
+        """One table of a round: its members by mention (pinging no one) and where its game is."""
+        members = [f"<@{user}>" for user in table.seats]
+        if len(members) == 1:
+            return tr("{player}: a bye", player=members[0])
+        players = (
+            tr("{first} vs {second}", first=members[0], second=members[1]) if len(members) == 2 else ", ".join(members)
+        )
+        if table.game_id is None:
+            return tr("Table {board}: {players} — not played (a withdrawal)", board=table.board, players=players)
+        game = await self.service.master.games.get_game(table.game_id)
+        where = f"<#{game.row.thread_id}>" if game.row.thread_id is not None else f"#{game.id}"
+        return tr("Table {board}: {players} — game {where}", board=table.board, players=players, where=where)
 
     async def _post(self, channel: GameChannel, a: Announcement, game: Game, post: Post, nonce: str = "") -> None:
         """Post it once (``nonce``: the announcement's own, unless one announcement posts several);

@@ -30,6 +30,7 @@ from cogs.ratings import RatingsCog
 from cogs.rules import RulesCog, TutorialButton
 from cogs.settings import SettingsCog
 from cogs.sharding import IdentifyLimiter, fetch_gateway, syncs_commands
+from cogs.tournament_card import TournamentButton
 from cogs.tournaments import TournamentsCog
 from cogs.translator import CatalogTranslator, LocalisedTree, quote_commands_of
 from service.runtime.gameservice import GameService
@@ -166,6 +167,7 @@ async def install_commands(bot: commands.AutoShardedBot, service: GameService) -
         TutorialButton,
         TakeSeatButton,
         SeatAnswerButton,
+        TournamentButton,
     )
     bot.tree.error(on_app_command_error)
     quote_commands_of(bot.tree)

@@ -6,7 +6,7 @@ import discord
 
 from i18n import joined, tr
 from service.gameoptions import duration
-from service.markup import COLOUR_EMOJI, called, describe_time, result_lines, when
+from service.markup import COLOUR_EMOJI, called, describe_time, in_tournament, result_lines, when
 from service.models import LOBBY, RUNNING, Game, PlayerRow
 from service.ops.lobby import counts_text
 from service.presenter import Presenter
@@ -54,7 +54,10 @@ def game_embed(game: Game, presenter: Presenter) -> discord.Embed:
         embed.add_field(name=tr("Map"), value=generated, inline=True)
     if row.result:
         embed.add_field(name=tr("Result"), value="\n".join(result_lines(game))[:1024], inline=False)
-    embed.set_footer(text=tr("Game #{number}", number=row.id))
+    footer = tr("Game #{number}", number=row.id)
+    if row.tournament is not None:
+        footer += " · " + in_tournament(row.tournament)
+    embed.set_footer(text=footer)
     return embed
 
 

@@ -40,24 +40,26 @@ LATE_CARD_SECONDS = 5.0  # a card waits at most this long for the outbox to post
 CARD_LANES = 4  # cards edited side by side
 
 
+SIGN_UP_LABELS = {"join": mark("Join"), "leave": mark("Leave"), "start": mark("Start")}
+SIGN_UP_STYLES = {
+    "join": discord.ButtonStyle.success,
+    "leave": discord.ButtonStyle.secondary,
+    "start": discord.ButtonStyle.primary,
+}
+
+
+def sign_up_button(action: str, custom_id: str) -> discord.ui.Button:
+    """Join, Leave or Start on a card players sign up on (a game's lobby, a tournament's)."""
+    return discord.ui.Button(label=tr(SIGN_UP_LABELS[action]), style=SIGN_UP_STYLES[action], custom_id=custom_id)
+
+
 class LobbyButton(
     RepliesInUsersLanguage,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"lobby:(?P<action>join|leave|start):(?P<game>[0-9]+)",
 ):
-    LABELS = {"join": mark("Join"), "leave": mark("Leave"), "start": mark("Start")}
-    STYLES = {
-        "join": discord.ButtonStyle.success,
-        "leave": discord.ButtonStyle.secondary,
-        "start": discord.ButtonStyle.primary,
-    }
-
     def __init__(self, action: str, game_id: int):
-        super().__init__(
-            discord.ui.Button(
-                label=tr(self.LABELS[action]), style=self.STYLES[action], custom_id=f"lobby:{action}:{game_id}"
-            )
-        )
+        super().__init__(sign_up_button(action, f"lobby:{action}:{game_id}"))
         self.action, self.game_id = action, game_id
 
     @classmethod

@@ -14,6 +14,7 @@ from cogs.rules import ruleset_names
 from i18n import ntr, tr
 from service.errors import GameError
 from service.ops.ratings import GLOBAL, Standing
+from service.presenter import halves
 from service.runtime.gameservice import GameService
 
 
@@ -41,6 +42,7 @@ class RatingsCog(ThinksFirst, commands.Cog):
         self.bot, self.ratings, self.presenter = bot, service.master.ratings, service.presenter
         self.lookup = service.master.lookup
         self.seasons = service.master.seasons
+        self.tournaments = service.master.tournaments
 
     @app_commands.command(name="leaderboard", description="The best rated players of a game")
     @app_commands.describe(
@@ -94,6 +96,17 @@ class RatingsCog(ThinksFirst, commands.Cog):
             return
         lines = [f"**{plain(who.display_name)}** — " + (tr("every server") if where == GLOBAL else tr("this server"))]
         lines.append(turns)
+        record = await self.tournaments.record(who.id, None if where == GLOBAL else where)
+        if record.tournaments:
+            lines.append(
+                tr(
+                    "🏆 Tournaments: {entered} entered, {won} won · {games}, {points} points",
+                    entered=record.tournaments,
+                    won=record.won,
+                    games=ntr("{n} game", "{n} games", record.games),
+                    points=halves(record.points),
+                )
+            )
         for name, (standing, _) in stats.items():
             lines.append(f"{self.presenter.ruleset_title(name)}: {_record(standing)}")
         chart = await self.presenter.rating_chart(who.display_name, stats)

@@ -1,7 +1,9 @@
-"""/tournament: competitions that run themselves. ``create`` opens one for sign-up in the channel (the
-channel is told), players ``join`` (or ``leave``: before the start out of the list, later withdrawn),
-its creator ``start``s it, and each round's games then open by themselves, each with its lobby card and
-thread, paired by the format (``service.ops.tournaments``); ``standings`` shows the table."""
+"""/tournament: competitions that run themselves. ``create`` opens one for sign-up in the channel with
+its card (``cogs.tournament_card``), players ``join`` (or ``leave``: before the start out of the list,
+later withdrawn), by command or on the card; its creator ``start``s it (or it starts at its start time),
+and each round's games then open by themselves, each with its lobby card and thread, paired by the
+format (``service.ops.tournaments``), each round and the end told in the channel with the standings
+(``cogs.announcer``); ``standings`` shows the table."""
 
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ from discord.ext import commands
 from cogs.common import ThinksFirst, actor_of, fetch_game_channel, fitted, plain
 from cogs.lobby import post_lobby
 from cogs.rules import ruleset_names
+from cogs.tournament_card import post_card, refresh_card
 from i18n import mark, tr
 from service.models import Actor, Game
 from service.ops.tournaments import POOLS
+from service.presenter import halves
 from service.runtime.gameservice import GameService
 from service.storage.tournaments import CANCELLED, FINISHED, RUNNING, SIGNUP
 
@@ -49,6 +53,7 @@ class TournamentsCog(
         format="swiss: paired by points; round-robin: everyone meets everyone; pools: tables of three or more",
         rounds="Rounds of a Swiss or pools tournament (a round robin plays as many as it needs)",
         turn_hours="Hours each turn of its games may take",
+        starts_in_hours="Start it by itself this many hours from now (default: when you start it)",
     )
     @app_commands.autocomplete(ruleset=ruleset_names)
     async def create(
@@ -58,6 +63,7 @@ class TournamentsCog(
         format: Literal["swiss", "round-robin", "pools"],
         rounds: app_commands.Range[int, 1, 20] = 3,
         turn_hours: app_commands.Range[int, 1, 336] = 24,
+        starts_in_hours: app_commands.Range[int, 1, 720] | None = None,
     ) -> None:
         made = await self.tournaments.create(
             guild_id=interaction.guild_id or 0,
@@ -67,25 +73,25 @@ class TournamentsCog(
             format=format,
             rounds=rounds,
             round_seconds=turn_hours * 3600,
-        )
-        text = tr(
-            "🏆 **Tournament #{number}** ({format}, {game}) is open: `/tournament join number:{number}` to enter. "
-            "<@{creator}> starts it with `/tournament start number:{number}`; each round's games then open here by "
-            "themselves.",
-            number=made.id,
-            format=format,
-            game=self.service.presenter.ruleset_title(made.ruleset),
-            creator=made.creator_id,
+            starts_at=None if starts_in_hours is None else self.service.clock.now() + starts_in_hours * 3600,
         )
         if isinstance(interaction.channel, discord.abc.Messageable):
-            await interaction.channel.send(text, allowed_mentions=NO_PINGS)
-        await interaction.followup.send(tr("Tournament #{number} is open.", number=made.id), ephemeral=True)
+            await post_card(interaction.channel, self.service, made)
+        await interaction.followup.send(
+            tr(
+                "Tournament #{number} is open: players join with the card's button or "
+                "`/tournament join number:{number}`.",
+                number=made.id,
+            ),
+            ephemeral=True,
+        )
 
     @app_commands.command(name="join", description="Enter a tournament before it starts")
     @app_commands.describe(number="The tournament's number")
     async def join(self, interaction: discord.Interaction, number: int) -> None:
         await self.tournaments.join(number, actor_of(interaction), interaction.guild_id)
         count = len(await self.tournaments.entrants(number))
+        await refresh_card(self.bot, self.service, number)
         await interaction.followup.send(
             tr("You are in tournament #{number} ({count} players so far).", number=number, count=count), ephemeral=True
         )
@@ -96,15 +102,24 @@ class TournamentsCog(
     @app_commands.describe(number="The tournament's number")
     async def leave(self, interaction: discord.Interaction, number: int) -> None:
         await self.tournaments.leave(number, actor_of(interaction), interaction.guild_id)
+        await refresh_card(self.bot, self.service, number)
         await interaction.followup.send(tr("You have left tournament #{number}.", number=number), ephemeral=True)
 
     @app_commands.command(name="start", description="Start a tournament you created: its first round opens")
     @app_commands.describe(number="The tournament's number")
     async def start(self, interaction: discord.Interaction, number: int) -> None:
         await self.tournaments.start(number, actor_of(interaction), interaction.guild_id)
-        await interaction.followup.send(
-            tr("Tournament #{number} has started: round 1's games are open.", number=number), ephemeral=True
-        )
+        await refresh_card(self.bot, self.service, number)
+        await self.service.tell_tournaments()  # round 1's tables, at once rather than at the next sweep
+        await interaction.followup.send(tr("Tournament #{number} has started.", number=number), ephemeral=True)
+
+    @app_commands.command(name="cancel", description="Call off a tournament you created before it starts")
+    @app_commands.describe(number="The tournament's number")
+    async def cancel(self, interaction: discord.Interaction, number: int) -> None:
+        await self.tournaments.cancel(number, actor_of(interaction), interaction.guild_id)
+        await refresh_card(self.bot, self.service, number)
+        await self.service.tell_tournaments()
+        await interaction.followup.send(tr("Tournament #{number} is cancelled.", number=number), ephemeral=True)
 
     @app_commands.command(name="standings", description="A tournament's table: points and tiebreaks")
     @app_commands.describe(number="The tournament's number")
@@ -125,10 +140,12 @@ class TournamentsCog(
                 status=tr(STATES[t.status]),
             )
         lines = [heading]
-        for place, (entrant, points, buchholz, berger) in enumerate(await self.tournaments.standings(number), 1):
-            who = plain(entrant.name) + (tr(" (withdrawn)") if entrant.withdrawn_at is not None else "")
-            line = tr("{place}. {name} — points {points}", place=place, name=who, points=f"{points:g}")
+        for place, p in enumerate(await self.tournaments.standings(number), 1):
+            who = plain(p.entrant.name) + (tr(" (withdrawn)") if p.entrant.withdrawn_at is not None else "")
+            line = tr("{place}. {name} — points {points}", place=place, name=who, points=halves(p.points))
             if t.format != POOLS:  # tables of several: points alone rank them
-                line += " · " + tr("Buchholz {buchholz} · SB {berger}", buchholz=f"{buchholz:g}", berger=f"{berger:g}")
+                line += " · " + tr(
+                    "Buchholz {buchholz} · SB {berger}", buchholz=halves(p.buchholz), berger=halves(p.berger)
+                )
             lines.append(line)
         await interaction.followup.send(fitted("\n".join(lines)), ephemeral=True, allowed_mentions=NO_PINGS)

@@ -7,7 +7,7 @@ from i18n import joined, ntr, tr
 from service.daily import Daily
 from service.gameoptions import DAY, duration
 from service.lookalike import told_apart
-from service.models import Game, PlayerRow, TimeSettings
+from service.models import Game, InTournament, PlayerRow, TimeSettings
 
 COLOUR_EMOJI = ("🟥", "🟦", "🟩", "🟧", "🟪", "🟫")
 
@@ -81,3 +81,8 @@ def _clock(time: TimeSettings) -> str:
             increment=duration(time.increment_seconds),
         )
     return tr("no time limit")
+
+
+def in_tournament(where: InTournament) -> str:
+    """ "Tournament #3, round 2": a tournament's game says where it is played."""
+    return tr("Tournament #{number}, round {round}", number=where.number, round=where.round)

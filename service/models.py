@@ -169,6 +169,7 @@ class GameRow:
     held_for: str | None = None  # the permissions the bot lacks to post in its thread, while it does
     held_at: float | None = None  # when the bot stopped its clock for that (None: a manager had already)
     held_told: frozenset[str] = frozenset()  # who was told of the hold: "u<user id>", "c<channel id>"
+    tournament: InTournament | None = None  # a tournament's game: which tournament, which round
 
     @cached_property
     def state(self) -> dict[str, Any] | None:
@@ -217,6 +218,9 @@ class GameRow:
             held_for=row["held_for"],
             held_at=row["held_at"],
             held_told=frozenset(filter(None, (row["held_told"] or "").split(","))),
+            tournament=InTournament(row["tournament_id"], row["tournament_round"])
+            if row["tournament_id"] is not None
+            else None,
         )
 
 
@@ -227,6 +231,13 @@ def _json(text: str) -> dict[str, Any]:
     except (TypeError, ValueError):
         return {"damaged": str(text)[:80]}
     return value if isinstance(value, dict) else {"damaged": str(text)[:80]}
+
+
+class InTournament(NamedTuple):
+    """The tournament a game is played in, and its round there."""
+
+    number: int
+    round: int
 
 
 class Glance(NamedTuple):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,7 @@ from service.ops.games import Games, ruleset_named
 from service.ops.history import History, PastTurn
 from service.ops.lobby import map_seat_counts, options_seat_counts, playable_options
 from service.ops.ratings import Standing
+from service.ops.tournaments import POOLS, Placing, Result
 from service.runtime.workers import (
     CpuPool,
     Focus,
@@ -38,8 +39,11 @@ from service.runtime.workers import (
     preview_job,
     render_job,
     replay_job,
+    standings_job,
 )
 from service.storage.maps import ServerMap
+from service.storage.tournaments import FINISHED as FINISHED_TOURNAMENT
+from service.storage.tournaments import Tournament
 
 
 @dataclass(frozen=True)
@@ -462,9 +466,51 @@ class Presenter:
         title = tr("{player}: rating by game", player=drawable(who) or tr("Player"))
         return await self.pool.run(chart_job, title, series, current())
 
+    async def standings_image(self, t: Tournament, placings: Sequence[Placing], through: int) -> Picture:
+        """PNG of a tournament's standings after round ``through``: each round's result, the points
+        and (but in pools) the tiebreaks."""
+        game = self.ruleset_title(t.ruleset)
+        if t.status == FINISHED_TOURNAMENT and through >= t.rounds:
+            title = tr("Tournament #{number} — {game}: final standings", number=t.id, game=game)
+        else:
+            title = tr("Tournament #{number} — {game}: after round {round}", number=t.id, game=game, round=through)
+        header = ["#", tr("Player"), *(tr("R{number}", number=n) for n in range(1, through + 1)), tr("Points")]
+        if t.format != POOLS:
+            header += [tr("Buchholz"), tr("SB")]
+        rows = []
+        for place, p in enumerate(placings, start=1):
+            name = drawable(p.entrant.name) or tr("Player")
+            if p.entrant.withdrawn_at is not None:
+                name = tr("{name} (withdrawn)", name=name)
+            cells = [str(place), name, *(round_result(r) for r in p.rounds), halves(p.points)]
+            if t.format != POOLS:
+                cells += [halves(p.buchholz), halves(p.berger)]
+            rows.append(cells)
+        leaders = 1 if t.status == FINISHED_TOURNAMENT and through >= t.rounds else 0
+        return await self.pool.run(standings_job, title, header, rows, leaders, current())
+
     def ruleset_title(self, name: str) -> str:
         rs = self.rulesets.get(name)
         return tr(rs.title) if rs else name
+
+
+def halves(points: float) -> str:
+    """Tournament points as players write them: 2½, ½, 3."""
+    whole, half = divmod(round(points * 2), 2)
+    if not half:
+        return str(whole)
+    return f"{whole}½" if whole else "½"
+
+
+def round_result(result: Result) -> str:
+    """One round of a player in the standings: his points, "bye", "…" while it is played, "–" without a table."""
+    if result.playing:
+        return "…"
+    if result.points is None:
+        return "–"
+    if result.bye:
+        return tr("bye")
+    return halves(result.points)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from babel.dates import format_datetime
 from markupsafe import Markup
 
 from i18n import ENGLISH, current, joined, tr
-from service.markup import describe_time, result_lines
+from service.markup import describe_time, in_tournament, result_lines
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Game
 from service.ops.history import PastTurn
 from service.presenter import Presenter, SeatLine
@@ -85,6 +85,12 @@ class GamePage:
 
 
 def status_of(presenter: Presenter, game: Game) -> str:
+    """Where the game is; a tournament's game says which tournament and round."""
+    status = _status(presenter, game)
+    return status if game.row.tournament is None else f"{status} · {in_tournament(game.row.tournament)}"
+
+
+def _status(presenter: Presenter, game: Game) -> str:
     row = game.row
     if row.status == LOBBY:
         return tr("Waiting for players ({joined}/{most})", joined=len(game.players), most=row.max_players)

@@ -17,8 +17,8 @@ import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple
 
 from engine import EngineError
 from i18n import joined, tr
@@ -62,9 +62,11 @@ class Tournaments:
         rounds: int = 0,
         options: Mapping[str, Any] | None = None,
         round_seconds: int = 86400,
+        starts_at: float | None = None,
     ) -> Tournament:
         """A tournament open for sign-up, its creator entered. Swiss and pools play ``rounds`` rounds;
-        a round robin as many as its players need."""
+        a round robin as many as its players need. At ``starts_at`` it starts by itself (``start_due``);
+        without one, when its creator starts it."""
         rs = ruleset_named(self.rulesets, ruleset)
         if format not in FORMATS:
             raise GameError(tr("a tournament is {formats}, not {format!r}", formats=joined(FORMATS), format=format))
@@ -77,7 +79,19 @@ class Tournaments:
         except EngineError as err:
             raise GameError(str(err)) from err
         made = Tournament(
-            0, guild_id, channel_id, actor.user_id, ruleset, format, rounds, settled, round_seconds, SIGNUP, 0, 0.0
+            0,
+            guild_id,
+            channel_id,
+            actor.user_id,
+            ruleset,
+            format,
+            rounds,
+            settled,
+            round_seconds,
+            SIGNUP,
+            0,
+            0.0,
+            starts_at=starts_at,
         )
         async with self.db.transaction() as conn:
             made = replace(made, created_at=self.clock.now())
@@ -135,8 +149,7 @@ class Tournaments:
         """Its creator (or a server manager) starts it: round 1 opens."""
         async with self.db.transaction() as conn:
             t = await self._in(conn, tournament_id, guild_id, SIGNUP)
-            if actor.user_id != t.creator_id and not actor.is_admin:
-                raise NotAllowed(tr("only the tournament's creator or a server manager starts it"))
+            self._require_organiser(t, actor)
             entered = await rows.entrants(conn, tournament_id)
             least = 3 if t.format == POOLS else 2
             if len(entered) < least:
@@ -162,6 +175,55 @@ class Tournaments:
         async with self.games.claims.holding(TOURNAMENT, tournament_id) as held:
             if held:  # else another process opens round 1 now
                 await self.advance(tournament_id)
+
+    async def start_due(self) -> None:
+        """Start each tournament whose start time has come (the sweep's part); one that cannot start
+        (too few players, or a count no tables fit) is cancelled, and its post says why."""
+        async with self.db.reading() as conn:
+            due = await rows.due_to_start(conn, self.clock.now())
+        for t in due:
+            try:
+                await self.start(t.id, self._organiser(t))
+            except WrongPhase:
+                pass  # started or cancelled meanwhile (by hand, or by another process)
+            except GameError as err:
+                log.info("tournament #%s cancelled at its start time: %s", t.id, err)
+                async with self.db.transaction() as conn:
+                    if (now := await rows.by_id(conn, t.id)) is not None and now.status == SIGNUP:
+                        await rows.set_state(conn, t.id, CANCELLED, 0)
+
+    async def cancel(self, tournament_id: int, actor: Actor, guild_id: int | None = None) -> None:
+        """Its creator (or a server manager) calls it off before it starts."""
+        async with self.db.transaction() as conn:
+            t = await self._in(conn, tournament_id, guild_id, SIGNUP)
+            self._require_organiser(t, actor)
+            await rows.set_state(conn, t.id, CANCELLED, 0)
+
+    async def set_card(self, tournament_id: int, message_id: int) -> None:
+        """Where its sign-up card is (in its channel), to show each change on it."""
+        async with self.db.transaction() as conn:
+            await rows.set_card(conn, tournament_id, message_id)
+
+    async def untold(self) -> list[Tournament]:
+        """Tournaments with a post still to make: a round opened, the end, a cancellation."""
+        async with self.db.reading() as conn:
+            return await rows.untold(conn)
+
+    async def told(self, tournament_id: int, step: int) -> None:
+        async with self.db.transaction() as conn:
+            await rows.set_told(conn, tournament_id, step)
+
+    async def news(self, tournament_id: int, step: int) -> News:
+        """What its post ``step`` tells (``Tournament.due``): a round's tables with the standings
+        after the rounds before it, or the final standings."""
+        t, entered, played = await self._whole(tournament_id)
+        return News(
+            t,
+            step,
+            entered,
+            rows.seated(played, step) if t.status != CANCELLED else [],
+            self._placed(t, entered, played, through=step - 1) if t.status != CANCELLED else [],
+        )
 
     async def advance(self, tournament_id: int) -> None:
         """Open the next round once every game of this one is over (or the games a stopped process left
@@ -226,19 +288,59 @@ class Tournaments:
             conn, game.id, placed(result, [user for seat, user in sorted(by_seat.items()) if seat is not None])
         )
 
-    async def standings(self, tournament_id: int) -> list[tuple[Entrant, float, float, float]]:
-        """Each player with his points and tiebreaks (Buchholz, Sonneborn–Berger; pools: points only)."""
+    async def standings(self, tournament_id: int) -> list[Placing]:
+        """Each player, best first, with his points, tiebreaks and each round's result."""
+        t, entered, played = await self._whole(tournament_id)
+        return self._placed(t, entered, played, through=t.round)
+
+    async def _whole(self, tournament_id: int) -> tuple[Tournament, list[Entrant], list[Table]]:
+        """The tournament, its players and every table so far, read together."""
         async with self.db.reading() as conn:
             t = await rows.by_id(conn, tournament_id)
             entered = await rows.entrants(conn, tournament_id)
             played = await rows.tables(conn, tournament_id)
+        if t is None:
+            raise GameError(tr("there is no tournament #{number}", number=tournament_id))
+        return t, entered, played
+
+    @staticmethod
+    def _placed(t: Tournament, entered: Sequence[Entrant], played: Sequence[Table], *, through: int) -> list[Placing]:
+        """The standings after round ``through``: by points, then Buchholz and Sonneborn–Berger (pools:
+        points alone, entry order breaking ties)."""
+        played = [table for table in played if table.round <= through]
         by_user = {e.user_id: e for e in entered}
-        if t is not None and t.format == POOLS:
+        results = {e.user_id: [Result(None, False, False)] * through for e in entered}
+        for table in played:
+            for user in table.seats:
+                scored = table.points.get(user) if table.points is not None else None
+                results[user][table.round - 1] = Result(scored, len(table.seats) == 1, scored is None)
+        if t.format == POOLS:
             points = _points(played)
             order = sorted(entered, key=lambda e: -points[e.user_id])  # stable: entry order breaks ties
-            return [(e, points[e.user_id], 0.0, 0.0) for e in order]
+            return [Placing(e, points[e.user_id], 0.0, 0.0, tuple(results[e.user_id])) for e in order]
         ranked = pairing.standings([e.user_id for e in entered], _games(played))
-        return [(by_user[s.player], s.points, s.buchholz, s.sonneborn_berger) for s in ranked]
+        return [
+            Placing(by_user[s.player], s.points, s.buchholz, s.sonneborn_berger, tuple(results[s.player]))
+            for s in ranked
+        ]
+
+    async def record(self, user_id: int, guild_id: int | None = None) -> Record:
+        """A player's tournaments (in one server, or every one): entered, won, games and points."""
+        async with self.db.reading() as conn:
+            entered = await rows.entered_by(conn, user_id, guild_id)
+            won = 0
+            games = 0
+            points = 0.0
+            for t in entered:
+                played = await rows.tables(conn, t.id)
+                if t.status == FINISHED:
+                    placings = self._placed(t, await rows.entrants(conn, t.id), played, through=t.rounds)
+                    won += bool(placings) and placings[0].entrant.user_id == user_id
+                for table in played:
+                    if user_id in table.seats and table.points is not None:
+                        games += table.game_id is not None
+                        points += table.points[user_id]
+        return Record(len(entered), won, games, points)
 
     def _pairing(
         self, t: Tournament, entered: Sequence[Entrant], played: Sequence[Table], number: int
@@ -293,7 +395,9 @@ class Tournaments:
                 max_players=len(table.seats),
             )
             async with self.db.transaction() as conn:  # run by the organiser: no player manages his own game
-                await self.games.update_game(conn, game.row, creator_id=t.creator_id)
+                await self.games.update_game(
+                    conn, game.row, creator_id=t.creator_id, tournament_id=t.id, tournament_round=table.round
+                )
                 await rows.set_table(conn, t.id, replace(table, game_id=game.id))
             game = await self.games.get_game(game.id)
         if game.row.status != LOBBY:
@@ -305,6 +409,11 @@ class Tournaments:
             for shown in self.on_open:
                 game = await shown(game)
         await self.lobby.start_game(game.id, self._organiser(t), seating=table.seats)
+
+    @staticmethod
+    def _require_organiser(t: Tournament, actor: Actor) -> None:
+        if actor.user_id != t.creator_id and not actor.is_admin:
+            raise NotAllowed(tr("only the tournament's creator or a server manager can do that"))
 
     @staticmethod
     def _organiser(t: Tournament) -> Actor:
@@ -330,6 +439,45 @@ class Tournaments:
             }
             raise WrongPhase(said[t.status])
         return t
+
+
+class Result(NamedTuple):
+    """A player's round: his points (None while his game is on), whether it was a bye, whether it is on."""
+
+    points: float | None
+    bye: bool
+    playing: bool
+
+
+class Placing(NamedTuple):
+    entrant: Entrant
+    points: float
+    buchholz: float
+    berger: float  # Sonneborn–Berger
+    rounds: tuple[Result, ...]  # each round so far; a round he had no table in: points None, not playing
+
+
+class Record(NamedTuple):
+    tournaments: int
+    won: int
+    games: int
+    points: float
+
+
+@dataclass(frozen=True)
+class News:
+    """A tournament's post: ``step`` k ≤ its rounds tells round k's tables (``tables``) and the
+    standings after the rounds before; its rounds + 1, the final standings; a cancelled one, that."""
+
+    tournament: Tournament
+    step: int
+    entrants: list[Entrant]
+    tables: list[Table]
+    standings: list[Placing]
+
+    @property
+    def over(self) -> bool:
+        return self.tournament.status == FINISHED and self.step > self.tournament.rounds
 
 
 def placed(result: Mapping[str, Any], seats: Sequence[int]) -> dict[int, float]:

@@ -14,7 +14,7 @@ from service.clock import Clock, SystemClock
 from service.ops.languages import ServerLanguages
 from service.posts import PostPresenter
 from service.presenter import Presenter
-from service.runtime.claims import SEASON_END
+from service.runtime.claims import SEASON_END, TOURNAMENT
 from service.runtime.meters import Acknowledgements
 from service.runtime.outbox import Outbox, Sink, Undeliverable
 from service.runtime.scheduler import WakeScheduler, guarded
@@ -134,6 +134,23 @@ class GameService:
                     continue
                 await self.master.seasons.told(season.guild_id, number)
 
+    async def tell_tournaments(self) -> None:
+        """Make each tournament's posts still to make (a round opened, its end, its cancellation), in
+        order: by one process among several (the tournament's ``TOURNAMENT`` lease), each noted made
+        once posted, so a failed one is tried again at the next sweep (its nonce keeps it single)."""
+        for t in await self.master.tournaments.untold():
+            async with self.master.games.claims.holding(TOURNAMENT, t.id) as held:
+                now = await self.master.tournaments.get(t.id) if held else None
+                for step in range(now.told + 1, now.due + 1) if now is not None else ():
+                    try:
+                        await self.sink.post_tournament(await self.master.tournaments.news(t.id, step))
+                    except Undeliverable as err:  # its channel is gone: nothing of it can be posted there
+                        log.warning("tournament #%s: post %s cannot be made: %s", t.id, step, err)
+                    except Exception:  # noqa: BLE001 - tried again at the next sweep; the others go on
+                        log.warning("tournament #%s: post %s not made yet", t.id, step, exc_info=True)
+                        break
+                    await self.master.tournaments.told(t.id, step)
+
     def measure_maps(self) -> None:
         """Measure the fairness of every map not measured yet, in the background (a sweep, and a new
         map, start it; a restart picks up what was left, since only a verdict kept counts)."""
@@ -184,6 +201,8 @@ class GameService:
         await self.outbox.flush()
         await self.outbox.prune()
         await self.end_seasons()
+        await self.master.tournaments.start_due()
         await self.master.tournaments.advance_all()
+        await self.tell_tournaments()
         self.measure_maps()
         self.swept_at = self.clock.now()

@@ -26,6 +26,7 @@ from service.storage.store import Store
 
 if TYPE_CHECKING:
     from service.ops.ratings import Standing
+    from service.ops.tournaments import News
     from service.storage.seasons import Season
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,10 @@ class Sink(Protocol):
 
     async def post_season_end(self, season: Season, number: int, tables: list[tuple[str, list[Standing]]]) -> None:
         """Post season ``number``'s final tables (by game) where ``season`` says; raise as ``deliver``."""
+
+    async def post_tournament(self, news: News) -> None:
+        """Post a tournament's news (a round opened, its end, its cancellation) in its channel; raise as
+        ``deliver``."""
 
 
 class Undeliverable(Exception):

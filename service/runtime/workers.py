@@ -34,6 +34,7 @@ from i18n import ENGLISH, LANGUAGES, tr, translations, using
 from render import board_image, board_png, crop, describe, has_drawer, places_of, png, text
 from render.chart import chart_description, rating_chart
 from render.replay import Replay, Still, animate, final
+from render.standings import standings_description, standings_png
 from render.summary import numbered_turn
 from service.runtime.meters import Jobs
 
@@ -138,6 +139,14 @@ def chart_job(title: str, series: Mapping[str, Sequence[float]], language: str =
     """A player's rating history, its axis words in ``language``."""
     with using(language):
         return Picture(rating_chart(title, series), chart_description(title, series))
+
+
+def standings_job(
+    title: str, header: Sequence[str], rows: Sequence[Sequence[str]], leaders: int, language: str = ENGLISH
+) -> Picture:
+    """A tournament's standings table (its words already in ``language``, but for its fitting)."""
+    with using(language):
+        return Picture(standings_png(title, header, rows, leaders), standings_description(title, header, rows))
 
 
 def replay_job(

@@ -27,6 +27,16 @@ class Tournament:
     status: str
     round: int
     created_at: float
+    starts_at: float | None = None  # when it starts by itself (None: when its creator starts it)
+    card_message_id: int | None = None  # its sign-up card, in its channel
+    told: int = 0  # the last of its posts made (``due``)
+
+    @property
+    def due(self) -> int:
+        """The posts it has to have made: round k opened (k), over (its rounds + 1), cancelled (1)."""
+        if self.status == RUNNING:
+            return self.round
+        return {FINISHED: self.rounds + 1, CANCELLED: 1}.get(self.status, 0)
 
 
 @dataclass(frozen=True)
@@ -62,6 +72,9 @@ def _tournament(row: Any) -> Tournament:
         row["status"],
         row["round"],
         row["created_at"],
+        row["starts_at"],
+        row["card_message_id"],
+        row["told"],
     )
 
 
@@ -79,7 +92,8 @@ def _table(row: Any) -> Table:
 async def insert(conn: Connection, t: Tournament) -> int:
     async with conn.execute(
         """INSERT INTO tournaments (guild_id, channel_id, creator_id, ruleset, format, rounds, options,
-               round_seconds, status, round, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id""",
+               round_seconds, status, round, created_at, starts_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+           RETURNING id""",
         (
             t.guild_id,
             t.channel_id,
@@ -92,6 +106,7 @@ async def insert(conn: Connection, t: Tournament) -> int:
             t.status,
             t.round,
             t.created_at,
+            t.starts_at,
         ),
     ) as cursor:
         (made,) = await cursor.fetchone()
@@ -107,6 +122,43 @@ async def by_id(conn: Connection, tournament_id: int) -> Tournament | None:
 async def running(conn: Connection) -> list[Tournament]:
     async with conn.execute("SELECT * FROM tournaments WHERE status = ? ORDER BY id", (RUNNING,)) as cursor:
         return [_tournament(row) for row in await cursor.fetchall()]
+
+
+async def entered_by(conn: Connection, user_id: int, guild_id: int | None) -> list[Tournament]:
+    """The tournaments a player is in (of one server, or of every one), started or over."""
+    where = "" if guild_id is None else " AND t.guild_id = ?"
+    async with conn.execute(
+        f"""SELECT t.* FROM tournaments t JOIN tournament_players p ON p.tournament_id = t.id
+            WHERE p.user_id = ? AND t.status IN (?, ?){where} ORDER BY t.id""",
+        (user_id, RUNNING, FINISHED, *(() if guild_id is None else (guild_id,))),
+    ) as cursor:
+        return [_tournament(row) for row in await cursor.fetchall()]
+
+
+async def due_to_start(conn: Connection, now: float) -> list[Tournament]:
+    """Those in sign-up whose start time has come."""
+    async with conn.execute(
+        "SELECT * FROM tournaments WHERE status = ? AND starts_at <= ? ORDER BY id", (SIGNUP, now)
+    ) as cursor:
+        return [_tournament(row) for row in await cursor.fetchall()]
+
+
+async def untold(conn: Connection) -> list[Tournament]:
+    """Those with a post still to make (``Tournament.due``)."""
+    async with conn.execute(
+        """SELECT * FROM tournaments WHERE (status = ? AND told < round) OR (status = ? AND told <= rounds)
+           OR (status = ? AND told < 1) ORDER BY id""",
+        (RUNNING, FINISHED, CANCELLED),
+    ) as cursor:
+        return [_tournament(row) for row in await cursor.fetchall()]
+
+
+async def set_told(conn: Connection, tournament_id: int, told: int) -> None:
+    await conn.execute("UPDATE tournaments SET told = ? WHERE id = ? AND told < ?", (told, tournament_id, told))
+
+
+async def set_card(conn: Connection, tournament_id: int, message_id: int) -> None:
+    await conn.execute("UPDATE tournaments SET card_message_id = ? WHERE id = ?", (message_id, tournament_id))
 
 
 async def set_state(conn: Connection, tournament_id: int, status: str, round_number: int) -> None:

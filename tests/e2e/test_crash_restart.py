@@ -180,3 +180,60 @@ async def test_an_away_period_and_a_pending_take_over_survive_a_sigkill(tmp_path
         (away_until,) = conn.execute("SELECT away_until FROM players WHERE name = 'alice'").fetchone()
         (taker,) = conn.execute("SELECT name FROM players WHERE took_over = 1 AND user_id IS NOT NULL").fetchone()
     assert away_until is not None and taker == "carol"
+
+
+def second_seat(round_post: str) -> int:
+    """The second player of the round's one game, as its post names him."""
+    [game] = [line for line in round_post.split("\n") if " vs " in line]
+    return int(game.split(" vs <@")[1].split(">")[0])
+
+
+async def test_a_tournament_killed_while_opening_a_round_opens_it_once_after_the_restart(tmp_path):
+    """ "Restart-safe: a tournament round in progress … survive[s] a SIGKILL of the bot": the process is
+    killed while it opens round 2's game (Discord made the thread but the bot never heard back); the new
+    process starts that same game, tells the round once, and the tournament plays on to its end."""
+    async with crashing(tmp_path, "alice", "bob", "carol") as crash:
+        fake, (alice, bob, carol) = crash.fake, crash.members
+        users = {u.id: u for u in crash.members}
+        first = await crash.start()
+        await fake.slash(alice, crash.channel, "tournament create", ruleset="siege", format="swiss", rounds=2)
+        card = next(m for m in fake.channel_messages(crash.channel) if m.components)
+        for user in (bob, carol):
+            await fake.click(user, card, button(card, "Join"))
+        await fake.click(alice, card, button(card, "Start"))
+        opened = await fake.wait_for_message(lambda m: "round 1 of 2 is open" in m.content, SETTLED_SECONDS)
+        thread = fake.channel(int(opened.content.split("<#")[1].split(">")[0]))
+        await fake.wait_for_message(lambda m: m.channel_id == thread.id and "has started" in m.content, SETTLED_SECONDS)
+        loser = users[second_seat(opened.content)]
+
+        fake.inject_hang("/threads", method="POST")  # round 2's game: its thread made, the answer never comes
+        asked = await fake.slash(loser, thread, "game surrender")
+        await fake.click(loser, asked.message, button(asked.message, "Surrender"))
+        deadline = time.monotonic() + SETTLED_SECONDS  # a new thread wakes no waiter of the fake: polled
+        while "hang POST" not in " ".join(fake.faults_fired):
+            assert time.monotonic() < deadline, "the thread was never asked for"
+            await asyncio.sleep(0.1)
+        await crash.kill(first)
+
+        second = await crash.start()
+        told = await fake.wait_for_message(lambda m: "round 2 of 2 is open" in m.content, SETTLED_SECONDS)
+        game_thread = fake.channel(int(told.content.split("<#")[1].split(">")[0]))
+        await fake.wait_for_message(
+            lambda m: m.channel_id == game_thread.id and "has started" in m.content, SETTLED_SECONDS
+        )
+        loser = users[second_seat(told.content)]
+        asked = await fake.slash(loser, game_thread, "game surrender")
+        await fake.click(loser, asked.message, button(asked.message, "Surrender"))
+        await fake.wait_for_message(lambda m: "is over. Winner:" in m.content, SETTLED_SECONDS)
+        await settled(crash.database)
+        second.send_signal(signal.SIGTERM)
+        await second.wait()
+        posts = [
+            m.content.split("\n")[0] for m in fake.channel_messages(crash.channel) if "**Tournament #1**" in m.content
+        ]
+    assert first.returncode == -signal.SIGKILL and "Traceback" not in crash.log(1).read_text()
+    assert len(posts) == 3 and "round 1 of 2" in posts[0] and "round 2 of 2" in posts[1], posts
+    with sqlite3.connect(crash.database) as conn:
+        games = conn.execute("SELECT status FROM games WHERE tournament_id = 1 ORDER BY id").fetchall()
+        (status,) = conn.execute("SELECT status FROM tournaments WHERE id = 1").fetchone()
+    assert games == [("finished",), ("finished",)] and status == "finished"  # no second game for the table

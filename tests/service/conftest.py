@@ -56,6 +56,7 @@ class ListSink:
     def __init__(self):
         self.posted: list[Announcement] = []
         self.seasons_told: list[tuple] = []  # (guild, season, channel, its final tables)
+        self.tournaments_told: list = []  # each tournament's news, once
         self.fail_next = 0
 
     async def deliver(self, announcement: Announcement) -> None:
@@ -68,6 +69,10 @@ class ListSink:
     async def post_season_end(self, season, number, tables) -> None:
         if all(told[:2] != (season.guild_id, number) for told in self.seasons_told):
             self.seasons_told.append((season.guild_id, number, season.channel_id, tables))
+
+    async def post_tournament(self, news) -> None:
+        if all((told.tournament.id, told.step) != (news.tournament.id, news.step) for told in self.tournaments_told):
+            self.tournaments_told.append(news)
 
     def kinds(self) -> list[str]:
         return [a.kind for a in self.posted]

@@ -73,7 +73,7 @@ async def test_a_swiss_tournament_of_seven_runs_three_rounds_to_its_standings(en
     assert done.status == FINISHED and done.round == 3
 
     table = await tournaments.standings(t.id)
-    points = [p for _, p, _, _ in table]
+    points = [p.points for p in table]
     assert points == sorted(points, reverse=True) and sum(points) == 3 + 1 + 3 + 1 + 3  # 9 games and 2 byes
     for game_table in await tournaments.tables(t.id):
         if game_table.game_id is not None:
@@ -113,10 +113,10 @@ async def test_pools_seat_multiplayer_tables_by_points(env):
     await tournaments.advance(t.id)
     assert (await tournaments.get(t.id)).status == RUNNING
     standings = await tournaments.standings(t.id)
-    assert [p for _, p, _, _ in standings] == sorted((p for _, p, _, _ in standings), reverse=True)
+    assert [p.points for p in standings] == sorted((p.points for p in standings), reverse=True)
     second = [table for table in await tournaments.tables(t.id) if table.round == 2]
     first_table = next(table for table in second if table.board == 1)
-    best = [e.user_id for e, _, _, _ in standings[: len(first_table.seats)]]
+    best = [p.entrant.user_id for p in standings[: len(first_table.seats)]]
     assert set(first_table.seats) == set(best)  # the leaders sit together
 
 
@@ -205,3 +205,98 @@ async def test_pools_that_fit_no_tables_are_refused_at_the_start(env):
     with pytest.raises(GameError, match="5 players cannot sit at tables of Ranks"):
         await tournaments.start(t.id, ALICE)
     assert (await tournaments.get(t.id)).status == "signup"
+
+
+async def test_a_tournament_starts_by_itself_at_its_start_time_or_is_called_off(env):
+    """ "sign-up with … a start time": at it the sweep starts the tournament, or cancels one that
+    cannot start (too few players), and its post says so."""
+    tournaments = env.master.tournaments
+    at = env.clock.now() + 3600
+    full = await tournaments.create(
+        guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="siege", format=SWISS, rounds=1, starts_at=at
+    )
+    await tournaments.join(full.id, SEVEN[1])
+    alone = await tournaments.create(
+        guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="siege", format=SWISS, rounds=1, starts_at=at
+    )
+    await tournaments.start_due()
+    assert (await tournaments.get(full.id)).status == "signup"  # not yet
+    env.clock.advance(3600)
+    await tournaments.start_due()
+    started = await tournaments.get(full.id)
+    assert started.status == RUNNING and started.round == 1
+    [table] = await tournaments.tables(full.id)
+    assert (await env.master.games.get_game(table.game_id)).row.status == "running"
+    assert (await tournaments.get(alone.id)).status == "cancelled"
+    assert {(t.id, t.due) for t in await tournaments.untold()} == {(full.id, 1), (alone.id, 1)}
+
+
+async def test_only_its_organiser_cancels_a_tournament_and_only_before_its_start(env):
+    tournaments = env.master.tournaments
+    t = await tournaments.create(guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="siege", format=SWISS, rounds=1)
+    await tournaments.join(t.id, SEVEN[1])
+    with pytest.raises(NotAllowed, match="creator or a server manager"):
+        await tournaments.cancel(t.id, SEVEN[1])
+    assert (await tournaments.get(t.id)).status == "signup"
+    await tournaments.start(t.id, ALICE)
+    with pytest.raises(WrongPhase, match="has started"):
+        await tournaments.cancel(t.id, ALICE)
+    with pytest.raises(WrongPhase, match="has started"):
+        await tournaments.join(t.id, SEVEN[2])
+
+
+async def test_each_round_and_the_end_are_told_once_with_the_standings_before_them(env):
+    """ "a standings image after each round, and a final post": post k tells round k's tables and the
+    standings after round k - 1, each round's result per player; the last one the final standings."""
+    tournaments = env.master.tournaments
+    t = await tournaments.create(guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="siege", format=SWISS, rounds=2)
+    for player in SEVEN[1:3]:
+        await tournaments.join(t.id, player)
+    assert await tournaments.untold() == []  # in sign-up: nothing to tell
+    await tournaments.start(t.id, ALICE)
+    [due] = await tournaments.untold()
+    assert due.due == 1 and due.told == 0
+    first = await tournaments.news(t.id, 1)
+    assert len(first.tables) == 2 and not first.over
+    assert all(p.rounds == () for p in first.standings)  # nothing played before round 1
+    for table in first.tables:
+        if table.game_id is not None:
+            game = await env.master.games.get_game(table.game_id)
+            assert game.row.tournament == (t.id, 1)  # marked as the tournament's
+    await tournaments.told(t.id, 1)
+    assert await tournaments.untold() == []
+    await tournaments.told(t.id, 1)  # told again (a retry): nothing moves back
+
+    await finish_round(env, t.id)
+    await tournaments.advance(t.id)
+    second = await tournaments.news(t.id, 2)
+    assert [table.round for table in second.tables] == [2, 2]
+    by_user = {p.entrant.user_id: p for p in second.standings}
+    [bye] = [table.seats[0] for table in first.tables if len(table.seats) == 1]
+    assert by_user[bye].rounds[0].bye and by_user[bye].rounds[0].points == 1.0
+    assert sorted(p.rounds[0].points for p in second.standings) == [0.0, 1.0, 1.0]
+
+    await finish_round(env, t.id)
+    await tournaments.advance(t.id)
+    [due] = await tournaments.untold()
+    assert (due.told, due.due) == (1, 3)  # round 2 and the end still to tell
+    final = await tournaments.news(t.id, 3)
+    assert final.over and final.tables == []
+    assert [len(p.rounds) for p in final.standings] == [2, 2, 2]
+    assert final.standings[0].points == max(p.points for p in final.standings)
+
+
+async def test_a_players_record_counts_his_tournaments_wins_and_games(env):
+    """ "Tournament games are … marked as tournament games in … /stats": a player's tournaments."""
+    tournaments = env.master.tournaments
+    t = await tournaments.create(guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="siege", format=SWISS, rounds=1)
+    await tournaments.join(t.id, SEVEN[1])
+    await tournaments.start(t.id, ALICE)
+    [table] = await tournaments.tables(t.id)
+    winner, loser = table.seats
+    await finish_round(env, t.id)  # the second seat surrenders
+    await tournaments.advance(t.id)
+    assert await tournaments.record(winner) == (1, 1, 1, 1.0)
+    assert await tournaments.record(loser) == (1, 0, 1, 0.0)
+    assert await tournaments.record(loser, GUILD + 1) == (0, 0, 0, 0.0)  # another server's: none
+    assert await tournaments.record(SEVEN[5].user_id) == (0, 0, 0, 0.0)
