@@ -32,6 +32,7 @@ from cogs.common import (
     upload_file,
 )
 from cogs.lobby import LobbyCards, web_button
+from cogs.matchmaking import check_post
 from cogs.ratings import leaderboard_lines
 from cogs.redelivery import posted_before
 from cogs.tournament_card import refresh_card
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
     from service.ops.ratings import Standing
     from service.ops.tournaments import News
     from service.runtime.gameservice import GameService
+    from service.storage.matchmaking import Check, Member
     from service.storage.seasons import Season
     from service.storage.tournaments import Table
 
@@ -73,6 +75,11 @@ def season_nonce(guild_id: int, number: int) -> str:
 def tournament_nonce(tournament_id: int, step: int) -> str:
     """The nonce of a tournament's post ``step`` (Discord takes 25 characters at most)."""
     return hashlib.blake2b(f"tournament:{tournament_id}:{step}".encode(), digest_size=12).hexdigest()
+
+
+def check_nonce(check_id: int) -> str:
+    """The nonce of a ready check's post (Discord takes 25 characters at most)."""
+    return hashlib.blake2b(f"check:{check_id}".encode(), digest_size=12).hexdigest()
 
 
 def hold_nonce(game_id: int, whom: str, since: float) -> str:
@@ -155,6 +162,25 @@ class DiscordAnnouncer:
             raise Undeliverable(str(err)) from err
         if news.step == 1 or news.over or t.status == CANCELLED:
             await refresh_card(self.client, self.service, t.id)
+
+    async def show_ready_check(self, check: Check, members: list[Member]) -> int:
+        """Post a ready check where it was made, pinging its players (its nonce keeps a retry single),
+        or edit its post to its state now; the post's id."""
+        try:
+            channel = await fetch_game_channel(self.client, check.channel_id)
+            with using(await server_language(self.client, check.queue.guild_id)):
+                content, view = check_post(self.service, check, members)
+            if check.message_id is not None:
+                message = await channel.get_partial_message(check.message_id).edit(
+                    content=content, view=view, allowed_mentions=NO_PINGS
+                )
+                return message.id
+            pings = discord.AllowedMentions(users=[discord.Object(m.user_id) for m in members])
+            kwargs: dict[str, Any] = {"view": view} if view is not None else {}
+            posted = await channel.send(content, nonce=check_nonce(check.id), allowed_mentions=pings, **kwargs)
+            return posted.id
+        except (discord.Forbidden, discord.NotFound) as err:
+            raise Undeliverable(str(err)) from err
 
     async def _tournament_text(self, news: News) -> str:
         t = news.tournament

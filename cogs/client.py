@@ -24,6 +24,7 @@ from cogs.game import GameCog
 from cogs.language import ConfigCog
 from cogs.lobby import LobbyButton, LobbyCards
 from cogs.maps import MapsCog
+from cogs.matchmaking import PlayCog, ReadyButton
 from cogs.mygames import MyGamesCog
 from cogs.orders import OrdersCog
 from cogs.ratings import RatingsCog
@@ -156,6 +157,7 @@ async def install_commands(bot: commands.AutoShardedBot, service: GameService) -
         AwayCog(bot, service),
         MapsCog(bot, service),
         TournamentsCog(bot, service),
+        PlayCog(bot, service),
     ):
         await bot.add_cog(cog)
     bot.add_dynamic_items(
@@ -168,6 +170,7 @@ async def install_commands(bot: commands.AutoShardedBot, service: GameService) -
         TakeSeatButton,
         SeatAnswerButton,
         TournamentButton,
+        ReadyButton,
     )
     bot.tree.error(on_app_command_error)
     quote_commands_of(bot.tree)

@@ -7,7 +7,7 @@ import asyncio
 import functools
 import json
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -389,6 +389,26 @@ class Lobby:
             planner.setup({player_id: seat for seat, player_id in enumerate(order)})
 
         return await self.games.transition(game_id, build)
+
+    async def seat_and_start(
+        self,
+        game: Game,
+        players: Sequence[Actor],
+        manager: Actor,
+        shown: Sequence[Callable[[Game], Awaitable[Game]]],
+    ) -> Game:
+        """A game opened for ``players`` (the first made it): the others join, it is shown once (by
+        ``shown``: its card and thread) and started with them in their order. A game taken up after a
+        stop goes on from where it was; one started already is left as it is."""
+        if game.row.status != LOBBY:
+            return game
+        for player in players[1:]:  # seated before it is shown: no one else can take a seat
+            if game.player_of(player.user_id) is None:
+                game = await self.join(game.id, player)
+        if game.row.thread_id is None:
+            for show in shown:
+                game = await show(game)
+        return await self.start_game(game.id, manager, seating=[p.user_id for p in players])
 
     async def cancel(self, game_id: int, actor: Actor) -> Game:
         async def attempt() -> None:

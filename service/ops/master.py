@@ -15,6 +15,7 @@ from service.ops.history import History
 from service.ops.lobby import Lobby
 from service.ops.lookup import Lookup
 from service.ops.maps import ServerMaps
+from service.ops.matchmaking import Matchmaking
 from service.ops.play import Play
 from service.ops.ratings import Ratings
 from service.ops.seasons import Seasons
@@ -40,6 +41,7 @@ class GameMaster:
         self.ratings = Ratings(db, self.games.rulesets)
         self.seasons = Seasons(db, clock)
         self.tournaments = Tournaments(self.games, self.lobby, self.play)
+        self.matchmaking = Matchmaking(self.games, self.lobby, self.ratings)
         self.games.on_finish.append(self.tournaments.game_ended)
         self.games.on_finish.append(self.ratings.game_ended)
         self.settings = UserSettings(self.games)

@@ -400,15 +400,8 @@ class Tournaments:
                 )
                 await rows.set_table(conn, t.id, replace(table, game_id=game.id))
             game = await self.games.get_game(game.id)
-        if game.row.status != LOBBY:
-            return
-        for user in table.seats[1:]:  # seated before it is shown: no one else can take a seat
-            if game.player_of(user) is None:
-                game = await self.lobby.join(game.id, Actor(user, entered[user].name))
-        if game.row.thread_id is None:
-            for shown in self.on_open:
-                game = await shown(game)
-        await self.lobby.start_game(game.id, self._organiser(t), seating=table.seats)
+        players = [Actor(user, entered[user].name) for user in table.seats]
+        await self.lobby.seat_and_start(game, players, self._organiser(t), self.on_open)
 
     @staticmethod
     def _require_organiser(t: Tournament, actor: Actor) -> None:

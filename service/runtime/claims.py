@@ -19,6 +19,7 @@ A process alone on its database (SQLite allows no other) takes every lease at on
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from collections.abc import AsyncIterator
 
 from service.clock import Clock
@@ -31,6 +32,8 @@ WAKE, OUTBOX = "wake", "outbox"
 FAIRNESS = "fairness"  # a server map's self-play (its id where the others hold a game's)
 SEASON_END = "season"  # a server's season-end post (its guild id)
 TOURNAMENT = "tournament"  # a tournament's next round (its id)
+MATCHMAKING = "matchmaking"  # the queues' matching (0: every queue)
+READY_CHECK = "ready-check"  # a ready check's game being opened (its id)
 
 
 class Claims:
@@ -38,6 +41,7 @@ class Claims:
         self.db, self.clock, self.shared = db, clock, shared
         self.owner = owner or process_name()
         self._taken_at: dict[tuple[str, int], float] = {}
+        self._holders: Counter[tuple[str, int]] = Counter()  # this process's blocks holding each lease
 
     async def take(self, kind: str, game_id: int) -> bool:
         """Take the lease, or renew ours; False while another live process holds it."""
@@ -65,10 +69,16 @@ class Claims:
     @contextlib.asynccontextmanager
     async def holding(self, kind: str, game_id: int) -> AsyncIterator[bool]:
         """``async with claims.holding(kind, game) as held``: the work runs only if ``held``; the lease
-        is given back when the block ends."""
+        is given back when the last of this process's blocks holding it ends (the lease is the
+        process's: one task ending must not free it while another of its tasks still works under it)."""
         held = await self.take(kind, game_id)
+        if held:
+            self._holders[kind, game_id] += 1
         try:
             yield held
         finally:
             if held:
-                await self.release(kind, game_id)
+                self._holders[kind, game_id] -= 1
+                if not self._holders[kind, game_id]:
+                    del self._holders[kind, game_id]
+                    await self.release(kind, game_id)

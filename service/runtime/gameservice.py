@@ -14,7 +14,7 @@ from service.clock import Clock, SystemClock
 from service.ops.languages import ServerLanguages
 from service.posts import PostPresenter
 from service.presenter import Presenter
-from service.runtime.claims import SEASON_END, TOURNAMENT
+from service.runtime.claims import MATCHMAKING, SEASON_END, TOURNAMENT
 from service.runtime.meters import Acknowledgements
 from service.runtime.outbox import Outbox, Sink, Undeliverable
 from service.runtime.scheduler import WakeScheduler, guarded
@@ -151,6 +151,22 @@ class GameService:
                         break
                     await self.master.tournaments.told(t.id, step)
 
+    async def tell_checks(self) -> None:
+        """Post each new ready check, and show each one's new state on its post (by one process among
+        several: the ``MATCHMAKING`` lease); a failed post is tried again at the next sweep."""
+        async with self.master.games.claims.holding(MATCHMAKING, 0) as held:
+            for check in await self.master.matchmaking.untold() if held else ():
+                _, members = await self.master.matchmaking.check(check.id)
+                try:
+                    message_id = await self.sink.show_ready_check(check, members)
+                except Undeliverable as err:  # its channel is gone: it can never be shown there
+                    log.warning("ready check #%s cannot be posted: %s", check.id, err)
+                    message_id = None
+                except Exception:  # noqa: BLE001 - tried again at the next sweep; the others go on
+                    log.warning("ready check #%s not shown yet", check.id, exc_info=True)
+                    continue
+                await self.master.matchmaking.told(check.id, check.status, message_id)
+
     def measure_maps(self) -> None:
         """Measure the fairness of every map not measured yet, in the background (a sweep, and a new
         map, start it; a restart picks up what was left, since only a verdict kept counts)."""
@@ -204,5 +220,7 @@ class GameService:
         await self.master.tournaments.start_due()
         await self.master.tournaments.advance_all()
         await self.tell_tournaments()
+        await self.master.matchmaking.sweep()
+        await self.tell_checks()
         self.measure_maps()
         self.swept_at = self.clock.now()

@@ -41,6 +41,9 @@ TABLES = (
     ("tournaments", "id", None),
     ("tournament_players", "tournament_id, user_id", None),
     ("tournament_games", "tournament_id, round, board", None),
+    ("queue_entries", "user_id, ruleset, speed, seats, guild_id", None),
+    ("ready_checks", "id", None),
+    ("ready_check_players", "check_id, user_id", None),
 )
 LEFT_BEHIND = ("claims",)  # which process holds which game: the new database's bots take them afresh
 PACKED = {"history": ("payload", "events", "state_after")}  # service.storage.packing's bytes (old rows: JSON text)

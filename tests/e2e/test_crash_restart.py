@@ -237,3 +237,29 @@ async def test_a_tournament_killed_while_opening_a_round_opens_it_once_after_the
         games = conn.execute("SELECT status FROM games WHERE tournament_id = 1 ORDER BY id").fetchall()
         (status,) = conn.execute("SELECT status FROM tournaments WHERE id = 1").fetchone()
     assert games == [("finished",), ("finished",)] and status == "finished"  # no second game for the table
+
+
+async def test_a_queue_and_a_pending_ready_check_survive_a_sigkill(tmp_path):
+    """ "Restart-safe: … a queue and a pending ready check survive a SIGKILL of the bot": Alice has
+    answered, Bob answers on the same post after the restart and the game opens; Carol still waits."""
+    async with crashing(tmp_path, "alice", "bob", "carol") as crash:
+        fake, (alice, bob, carol) = crash.fake, crash.members
+        first = await crash.start()
+        for user in (alice, bob):
+            await fake.slash(user, crash.channel, "play queue", ruleset="siege", speed="daily")
+        await fake.slash(carol, crash.channel, "play queue", ruleset="fortress", speed="fast")
+        check = await fake.wait_for_message(lambda m: "**A game is found**" in m.content, SETTLED_SECONDS)
+        ready = await fake.click(alice, check, button(check, "Ready"))
+        await ready.settled(SETTLED_SECONDS)
+        await crash.kill(first)
+
+        await crash.start()
+        answered = await fake.click(bob, check, button(check, "Ready"))
+        await answered.settled(SETTLED_SECONDS)
+        await fake.wait_for_message(lambda m: m.id == check.id and "has started" in m.content, SETTLED_SECONDS)
+        [thread] = fake.threads(crash.channel)
+        await fake.wait_for_message(lambda m: m.channel_id == thread.id and "has started" in m.content, SETTLED_SECONDS)
+        waiting = await fake.slash(carol, crash.channel, "play status")
+        await waiting.settled(SETTLED_SECONDS)
+        assert "Fortress" in waiting.content, waiting.content
+    assert first.returncode == -signal.SIGKILL and "Traceback" not in crash.log(1).read_text()

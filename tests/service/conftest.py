@@ -57,6 +57,7 @@ class ListSink:
         self.posted: list[Announcement] = []
         self.seasons_told: list[tuple] = []  # (guild, season, channel, its final tables)
         self.tournaments_told: list = []  # each tournament's news, once
+        self.checks_shown: list = []  # each ready check as it was shown
         self.fail_next = 0
 
     async def deliver(self, announcement: Announcement) -> None:
@@ -73,6 +74,10 @@ class ListSink:
     async def post_tournament(self, news) -> None:
         if all((told.tournament.id, told.step) != (news.tournament.id, news.step) for told in self.tournaments_told):
             self.tournaments_told.append(news)
+
+    async def show_ready_check(self, check, members) -> int:
+        self.checks_shown.append((check, members))
+        return check.message_id or 1000 + check.id
 
     def kinds(self) -> list[str]:
         return [a.kind for a in self.posted]

@@ -51,6 +51,11 @@ async def a_busy_bot(location) -> Env:
     )
     await env.master.tournaments.join(cup.id, BOB)
     await env.master.tournaments.start(cup.id, ALICE)  # its first round's game is running
+    for player in (CAROL, BOB):  # a ready check pending, and one player waiting in another queue
+        await env.master.matchmaking.join(
+            player, guild_id=GUILD, channel_id=7, ruleset="fortress", speed="daily", seats=2
+        )
+    await env.master.matchmaking.join(ALICE, guild_id=GUILD, channel_id=7, ruleset="gra", speed="fast", seats=3)
     async with env.db.transaction() as conn:  # a row from before history was deflated: plain JSON text
         await conn.execute("UPDATE history SET events = '[]' WHERE game_id = ? AND seq = 0", (running.id,))
     return env

@@ -8,8 +8,10 @@ import asyncio
 import pytest
 
 from service.clock import ManualClock
+from service.models import Actor
 from service.runtime.claims import FAIRNESS, LEASE_SECONDS, OUTBOX, TOURNAMENT, WAKE
 from service.runtime.gameservice import GameService
+from service.storage.games import open_count
 from service.storage.instancelock import AlreadyRunning
 from service.storage.store import BOT, SOLE, open_store
 from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, GUILD, HOUR, Env, ListSink
@@ -144,6 +146,52 @@ async def test_a_tournaments_next_round_is_opened_by_one_process(two):
     await first.master.games.claims.release(TOURNAMENT, cup.id)
     await second.master.tournaments.advance_all()
     assert (await second.master.tournaments.get(cup.id)).round == 2
+
+
+async def test_queues_are_matched_by_one_process_at_a_time_and_each_check_opens_one_game(two):
+    """Four players queue through two processes at once: each is matched once; the two checks'
+    last answers, given at once in both processes, each open one game."""
+    first, second = two
+    players = [ALICE, BOB, CAROL, Actor(4, "Dan")]
+
+    async def queue(process, player):
+        return await process.master.matchmaking.join(
+            player, guild_id=GUILD, channel_id=7, ruleset="siege", speed="daily", seats=2
+        )
+
+    await asyncio.gather(*(queue(process, p) for process, p in zip((first, second, first, second), players)))
+    await first.master.matchmaking.sweep()  # whatever a busy lease left unmatched
+    checks = [c for c in await first.master.matchmaking.untold()]
+    matched = [m.user_id for c in checks for m in (await first.master.matchmaking.check(c.id))[1]]
+    assert len(checks) == 2 and sorted(matched) == [1, 2, 3, 4]  # no one twice
+    for check in checks:
+        members = (await first.master.matchmaking.check(check.id))[1]
+        await first.master.matchmaking.ready(check.id, Actor(members[0].user_id, members[0].name))
+        last = Actor(members[1].user_id, members[1].name)
+        await asyncio.gather(
+            first.master.matchmaking.ready(check.id, last),
+            second.master.matchmaking.ready(check.id, last),
+            return_exceptions=True,
+        )
+    await second.master.matchmaking.sweep()
+    games = {(await first.master.matchmaking.check(c.id))[0].game_id for c in checks}
+    assert None not in games and len(games) == 2
+    for game_id in games:
+        assert (await first.master.games.get_game(game_id)).row.status == "running"
+    async with first.db.reading() as conn:
+        assert await open_count(conn) == 2  # and no game besides
+
+
+async def test_a_lease_two_tasks_of_a_process_hold_stays_until_both_are_done(two):
+    """One task giving the lease back must not free it for another process while a second task of the
+    same process still works under it."""
+    first, second = two
+    claims = first.master.games.claims
+    async with claims.holding(TOURNAMENT, 9) as outer:
+        async with claims.holding(TOURNAMENT, 9) as inner:
+            assert outer and inner
+        assert not await second.master.games.claims.take(TOURNAMENT, 9)  # still the first's
+    assert await second.master.games.claims.take(TOURNAMENT, 9)
 
 
 async def test_a_change_made_by_another_process_while_a_turn_is_planned_is_kept(two):

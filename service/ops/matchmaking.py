@@ -1,0 +1,289 @@
+"""Matchmaking: players wait in a queue for a kind of game (a ruleset, a speed, a seat count, in one
+server); when enough of similar rating wait, they are matched in a ready check, each to answer within
+an hour; once all have, their game opens (its card and thread) and starts. Those who did not answer in
+time go to the queue's end; those who did keep their places. Entries lapse after a day.
+
+How near in rating: the player waiting longest is matched first, with the players nearest his rating
+within ``BASE_SPREAD``, a window that widens by ``SPREAD_PER_HOUR`` for each hour he has waited, so
+that a quiet queue still makes games. Ratings are the conservative estimate players see (0 for a new
+player, about 25 for a strong one).
+
+Restart-safe: every step is stored, and the sweep picks up what a stop left (checks that lapsed, a
+game to open or start). Among several processes, one matches at a time and one opens a check's game
+(leases); a check's last two answers given at once in two processes are noticed at the next sweep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+
+from i18n import joined, tr
+from service.errors import GameError, NotAllowed, WrongPhase
+from service.models import LOBBY, RUNNING, Actor, Game, TimeSettings
+from service.ops.games import Games, ruleset_named
+from service.ops.lobby import Lobby
+from service.ops.ratings import GLOBAL, Ratings
+from service.runtime.claims import MATCHMAKING, READY_CHECK
+from service.storage import matchmaking as rows
+from service.storage.matchmaking import LAPSED, OPENED, READY, WAITING, Check, Entry, Member, Queue
+from service.storage.store import Connection
+
+log = logging.getLogger(__name__)
+
+SPEEDS = {"fast": 3600, "daily": 86400, "relaxed": 3 * 86400}  # each turn's time
+ENTRY_SECONDS = 86400.0  # an entry lapses after a day in the queue (joining again renews it)
+READY_SECONDS = 3600.0  # the time a ready check gives
+MOST_ENGAGED = 3  # queue places a player may hold at once: entries, checks and the games they opened
+BASE_SPREAD, SPREAD_PER_HOUR = 5.0, 5.0
+
+
+@dataclass(frozen=True)
+class Queued:
+    """What joining a queue did: whether he was new there, how many wait in it, the check he is in now."""
+
+    new: bool
+    waiting: int
+    check: Check | None
+
+
+class Matchmaking:
+    def __init__(self, games: Games, lobby: Lobby, ratings: Ratings):
+        self.games, self.lobby, self.ratings = games, lobby, ratings
+        self.db, self.clock, self.rulesets = games.db, games.clock, games.rulesets
+        self._opening: dict[int, asyncio.Lock] = {}  # a check's game opens one step at a time in a process
+        # The lease is the process's: its own tasks take it one at a time, so that one giving it back
+        # never frees it while another of them is still matching.
+        self._matching = asyncio.Lock()
+        # What shows a matched game before it starts (the bot: its lobby card and thread).
+        self.on_open: list[Callable[[Game], Awaitable[Game]]] = []
+
+    async def join(
+        self, actor: Actor, *, guild_id: int, channel_id: int, ruleset: str, speed: str, seats: int
+    ) -> Queued:
+        """Wait for a game of ``ruleset`` at ``speed`` for ``seats`` players; matched at once if the
+        queue has his match."""
+        rs = ruleset_named(self.rulesets, ruleset)
+        if speed not in SPEEDS:
+            raise GameError(tr("a speed is {speeds}, not {speed!r}", speeds=joined(SPEEDS), speed=speed))
+        if not rs.min_players <= seats <= rs.max_players:
+            raise GameError(
+                tr(
+                    "{game} seats {least} to {most} players",
+                    game=tr(rs.title),
+                    least=rs.min_players,
+                    most=rs.max_players,
+                )
+            )
+        stats = await self.ratings.player_stats(actor.user_id, GLOBAL)
+        rating = stats[rs.name][0].rating if rs.name in stats else 0.0
+        queue = Queue(rs.name, speed, seats, guild_id)
+        now = self.clock.now()
+        entry = Entry(actor.user_id, actor.name, queue, channel_id, rating, now, now + ENTRY_SECONDS)
+        async with self.db.transaction() as conn:
+            already = any(e.queue == queue for e in await rows.entries_of(conn, actor.user_id))
+            for pending in await rows.checks(conn, WAITING):
+                if pending.queue == queue and any(
+                    m.user_id == actor.user_id for m in await rows.members(conn, pending.id)
+                ):
+                    raise WrongPhase(tr("a game is found for you already: press **Ready** on its post"))
+            if not already and await rows.engaged(conn, actor.user_id, (LOBBY, RUNNING)) >= MOST_ENGAGED:
+                raise GameError(
+                    tr(
+                        "you already wait in or play {most} games from queues: finish one, or leave a queue "
+                        "with `/play cancel`",
+                        most=MOST_ENGAGED,
+                    )
+                )
+            new = await rows.enqueue(conn, entry)
+        await self.match()
+        async with self.db.reading() as conn:
+            count = len(await rows.waiting(conn, queue))
+        return Queued(new, count, await self.pending_check(actor.user_id))
+
+    async def cancel(self, actor: Actor, guild_id: int) -> int:
+        """Leave every queue of the server, and decline a ready check not answered yet (the others
+        matched go back to their places). How many places he gave up."""
+        given_up = 0
+        async with self.db.transaction() as conn:
+            for entry in await rows.entries_of(conn, actor.user_id):
+                if entry.queue.guild_id == guild_id:
+                    await rows.remove(conn, actor.user_id, entry.queue)
+                    given_up += 1
+            for check in await rows.checks(conn, WAITING):
+                found = [m for m in await rows.members(conn, check.id) if m.user_id == actor.user_id]
+                if check.queue.guild_id == guild_id and found and found[0].ready_at is None:
+                    await self._lapse(conn, check, declined=actor.user_id)
+                    given_up += 1
+        return given_up
+
+    async def entries(self, user_id: int) -> list[Entry]:
+        async with self.db.reading() as conn:
+            return await rows.entries_of(conn, user_id)
+
+    async def pending_check(self, user_id: int) -> Check | None:
+        """The ready check he is in and has not answered, if any."""
+        async with self.db.reading() as conn:
+            for check in await rows.checks(conn, WAITING):
+                if any(m.user_id == user_id and m.ready_at is None for m in await rows.members(conn, check.id)):
+                    return check
+        return None
+
+    async def check(self, check_id: int) -> tuple[Check, list[Member]]:
+        async with self.db.reading() as conn:
+            found = await rows.check_by_id(conn, check_id)
+            if found is None:
+                raise GameError(tr("there is no ready check #{number}", number=check_id))
+            return found, await rows.members(conn, check_id)
+
+    async def ready(self, check_id: int, actor: Actor) -> Check:
+        """He answers the check; when everyone has, its game opens and starts."""
+        async with self.db.transaction() as conn:
+            check, matched = await self._waiting_for(conn, check_id, actor)
+            await rows.set_ready(conn, check_id, actor.user_id, self.clock.now())
+            if all(m.ready_at is not None or m.user_id == actor.user_id for m in matched):
+                await rows.set_status(conn, check_id, READY)
+                check = replace(check, status=READY)
+        if check.status == READY:
+            await self._open(check_id)
+            async with self.db.reading() as conn:
+                check = await rows.check_by_id(conn, check_id) or check
+        return check
+
+    async def decline(self, check_id: int, actor: Actor) -> None:
+        """He says not now: the check is over, he leaves that queue, the others go back to their places."""
+        async with self.db.transaction() as conn:
+            check, _ = await self._waiting_for(conn, check_id, actor)
+            await self._lapse(conn, check, declined=actor.user_id)
+
+    async def _waiting_for(self, conn: Connection, check_id: int, actor: Actor) -> tuple[Check, list[Member]]:
+        """The check, if it matched him and still waits for answers."""
+        check = await rows.check_by_id(conn, check_id)
+        matched = await rows.members(conn, check_id) if check is not None else []
+        if check is None or all(m.user_id != actor.user_id for m in matched):
+            raise NotAllowed(tr("this ready check is not yours: `/play queue` to find a game"))
+        if check.status != WAITING:
+            said = {
+                READY: tr("everyone is ready: the game is opening"),
+                OPENED: tr("its game has started: game #{number}", number=check.game_id),
+                LAPSED: tr("this ready check is over"),
+            }
+            raise WrongPhase(said[check.status])
+        return check, matched
+
+    async def sweep(self) -> None:
+        """The queues' part of the sweep: entries that lapsed go, checks past their hour lapse (those
+        who answered back to their places, the others to the end), checks everyone answered (at once,
+        in two processes) open, games a stop left unopened open, and the queues are matched."""
+        async with self._matching, self.games.claims.holding(MATCHMAKING, 0) as held:
+            if not held:
+                return
+            now = self.clock.now()
+            async with self.db.transaction() as conn:
+                await rows.expire(conn, now)
+                for check in await rows.checks(conn, WAITING):
+                    matched = await rows.members(conn, check.id)
+                    if all(m.ready_at is not None for m in matched):
+                        await rows.set_status(conn, check.id, READY)
+                    elif check.expires_at <= now:
+                        await self._lapse(conn, check)
+                ready = await rows.checks(conn, READY)
+            for check in ready:
+                try:
+                    await self._open(check.id)
+                except Exception:  # noqa: BLE001 - tried again at the next sweep; the others go on
+                    log.warning("ready check #%s: its game not opened yet", check.id, exc_info=True)
+            await self._match_all()
+
+    async def match(self) -> None:
+        """Match every queue with players enough (by one process at a time)."""
+        async with self._matching, self.games.claims.holding(MATCHMAKING, 0) as held:
+            if held:
+                await self._match_all()
+
+    async def untold(self) -> list[Check]:
+        async with self.db.reading() as conn:
+            return await rows.untold(conn)
+
+    async def told(self, check_id: int, status: str, message_id: int | None = None) -> None:
+        async with self.db.transaction() as conn:
+            await rows.set_told(conn, check_id, status, message_id)
+
+    async def _match_all(self) -> None:
+        now = self.clock.now()
+        async with self.db.transaction() as conn:
+            for queue in await rows.full_queues(conn):
+                for group in matched(await rows.waiting(conn, queue), now):
+                    check = Check(0, queue, group[0].channel_id, None, now, now + READY_SECONDS, WAITING, None, "")
+                    members = [
+                        Member(e.user_id, e.name, e.channel_id, e.rating, e.queued_at, e.expires_at) for e in group
+                    ]
+                    await rows.add_check(conn, check, members)
+
+    async def _lapse(self, conn: Connection, check: Check, declined: int | None = None) -> None:
+        """The check is over: who answered goes back to his place, who did not to the queue's end, each
+        entry lapsing when it would have (one who declined leaves the queue)."""
+        now = self.clock.now()
+        await rows.set_status(conn, check.id, LAPSED)
+        for m in await rows.members(conn, check.id):
+            if m.user_id == declined or m.expires_at <= now:
+                continue
+            place = m.queued_at if m.ready_at is not None else now
+            await rows.enqueue(conn, Entry(m.user_id, m.name, check.queue, m.channel_id, m.rating, place, m.expires_at))
+
+    async def _open(self, check_id: int) -> None:
+        """The check's game, opened for its players (the first to queue creates it), shown and started
+        in their order; a game opened before a stop is taken up where it was."""
+        async with (
+            self._opening.setdefault(check_id, asyncio.Lock()),
+            self.games.claims.holding(READY_CHECK, check_id) as held,
+        ):
+            if not held:
+                return  # another process opens it (or the next sweep, should it fail)
+            async with self.db.reading() as conn:
+                check = await rows.check_by_id(conn, check_id)
+                matched = await rows.members(conn, check_id)
+            if check is None or check.status != READY:
+                return
+            players = [Actor(m.user_id, m.name) for m in matched]
+            game = await self.games.get_game(check.game_id) if check.game_id is not None else None
+            if game is None:
+                game = await self.lobby.create_game(
+                    guild_id=check.queue.guild_id,
+                    channel_id=check.channel_id,
+                    actor=players[0],
+                    ruleset=check.queue.ruleset,
+                    options={},
+                    time=TimeSettings(round_seconds=SPEEDS[check.queue.speed]),
+                    min_players=check.queue.seats,
+                    max_players=check.queue.seats,
+                )
+                async with self.db.transaction() as conn:
+                    await rows.set_status(conn, check_id, READY, game.id)
+            game = await self.lobby.seat_and_start(game, players, players[0], self.on_open)
+            async with self.db.transaction() as conn:
+                await rows.set_status(conn, check_id, OPENED, game.id)
+
+
+def matched(entries: Sequence[Entry], now: float) -> list[list[Entry]]:
+    """The tables a queue makes now: the player waiting longest first, with the players nearest his
+    rating within his window (``BASE_SPREAD`` widened by ``SPREAD_PER_HOUR`` an hour waited); one whose
+    window holds too few waits, and the next is tried."""
+    left = list(entries)
+    tables = []
+    seats = entries[0].queue.seats if entries else 0
+    for anchor in list(left):
+        if anchor not in left:
+            continue
+        spread = BASE_SPREAD + SPREAD_PER_HOUR * max(0.0, now - anchor.queued_at) / 3600
+        near = sorted(
+            (e for e in left if e is not anchor and abs(e.rating - anchor.rating) <= spread),
+            key=lambda e: (abs(e.rating - anchor.rating), e.queued_at),
+        )
+        if len(near) >= seats - 1:
+            table = [anchor, *sorted(near[: seats - 1], key=lambda e: e.queued_at)]
+            tables.append(table)
+            left = [e for e in left if e not in table]
+    return tables

@@ -1,0 +1,234 @@
+"""Queues (``queue_entries``), ready checks (``ready_checks``) and who each matched
+(``ready_check_players``): every statement on them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from service.storage.store import Connection
+
+WAITING, READY, OPENED, LAPSED = "waiting", "ready", "opened", "lapsed"
+
+
+@dataclass(frozen=True)
+class Queue:
+    """Where players wait for one kind of game: a ruleset, a speed and a seat count, in one server."""
+
+    ruleset: str
+    speed: str
+    seats: int
+    guild_id: int
+
+
+@dataclass(frozen=True)
+class Entry:
+    user_id: int
+    name: str
+    queue: Queue
+    channel_id: int
+    rating: float
+    queued_at: float  # his place in the queue
+    expires_at: float
+
+
+@dataclass(frozen=True)
+class Check:
+    id: int
+    queue: Queue
+    channel_id: int
+    message_id: int | None
+    created_at: float
+    expires_at: float
+    status: str
+    game_id: int | None
+    told: str  # the last status shown on its post ('' before it is posted)
+
+
+@dataclass(frozen=True)
+class Member:
+    """A player a ready check matched, as his queue entry was, and when he answered."""
+
+    user_id: int
+    name: str
+    channel_id: int
+    rating: float
+    queued_at: float
+    expires_at: float  # when his queue entry lapses, should the check send him back to the queue
+    ready_at: float | None = None
+
+
+def _entry(row) -> Entry:
+    return Entry(
+        row["user_id"],
+        row["name"],
+        Queue(row["ruleset"], row["speed"], row["seats"], row["guild_id"]),
+        row["channel_id"],
+        row["rating"],
+        row["queued_at"],
+        row["expires_at"],
+    )
+
+
+def _check(row) -> Check:
+    return Check(
+        row["id"],
+        Queue(row["ruleset"], row["speed"], row["seats"], row["guild_id"]),
+        row["channel_id"],
+        row["message_id"],
+        row["created_at"],
+        row["expires_at"],
+        row["status"],
+        row["game_id"],
+        row["told"],
+    )
+
+
+async def enqueue(conn: Connection, entry: Entry) -> bool:
+    """Put him in the queue; one already there keeps his place and gets the new expiry. True: new."""
+    q = entry.queue
+    async with conn.execute(
+        """UPDATE queue_entries SET expires_at = ?, channel_id = ?, name = ?
+           WHERE user_id = ? AND ruleset = ? AND speed = ? AND seats = ? AND guild_id = ?""",
+        (entry.expires_at, entry.channel_id, entry.name, entry.user_id, q.ruleset, q.speed, q.seats, q.guild_id),
+    ) as cursor:
+        if cursor.rowcount:
+            return False
+    await conn.execute(
+        """INSERT INTO queue_entries (user_id, ruleset, speed, seats, guild_id, name, channel_id, rating,
+               queued_at, expires_at) VALUES (?,?,?,?,?,?,?,?,?,?)""",
+        (
+            entry.user_id,
+            q.ruleset,
+            q.speed,
+            q.seats,
+            q.guild_id,
+            entry.name,
+            entry.channel_id,
+            entry.rating,
+            entry.queued_at,
+            entry.expires_at,
+        ),
+    )
+    return True
+
+
+async def entries_of(conn: Connection, user_id: int) -> list[Entry]:
+    async with conn.execute("SELECT * FROM queue_entries WHERE user_id = ? ORDER BY queued_at", (user_id,)) as cursor:
+        return [_entry(row) for row in await cursor.fetchall()]
+
+
+async def remove(conn: Connection, user_id: int, queue: Queue) -> None:
+    await conn.execute(
+        "DELETE FROM queue_entries WHERE user_id = ? AND ruleset = ? AND speed = ? AND seats = ? AND guild_id = ?",
+        (user_id, queue.ruleset, queue.speed, queue.seats, queue.guild_id),
+    )
+
+
+async def waiting(conn: Connection, queue: Queue) -> list[Entry]:
+    """The queue's players, first come first."""
+    async with conn.execute(
+        """SELECT * FROM queue_entries WHERE ruleset = ? AND speed = ? AND seats = ? AND guild_id = ?
+           ORDER BY queued_at, user_id""",
+        (queue.ruleset, queue.speed, queue.seats, queue.guild_id),
+    ) as cursor:
+        return [_entry(row) for row in await cursor.fetchall()]
+
+
+async def full_queues(conn: Connection) -> list[Queue]:
+    """The queues with players enough for a table."""
+    async with conn.execute(
+        """SELECT ruleset, speed, seats, guild_id FROM queue_entries GROUP BY ruleset, speed, seats, guild_id
+           HAVING COUNT(*) >= seats ORDER BY MIN(queued_at)"""
+    ) as cursor:
+        return [Queue(r["ruleset"], r["speed"], r["seats"], r["guild_id"]) for r in await cursor.fetchall()]
+
+
+async def expire(conn: Connection, now: float) -> int:
+    """Drop the entries whose time is up; how many."""
+    cursor = await conn.execute("DELETE FROM queue_entries WHERE expires_at <= ?", (now,))
+    return cursor.rowcount
+
+
+async def add_check(conn: Connection, check: Check, members: Sequence[Member]) -> int:
+    q = check.queue
+    async with conn.execute(
+        """INSERT INTO ready_checks (ruleset, speed, seats, guild_id, channel_id, created_at, expires_at, status)
+           VALUES (?,?,?,?,?,?,?,?) RETURNING id""",
+        (q.ruleset, q.speed, q.seats, q.guild_id, check.channel_id, check.created_at, check.expires_at, check.status),
+    ) as cursor:
+        (made,) = await cursor.fetchone()
+    for m in members:
+        await conn.execute(
+            """INSERT INTO ready_check_players (check_id, user_id, name, channel_id, rating, queued_at, expires_at)
+               VALUES (?,?,?,?,?,?,?)""",
+            (made, m.user_id, m.name, m.channel_id, m.rating, m.queued_at, m.expires_at),
+        )
+        await remove(conn, m.user_id, q)
+    return made
+
+
+async def check_by_id(conn: Connection, check_id: int) -> Check | None:
+    async with conn.execute("SELECT * FROM ready_checks WHERE id = ?", (check_id,)) as cursor:
+        row = await cursor.fetchone()
+    return _check(row) if row is not None else None
+
+
+async def checks(conn: Connection, *statuses: str) -> list[Check]:
+    marks = ",".join("?" * len(statuses))
+    async with conn.execute(f"SELECT * FROM ready_checks WHERE status IN ({marks}) ORDER BY id", statuses) as cursor:
+        return [_check(row) for row in await cursor.fetchall()]
+
+
+async def untold(conn: Connection) -> list[Check]:
+    """The checks whose post does not show their status yet."""
+    async with conn.execute("SELECT * FROM ready_checks WHERE told <> status ORDER BY id") as cursor:
+        return [_check(row) for row in await cursor.fetchall()]
+
+
+async def members(conn: Connection, check_id: int) -> list[Member]:
+    """Who it matched, first come first."""
+    async with conn.execute(
+        "SELECT * FROM ready_check_players WHERE check_id = ? ORDER BY queued_at, user_id", (check_id,)
+    ) as cursor:
+        return [
+            Member(
+                r["user_id"], r["name"], r["channel_id"], r["rating"], r["queued_at"], r["expires_at"], r["ready_at"]
+            )
+            for r in await cursor.fetchall()
+        ]
+
+
+async def set_ready(conn: Connection, check_id: int, user_id: int, at: float) -> None:
+    await conn.execute(
+        "UPDATE ready_check_players SET ready_at = ? WHERE check_id = ? AND user_id = ? AND ready_at IS NULL",
+        (at, check_id, user_id),
+    )
+
+
+async def set_status(conn: Connection, check_id: int, status: str, game_id: int | None = None) -> None:
+    await conn.execute(
+        "UPDATE ready_checks SET status = ?, game_id = COALESCE(?, game_id) WHERE id = ?", (status, game_id, check_id)
+    )
+
+
+async def set_told(conn: Connection, check_id: int, told: str, message_id: int | None) -> None:
+    await conn.execute(
+        "UPDATE ready_checks SET told = ?, message_id = COALESCE(?, message_id) WHERE id = ?",
+        (told, message_id, check_id),
+    )
+
+
+async def engaged(conn: Connection, user_id: int, open_statuses: Sequence[str]) -> int:
+    """How many queue places he holds: entries waiting, checks pending, and games they opened still
+    open (``open_statuses``: a game's statuses that count as open)."""
+    marks = ",".join("?" * len(open_statuses))
+    async with conn.execute(
+        f"""SELECT (SELECT COUNT(*) FROM queue_entries WHERE user_id = ?)
+                 + (SELECT COUNT(*) FROM ready_check_players p JOIN ready_checks c ON c.id = p.check_id
+                    WHERE p.user_id = ? AND (c.status IN (?, ?)
+                      OR (c.status = ? AND c.game_id IN (SELECT id FROM games WHERE status IN ({marks})))))""",
+        (user_id, user_id, WAITING, READY, OPENED, *open_statuses),
+    ) as cursor:
+        (count,) = await cursor.fetchone()
+    return count
