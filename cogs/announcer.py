@@ -26,6 +26,7 @@ from cogs.common import (
     client_service,
     fetch_game_channel,
     fitted,
+    in_parts,
     lacking,
     plain,
     png_file,
@@ -72,9 +73,10 @@ def season_nonce(guild_id: int, number: int) -> str:
     return hashlib.blake2b(f"season:{guild_id}:{number}".encode(), digest_size=12).hexdigest()
 
 
-def tournament_nonce(tournament_id: int, step: int) -> str:
-    """The nonce of a tournament's post ``step`` (Discord takes 25 characters at most)."""
-    return hashlib.blake2b(f"tournament:{tournament_id}:{step}".encode(), digest_size=12).hexdigest()
+def tournament_nonce(tournament_id: int, step: int, part: int = 0) -> str:
+    """The nonce of a tournament's post ``step`` (its ``part``-th message; Discord takes 25 characters at most)."""
+    key = f"tournament:{tournament_id}:{step}" + (f":{part}" if part else "")
+    return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
 
 
 def check_nonce(check_id: int) -> str:
@@ -151,13 +153,15 @@ class DiscordAnnouncer:
         try:
             channel = await fetch_game_channel(self.client, t.channel_id)
             with using(await server_language(self.client, t.guild_id)):
-                text = fitted(await self._tournament_text(news))
+                parts = in_parts(await self._tournament_text(news))  # a large round's tables take several
                 kwargs: dict[str, Any] = {}
                 if news.standings and (news.step > 1 or news.over):
                     through = min(news.step - 1, t.rounds)
                     picture = await self.service.presenter.standings_image(t, news.standings, through)
                     kwargs["file"] = png_file(picture, "standings.png")
-            await channel.send(text, nonce=tournament_nonce(t.id, news.step), allowed_mentions=NO_PINGS, **kwargs)
+            for n, part in enumerate(parts):  # the standings under the last part
+                extra = kwargs if n == len(parts) - 1 else {}
+                await channel.send(part, nonce=tournament_nonce(t.id, news.step, n), allowed_mentions=NO_PINGS, **extra)
         except (discord.Forbidden, discord.NotFound) as err:
             raise Undeliverable(str(err)) from err
         if news.step == 1 or news.over or t.status == CANCELLED:
@@ -225,7 +229,7 @@ class DiscordAnnouncer:
         players = (
             tr("{first} vs {second}", first=members[0], second=members[1]) if len(members) == 2 else ", ".join(members)
         )
-        if table.game_id is None:
+        if table.game_id is None:  # told once every table has its game or its points: a forfeit
             return tr("Table {board}: {players} — not played (a withdrawal)", board=table.board, players=players)
         game = await self.service.master.games.get_game(table.game_id)
         where = f"<#{game.row.thread_id}>" if game.row.thread_id is not None else f"#{game.id}"

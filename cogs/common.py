@@ -206,6 +206,19 @@ class ThinksFirst:
         return True
 
 
+def in_parts(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """``text`` in as many messages as it takes, each of whole lines (a single line longer than a
+    message is cut)."""
+    parts: list[str] = []
+    for line in text.split("\n"):
+        line = line if len(line) <= limit else line[: limit - 1] + "…"
+        if parts and len(parts[-1]) + 1 + len(line) <= limit:
+            parts[-1] += "\n" + line
+        else:
+            parts.append(line)
+    return parts
+
+
 def fitted(text: str, limit: int = MESSAGE_LIMIT, more: Callable[[int], str] | None = None) -> str:
     """``text`` cut to ``limit`` between lines, not inside one: a long list of problems (or of what
     ``more`` names) shows its first ones whole and says how many more there are (only a single line

@@ -17,11 +17,12 @@ from discord.ext import commands
 from cogs.common import USER_ERRORS, ThinksFirst, actor_of, fetch_game_channel, send_error, service_of
 from cogs.lobby import post_lobby
 from cogs.rules import ruleset_names
-from cogs.translator import RepliesInUsersLanguage
-from i18n import mark, ntr, tr
+from cogs.translator import RepliesInUsersLanguage, server_language
+from i18n import mark, ntr, tr, using
+from service.errors import GameError
 from service.markup import when
 from service.models import Actor, Game
-from service.storage.matchmaking import LAPSED, OPENED, READY, WAITING, Check, Member
+from service.storage.matchmaking import DECLINED, FAILED, LAPSED, OPENED, READY, WAITING, Check, Entry, Member
 
 if TYPE_CHECKING:
     from service.runtime.gameservice import GameService
@@ -69,15 +70,18 @@ class ReadyButton(
             return
         check, matched = await matchmaking.check(self.check_id)
         if interaction.message is not None:
-            content, view = check_post(service, check, matched)
+            with using(await server_language(interaction.client, check.queue.guild_id)):  # everyone reads it
+                content, view = check_post(service, check, matched)
             await interaction.message.edit(content=content, view=view, allowed_mentions=discord.AllowedMentions.none())
         await service.tell_checks()
         if self.action == "decline":
             said = tr("Not now, then: you are out of that queue.")
         elif check.status == OPENED:
             said = tr("Everyone is ready: game #{number} has started.", number=check.game_id)
-        elif check.status == READY:
+        elif check.status == READY or not any(m.ready_at is None for m in matched):
             said = tr("Everyone is ready: the game is opening.")
+        elif check.status != WAITING:
+            said = tr("This game could not be opened: you keep your place in the queue.")
         else:
             waiting = sum(m.ready_at is None for m in matched)
             said = ntr(
@@ -110,7 +114,21 @@ def check_post(service: GameService, check: Check, matched: list[Member]) -> tup
         lines = [
             tr(
                 "⌛ **A game was found** ({game}), but not everyone answered in time: who did keeps his place "
-                "in the queue, who did not waits at its end.",
+                "in the queue, who did not waits at its end (or, missing twice in a row, leaves it).",
+                game=game,
+            )
+        ]
+    elif check.status == DECLINED:
+        lines = [
+            tr(
+                "⌛ **A game was found** ({game}), but someone cannot play now: the others keep their places in the queue.",
+                game=game,
+            )
+        ]
+    elif check.status == FAILED:
+        lines = [
+            tr(
+                "⚠️ **A game was found** ({game}), but it could not be opened here: everyone keeps his place in the queue.",
                 game=game,
             )
         ]
@@ -158,6 +176,8 @@ class PlayCog(ThinksFirst, commands.GroupCog, group_name="play", group_descripti
         speed: Literal["fast", "daily", "relaxed"] = "daily",
         players: app_commands.Range[int, 2, 6] = 2,
     ) -> None:
+        if isinstance(interaction.channel, discord.Thread):  # the game opens a thread of its own
+            raise GameError(tr("Queue from a text channel, not a thread: the game opens its own thread there."))
         queued = await self.matchmaking.join(
             actor_of(interaction),
             guild_id=interaction.guild_id or 0,
@@ -171,10 +191,8 @@ class PlayCog(ThinksFirst, commands.GroupCog, group_name="play", group_descripti
             said = tr("A game is found: press **Ready** on the post that names you.")
         else:
             said = ntr(
-                "You are in the queue ({n} waiting). You will be called here when a game is found; your place "
-                "lasts a day.",
-                "You are in the queue ({n} waiting). You will be called here when a game is found; your place "
-                "lasts a day.",
+                "You are in the queue ({n} waiting). You will be pinged when a game is found; your place lasts a day.",
+                "You are in the queue ({n} waiting). You will be pinged when a game is found; your place lasts a day.",
                 queued.waiting,
             )
             if not queued.new:
@@ -193,12 +211,22 @@ class PlayCog(ThinksFirst, commands.GroupCog, group_name="play", group_descripti
         entries = [
             e for e in await self.matchmaking.entries(interaction.user.id) if e.queue.guild_id == interaction.guild_id
         ]
+        pending = await self.matchmaking.pending_check(interaction.user.id)
+        if pending is not None and pending.queue.guild_id == interaction.guild_id:
+            found = tr(
+                "A game is found for you: press **Ready** on its post, by {when}.", when=when(pending.expires_at)
+            )
+            await interaction.followup.send("\n".join([found, *self._entry_lines(entries)]), ephemeral=True)
+            return
         if not entries:
             await interaction.followup.send(
                 tr("You are in no queue here: `/play queue` to find a game."), ephemeral=True
             )
             return
-        lines = [
+        await interaction.followup.send("\n".join(self._entry_lines(entries)), ephemeral=True)
+
+    def _entry_lines(self, entries: list[Entry]) -> list[str]:
+        return [
             tr(
                 "{game}, {speed}, {seats} players — until {until}",
                 game=self.service.presenter.ruleset_title(e.queue.ruleset),
@@ -208,4 +236,3 @@ class PlayCog(ThinksFirst, commands.GroupCog, group_name="play", group_descripti
             )
             for e in entries
         ]
-        await interaction.followup.send("\n".join(lines), ephemeral=True)

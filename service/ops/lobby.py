@@ -120,8 +120,11 @@ class Lobby:
         max_players: int | None = None,
         seed: int | None = None,
         rated: bool = True,
+        noted: Callable[[Connection, int], Awaitable[None]] | None = None,
     ) -> Game:
-        """A new lobby, with its creator seated in it."""
+        """A new lobby, with its creator seated in it. ``noted``: told the new game's id in the
+        transaction that makes it, by whatever the game is made for (a stop can then never leave a game
+        made and unrecorded)."""
         rs = ruleset_named(self.rulesets, ruleset)
         options = rs.normalize_options(options)
         check_settings(time)
@@ -160,6 +163,8 @@ class Lobby:
                 now=now,
             )
             await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
+            if noted is not None:
+                await noted(conn, game_id)
         return await self.games.get_game(game_id)
 
     async def open_game(
@@ -396,10 +401,13 @@ class Lobby:
         players: Sequence[Actor],
         manager: Actor,
         shown: Sequence[Callable[[Game], Awaitable[Game]]],
+        *,
+        seated: bool = True,
     ) -> Game:
         """A game opened for ``players`` (the first made it): the others join, it is shown once (by
-        ``shown``: its card and thread) and started with them in their order. A game taken up after a
-        stop goes on from where it was; one started already is left as it is."""
+        ``shown``: its card and thread) and started, with them in their order if ``seated`` (else in
+        seats drawn as any game's). A game taken up after a stop goes on from where it was; one started
+        or cancelled already is left as it is."""
         if game.row.status != LOBBY:
             return game
         for player in players[1:]:  # seated before it is shown: no one else can take a seat
@@ -408,7 +416,7 @@ class Lobby:
         if game.row.thread_id is None:
             for show in shown:
                 game = await show(game)
-        return await self.start_game(game.id, manager, seating=[p.user_id for p in players])
+        return await self.start_game(game.id, manager, seating=[p.user_id for p in players] if seated else ())
 
     async def cancel(self, game_id: int, actor: Actor) -> Game:
         async def attempt() -> None:

@@ -1,7 +1,8 @@
 """Matchmaking: players wait in a queue for a kind of game (a ruleset, a speed, a seat count, in one
 server); when enough of similar rating wait, they are matched in a ready check, each to answer within
 an hour; once all have, their game opens (its card and thread) and starts. Those who did not answer in
-time go to the queue's end; those who did keep their places. Entries lapse after a day.
+time go to the queue's end (at a second lapse in a row, out of it); those who did keep their places,
+as everyone does when one says not now or the game cannot open. Entries lapse after a day.
 
 How near in rating: the player waiting longest is matched first, with the players nearest his rating
 within ``BASE_SPREAD``, a window that widens by ``SPREAD_PER_HOUR`` for each hour he has waited, so
@@ -16,8 +17,9 @@ game to open or start). Among several processes, one matches at a time and one o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
 from i18n import joined, tr
@@ -28,7 +30,7 @@ from service.ops.lobby import Lobby
 from service.ops.ratings import GLOBAL, Ratings
 from service.runtime.claims import MATCHMAKING, READY_CHECK
 from service.storage import matchmaking as rows
-from service.storage.matchmaking import LAPSED, OPENED, READY, WAITING, Check, Entry, Member, Queue
+from service.storage.matchmaking import DECLINED, FAILED, LAPSED, OPENED, READY, WAITING, Check, Entry, Member, Queue
 from service.storage.store import Connection
 
 log = logging.getLogger(__name__)
@@ -53,12 +55,18 @@ class Matchmaking:
     def __init__(self, games: Games, lobby: Lobby, ratings: Ratings):
         self.games, self.lobby, self.ratings = games, lobby, ratings
         self.db, self.clock, self.rulesets = games.db, games.clock, games.rulesets
-        self._opening: dict[int, asyncio.Lock] = {}  # a check's game opens one step at a time in a process
-        # The lease is the process's: its own tasks take it one at a time, so that one giving it back
-        # never frees it while another of them is still matching.
-        self._matching = asyncio.Lock()
+        # The leases are the process's: its own tasks match, and open a check's game, one at a time.
+        self._matching, self._opening = asyncio.Lock(), asyncio.Lock()
         # What shows a matched game before it starts (the bot: its lobby card and thread).
         self.on_open: list[Callable[[Game], Awaitable[Game]]] = []
+
+    @contextlib.asynccontextmanager
+    async def _writing(self) -> AsyncIterator[Connection]:
+        """A transaction on the queues, one at a time among processes: a check's last answer, its lapse
+        and a player's leaving never cross."""
+        async with self.db.transaction() as conn:
+            await self.db.serialize(conn, "matchmaking")
+            yield conn
 
     async def join(
         self, actor: Actor, *, guild_id: int, channel_id: int, ruleset: str, speed: str, seats: int
@@ -82,13 +90,13 @@ class Matchmaking:
         queue = Queue(rs.name, speed, seats, guild_id)
         now = self.clock.now()
         entry = Entry(actor.user_id, actor.name, queue, channel_id, rating, now, now + ENTRY_SECONDS)
-        async with self.db.transaction() as conn:
-            already = any(e.queue == queue for e in await rows.entries_of(conn, actor.user_id))
-            for pending in await rows.checks(conn, WAITING):
+        async with self._writing() as conn:
+            for pending in await rows.checks(conn, WAITING, READY):
                 if pending.queue == queue and any(
                     m.user_id == actor.user_id for m in await rows.members(conn, pending.id)
                 ):
                     raise WrongPhase(tr("a game is found for you already: press **Ready** on its post"))
+            already = any(e.queue == queue for e in await rows.entries_of(conn, actor.user_id))
             if not already and await rows.engaged(conn, actor.user_id, (LOBBY, RUNNING)) >= MOST_ENGAGED:
                 raise GameError(
                     tr(
@@ -100,22 +108,22 @@ class Matchmaking:
             new = await rows.enqueue(conn, entry)
         await self.match()
         async with self.db.reading() as conn:
-            count = len(await rows.waiting(conn, queue))
+            count = len(await rows.waiting(conn, queue, now))
         return Queued(new, count, await self.pending_check(actor.user_id))
 
     async def cancel(self, actor: Actor, guild_id: int) -> int:
-        """Leave every queue of the server, and decline a ready check not answered yet (the others
-        matched go back to their places). How many places he gave up."""
+        """Leave every queue of the server and every ready check of it still waiting, answered or not
+        (the others matched keep their places). How many places he gave up."""
         given_up = 0
-        async with self.db.transaction() as conn:
+        async with self._writing() as conn:
             for entry in await rows.entries_of(conn, actor.user_id):
                 if entry.queue.guild_id == guild_id:
                     await rows.remove(conn, actor.user_id, entry.queue)
                     given_up += 1
             for check in await rows.checks(conn, WAITING):
-                found = [m for m in await rows.members(conn, check.id) if m.user_id == actor.user_id]
-                if check.queue.guild_id == guild_id and found and found[0].ready_at is None:
-                    await self._lapse(conn, check, declined=actor.user_id)
+                mine = any(m.user_id == actor.user_id for m in await rows.members(conn, check.id))
+                if check.queue.guild_id == guild_id and mine:
+                    await self._end(conn, check, DECLINED, leaving=actor.user_id)
                     given_up += 1
         return given_up
 
@@ -124,10 +132,10 @@ class Matchmaking:
             return await rows.entries_of(conn, user_id)
 
     async def pending_check(self, user_id: int) -> Check | None:
-        """The ready check he is in and has not answered, if any."""
+        """The ready check he is in that waits for answers, if any."""
         async with self.db.reading() as conn:
             for check in await rows.checks(conn, WAITING):
-                if any(m.user_id == user_id and m.ready_at is None for m in await rows.members(conn, check.id)):
+                if any(m.user_id == user_id for m in await rows.members(conn, check.id)):
                     return check
         return None
 
@@ -139,24 +147,29 @@ class Matchmaking:
             return found, await rows.members(conn, check_id)
 
     async def ready(self, check_id: int, actor: Actor) -> Check:
-        """He answers the check; when everyone has, its game opens and starts."""
-        async with self.db.transaction() as conn:
+        """He answers the check; when everyone has, its game opens and starts (one that cannot open
+        ends the check, everyone keeping his place; one that fails for now opens at the next sweep)."""
+        async with self._writing() as conn:
             check, matched = await self._waiting_for(conn, check_id, actor)
             await rows.set_ready(conn, check_id, actor.user_id, self.clock.now())
-            if all(m.ready_at is not None or m.user_id == actor.user_id for m in matched):
-                await rows.set_status(conn, check_id, READY)
+            everyone = all(m.ready_at is not None or m.user_id == actor.user_id for m in matched)
+            if everyone and await rows.set_status(conn, check_id, READY, WAITING):
                 check = replace(check, status=READY)
         if check.status == READY:
-            await self._open(check_id)
-            async with self.db.reading() as conn:
-                check = await rows.check_by_id(conn, check_id) or check
-        return check
+            try:
+                await self._open(check_id)
+            except GameError as err:  # it can never open where it was asked (a full channel, say)
+                log.info("ready check #%s: its game cannot open: %s", check_id, err)
+                await self._fail(check_id)
+            except Exception:  # noqa: BLE001 - the sweep tries again
+                log.warning("ready check #%s: its game not opened yet", check_id, exc_info=True)
+        return (await self.check(check_id))[0]
 
     async def decline(self, check_id: int, actor: Actor) -> None:
-        """He says not now: the check is over, he leaves that queue, the others go back to their places."""
-        async with self.db.transaction() as conn:
+        """He says not now: the check is over and he leaves that queue; the others keep their places."""
+        async with self._writing() as conn:
             check, _ = await self._waiting_for(conn, check_id, actor)
-            await self._lapse(conn, check, declined=actor.user_id)
+            await self._end(conn, check, DECLINED, leaving=actor.user_id)
 
     async def _waiting_for(self, conn: Connection, check_id: int, actor: Actor) -> tuple[Check, list[Member]]:
         """The check, if it matched him and still waits for answers."""
@@ -168,34 +181,38 @@ class Matchmaking:
             said = {
                 READY: tr("everyone is ready: the game is opening"),
                 OPENED: tr("its game has started: game #{number}", number=check.game_id),
-                LAPSED: tr("this ready check is over"),
             }
-            raise WrongPhase(said[check.status])
+            raise WrongPhase(said.get(check.status, tr("this ready check is over")))
         return check, matched
 
     async def sweep(self) -> None:
-        """The queues' part of the sweep: entries that lapsed go, checks past their hour lapse (those
-        who answered back to their places, the others to the end), checks everyone answered (at once,
-        in two processes) open, games a stop left unopened open, and the queues are matched."""
+        """The queues' part of the sweep: entries that lapsed go, checks past their hour lapse, checks
+        everyone answered (at once, in two processes) open, games a stop left unopened open (a check
+        whose game cannot open ends, everyone keeping his place), and the queues are matched."""
         async with self._matching, self.games.claims.holding(MATCHMAKING, 0) as held:
             if not held:
                 return
             now = self.clock.now()
-            async with self.db.transaction() as conn:
+            async with self._writing() as conn:
                 await rows.expire(conn, now)
                 for check in await rows.checks(conn, WAITING):
                     matched = await rows.members(conn, check.id)
                     if all(m.ready_at is not None for m in matched):
-                        await rows.set_status(conn, check.id, READY)
+                        await rows.set_status(conn, check.id, READY, WAITING)
                     elif check.expires_at <= now:
-                        await self._lapse(conn, check)
+                        await self._end(conn, check, LAPSED)
                 ready = await rows.checks(conn, READY)
-            for check in ready:
-                try:
-                    await self._open(check.id)
-                except Exception:  # noqa: BLE001 - tried again at the next sweep; the others go on
-                    log.warning("ready check #%s: its game not opened yet", check.id, exc_info=True)
             await self._match_all()
+        for check in ready:
+            try:
+                await self._open(check.id)
+            except GameError as err:  # it can never open where it was asked (a full channel, say)
+                log.info("ready check #%s: its game cannot open: %s", check.id, err)
+                await self._fail(check.id)
+            except Exception:  # noqa: BLE001 - tried again at the next sweep, for an hour
+                log.warning("ready check #%s: its game not opened yet", check.id, exc_info=True)
+                if now >= check.expires_at + READY_SECONDS:
+                    await self._fail(check.id)
 
     async def match(self) -> None:
         """Match every queue with players enough (by one process at a time)."""
@@ -213,33 +230,51 @@ class Matchmaking:
 
     async def _match_all(self) -> None:
         now = self.clock.now()
-        async with self.db.transaction() as conn:
-            for queue in await rows.full_queues(conn):
-                for group in matched(await rows.waiting(conn, queue), now):
+        async with self._writing() as conn:
+            for queue in await rows.full_queues(conn, now):
+                for group in matched(await rows.waiting(conn, queue, now), now):
                     check = Check(0, queue, group[0].channel_id, None, now, now + READY_SECONDS, WAITING, None, "")
                     members = [
-                        Member(e.user_id, e.name, e.channel_id, e.rating, e.queued_at, e.expires_at) for e in group
+                        Member(e.user_id, e.name, e.channel_id, e.rating, e.queued_at, e.expires_at, e.missed)
+                        for e in group
                     ]
                     await rows.add_check(conn, check, members)
 
-    async def _lapse(self, conn: Connection, check: Check, declined: int | None = None) -> None:
-        """The check is over: who answered goes back to his place, who did not to the queue's end, each
-        entry lapsing when it would have (one who declined leaves the queue)."""
+    async def _end(self, conn: Connection, check: Check, how: str, leaving: int | None = None) -> None:
+        """The check is over without a game (``how``): whoever answered, or was not to blame, goes back
+        to his place; one who let it lapse goes to the queue's end, or out of the queue at his second
+        lapse in a row; ``leaving`` leaves the queue. Each entry lapses when it would have."""
+        if not await rows.set_status(conn, check.id, how, check.status):
+            return  # ended meanwhile
         now = self.clock.now()
-        await rows.set_status(conn, check.id, LAPSED)
         for m in await rows.members(conn, check.id):
-            if m.user_id == declined or m.expires_at <= now:
+            if m.user_id == leaving or m.expires_at <= now:
                 continue
-            place = m.queued_at if m.ready_at is not None else now
-            await rows.enqueue(conn, Entry(m.user_id, m.name, check.queue, m.channel_id, m.rating, place, m.expires_at))
+            place, missed = m.queued_at, (0 if m.ready_at is not None else m.missed)
+            if how == LAPSED and m.ready_at is None:
+                if m.missed >= 1:
+                    continue
+                place, missed = now, m.missed + 1
+            entry = Entry(m.user_id, m.name, check.queue, m.channel_id, m.rating, place, m.expires_at, missed)
+            await rows.enqueue(conn, entry)
+
+    async def _fail(self, check_id: int) -> None:
+        """Its game cannot open: the check ends, everyone back to his place, a lobby made for it cancelled."""
+        async with self._writing() as conn:
+            check = await rows.check_by_id(conn, check_id)
+            if check is None or check.status != READY:
+                return
+            await self._end(conn, check, FAILED)
+            first = (await rows.members(conn, check_id))[0]
+        if check.game_id is not None:
+            with contextlib.suppress(GameError):  # gone already
+                await self.lobby.cancel(check.game_id, Actor(first.user_id, first.name))
 
     async def _open(self, check_id: int) -> None:
-        """The check's game, opened for its players (the first to queue creates it), shown and started
-        in their order; a game opened before a stop is taken up where it was."""
-        async with (
-            self._opening.setdefault(check_id, asyncio.Lock()),
-            self.games.claims.holding(READY_CHECK, check_id) as held,
-        ):
+        """The check's game, opened for its players (the first to queue creates it; its seats drawn as
+        any game's), shown and started; a game opened before a stop is taken up where it was, and one
+        that did not get through (cancelled on its way) ends the check."""
+        async with self._opening, self.games.claims.holding(READY_CHECK, check_id) as held:
             if not held:
                 return  # another process opens it (or the next sweep, should it fail)
             async with self.db.reading() as conn:
@@ -250,6 +285,10 @@ class Matchmaking:
             players = [Actor(m.user_id, m.name) for m in matched]
             game = await self.games.get_game(check.game_id) if check.game_id is not None else None
             if game is None:
+
+                async def noted(conn: Connection, game_id: int) -> None:
+                    await rows.set_status(conn, check_id, READY, READY, game_id)
+
                 game = await self.lobby.create_game(
                     guild_id=check.queue.guild_id,
                     channel_id=check.channel_id,
@@ -259,12 +298,13 @@ class Matchmaking:
                     time=TimeSettings(round_seconds=SPEEDS[check.queue.speed]),
                     min_players=check.queue.seats,
                     max_players=check.queue.seats,
+                    noted=noted,
                 )
-                async with self.db.transaction() as conn:
-                    await rows.set_status(conn, check_id, READY, game.id)
-            game = await self.lobby.seat_and_start(game, players, players[0], self.on_open)
-            async with self.db.transaction() as conn:
-                await rows.set_status(conn, check_id, OPENED, game.id)
+            game = await self.lobby.seat_and_start(game, players, players[0], self.on_open, seated=False)
+            if game.row.status != RUNNING:
+                raise GameError(tr("game #{number} was cancelled before it started", number=game.id))
+            async with self._writing() as conn:
+                await rows.set_status(conn, check_id, OPENED, READY, game.id)
 
 
 def matched(entries: Sequence[Entry], now: float) -> list[list[Entry]]:

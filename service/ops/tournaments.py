@@ -25,11 +25,12 @@ from i18n import joined, tr
 from service import pairing
 from service.errors import GameError, NotAllowed, WrongPhase
 from service.models import CANCELLED as CANCELLED_GAME
-from service.models import LOBBY, Actor, Game, GameRow, TimeSettings
+from service.models import LOBBY, Actor, Game, GameRow, InTournament, TimeSettings
 from service.ops.games import Games, ruleset_named
 from service.ops.lobby import Lobby
 from service.ops.play import Play
 from service.runtime.claims import TOURNAMENT
+from service.storage import games as game_rows
 from service.storage import tournaments as rows
 from service.storage.store import Connection
 from service.storage.tournaments import CANCELLED, FINISHED, RUNNING, SIGNUP, Entrant, Table, Tournament
@@ -178,7 +179,8 @@ class Tournaments:
 
     async def start_due(self) -> None:
         """Start each tournament whose start time has come (the sweep's part); one that cannot start
-        (too few players, or a count no tables fit) is cancelled, and its post says why."""
+        (too few players, or a count no tables fit) is cancelled, and its post says so with the count
+        of players signed up."""
         async with self.db.reading() as conn:
             due = await rows.due_to_start(conn, self.clock.now())
         for t in due:
@@ -384,6 +386,11 @@ class Tournaments:
             return
         first = Actor(table.seats[0], entered[table.seats[0]].name)
         if game is None:
+
+            async def noted(conn: Connection, game_id: int) -> None:  # run by the organiser: no player manages it
+                await game_rows.run_by(conn, game_id, t.creator_id, InTournament(t.id, table.round))
+                await rows.set_table(conn, t.id, replace(table, game_id=game_id))
+
             game = await self.lobby.create_game(
                 guild_id=t.guild_id,
                 channel_id=t.channel_id,
@@ -393,13 +400,8 @@ class Tournaments:
                 time=TimeSettings(round_seconds=t.round_seconds),
                 min_players=len(table.seats),
                 max_players=len(table.seats),
+                noted=noted,
             )
-            async with self.db.transaction() as conn:  # run by the organiser: no player manages his own game
-                await self.games.update_game(
-                    conn, game.row, creator_id=t.creator_id, tournament_id=t.id, tournament_round=table.round
-                )
-                await rows.set_table(conn, t.id, replace(table, game_id=game.id))
-            game = await self.games.get_game(game.id)
         players = [Actor(user, entered[user].name) for user in table.seats]
         await self.lobby.seat_and_start(game, players, self._organiser(t), self.on_open)
 
@@ -471,6 +473,11 @@ class News:
     @property
     def over(self) -> bool:
         return self.tournament.status == FINISHED and self.step > self.tournament.rounds
+
+    @property
+    def settled(self) -> bool:
+        """Every table has its game, or its points (a bye, a forfeit): the round can be told."""
+        return all(table.game_id is not None or table.points is not None for table in self.tables)
 
 
 def placed(result: Mapping[str, Any], seats: Sequence[int]) -> dict[int, float]:

@@ -18,6 +18,7 @@ A process alone on its database (SQLite allows no other) takes every lease at on
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -42,6 +43,7 @@ class Claims:
         self.owner = owner or process_name()
         self._taken_at: dict[tuple[str, int], float] = {}
         self._holders: Counter[tuple[str, int]] = Counter()  # this process's blocks holding each lease
+        self._turn = asyncio.Lock()
 
     async def take(self, kind: str, game_id: int) -> bool:
         """Take the lease, or renew ours; False while another live process holds it."""
@@ -71,14 +73,17 @@ class Claims:
         """``async with claims.holding(kind, game) as held``: the work runs only if ``held``; the lease
         is given back when the last of this process's blocks holding it ends (the lease is the
         process's: one task ending must not free it while another of its tasks still works under it)."""
-        held = await self.take(kind, game_id)
-        if held:
-            self._holders[kind, game_id] += 1
+        key = (kind, game_id)
+        async with self._turn:  # taking and giving back, one task at a time
+            held = self._holders[key] > 0 or await self.take(kind, game_id)
+            if held:
+                self._holders[key] += 1
         try:
             yield held
         finally:
             if held:
-                self._holders[kind, game_id] -= 1
-                if not self._holders[kind, game_id]:
-                    del self._holders[kind, game_id]
-                    await self.release(kind, game_id)
+                async with self._turn:
+                    self._holders[key] -= 1
+                    if not self._holders[key]:
+                        del self._holders[key]
+                        await self.release(kind, game_id)

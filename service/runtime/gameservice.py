@@ -20,6 +20,7 @@ from service.runtime.outbox import Outbox, Sink, Undeliverable
 from service.runtime.scheduler import WakeScheduler, guarded
 from service.runtime.workers import CpuPool
 from service.storage.errors import StoreError, explain
+from service.storage.matchmaking import WAITING
 from service.storage.store import BOT, Location, Store, open_store, sqlite_path
 from service.website import Website
 
@@ -142,8 +143,11 @@ class GameService:
             async with self.master.games.claims.holding(TOURNAMENT, t.id) as held:
                 now = await self.master.tournaments.get(t.id) if held else None
                 for step in range(now.told + 1, now.due + 1) if now is not None else ():
+                    news = await self.master.tournaments.news(t.id, step)
+                    if not news.settled:  # a table's game is still opening: told at a later sweep
+                        break
                     try:
-                        await self.sink.post_tournament(await self.master.tournaments.news(t.id, step))
+                        await self.sink.post_tournament(news)
                     except Undeliverable as err:  # its channel is gone: nothing of it can be posted there
                         log.warning("tournament #%s: post %s cannot be made: %s", t.id, step, err)
                     except Exception:  # noqa: BLE001 - tried again at the next sweep; the others go on
@@ -155,8 +159,11 @@ class GameService:
         """Post each new ready check, and show each one's new state on its post (by one process among
         several: the ``MATCHMAKING`` lease); a failed post is tried again at the next sweep."""
         async with self.master.games.claims.holding(MATCHMAKING, 0) as held:
-            for check in await self.master.matchmaking.untold() if held else ():
-                _, members = await self.master.matchmaking.check(check.id)
+            for untold in await self.master.matchmaking.untold() if held else ():
+                check, members = await self.master.matchmaking.check(untold.id)  # as it is now
+                if check.message_id is None and check.status != WAITING:  # over before it was ever shown
+                    await self.master.matchmaking.told(check.id, check.status)
+                    continue
                 try:
                     message_id = await self.sink.show_ready_check(check, members)
                 except Undeliverable as err:  # its channel is gone: it can never be shown there

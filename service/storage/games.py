@@ -12,7 +12,17 @@ from typing import TYPE_CHECKING, Any
 
 from i18n import tr
 from service.errors import Conflict
-from service.models import FINISHED, LOBBY, RUNNING, GameRow, OrderRow, PlayerRow, Reliability, TimeSettings
+from service.models import (
+    FINISHED,
+    LOBBY,
+    RUNNING,
+    GameRow,
+    InTournament,
+    OrderRow,
+    PlayerRow,
+    Reliability,
+    TimeSettings,
+)
 from service.storage import reliability
 from service.storage.store import Connection
 
@@ -177,6 +187,14 @@ async def update_game(conn: Connection, game: GameRow, now: float, **columns: An
     )
     if cursor.rowcount != 1:
         raise _conflict(game.id)
+
+
+async def run_by(conn: Connection, game_id: int, creator_id: int, tournament: InTournament) -> None:
+    """A tournament's game, run by its organiser (as its creator) and marked as the tournament's."""
+    await conn.execute(
+        "UPDATE games SET creator_id = ?, tournament_id = ?, tournament_round = ? WHERE id = ?",
+        (creator_id, tournament.number, tournament.round, game_id),
+    )
 
 
 async def set_held_told(conn: Connection, game_id: int, told: frozenset[str]) -> None:

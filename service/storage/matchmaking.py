@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 from service.storage.store import Connection
 
-WAITING, READY, OPENED, LAPSED = "waiting", "ready", "opened", "lapsed"
+WAITING, READY, OPENED = "waiting", "ready", "opened"
+# How a check ends without a game: someone did not answer in time, said not now, or the game could not open.
+LAPSED, DECLINED, FAILED = "lapsed", "declined", "failed"
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,7 @@ class Entry:
     rating: float
     queued_at: float  # his place in the queue
     expires_at: float
+    missed: int = 0  # ready checks he let lapse in a row
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,7 @@ class Member:
     rating: float
     queued_at: float
     expires_at: float  # when his queue entry lapses, should the check send him back to the queue
+    missed: int = 0
     ready_at: float | None = None
 
 
@@ -67,6 +71,7 @@ def _entry(row) -> Entry:
         row["rating"],
         row["queued_at"],
         row["expires_at"],
+        row["missed"],
     )
 
 
@@ -96,7 +101,7 @@ async def enqueue(conn: Connection, entry: Entry) -> bool:
             return False
     await conn.execute(
         """INSERT INTO queue_entries (user_id, ruleset, speed, seats, guild_id, name, channel_id, rating,
-               queued_at, expires_at) VALUES (?,?,?,?,?,?,?,?,?,?)""",
+               queued_at, expires_at, missed) VALUES (?,?,?,?,?,?,?,?,?,?,?)""",
         (
             entry.user_id,
             q.ruleset,
@@ -108,6 +113,7 @@ async def enqueue(conn: Connection, entry: Entry) -> bool:
             entry.rating,
             entry.queued_at,
             entry.expires_at,
+            entry.missed,
         ),
     )
     return True
@@ -125,21 +131,22 @@ async def remove(conn: Connection, user_id: int, queue: Queue) -> None:
     )
 
 
-async def waiting(conn: Connection, queue: Queue) -> list[Entry]:
-    """The queue's players, first come first."""
+async def waiting(conn: Connection, queue: Queue, now: float) -> list[Entry]:
+    """The queue's players whose places have not lapsed, first come first."""
     async with conn.execute(
         """SELECT * FROM queue_entries WHERE ruleset = ? AND speed = ? AND seats = ? AND guild_id = ?
-           ORDER BY queued_at, user_id""",
-        (queue.ruleset, queue.speed, queue.seats, queue.guild_id),
+           AND expires_at > ? ORDER BY queued_at, user_id""",
+        (queue.ruleset, queue.speed, queue.seats, queue.guild_id, now),
     ) as cursor:
         return [_entry(row) for row in await cursor.fetchall()]
 
 
-async def full_queues(conn: Connection) -> list[Queue]:
-    """The queues with players enough for a table."""
+async def full_queues(conn: Connection, now: float) -> list[Queue]:
+    """The queues with players enough for a table (places not lapsed)."""
     async with conn.execute(
-        """SELECT ruleset, speed, seats, guild_id FROM queue_entries GROUP BY ruleset, speed, seats, guild_id
-           HAVING COUNT(*) >= seats ORDER BY MIN(queued_at)"""
+        """SELECT ruleset, speed, seats, guild_id FROM queue_entries WHERE expires_at > ?
+           GROUP BY ruleset, speed, seats, guild_id HAVING COUNT(*) >= seats ORDER BY MIN(queued_at)""",
+        (now,),
     ) as cursor:
         return [Queue(r["ruleset"], r["speed"], r["seats"], r["guild_id"]) for r in await cursor.fetchall()]
 
@@ -160,9 +167,9 @@ async def add_check(conn: Connection, check: Check, members: Sequence[Member]) -
         (made,) = await cursor.fetchone()
     for m in members:
         await conn.execute(
-            """INSERT INTO ready_check_players (check_id, user_id, name, channel_id, rating, queued_at, expires_at)
-               VALUES (?,?,?,?,?,?,?)""",
-            (made, m.user_id, m.name, m.channel_id, m.rating, m.queued_at, m.expires_at),
+            """INSERT INTO ready_check_players (check_id, user_id, name, channel_id, rating, queued_at, expires_at,
+               missed) VALUES (?,?,?,?,?,?,?,?)""",
+            (made, m.user_id, m.name, m.channel_id, m.rating, m.queued_at, m.expires_at, m.missed),
         )
         await remove(conn, m.user_id, q)
     return made
@@ -193,7 +200,14 @@ async def members(conn: Connection, check_id: int) -> list[Member]:
     ) as cursor:
         return [
             Member(
-                r["user_id"], r["name"], r["channel_id"], r["rating"], r["queued_at"], r["expires_at"], r["ready_at"]
+                r["user_id"],
+                r["name"],
+                r["channel_id"],
+                r["rating"],
+                r["queued_at"],
+                r["expires_at"],
+                r["missed"],
+                r["ready_at"],
             )
             for r in await cursor.fetchall()
         ]
@@ -206,10 +220,13 @@ async def set_ready(conn: Connection, check_id: int, user_id: int, at: float) ->
     )
 
 
-async def set_status(conn: Connection, check_id: int, status: str, game_id: int | None = None) -> None:
-    await conn.execute(
-        "UPDATE ready_checks SET status = ?, game_id = COALESCE(?, game_id) WHERE id = ?", (status, game_id, check_id)
+async def set_status(conn: Connection, check_id: int, status: str, was: str, game_id: int | None = None) -> bool:
+    """Move the check from ``was`` to ``status`` (and note its game); False if it was no longer ``was``."""
+    cursor = await conn.execute(
+        "UPDATE ready_checks SET status = ?, game_id = COALESCE(?, game_id) WHERE id = ? AND status = ?",
+        (status, game_id, check_id, was),
     )
+    return cursor.rowcount == 1
 
 
 async def set_told(conn: Connection, check_id: int, told: str, message_id: int | None) -> None:

@@ -37,7 +37,8 @@ async def test_a_queue_opens_a_game_after_its_ready_check(table):
 
 async def test_a_check_not_answered_lapses_and_cancel_leaves_the_queue(table):
     """Alice answers, Bob does not: after the hour the check lapses, Alice keeps her place and Bob goes
-    to the end; they are matched again, and Bob's "Not now" ends that check and his place."""
+    to the end; they are matched again, and Bob's "Not now" ends that check and his place (Alice keeps
+    hers)."""
     fake, channel = table.fake, table.channel
     await fake.slash(table.alice, channel, "play queue", ruleset="fortress", speed="fast")
     await fake.slash(table.bob, channel, "play queue", ruleset="fortress", speed="fast")
@@ -50,7 +51,7 @@ async def test_a_check_not_answered_lapses_and_cancel_leaves_the_queue(table):
     declined = await fake.click(table.bob, again, button(again, "Not now"))
     await declined.settled()
     assert "out of that queue" in " ".join(m.content for m in declined.messages)
-    await fake.wait_for_message(lambda m: m.id == again.id and "not everyone answered" in m.content)
+    await fake.wait_for_message(lambda m: m.id == again.id and "someone cannot play now" in m.content)
     status = await fake.slash(table.alice, channel, "play status")
     assert "Fortress, fast" in status.content, status.content
     assert "no queue" in (await fake.slash(table.bob, channel, "play status")).content

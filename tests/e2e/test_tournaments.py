@@ -9,6 +9,7 @@ import io
 
 from PIL import Image
 
+from cogs.common import in_parts
 from tests.e2e.conftest import button
 
 HOUR = 3600
@@ -175,3 +176,11 @@ async def test_a_pool_tournament_seats_a_multiplayer_game_and_starts_at_its_time
     assert "Buchholz" not in final.attachments[0].description  # pools: points alone
     standings = await fake.slash(table.carol, channel, "tournament standings", number=1)
     assert standings.content.count(" — points ") == 4 and "Buchholz" not in standings.content
+
+
+def test_a_long_round_post_is_sent_in_parts_of_whole_lines():
+    """A Swiss round of 64 players has 32 table lines: more than one message holds."""
+    lines = [f"Table {n}: <@{10**18 + n}> vs <@{2 * 10**18 + n}> — game <#{3 * 10**18 + n}>" for n in range(32)]
+    parts = in_parts("\n".join(lines))
+    assert len(parts) > 1 and all(len(part) <= 2000 for part in parts)
+    assert "\n".join(parts).split("\n") == lines  # every line, whole, in order

@@ -10,7 +10,7 @@ import pytest
 from service.errors import GameError, NotAllowed, WrongPhase
 from service.models import Actor
 from service.ops.matchmaking import ENTRY_SECONDS, MOST_ENGAGED, READY_SECONDS, matched
-from service.storage.matchmaking import LAPSED, OPENED, WAITING, Entry, Queue
+from service.storage.matchmaking import DECLINED, FAILED, LAPSED, OPENED, WAITING, Entry, Queue
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, HOUR
 
 DAN = Actor(4, "Dan")
@@ -96,10 +96,14 @@ async def test_entries_lapse_after_a_day_and_cancel_gives_up_places_and_checks(e
     assert await mm.cancel(ALICE, GUILD) == 2
     assert await mm.entries(ALICE.user_id) == []
     await queue(env, ALICE)
+    alice_place = env.clock.now()
+    env.clock.advance(60)
     check = (await queue(env, BOB)).check
-    assert await mm.cancel(BOB, GUILD) == 1  # he declines the check
-    assert (await mm.check(check.id))[0].status == LAPSED
-    assert [e.user_id for e in await mm.entries(ALICE.user_id)] == [ALICE.user_id]  # she waits on
+    await mm.ready(check.id, BOB)
+    assert await mm.cancel(BOB, GUILD) == 1  # answered or not, he leaves the check
+    assert (await mm.check(check.id))[0].status == DECLINED
+    [alice] = await mm.entries(ALICE.user_id)
+    assert alice.queued_at == alice_place  # she keeps her place: not her doing
     assert await mm.entries(BOB.user_id) == []
 
 
@@ -136,3 +140,64 @@ async def test_a_pending_check_and_a_queue_survive_a_restart(env):
     assert [e.user_id for e in await mm.entries(CAROL.user_id)] == [CAROL.user_id]
     opened = await mm.ready(check.id, BOB)
     assert opened.status == OPENED
+
+
+async def test_a_second_lapse_in_a_row_takes_a_player_out_of_the_queue(env):
+    """Who lets a check lapse waits at the queue's end; who lets the next one lapse too leaves it, so
+    that an absent player is not called every hour for a day."""
+    mm = env.master.matchmaking
+    await queue(env, ALICE)
+    first = (await queue(env, BOB)).check
+    await mm.ready(first.id, ALICE)
+    env.clock.advance(READY_SECONDS)
+    await mm.sweep()  # Bob to the end, matched again with Alice at once
+    [second] = [c for c in await mm.untold() if c.status == WAITING]
+    assert [m.missed for m in (await mm.check(second.id))[1]] == [0, 1]
+    await mm.ready(second.id, ALICE)
+    env.clock.advance(READY_SECONDS)
+    await mm.sweep()
+    assert await mm.entries(BOB.user_id) == []  # twice: out
+    assert [e.user_id for e in await mm.entries(ALICE.user_id)] == [ALICE.user_id]
+
+
+async def test_a_game_that_cannot_open_ends_its_check_and_everyone_keeps_his_place(env, monkeypatch):
+    """ "its game could not open": a lobby refused on its way (here: cancelled as it is shown) ends the
+    check at once; one left behind by a stop and cancelled meanwhile ends it at the next sweep. Never
+    "has started"; everyone keeps his place."""
+    mm = env.master.matchmaking
+
+    async def cancelled_on_its_way(game):
+        return await env.master.lobby.cancel(game.id, ALICE)
+
+    async def stopped(*args, **kwargs):
+        raise ConnectionError("the process stopped here")
+
+    for stop_first in (False, True):
+        await queue(env, ALICE)
+        check = (await queue(env, BOB)).check
+        places = {m.user_id: m.queued_at for m in (await mm.check(check.id))[1]}
+        await mm.ready(check.id, ALICE)
+        if stop_first:
+            monkeypatch.setattr(env.master.lobby, "start_game", stopped)
+            assert (await mm.ready(check.id, BOB)).status == "ready"  # its game made, not started
+            await env.master.lobby.cancel((await mm.check(check.id))[0].game_id, ALICE)
+            monkeypatch.undo()
+            await mm.sweep()
+            ended, _ = await mm.check(check.id)
+        else:
+            mm.on_open.append(cancelled_on_its_way)
+            ended = await mm.ready(check.id, BOB)
+            mm.on_open.remove(cancelled_on_its_way)
+        assert ended.status == FAILED and ended.game_id is not None
+        assert (await env.master.games.get_game(ended.game_id)).row.status == "cancelled"
+        for player in (ALICE, BOB):
+            [entry] = await mm.entries(player.user_id)
+            assert entry.queued_at == places[player.user_id]
+            await mm.cancel(player, GUILD)
+
+
+async def test_a_place_past_its_day_is_not_matched_before_the_sweep_removes_it(env):
+    await queue(env, ALICE)
+    env.clock.advance(ENTRY_SECONDS)
+    matched_now = await queue(env, BOB)
+    assert matched_now.check is None and matched_now.waiting == 1
