@@ -4,11 +4,11 @@ round is over the next round opens (``advance``, from the sweep and at start-up)
 one the tournament is over with its standings.
 
 A round's tables are written (paired, no game yet) in one transaction with the round's number, and
-each game is opened afterwards and noted at its table; a process stopped after that opens, seats and
-starts what is missing when it next advances (one stopped between opening a game and noting it
-leaves that lobby behind, and the table gets another). One process moves a tournament at a time (a
-lease, and a lock within the process). The organiser manages every game (no player can cancel or
-kick in his own); a cancelled game counts as a draw. Games are rated as any other game.
+each game is opened afterwards, noted at its table in the transaction that makes it; a process
+stopped on the way opens, seats and starts what is missing when it next advances. One process moves a
+tournament at a time (a lease, and a lock within the process), and its sign-up, start, withdrawals
+and pairings are serialised among processes. The organiser manages every game (no player can cancel
+or kick in his own); a cancelled game counts as a draw. Games are rated as any other game.
 """
 
 from __future__ import annotations
@@ -235,6 +235,7 @@ class Tournaments:
 
     async def _advance(self, tournament_id: int) -> None:
         async with self.db.transaction() as conn:
+            await self.db.serialize(conn, f"tournament:{tournament_id}")
             t = await rows.by_id(conn, tournament_id)
             if t is None or t.status != RUNNING:
                 return
@@ -422,6 +423,9 @@ class Tournaments:
             pass  # the game ended meanwhile
 
     async def _in(self, conn: Connection, tournament_id: int, guild_id: int | None, *statuses: str) -> Tournament:
+        """The tournament, in one of ``statuses``, its changes from now to the transaction's end kept
+        from crossing another process's (a join and the start, a withdrawal and the next pairing)."""
+        await self.db.serialize(conn, f"tournament:{tournament_id}")
         t = await rows.by_id(conn, tournament_id)
         if t is None or guild_id not in (None, t.guild_id):
             raise GameError(tr("there is no tournament #{number}", number=tournament_id))

@@ -11,6 +11,7 @@ from service.clock import ManualClock
 from service.models import Actor
 from service.runtime.claims import FAIRNESS, LEASE_SECONDS, OUTBOX, TOURNAMENT, WAKE
 from service.runtime.gameservice import GameService
+from service.storage import tournaments as tournament_rows
 from service.storage.games import open_count
 from service.storage.instancelock import AlreadyRunning
 from service.storage.store import BOT, SOLE, open_store
@@ -177,6 +178,31 @@ async def test_queues_are_matched_by_one_process_at_a_time_and_each_check_opens_
         assert (await first.master.games.get_game(game_id)).row.status == "running"
     async with first.db.reading() as conn:
         assert await open_count(conn) == 2  # and no game besides
+
+
+async def test_a_join_while_another_process_starts_the_tournament_is_paired_or_refused(two, monkeypatch):
+    """The join's transaction is slow (held between its check of the sign-up and its entry): the start
+    in the other process waits for it, and pairs the player who joined."""
+    first, second = two
+    cup = await first.master.tournaments.create(
+        guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="siege", format="round-robin"
+    )
+    await first.master.tournaments.join(cup.id, BOB)
+    enter = tournament_rows.enter
+
+    async def slow_enter(*args):
+        await asyncio.sleep(0.5)
+        await enter(*args)
+
+    monkeypatch.setattr(tournament_rows, "enter", slow_enter)
+    joining = asyncio.create_task(second.master.tournaments.join(cup.id, CAROL))
+    await asyncio.sleep(0.1)  # the join is inside its transaction
+    await first.master.tournaments.start(cup.id, ALICE)
+    await joining
+    entrants = {e.user_id for e in await first.master.tournaments.entrants(cup.id)}
+    seated = {user for table in await first.master.tournaments.tables(cup.id) for user in table.seats}
+    assert entrants == seated == {ALICE.user_id, BOB.user_id, CAROL.user_id}
+    assert (await first.master.tournaments.get(cup.id)).rounds == 3  # the round robin of three
 
 
 async def test_a_lease_two_tasks_of_a_process_hold_stays_until_both_are_done(two):
