@@ -229,8 +229,10 @@ class DiscordAnnouncer:
         players = (
             tr("{first} vs {second}", first=members[0], second=members[1]) if len(members) == 2 else ", ".join(members)
         )
-        if table.game_id is None:  # told once every table has its game or its points: a forfeit
+        if table.game_id is None and table.points is not None:
             return tr("Table {board}: {players} — not played (a withdrawal)", board=table.board, players=players)
+        if table.game_id is None:  # it could not open yet (its channel full, say): the sweep tries again
+            return tr("Table {board}: {players} — its game opens shortly", board=table.board, players=players)
         game = await self.service.master.games.get_game(table.game_id)
         where = f"<#{game.row.thread_id}>" if game.row.thread_id is not None else f"#{game.id}"
         return tr("Table {board}: {players} — game {where}", board=table.board, players=players, where=where)

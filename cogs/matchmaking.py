@@ -78,10 +78,12 @@ class ReadyButton(
             said = tr("Not now, then: you are out of that queue.")
         elif check.status == OPENED:
             said = tr("Everyone is ready: game #{number} has started.", number=check.game_id)
-        elif check.status == READY or not any(m.ready_at is None for m in matched):
+        elif check.status == FAILED:
+            said = tr("This game could not be opened: you keep your place in the queue.")
+        elif check.status == READY:
             said = tr("Everyone is ready: the game is opening.")
         elif check.status != WAITING:
-            said = tr("This game could not be opened: you keep your place in the queue.")
+            said = tr("This ready check is over: see its post.")
         else:
             waiting = sum(m.ready_at is None for m in matched)
             said = ntr(
@@ -199,7 +201,7 @@ class PlayCog(ThinksFirst, commands.GroupCog, group_name="play", group_descripti
                 said = tr("You were already in this queue: your place is kept, and lasts a day from now.")
         await interaction.followup.send(said, ephemeral=True)
 
-    @app_commands.command(name="cancel", description="Leave this server's queues (and a ready check not answered)")
+    @app_commands.command(name="cancel", description="Leave this server's queues and its ready checks you are in")
     async def cancel(self, interaction: discord.Interaction) -> None:
         given_up = await self.matchmaking.cancel(actor_of(interaction), interaction.guild_id or 0)
         await self.service.tell_checks()
@@ -211,12 +213,14 @@ class PlayCog(ThinksFirst, commands.GroupCog, group_name="play", group_descripti
         entries = [
             e for e in await self.matchmaking.entries(interaction.user.id) if e.queue.guild_id == interaction.guild_id
         ]
-        pending = await self.matchmaking.pending_check(interaction.user.id)
-        if pending is not None and pending.queue.guild_id == interaction.guild_id:
-            found = tr(
-                "A game is found for you: press **Ready** on its post, by {when}.", when=when(pending.expires_at)
-            )
-            await interaction.followup.send("\n".join([found, *self._entry_lines(entries)]), ephemeral=True)
+        pending = [
+            tr("You are ready for a game found; waiting for the others, until {when}.", when=when(check.expires_at))
+            if answered
+            else tr("A game is found for you: press **Ready** on its post, by {when}.", when=when(check.expires_at))
+            for check, answered in await self.matchmaking.pending_checks(interaction.user.id, interaction.guild_id or 0)
+        ]
+        if pending:
+            await interaction.followup.send("\n".join([*pending, *self._entry_lines(entries)]), ephemeral=True)
             return
         if not entries:
             await interaction.followup.send(

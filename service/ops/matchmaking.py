@@ -30,6 +30,7 @@ from service.ops.lobby import Lobby
 from service.ops.ratings import GLOBAL, Ratings
 from service.runtime.claims import MATCHMAKING, READY_CHECK
 from service.storage import matchmaking as rows
+from service.storage.errors import StorageFailure
 from service.storage.matchmaking import DECLINED, FAILED, LAPSED, OPENED, READY, WAITING, Check, Entry, Member, Queue
 from service.storage.store import Connection
 
@@ -109,7 +110,8 @@ class Matchmaking:
         await self.match()
         async with self.db.reading() as conn:
             count = len(await rows.waiting(conn, queue, now))
-        return Queued(new, count, await self.pending_check(actor.user_id))
+        found = [c for c in await self.pending_checks(actor.user_id, guild_id) if c[0].queue == queue]
+        return Queued(new, count, found[0][0] if found else None)
 
     async def cancel(self, actor: Actor, guild_id: int) -> int:
         """Leave every queue of the server and every ready check of it still waiting, answered or not
@@ -131,13 +133,15 @@ class Matchmaking:
         async with self.db.reading() as conn:
             return await rows.entries_of(conn, user_id)
 
-    async def pending_check(self, user_id: int) -> Check | None:
-        """The ready check he is in that waits for answers, if any."""
+    async def pending_checks(self, user_id: int, guild_id: int) -> list[tuple[Check, bool]]:
+        """The server's ready checks he is in that wait for answers, each with whether he has answered."""
+        found = []
         async with self.db.reading() as conn:
             for check in await rows.checks(conn, WAITING):
-                if any(m.user_id == user_id for m in await rows.members(conn, check.id)):
-                    return check
-        return None
+                mine = [m for m in await rows.members(conn, check.id) if m.user_id == user_id]
+                if mine and check.queue.guild_id == guild_id:
+                    found.append((check, mine[0].ready_at is not None))
+        return found
 
     async def check(self, check_id: int) -> tuple[Check, list[Member]]:
         async with self.db.reading() as conn:
@@ -158,10 +162,7 @@ class Matchmaking:
         if check.status == READY:
             try:
                 await self._open(check_id)
-            except GameError as err:  # it can never open where it was asked (a full channel, say)
-                log.info("ready check #%s: its game cannot open: %s", check_id, err)
-                await self._fail(check_id)
-            except Exception:  # noqa: BLE001 - the sweep tries again
+            except Exception:  # noqa: BLE001 - a passing failure: the sweep tries again
                 log.warning("ready check #%s: its game not opened yet", check_id, exc_info=True)
         return (await self.check(check_id))[0]
 
@@ -203,16 +204,11 @@ class Matchmaking:
                         await self._end(conn, check, LAPSED)
                 ready = await rows.checks(conn, READY)
             await self._match_all()
-        for check in ready:
+        for check in ready:  # each on its own: one's trouble never holds up the others
             try:
-                await self._open(check.id)
-            except GameError as err:  # it can never open where it was asked (a full channel, say)
-                log.info("ready check #%s: its game cannot open: %s", check.id, err)
-                await self._fail(check.id)
-            except Exception:  # noqa: BLE001 - tried again at the next sweep, for an hour
+                await self._open(check.id, give_up=now >= check.expires_at + READY_SECONDS)
+            except Exception:  # noqa: BLE001 - a passing failure: tried again at the next sweep, for an hour
                 log.warning("ready check #%s: its game not opened yet", check.id, exc_info=True)
-                if now >= check.expires_at + READY_SECONDS:
-                    await self._fail(check.id)
 
     async def match(self) -> None:
         """Match every queue with players enough (by one process at a time)."""
@@ -258,22 +254,12 @@ class Matchmaking:
             entry = Entry(m.user_id, m.name, check.queue, m.channel_id, m.rating, place, m.expires_at, missed)
             await rows.enqueue(conn, entry)
 
-    async def _fail(self, check_id: int) -> None:
-        """Its game cannot open: the check ends, everyone back to his place, a lobby made for it cancelled."""
-        async with self._writing() as conn:
-            check = await rows.check_by_id(conn, check_id)
-            if check is None or check.status != READY:
-                return
-            await self._end(conn, check, FAILED)
-            first = (await rows.members(conn, check_id))[0]
-        if check.game_id is not None:
-            with contextlib.suppress(GameError):  # gone already
-                await self.lobby.cancel(check.game_id, Actor(first.user_id, first.name))
-
-    async def _open(self, check_id: int) -> None:
+    async def _open(self, check_id: int, *, give_up: bool = False) -> None:
         """The check's game, opened for its players (the first to queue creates it; its seats drawn as
-        any game's), shown and started; a game opened before a stop is taken up where it was, and one
-        that did not get through (cancelled on its way) ends the check."""
+        any game's), shown and started; a game opened before a stop is taken up where it was. One
+        refused for good where it was asked (a full channel, a lobby cancelled on its way), or with
+        ``give_up`` after failing for an hour, ends the check (``_fail``). A passing failure (the
+        database, Discord) is raised: the next sweep tries again."""
         async with self._opening, self.games.claims.holding(READY_CHECK, check_id) as held:
             if not held:
                 return  # another process opens it (or the next sweep, should it fail)
@@ -282,29 +268,58 @@ class Matchmaking:
                 matched = await rows.members(conn, check_id)
             if check is None or check.status != READY:
                 return
+            if give_up:
+                await self._fail(check)
+                return
             players = [Actor(m.user_id, m.name) for m in matched]
             game = await self.games.get_game(check.game_id) if check.game_id is not None else None
-            if game is None:
+            try:
+                if game is None:
 
-                async def noted(conn: Connection, game_id: int) -> None:
-                    await rows.set_status(conn, check_id, READY, READY, game_id)
+                    async def noted(conn: Connection, game_id: int) -> None:
+                        if not await rows.note_game(conn, check_id, game_id):  # the check moved on meanwhile
+                            raise WrongPhase(tr("this ready check is over"))
 
-                game = await self.lobby.create_game(
-                    guild_id=check.queue.guild_id,
-                    channel_id=check.channel_id,
-                    actor=players[0],
-                    ruleset=check.queue.ruleset,
-                    options={},
-                    time=TimeSettings(round_seconds=SPEEDS[check.queue.speed]),
-                    min_players=check.queue.seats,
-                    max_players=check.queue.seats,
-                    noted=noted,
-                )
-            game = await self.lobby.seat_and_start(game, players, players[0], self.on_open, seated=False)
-            if game.row.status != RUNNING:
-                raise GameError(tr("game #{number} was cancelled before it started", number=game.id))
+                    game = await self.lobby.create_game(
+                        guild_id=check.queue.guild_id,
+                        channel_id=check.channel_id,
+                        actor=players[0],
+                        ruleset=check.queue.ruleset,
+                        options={},
+                        time=TimeSettings(round_seconds=SPEEDS[check.queue.speed]),
+                        min_players=check.queue.seats,
+                        max_players=check.queue.seats,
+                        noted=noted,
+                    )
+                    check = replace(check, game_id=game.id)
+                if not await self.games.claims.keep(READY_CHECK, check_id):
+                    return  # the lease ran out while Discord was slow: another process goes on
+                game = await self.lobby.seat_and_start(game, players, players[0], self.on_open, seated=False)
+            except StorageFailure:
+                raise
+            except GameError as err:
+                log.info("ready check #%s: its game cannot open: %s", check_id, err)
+                await self._fail(check)
+                return
+            if game.row.status != RUNNING:  # cancelled on its way, before a stop
+                await self._fail(check)
+                return
             async with self._writing() as conn:
                 await rows.set_status(conn, check_id, OPENED, READY, game.id)
+
+    async def _fail(self, check: Check) -> None:
+        """Its game cannot open (under the check's lock and lease): a lobby made for it is cancelled
+        first, then the check ends with everyone back in his place; a game that did start after all
+        makes it opened instead."""
+        game = await self.games.get_game(check.game_id) if check.game_id is not None else None
+        if game is not None and game.row.status == LOBBY:
+            with contextlib.suppress(GameError):  # cancelled meanwhile
+                game = await self.lobby.cancel(game.id, Actor(game.row.creator_id, "", is_admin=True))
+        async with self._writing() as conn:
+            if game is not None and game.row.status == RUNNING:
+                await rows.set_status(conn, check.id, OPENED, READY, game.id)
+            else:
+                await self._end(conn, check, FAILED)
 
 
 def matched(entries: Sequence[Entry], now: float) -> list[list[Entry]]:

@@ -227,10 +227,14 @@ class Tournaments:
             self._placed(t, entered, played, through=step - 1) if t.status != CANCELLED else [],
         )
 
+    def moving(self, tournament_id: int) -> asyncio.Lock:
+        """Held while the tournament moves on in this process: what tells a round waits for it."""
+        return self._moving.setdefault(tournament_id, asyncio.Lock())
+
     async def advance(self, tournament_id: int) -> None:
         """Open the next round once every game of this one is over (or the games a stopped process left
         unopened), or end the tournament after its last round. Idempotent: run it as often as wanted."""
-        async with self._moving.setdefault(tournament_id, asyncio.Lock()):
+        async with self.moving(tournament_id):
             await self._advance(tournament_id)
 
     async def _advance(self, tournament_id: int) -> None:
@@ -259,6 +263,8 @@ class Tournaments:
                 await rows.set_state(conn, t.id, RUNNING, number)
         by_user = {e.user_id: e for e in entered}
         for table in unopened:
+            if not await self.games.claims.keep(TOURNAMENT, t.id):
+                return  # the lease ran out while Discord was slow: another process goes on
             try:
                 await self._open(t, table, by_user)
             except Exception:  # noqa: BLE001 - the round's other games open all the same; this one next time
@@ -389,8 +395,13 @@ class Tournaments:
         if game is None:
 
             async def noted(conn: Connection, game_id: int) -> None:  # run by the organiser: no player manages it
+                await self.db.serialize(conn, f"tournament:{t.id}")
+                withdrawn = {e.user_id for e in await rows.entrants(conn, t.id) if e.withdrawn_at is not None}
+                if withdrawn & set(table.seats):  # a withdrawal since the pairing: a forfeit next time
+                    raise WrongPhase(tr("a player of this table has withdrawn"))
+                if not await rows.note_game(conn, t.id, table, game_id):  # another process opened it
+                    raise WrongPhase(tr("this table's game is open already"))
                 await game_rows.run_by(conn, game_id, t.creator_id, InTournament(t.id, table.round))
-                await rows.set_table(conn, t.id, replace(table, game_id=game_id))
 
             game = await self.lobby.create_game(
                 guild_id=t.guild_id,
@@ -477,11 +488,6 @@ class News:
     @property
     def over(self) -> bool:
         return self.tournament.status == FINISHED and self.step > self.tournament.rounds
-
-    @property
-    def settled(self) -> bool:
-        """Every table has its game, or its points (a bye, a forfeit): the round can be told."""
-        return all(table.game_id is not None or table.points is not None for table in self.tables)
 
 
 def placed(result: Mapping[str, Any], seats: Sequence[int]) -> dict[int, float]:

@@ -74,16 +74,17 @@ class Claims:
         is given back when the last of this process's blocks holding it ends (the lease is the
         process's: one task ending must not free it while another of its tasks still works under it)."""
         key = (kind, game_id)
-        async with self._turn:  # taking and giving back, one task at a time
-            held = self._holders[key] > 0 or await self.take(kind, game_id)
+        async with self._turn:  # taking (or renewing) and giving back, one task at a time
+            held = await self.take(kind, game_id)
             if held:
                 self._holders[key] += 1
         try:
             yield held
         finally:
             if held:
-                async with self._turn:
-                    self._holders[key] -= 1
-                    if not self._holders[key]:
-                        del self._holders[key]
-                        await self.release(kind, game_id)
+                self._holders[key] -= 1  # at once: a cancelled task never leaves itself counted
+                if not self._holders[key]:
+                    del self._holders[key]
+                    async with self._turn:
+                        if not self._holders[key]:  # no task of this process took it again meanwhile
+                            await self.release(kind, game_id)

@@ -143,9 +143,8 @@ class GameService:
             async with self.master.games.claims.holding(TOURNAMENT, t.id) as held:
                 now = await self.master.tournaments.get(t.id) if held else None
                 for step in range(now.told + 1, now.due + 1) if now is not None else ():
-                    news = await self.master.tournaments.news(t.id, step)
-                    if not news.settled:  # a table's game is still opening: told at a later sweep
-                        break
+                    async with self.master.tournaments.moving(t.id):  # never while its round is opening
+                        news = await self.master.tournaments.news(t.id, step)
                     try:
                         await self.sink.post_tournament(news)
                     except Undeliverable as err:  # its channel is gone: nothing of it can be posted there

@@ -229,6 +229,15 @@ async def set_status(conn: Connection, check_id: int, status: str, was: str, gam
     return cursor.rowcount == 1
 
 
+async def note_game(conn: Connection, check_id: int, game_id: int) -> bool:
+    """The game made for a check that is ready and has none yet; False (nothing noted) otherwise."""
+    cursor = await conn.execute(
+        "UPDATE ready_checks SET game_id = ? WHERE id = ? AND status = ? AND game_id IS NULL",
+        (game_id, check_id, READY),
+    )
+    return cursor.rowcount == 1
+
+
 async def set_told(conn: Connection, check_id: int, told: str, message_id: int | None) -> None:
     await conn.execute(
         "UPDATE ready_checks SET told = ?, message_id = COALESCE(?, message_id) WHERE id = ?",

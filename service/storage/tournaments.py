@@ -235,6 +235,16 @@ async def set_table(conn: Connection, tournament_id: int, table: Table) -> None:
     )
 
 
+async def note_game(conn: Connection, tournament_id: int, table: Table, game_id: int) -> bool:
+    """The game made for a table that has none yet; False (nothing noted) if it has one."""
+    cursor = await conn.execute(
+        """UPDATE tournament_games SET game_id = ? WHERE tournament_id = ? AND round = ? AND board = ?
+           AND game_id IS NULL""",
+        (game_id, tournament_id, table.round, table.board),
+    )
+    return cursor.rowcount == 1
+
+
 async def of_game(conn: Connection, game_id: int) -> tuple[int, Table] | None:
     """The tournament and table a game is played at, if it is a tournament's."""
     async with conn.execute("SELECT * FROM tournament_games WHERE game_id = ?", (game_id,)) as cursor:

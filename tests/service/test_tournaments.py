@@ -9,6 +9,7 @@ import pytest
 from service.errors import GameError, NotAllowed, WrongPhase
 from service.models import FINISHED, Actor
 from service.ops.tournaments import POOLS, ROUND_ROBIN, SWISS
+from service.storage.games import open_count
 from service.storage.tournaments import RUNNING
 from tests.service.conftest import ADMIN, ALICE, GUILD
 
@@ -301,3 +302,27 @@ async def test_a_players_record_counts_his_tournaments_wins_and_games(env):
     assert await tournaments.record(loser) == (1, 0, 1, 0.0)
     assert await tournaments.record(loser, GUILD + 1) == (0, 0, 0, 0.0)  # another server's: none
     assert await tournaments.record(SEVEN[5].user_id) == (0, 0, 0, 0.0)
+
+
+async def test_a_withdrawal_between_the_pairing_and_the_opening_is_a_forfeit_not_a_game(env, monkeypatch):
+    """The player withdraws after his table is paired and before its game is made: no game starts
+    with him in it (the game's making sees the withdrawal and is undone), and the table is a forfeit."""
+    tournaments = env.master.tournaments
+    t = await tournaments.create(guild_id=GUILD, channel_id=7, actor=ALICE, ruleset="siege", format=SWISS, rounds=1)
+    await tournaments.join(t.id, SEVEN[1])
+    opening = tournaments._open
+
+    async def withdrawn_first(t_now, table, entered):
+        monkeypatch.setattr(tournaments, "_open", opening)
+        await tournaments.leave(t.id, SEVEN[1])
+        await opening(t_now, table, entered)
+
+    monkeypatch.setattr(tournaments, "_open", withdrawn_first)
+    await tournaments.start(t.id, ALICE)
+    [table] = await tournaments.tables(t.id)
+    assert table.game_id is None and table.points is None  # not made: the next advance decides it
+    await tournaments.advance(t.id)
+    [table] = await tournaments.tables(t.id)
+    assert table.game_id is None and table.points == {ALICE.user_id: 1.0, SEVEN[1].user_id: 0.0}
+    async with env.db.reading() as conn:
+        assert await open_count(conn) == 0  # no game was left behind
