@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import USER_ERRORS, ThinksFirst, actor_of, fetch_game_channel, send_error, service_of
+from cogs.common import USER_ERRORS, ThinksFirst, actor_of, fetch_game_channel, lacking, send_error, service_of
 from cogs.lobby import post_lobby
 from cogs.rules import ruleset_names
 from cogs.translator import RepliesInUsersLanguage, server_language
@@ -22,6 +22,7 @@ from i18n import mark, ntr, tr, using
 from service.errors import GameError
 from service.markup import when
 from service.models import Actor, Game
+from service.posts import permission_names
 from service.storage.matchmaking import DECLINED, FAILED, LAPSED, OPENED, READY, WAITING, Check, Entry, Member
 
 if TYPE_CHECKING:
@@ -180,6 +181,16 @@ class PlayCog(ThinksFirst, commands.GroupCog, group_name="play", group_descripti
     ) -> None:
         if isinstance(interaction.channel, discord.Thread):  # the game opens a thread of its own
             raise GameError(tr("Queue from a text channel, not a thread: the game opens its own thread there."))
+        if isinstance(interaction.channel, discord.TextChannel) and (
+            missing := ",".join(lacking(interaction.channel, allowed=interaction.app_permissions))
+        ):  # found, its game could not open here: said now rather than after everyone pressed Ready
+            raise GameError(
+                tr(
+                    "I cannot host a game in this channel: I lack {missing} here. Queue from another channel, "
+                    "or ask a server manager for those permissions.",
+                    missing=permission_names(missing),
+                )
+            )
         queued = await self.matchmaking.join(
             actor_of(interaction),
             guild_id=interaction.guild_id or 0,

@@ -26,9 +26,10 @@ from i18n import joined, tr
 from service.errors import GameError, NotAllowed, WrongPhase
 from service.models import LOBBY, RUNNING, Actor, Game, TimeSettings
 from service.ops.games import Games, ruleset_named
-from service.ops.lobby import Lobby
+from service.ops.lobby import MAX_OPEN_GAMES_PER_CHANNEL, Lobby
 from service.ops.ratings import GLOBAL, Ratings
 from service.runtime.claims import MATCHMAKING, READY_CHECK
+from service.storage import games as game_rows
 from service.storage import matchmaking as rows
 from service.storage.errors import StorageFailure
 from service.storage.matchmaking import DECLINED, FAILED, LAPSED, OPENED, READY, WAITING, Check, Entry, Member, Queue
@@ -104,6 +105,13 @@ class Matchmaking:
                         "you already wait in or play {most} games from queues: finish one, or leave a queue "
                         "with `/play cancel`",
                         most=MOST_ENGAGED,
+                    )
+                )
+            if await game_rows.open_in_channel(conn, channel_id) >= MAX_OPEN_GAMES_PER_CHANNEL:
+                raise GameError(
+                    tr(
+                        "this channel already has {count} open games: queue from another one",
+                        count=MAX_OPEN_GAMES_PER_CHANNEL,
                     )
                 )
             new = await rows.enqueue(conn, entry)

@@ -5,6 +5,7 @@ once both are ready the game opens with its card and thread; a check nobody answ
 from __future__ import annotations
 
 from tests.e2e.conftest import button
+from tests.fakediscord.models import CREATE_PUBLIC_THREADS
 
 HOUR = 3600
 
@@ -59,3 +60,13 @@ async def test_a_check_not_answered_lapses_and_cancel_leaves_the_queue(table):
     assert "out of this server's queues" in left.content
     none = await fake.slash(table.alice, channel, "play cancel")
     assert "no queue" in none.content
+
+
+async def test_queueing_where_the_game_could_not_open_is_refused_at_once(table):
+    """A channel where the bot cannot make a game's thread: said when the player queues, not after
+    everyone has pressed Ready."""
+    fake, channel = table.fake, table.channel
+    fake.set_overwrite(channel, fake.bot_role(table.guild), deny=CREATE_PUBLIC_THREADS)
+    refused = await fake.slash(table.alice, channel, "play queue", ruleset="siege")
+    assert "I cannot host a game in this channel" in refused.content, refused.content
+    assert "no queue" in (await fake.slash(table.alice, channel, "play status")).content

@@ -9,6 +9,7 @@ import pytest
 
 from service.errors import GameError, NotAllowed, WrongPhase
 from service.models import Actor
+from service.ops.lobby import MAX_OPEN_GAMES_PER_CHANNEL
 from service.ops.matchmaking import ENTRY_SECONDS, MOST_ENGAGED, READY_SECONDS, matched
 from service.storage.matchmaking import DECLINED, FAILED, LAPSED, OPENED, WAITING, Entry, Queue
 from tests.service.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, HOUR
@@ -201,3 +202,14 @@ async def test_a_place_past_its_day_is_not_matched_before_the_sweep_removes_it(e
     env.clock.advance(ENTRY_SECONDS)
     matched_now = await queue(env, BOB)
     assert matched_now.check is None and matched_now.waiting == 1
+
+
+async def test_a_channel_full_of_games_takes_no_queue(env):
+    """Its game could not open there: refused when he queues, nothing changed."""
+    for n in range(MAX_OPEN_GAMES_PER_CHANNEL):
+        await env.master.lobby.create_game(
+            guild_id=GUILD, channel_id=CHANNEL, actor=Actor(500 + n, "P"), ruleset="siege"
+        )
+    with pytest.raises(GameError, match="already has 25 open games"):
+        await queue(env, ALICE)
+    assert await env.master.matchmaking.entries(ALICE.user_id) == []
