@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -131,6 +132,18 @@ async def post_lobby(
         ) from None
     game = await service.master.lobby.attach_thread(game.id, thread_id=thread.id, lobby_message_id=message.id)
     return game, thread
+
+
+def shows_games(client: discord.Client, service: GameService) -> Callable[[Game], Awaitable[Game]]:
+    """How a game the bot opens for its players (a tournament's table, a matched queue) is shown: its
+    lobby card and thread in its channel, as any game, posted on behalf of its creator."""
+
+    async def show(game: Game) -> Game:
+        channel = await fetch_game_channel(client, game.row.channel_id)
+        shown, _ = await post_lobby(channel, game, service, Actor(game.row.creator_id, ""))
+        return shown
+
+    return show
 
 
 async def _remove(message: discord.Message) -> None:

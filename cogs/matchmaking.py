@@ -14,14 +14,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import USER_ERRORS, ThinksFirst, actor_of, fetch_game_channel, lacking, send_error, service_of
-from cogs.lobby import post_lobby
+from cogs.common import USER_ERRORS, ThinksFirst, actor_of, lacking, send_error, service_of
+from cogs.lobby import shows_games
 from cogs.rules import ruleset_names
 from cogs.translator import RepliesInUsersLanguage, server_language
 from i18n import mark, ntr, tr, using
 from service.errors import GameError
 from service.markup import when
-from service.models import Actor, Game
 from service.posts import permission_names
 from service.storage.matchmaking import DECLINED, FAILED, LAPSED, OPENED, READY, WAITING, Check, Entry, Member
 
@@ -157,13 +156,7 @@ def check_post(service: GameService, check: Check, matched: list[Member]) -> tup
 class PlayCog(ThinksFirst, commands.GroupCog, group_name="play", group_description="Find a game: matchmaking"):
     def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.service, self.matchmaking = bot, service, service.master.matchmaking
-        self.matchmaking.on_open.append(self._show)
-
-    async def _show(self, game: Game) -> Game:
-        """A matched game gets its lobby card and thread where its check was posted, as any game."""
-        channel = await fetch_game_channel(self.bot, game.row.channel_id)
-        shown, _ = await post_lobby(channel, game, self.service, Actor(game.row.creator_id, ""))
-        return shown
+        self.matchmaking.on_open.append(shows_games(bot, service))  # where its check was posted
 
     @app_commands.command(name="queue", description="Wait for a game with players of your level")
     @app_commands.describe(

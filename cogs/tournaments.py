@@ -13,12 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import ThinksFirst, actor_of, fetch_game_channel, fitted, plain
-from cogs.lobby import post_lobby
+from cogs.common import ThinksFirst, actor_of, fitted, plain
+from cogs.lobby import shows_games
 from cogs.rules import ruleset_names
 from cogs.tournament_card import post_card, refresh_card
 from i18n import mark, tr
-from service.models import Actor, Game
 from service.ops.tournaments import POOLS
 from service.presenter import halves
 from service.runtime.gameservice import GameService
@@ -39,13 +38,7 @@ class TournamentsCog(
 ):
     def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.service, self.tournaments = bot, service, service.master.tournaments
-        self.tournaments.on_open.append(self._show)
-
-    async def _show(self, game: Game) -> Game:
-        """A tournament's game gets its lobby card and thread in the tournament's channel, as any game."""
-        channel = await fetch_game_channel(self.bot, game.row.channel_id)
-        shown, _ = await post_lobby(channel, game, self.service, Actor(game.row.creator_id, ""))  # the organiser
-        return shown
+        self.tournaments.on_open.append(shows_games(bot, service))  # in the tournament's channel
 
     @app_commands.command(name="create", description="Open a tournament in this channel for players to join")
     @app_commands.describe(

@@ -14,6 +14,7 @@ or kick in his own); a cancelled game counts as a draw. Games are rated as any o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -190,9 +191,8 @@ class Tournaments:
                 pass  # started or cancelled meanwhile (by hand, or by another process)
             except GameError as err:
                 log.info("tournament #%s cancelled at its start time: %s", t.id, err)
-                async with self.db.transaction() as conn:
-                    if (now := await rows.by_id(conn, t.id)) is not None and now.status == SIGNUP:
-                        await rows.set_state(conn, t.id, CANCELLED, 0)
+                with contextlib.suppress(WrongPhase):  # started or cancelled meanwhile
+                    await self.cancel(t.id, self._organiser(t))
 
     async def cancel(self, tournament_id: int, actor: Actor, guild_id: int | None = None) -> None:
         """Its creator (or a server manager) calls it off before it starts."""
