@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from service.ops.ratings import Standing
     from service.ops.tournaments import News
     from service.runtime.gameservice import GameService
-    from service.storage.matchmaking import Check, Member
+    from service.storage.matchmaking import Check, CheckPost, Member
     from service.storage.seasons import Season
     from service.storage.tournaments import Table
 
@@ -79,9 +79,9 @@ def tournament_nonce(tournament_id: int, step: int, part: int = 0) -> str:
     return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
 
 
-def check_nonce(check_id: int) -> str:
-    """The nonce of a ready check's post (Discord takes 25 characters at most)."""
-    return hashlib.blake2b(f"check:{check_id}".encode(), digest_size=12).hexdigest()
+def check_nonce(check_id: int, channel_id: int) -> str:
+    """The nonce of a ready check's post in a channel (Discord takes 25 characters at most)."""
+    return hashlib.blake2b(f"check:{check_id}:{channel_id}".encode(), digest_size=12).hexdigest()
 
 
 def hold_nonce(game_id: int, whom: str, since: float) -> str:
@@ -126,10 +126,30 @@ class DiscordAnnouncer:
             raise
         except discord.NotFound as err:
             raise Undeliverable(str(err)) from err
+        await self._mirror(announcement, game)
         if game.row.held_for is not None and any(post.dm is None for post in posts):
             await self.service.master.timekeeping.release(game.id)  # a post got through: the clock runs again
         if announcement.kind != Reminder.kind:  # the card shows the game as it is now, once the posts are out
             self.cards.refresh_later(game.id)
+
+    async def _mirror(self, announcement: Announcement, game: Game) -> None:
+        """The announcement's public posts in the game's thread in each server it is mirrored in, in
+        that server's language (each thread its own nonce: once each). A mirror's thread that is gone or
+        refuses the bot is passed by: the game goes on in the others, its clock not stopped for it."""
+        for k, mirror in enumerate(await self.service.master.games.mirrors(game.id), start=1):
+            if mirror.thread_id is None:  # not shown there yet: its thread starts with the game's card
+                continue
+            try:
+                thread = await fetch_game_channel(self.client, mirror.thread_id)
+                with using(await server_language(self.client, mirror.guild_id)):
+                    posts = await self.service.posts.posts(
+                        announcement, game, shown=plain, upload_limit=thread.guild.filesize_limit
+                    )
+                    for post in posts:
+                        if post.dm is None:
+                            await self._post(thread, announcement, game, post, f"a{announcement.id}m{k}")
+            except (discord.Forbidden, discord.NotFound, Blocked) as err:
+                log.warning("game #%s: a post cannot reach its thread in server %s: %s", game.id, mirror.guild_id, err)
 
     async def post_season_end(self, season: Season, number: int, tables: list[tuple[str, list[Standing]]]) -> None:
         """The season's final tables, in the server's language, where its managers asked for them; a
@@ -167,21 +187,24 @@ class DiscordAnnouncer:
         if news.step == 1 or news.over or t.status == CANCELLED:
             await refresh_card(self.client, self.service, t.id)
 
-    async def show_ready_check(self, check: Check, members: list[Member]) -> int:
-        """Post a ready check where it was made, pinging its players (its nonce keeps a retry single),
-        or edit its post to its state now; the post's id."""
+    async def show_ready_check(self, check: Check, members: list[Member], post: CheckPost) -> int:
+        """Post a ready check in one channel its players queued from, in that server's language,
+        pinging those who queued there (its nonce keeps a retry single), or edit that post to the
+        check's state now; the post's id."""
         try:
-            channel = await fetch_game_channel(self.client, check.channel_id)
-            with using(await server_language(self.client, check.queue.guild_id)):
+            channel = await fetch_game_channel(self.client, post.channel_id)
+            with using(await server_language(self.client, post.guild_id)):
                 content, view = check_post(self.service, check, members)
-            if check.message_id is not None:
-                message = await channel.get_partial_message(check.message_id).edit(
+            if post.message_id is not None:
+                message = await channel.get_partial_message(post.message_id).edit(
                     content=content, view=view, allowed_mentions=NO_PINGS
                 )
                 return message.id
-            pings = discord.AllowedMentions(users=[discord.Object(m.user_id) for m in members])
+            here = [m.user_id for m in members if m.channel_id == post.channel_id]
+            pings = discord.AllowedMentions(users=[discord.Object(user) for user in here])
             kwargs: dict[str, Any] = {"view": view} if view is not None else {}
-            posted = await channel.send(content, nonce=check_nonce(check.id), allowed_mentions=pings, **kwargs)
+            nonce = check_nonce(check.id, post.channel_id)
+            posted = await channel.send(content, nonce=nonce, allowed_mentions=pings, **kwargs)
             return posted.id
         except (discord.Forbidden, discord.NotFound) as err:
             raise Undeliverable(str(err)) from err

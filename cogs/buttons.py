@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from cogs.common import USER_ERRORS, actor_of, fetch_game_channel, send_error, service_of
-from cogs.lobby import post_lobby, refresh_lobby
+from cogs.lobby import refresh_lobby, shows_games, thread_in
 from cogs.translator import RepliesInUsersLanguage, server_language
 from i18n import mark, ntr, tr, using
 from service.markup import COLOUR_EMOJI, player_name, when
@@ -221,13 +221,13 @@ class RematchButton(
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             game, new = await service.master.lobby.rematch(self.game_id, actor_of(interaction))
-            if new:
-                channel = await fetch_game_channel(interaction.client, game.row.channel_id)
-                game, _ = await post_lobby(channel, game, service, actor_of(interaction))
+            if new:  # its card and thread, and the same in each server the game was mirrored in
+                game = await shows_games(interaction.client, service)(game)
         except USER_ERRORS as err:
             await send_error(interaction, str(err))
             return
-        where = f"<#{game.row.thread_id}>" if game.row.thread_id else tr("its thread is being opened")
+        thread = await thread_in(service, game, interaction.guild_id)
+        where = f"<#{thread}>" if thread else tr("its thread is being opened")
         text = (
             tr(
                 "Rematch: game #{number} is open: {where}. Everyone is seated; the creator presses **Start**.",

@@ -1,8 +1,9 @@
 """/config language: the language of what everyone in the server reads (round posts, announcements,
 boards, the lobby card); server managers (Manage Server) choose it. /config web: whether the server's
 games have pages on the web site, listed or only by their links. /config season: how long the server's
-seasons last, and where their final tables go. /config check: what the bot lacks in each channel with
-games (and the one it is asked in)."""
+seasons last, and where their final tables go. /config matchmaking: whether the server's players queue
+with other servers' players. /config check: what the bot lacks in each channel with games (and the one
+it is asked in)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ class ConfigCog(
         self.bot, self.languages, self.lookup = bot, service.languages, service.master.lookup
         self.website = service.website
         self.seasons, self.clock = service.master.seasons, service.clock
+        self.service, self.queues = service, service.master.matchmaking
 
     @app_commands.command(name="check", description="What the bot lacks in each channel with games here")
     async def check(self, interaction: discord.Interaction) -> None:
@@ -97,6 +99,30 @@ class ConfigCog(
             place = channel.id if channel is not None else interaction.channel_id or 0
             season = await self.seasons.set(guild, days, place, actor_of(interaction))
         await interaction.followup.send(season_text(season, self.clock.now()), ephemeral=True)
+
+    @app_commands.command(
+        name="matchmaking", description="Whether this server's players queue with other servers' players"
+    )
+    @app_commands.describe(
+        shared="On: queue with the players of every server that opts in; off: only this server's (leave out to see)"
+    )
+    async def matchmaking(self, interaction: discord.Interaction, shared: bool | None = None) -> None:
+        guild = interaction.guild_id or 0
+        if shared is not None:
+            await self.queues.share(guild, shared, actor_of(interaction))
+            await self.service.tell_checks()  # those waiting may be matched at once
+        if await self.queues.shared(guild):
+            text = tr(
+                "This server's players queue (`/play queue`) with the players of every server that shares its "
+                "queues: a game of players from several servers gets its own thread in each of them, every "
+                "post going to each thread, and its players give their orders from their own server's thread."
+            )
+        else:
+            text = tr(
+                "This server's players queue (`/play queue`) only with each other; `/config matchmaking "
+                "shared:True` shares its queues with every server that does."
+            )
+        await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(name="language", description="The language of game posts and boards in this server")
     @app_commands.describe(language="The new language (leave out to see the current one)")

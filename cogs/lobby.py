@@ -29,7 +29,7 @@ from cogs.embeds import game_embed
 from cogs.translator import RepliesInUsersLanguage, server_language
 from i18n import mark, tr, using
 from service.errors import GameError, GameNotFound
-from service.models import CANCELLED, LOBBY, Actor, Game
+from service.models import CANCELLED, LOBBY, Actor, Game, Mirror
 from service.posts import permission_names
 
 if TYPE_CHECKING:
@@ -98,11 +98,13 @@ async def post_lobby(
     service: GameService,
     actor: Actor,
     allowed: discord.Permissions | None = None,
+    mirror: Mirror | None = None,
 ) -> tuple[Game, discord.Thread]:
-    """A new game's lobby card with its buttons in ``channel``, and the game's thread under it. If the
-    bot lacks a permission the game needs there, or Discord refuses either, the game is cancelled
-    (nothing half-made is left: a card already posted goes too) and the player told why. ``allowed``:
-    the bot's permissions in ``channel`` as the interaction asking for the game gives them."""
+    """A new game's lobby card with its buttons in ``channel``, and the game's thread under it (or its
+    ``mirror``'s, in another server, in that server's language). If the bot lacks a permission the
+    game needs there, or Discord refuses either, the game is cancelled (nothing half-made is left: a
+    card already posted goes too) and the player told why. ``allowed``: the bot's permissions in
+    ``channel`` as the interaction asking for the game gives them."""
     if missing := ",".join(lacking(channel, allowed=allowed)):
         await service.master.lobby.cancel(game.id, actor)
         raise GameError(
@@ -114,7 +116,7 @@ async def post_lobby(
         )
     message: discord.Message | None = None
     try:
-        with using(await service.languages.of(game.row.guild_id)):  # the card and thread are public
+        with using(await service.languages.of(mirror.guild_id if mirror else game.row.guild_id)):  # public
             # discord.py's send takes view=None (its default), though its overloads leave None out.
             view = await card_view(service, game)
             message = await channel.send(embed=game_embed(game, service.presenter), view=view)  # type: ignore[arg-type]
@@ -130,20 +132,40 @@ async def post_lobby(
                 error=err.text or err,
             )
         ) from None
+    if mirror is not None:
+        await service.master.lobby.attach_mirror(
+            game.id, mirror.guild_id, thread_id=thread.id, lobby_message_id=message.id
+        )
+        return game, thread
     game = await service.master.lobby.attach_thread(game.id, thread_id=thread.id, lobby_message_id=message.id)
     return game, thread
 
 
 def shows_games(client: discord.Client, service: GameService) -> Callable[[Game], Awaitable[Game]]:
     """How a game the bot opens for its players (a tournament's table, a matched queue) is shown: its
-    lobby card and thread in its channel, as any game, posted on behalf of its creator."""
+    lobby card and thread in its channel, as any game, posted on behalf of its creator, and the same
+    in each server it is mirrored in. What a stop left shown is not shown again."""
 
     async def show(game: Game) -> Game:
-        channel = await fetch_game_channel(client, game.row.channel_id)
-        shown, _ = await post_lobby(channel, game, service, Actor(game.row.creator_id, ""))
-        return shown
+        creator = Actor(game.row.creator_id, "")
+        if game.row.thread_id is None:
+            game, _ = await post_lobby(await fetch_game_channel(client, game.row.channel_id), game, service, creator)
+        for mirror in await service.master.games.mirrors(game.id):
+            if mirror.thread_id is None:
+                channel = await fetch_game_channel(client, mirror.channel_id)
+                await post_lobby(channel, game, service, creator, mirror=mirror)
+        return game
 
     return show
+
+
+async def thread_in(service: GameService, game: Game, guild_id: int | None) -> int | None:
+    """The game's thread as this server has it: its own, or its mirror's there (None before it is made)."""
+    if guild_id != game.row.guild_id:
+        for mirror in await service.master.games.mirrors(game.id):
+            if mirror.guild_id == guild_id:
+                return mirror.thread_id
+    return game.row.thread_id
 
 
 async def _remove(message: discord.Message) -> None:
@@ -176,18 +198,22 @@ async def card_view(service: GameService, game: Game) -> discord.ui.View | None:
 
 
 async def refresh_lobby(client: discord.Client, game: Game) -> None:
-    """Bring the lobby message up to date after a change made by a command instead of a button.
-    The change itself is done; a lobby card that was deleted or cannot be edited is only logged."""
-    if not game.row.lobby_message_id:
-        return
-    try:
-        channel = await fetch_game_channel(client, game.row.channel_id)
-        message = channel.get_partial_message(game.row.lobby_message_id)
-        with using(await server_language(client, game.row.guild_id)):
-            service = client_service(client)
-            await message.edit(embed=game_embed(game, service.presenter), view=await card_view(service, game))
-    except (discord.HTTPException, aiohttp.ClientError) as err:  # the latter: a connection cut, as by a stop
-        log.info("lobby card of game #%s not updated: %r", game.id, err)
+    """Bring the lobby message up to date after a change made by a command instead of a button (and
+    its copy in each server the game is mirrored in). The change itself is done; a lobby card that was
+    deleted or cannot be edited is only logged."""
+    service = client_service(client)
+    cards = [(game.row.guild_id, game.row.channel_id, game.row.lobby_message_id)] + [
+        (m.guild_id, m.channel_id, m.lobby_message_id) for m in await service.master.games.mirrors(game.id)
+    ]
+    for guild_id, channel_id, message_id in cards:
+        if not message_id:
+            continue
+        try:
+            message = (await fetch_game_channel(client, channel_id)).get_partial_message(message_id)
+            with using(await server_language(client, guild_id)):
+                await message.edit(embed=game_embed(game, service.presenter), view=await card_view(service, game))
+        except (discord.HTTPException, aiohttp.ClientError) as err:  # the latter: a connection cut, as by a stop
+            log.info("lobby card of game #%s not updated in server %s: %r", game.id, guild_id, err)
 
 
 class LobbyCards:

@@ -1,7 +1,8 @@
 """/play: matchmaking. ``queue`` waits for a game of a ruleset at a speed; when enough players of
-similar rating wait, a ready check is posted where the longest-waiting one asked, pinging the players
-matched, with **Ready** and **Not now** buttons (custom ids hold the check: they work after a restart);
-once everyone is ready the game opens with its card and thread and starts (``service.ops.matchmaking``).
+similar rating wait, a ready check is posted in each channel they queued from, pinging those who queued
+there, with **Ready** and **Not now** buttons (custom ids hold the check: they work after a restart);
+once everyone is ready the game opens with its card and thread (and the same in each other server of
+its players: ``/config matchmaking``) and starts (``service.ops.matchmaking``).
 ``cancel`` leaves the queues; ``status`` shows them."""
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from discord.ext import commands
 from cogs.common import USER_ERRORS, ThinksFirst, actor_of, lacking, send_error, service_of
 from cogs.lobby import shows_games
 from cogs.rules import ruleset_names
-from cogs.translator import RepliesInUsersLanguage, server_language
-from i18n import mark, ntr, tr, using
+from cogs.translator import RepliesInUsersLanguage
+from i18n import mark, ntr, tr
 from service.errors import GameError
 from service.markup import when
 from service.posts import permission_names
@@ -68,12 +69,9 @@ class ReadyButton(
         except USER_ERRORS as err:
             await send_error(interaction, str(err))
             return
-        check, matched = await matchmaking.check(self.check_id)
-        if interaction.message is not None:
-            with using(await server_language(interaction.client, check.queue.guild_id)):  # everyone reads it
-                content, view = check_post(service, check, matched)
-            await interaction.message.edit(content=content, view=view, allowed_mentions=discord.AllowedMentions.none())
+        await service.show_check(self.check_id)  # his answer, on the check's post in each server
         await service.tell_checks()
+        check, matched = await matchmaking.check(self.check_id)
         if self.action == "decline":
             said = tr("Not now, then: you are out of that queue.")
         elif check.status == OPENED:
@@ -156,7 +154,7 @@ def check_post(service: GameService, check: Check, matched: list[Member]) -> tup
 class PlayCog(ThinksFirst, commands.GroupCog, group_name="play", group_description="Find a game: matchmaking"):
     def __init__(self, bot: discord.Client, service: GameService):
         self.bot, self.service, self.matchmaking = bot, service, service.master.matchmaking
-        self.matchmaking.on_open.append(shows_games(bot, service))  # where its check was posted
+        self.matchmaking.on_open.append(shows_games(bot, service))  # where its players queued
 
     @app_commands.command(name="queue", description="Wait for a game with players of your level")
     @app_commands.describe(
@@ -214,9 +212,7 @@ class PlayCog(ThinksFirst, commands.GroupCog, group_name="play", group_descripti
 
     @app_commands.command(name="status", description="The queues you wait in")
     async def status(self, interaction: discord.Interaction) -> None:
-        entries = [
-            e for e in await self.matchmaking.entries(interaction.user.id) if e.queue.guild_id == interaction.guild_id
-        ]
+        entries = await self.matchmaking.entries(interaction.user.id, interaction.guild_id or 0)
         pending = [
             tr("You are ready for a game found; waiting for the others, until {when}.", when=when(check.expires_at))
             if answered

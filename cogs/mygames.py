@@ -10,12 +10,15 @@ from discord.ext import commands
 from cogs.common import ThinksFirst
 from i18n import ntr, tr
 from service.markup import when
-from service.models import LOBBY, Game
+from service.models import LOBBY, Game, Mirror
 from service.runtime.gameservice import GameService
 
 
-def jump_link(game: Game) -> str:
-    """A link that opens the game's thread (or its channel) from any server or DM."""
+def jump_link(game: Game, mirror: Mirror | None = None) -> str:
+    """A link that opens the game's thread (or its channel) from any server or DM: in the server he
+    plays it from (``mirror``: another than the game's, matched across servers)."""
+    if mirror is not None:
+        return f"https://discord.com/channels/{mirror.guild_id}/{mirror.thread_id or mirror.channel_id}"
     return f"https://discord.com/channels/{game.row.guild_id}/{game.row.thread_id or game.row.channel_id}"
 
 
@@ -37,7 +40,8 @@ class MyGamesCog(ThinksFirst, commands.Cog):
         waiting.sort(key=lambda g: g.row.deadline_at or float("inf"))
         lines = [ntr("**Your games** — {n} waiting for you", "**Your games** — {n} waiting for you", len(waiting))]
         lines.append((await self.lookup.reliability(interaction.user.id)).detail())  # before a long list is cut
-        lines += [self._line(g, interaction.user.id) for g in waiting + others]
+        homes = await self.lookup.mirrored_homes([g.id for g in games], interaction.user.id)
+        lines += [self._line(g, interaction.user.id, homes.get((g.id, interaction.user.id))) for g in waiting + others]
         await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
 
     @staticmethod
@@ -45,8 +49,8 @@ class MyGamesCog(ThinksFirst, commands.Cog):
         player = game.player_of(user_id)
         return player is not None and player.seat in game.waiting_seats
 
-    def _line(self, game: Game, user_id: int) -> str:
-        title = f"[{self.presenter.title(game)}]({jump_link(game)})"
+    def _line(self, game: Game, user_id: int, mirror: Mirror | None) -> str:
+        title = f"[{self.presenter.title(game)}]({jump_link(game, mirror)})"
         if game.row.status == LOBBY:
             players = tr("{joined}/{most} players", joined=len(game.players), most=game.row.max_players)
             return tr("• {game} — lobby, {players}", game=title, players=players)

@@ -233,6 +233,16 @@ def _json(text: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"damaged": str(text)[:80]}
 
 
+class Mirror(NamedTuple):
+    """Where a game is shown in another server than its own (players matched across servers): its card
+    and thread there, once posted."""
+
+    guild_id: int
+    channel_id: int
+    lobby_message_id: int | None = None
+    thread_id: int | None = None
+
+
 class InTournament(NamedTuple):
     """The tournament a game is played in, and its round there."""
 

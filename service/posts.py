@@ -37,6 +37,7 @@ from service.gameoptions import duration
 from service.markup import COLOUR_EMOJI, called, result_lines, when
 from service.models import RUNNING, Announcement, Game, computer_shown
 from service.ops.history import History
+from service.ops.lookup import Lookup
 from service.ops.usersettings import UserSettings
 from service.presenter import Presenter
 from service.runtime.workers import Focus
@@ -171,8 +172,8 @@ def _turn_name(named: NamedTurn, *, capital: bool = True) -> str:
 class PostPresenter:
     """Each announcement as the posts players read."""
 
-    def __init__(self, settings: UserSettings, history: History, presenter: Presenter):
-        self.settings, self.history, self.presenter = settings, history, presenter
+    def __init__(self, settings: UserSettings, history: History, presenter: Presenter, lookup: Lookup):
+        self.settings, self.history, self.presenter, self.lookup = settings, history, presenter, lookup
 
     async def posts(
         self, announcement: Announcement, game: Game, *, shown: Callable[[str], str], upload_limit: int
@@ -402,11 +403,14 @@ class PostPresenter:
     async def _reminders(self, news: Reminder, game: Game) -> list[Post]:
         """One direct message for each player still wanting reminders (he may have turned them off
         since this one was planned)."""
-        where = f"<#{game.row.thread_id}>" if game.row.thread_id else f"<#{game.row.channel_id}>"
+        homes = await self.lookup.mirrored_homes([game.id]) if news.user_ids else {}
         posts = []
         for index, user_id in enumerate(news.user_ids):
             if not (await self.settings.settings_of(user_id)).dm_reminders:
                 continue
+            home = homes.get((game.id, user_id))  # matched from another server: his thread is there
+            thread = (home.thread_id or home.channel_id) if home else (game.row.thread_id or game.row.channel_id)
+            where = f"<#{thread}>"
             bank = news.bank_left[index] if news.bank_left else None
             if bank is not None:  # a time bank runs down with no deadline the others see
                 first = tr(

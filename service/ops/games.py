@@ -28,7 +28,7 @@ from i18n import joined, mark, tr
 from service.announcements import News
 from service.clock import Clock
 from service.errors import Conflict, GameError, GameNotFound, NotAllowed, WrongPhase
-from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, GameRow, OrderRow, PlayerRow
+from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, GameRow, Mirror, OrderRow, PlayerRow
 from service.reminders import ReminderSettings
 from service.runtime.claims import Claims
 from service.runtime.workers import CpuPool, bot_job
@@ -132,6 +132,11 @@ class Games:
         """The game as it stands; without ``parse``, a running game's state is left unread where its
         glance says who acts (a reader that needs no position: ``get_game`` reads it all)."""
         return self._assembled(self._found(await rows.stored_games(conn, [game_id]), game_id), parse)[0]
+
+    async def mirrors(self, game_id: int) -> list[Mirror]:
+        """The other servers the game is shown in (players matched across servers)."""
+        async with self.db.reading() as conn:
+            return await rows.mirrors_of(conn, game_id)
 
     async def listed(self, read: Callable[[Connection], Awaitable[list[int]]], *, parse: bool = True) -> list[Game]:
         """The games whose ids ``read`` finds, read in a few statements for all of them (a list of 200

@@ -20,7 +20,18 @@ from service.announcements import GameCancelled
 from service.daily import AUTO, Daily
 from service.errors import GameError, NotAllowed, WrongPhase
 from service.gameoptions import settle
-from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Actor, Game, Reliability, TimeSettings, computer_name
+from service.models import (
+    CANCELLED,
+    FINISHED,
+    LOBBY,
+    RUNNING,
+    Actor,
+    Game,
+    Mirror,
+    Reliability,
+    TimeSettings,
+    computer_name,
+)
 from service.ops.games import Games, ruleset_named
 from service.storage import games as rows
 from service.storage import maps as server_maps
@@ -121,10 +132,12 @@ class Lobby:
         seed: int | None = None,
         rated: bool = True,
         noted: Callable[[Connection, int], Awaitable[None]] | None = None,
+        mirrors: Sequence[Mirror] = (),
     ) -> Game:
         """A new lobby, with its creator seated in it. ``noted``: told the new game's id in the
         transaction that makes it, by whatever the game is made for (a stop can then never leave a game
-        made and unrecorded)."""
+        made and unrecorded). ``mirrors``: the other servers it is shown in (each channel, none of
+        them full), for players matched across servers."""
         rs = ruleset_named(self.rulesets, ruleset)
         options = rs.normalize_options(options)
         check_settings(time)
@@ -144,11 +157,12 @@ class Lobby:
         now = self.clock.now()
         seed = secrets.randbits(48) if seed is None else seed
         async with self.db.transaction() as conn:
-            open_games = await rows.open_in_channel(conn, channel_id)
-            if open_games >= MAX_OPEN_GAMES_PER_CHANNEL:
-                raise GameError(
-                    tr("this channel already has {count} open games; finish or cancel some first", count=open_games)
-                )
+            for channel in (channel_id, *(m.channel_id for m in mirrors)):
+                open_games = await rows.open_in_channel(conn, channel)
+                if open_games >= MAX_OPEN_GAMES_PER_CHANNEL:
+                    raise GameError(
+                        tr("this channel already has {count} open games; finish or cancel some first", count=open_games)
+                    )
             game_id = await rows.insert_game(
                 conn,
                 guild_id=guild_id,
@@ -163,6 +177,8 @@ class Lobby:
                 now=now,
             )
             await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
+            for mirror in mirrors:
+                await rows.add_mirror(conn, game_id, mirror.guild_id, mirror.channel_id)
             if noted is not None:
                 await noted(conn, game_id)
         return await self.games.get_game(game_id)
@@ -249,7 +265,7 @@ class Lobby:
 
     async def rematch(self, game_id: int, actor: Actor) -> tuple[Game, bool]:
         """A new lobby for a finished game's players (computers at their levels) with its options, opened
-        by one of them. Returns it and whether it is new: pressed again, by anyone, it is the same lobby."""
+        by one of them (mirrored where the game was). Returns it and whether it is new: pressed again, by anyone, it is the same lobby."""
         old = await self.games.get_game(game_id)
         if old.row.status != FINISHED:
             raise WrongPhase(tr("game #{number} is not over yet", number=game_id))
@@ -270,6 +286,7 @@ class Lobby:
                 min_players=old.row.min_players,
                 max_players=old.row.max_players,
                 rated=old.row.rated,
+                mirrors=[Mirror(m.guild_id, m.channel_id) for m in await self.games.mirrors(game_id)],
             )
             others = [  # the game's own players, as it began: not who took a seat over during it
                 p
@@ -292,6 +309,11 @@ class Lobby:
         return await self.games.change(
             game_id, nothing_to_check, thread_id=thread_id, lobby_message_id=lobby_message_id
         )
+
+    async def attach_mirror(self, game_id: int, guild_id: int, *, thread_id: int, lobby_message_id: int) -> None:
+        """Remember the game's card and thread in a server it is mirrored in."""
+        async with self.db.transaction() as conn:
+            await rows.attach_mirror(conn, game_id, guild_id, thread_id, lobby_message_id)
 
     async def join(self, game_id: int, actor: Actor) -> Game:
         async def join(conn: Connection, game: Game) -> None:
@@ -413,9 +435,8 @@ class Lobby:
         for player in players[1:]:  # seated before it is shown: no one else can take a seat
             if game.player_of(player.user_id) is None:
                 game = await self.join(game.id, player)
-        if game.row.thread_id is None:
-            for show in shown:
-                game = await show(game)
+        for show in shown:  # each shows only what is not shown yet (a stop may have come in between)
+            game = await show(game)
         return await self.start_game(game.id, manager, seating=[p.user_id for p in players] if seated else ())
 
     async def cancel(self, game_id: int, actor: Actor) -> Game:

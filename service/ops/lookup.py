@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from i18n import joined, tr
 from service.errors import GameError
-from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Game, Reliability
+from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Game, Mirror, Reliability
 from service.ops.games import Games
 from service.storage import games as rows
-from service.storage import reliability
+from service.storage import matchmaking, reliability
 from service.storage.store import Connection
 
 
@@ -45,6 +45,12 @@ class Lookup:
         found = await self.games.listed(lambda conn: rows.in_thread(conn, thread_id))
         return found[0] if found else None
 
+    async def mirrored_homes(self, game_ids: list[int], user_id: int | None = None) -> dict[tuple[int, int], Mirror]:
+        """Who plays these games from another server than theirs, matched across servers: his server's
+        mirror of the game (its thread is his), by game and user."""
+        async with self.games.db.reading() as conn:
+            return await matchmaking.mirrored_homes(conn, game_ids, user_id)
+
     async def game_meant(
         self, *, user_id: int, guild_id: int | None, channel_id: int | None, game_id: int | None
     ) -> Game:
@@ -52,7 +58,7 @@ class Lookup:
         else the user's only open game in this server."""
         if game_id is not None:
             game = await self.games.get_game(game_id)
-            if game.row.guild_id != guild_id:
+            if game.row.guild_id != guild_id and all(m.guild_id != guild_id for m in await self.games.mirrors(game_id)):
                 raise GameError(tr("game #{number} is not in this server", number=game_id))
             return game
         if channel_id is not None:

@@ -1,6 +1,7 @@
 """Matchmaking: players wait in a queue for a kind of game (a ruleset, a speed, a seat count, in one
-server); when enough of similar rating wait, they are matched in a ready check, each to answer within
-an hour; once all have, their game opens (its card and thread) and starts. Those who did not answer in
+server, or shared among the servers that opt in); when enough of similar rating wait, they are matched
+in a ready check (posted where each queued), each to answer within an hour; once all have, their game
+opens (its card and thread; mirrored in each other server of its players) and starts. Those who did not answer in
 time go to the queue's end (at a second lapse in a row, out of it); those who did keep their places,
 as everyone does when one says not now or the game cannot open. Entries lapse after a day.
 
@@ -24,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from i18n import joined, tr
 from service.errors import GameError, NotAllowed, WrongPhase
-from service.models import LOBBY, RUNNING, Actor, Game, TimeSettings
+from service.models import LOBBY, RUNNING, Actor, Game, Mirror, TimeSettings
 from service.ops.games import Games, ruleset_named
 from service.ops.lobby import MAX_OPEN_GAMES_PER_CHANNEL, Lobby
 from service.ops.ratings import GLOBAL, Ratings
@@ -32,7 +33,20 @@ from service.runtime.claims import MATCHMAKING, READY_CHECK
 from service.storage import games as game_rows
 from service.storage import matchmaking as rows
 from service.storage.errors import StorageFailure
-from service.storage.matchmaking import DECLINED, FAILED, LAPSED, OPENED, READY, WAITING, Check, Entry, Member, Queue
+from service.storage.matchmaking import (
+    DECLINED,
+    FAILED,
+    LAPSED,
+    OPENED,
+    READY,
+    SHARED,
+    WAITING,
+    Check,
+    CheckPost,
+    Entry,
+    Member,
+    Queue,
+)
 from service.storage.store import Connection
 
 log = logging.getLogger(__name__)
@@ -89,10 +103,11 @@ class Matchmaking:
             )
         stats = await self.ratings.player_stats(actor.user_id, GLOBAL)
         rating = stats[rs.name][0].rating if rs.name in stats else 0.0
-        queue = Queue(rs.name, speed, seats, guild_id)
         now = self.clock.now()
-        entry = Entry(actor.user_id, actor.name, queue, channel_id, rating, now, now + ENTRY_SECONDS)
         async with self._writing() as conn:
+            shared = guild_id in await rows.shared_servers(conn, [guild_id])
+            queue = Queue(rs.name, speed, seats, SHARED if shared else guild_id)
+            entry = Entry(actor.user_id, actor.name, queue, guild_id, channel_id, rating, now, now + ENTRY_SECONDS)
             for pending in await rows.checks(conn, WAITING, READY):
                 if pending.queue == queue and any(
                     m.user_id == actor.user_id for m in await rows.members(conn, pending.id)
@@ -122,32 +137,48 @@ class Matchmaking:
         return Queued(new, count, found[0][0] if found else None)
 
     async def cancel(self, actor: Actor, guild_id: int) -> int:
-        """Leave every queue of the server and every ready check of it still waiting, answered or not
-        (the others matched keep their places). How many places he gave up."""
+        """Leave every queue he joined from the server and every ready check still waiting that matched
+        him there, answered or not (the others matched keep their places). How many places he gave up."""
         given_up = 0
         async with self._writing() as conn:
             for entry in await rows.entries_of(conn, actor.user_id):
-                if entry.queue.guild_id == guild_id:
+                if entry.guild_id == guild_id:
                     await rows.remove(conn, actor.user_id, entry.queue)
                     given_up += 1
             for check in await rows.checks(conn, WAITING):
-                mine = any(m.user_id == actor.user_id for m in await rows.members(conn, check.id))
-                if check.queue.guild_id == guild_id and mine:
+                mine = [m for m in await rows.members(conn, check.id) if m.user_id == actor.user_id]
+                if mine and mine[0].guild_id == guild_id:
                     await self._end(conn, check, DECLINED, leaving=actor.user_id)
                     given_up += 1
         return given_up
 
-    async def entries(self, user_id: int) -> list[Entry]:
+    async def entries(self, user_id: int, guild_id: int) -> list[Entry]:
+        """The queues he joined from the server."""
         async with self.db.reading() as conn:
-            return await rows.entries_of(conn, user_id)
+            return [e for e in await rows.entries_of(conn, user_id) if e.guild_id == guild_id]
+
+    async def shared(self, guild_id: int) -> bool:
+        """Whether the server's players wait in the queues shared among servers."""
+        async with self.db.reading() as conn:
+            return guild_id in await rows.shared_servers(conn, [guild_id])
+
+    async def share(self, guild_id: int, shared: bool, actor: Actor) -> None:
+        """A server's managers choose whether its players wait in the shared queues (their games then
+        mirrored in each of their players' servers) or in its own; those waiting move, keeping their places."""
+        if not actor.is_admin:
+            raise NotAllowed(tr("only server managers (Manage Server) can choose where the server's players queue"))
+        async with self._writing() as conn:
+            await rows.set_shared(conn, guild_id, shared, actor.user_id, self.clock.now())
+        await self.match()
 
     async def pending_checks(self, user_id: int, guild_id: int) -> list[tuple[Check, bool]]:
-        """The server's ready checks he is in that wait for answers, each with whether he has answered."""
+        """The ready checks that matched him from the server and wait for answers, each with whether he
+        has answered."""
         found = []
         async with self.db.reading() as conn:
             for check in await rows.checks(conn, WAITING):
                 mine = [m for m in await rows.members(conn, check.id) if m.user_id == user_id]
-                if mine and check.queue.guild_id == guild_id:
+                if mine and mine[0].guild_id == guild_id:
                     found.append((check, mine[0].ready_at is not None))
         return found
 
@@ -228,18 +259,28 @@ class Matchmaking:
         async with self.db.reading() as conn:
             return await rows.untold(conn)
 
-    async def told(self, check_id: int, status: str, message_id: int | None = None) -> None:
+    async def posts(self, check_id: int) -> list[CheckPost]:
+        async with self.db.reading() as conn:
+            return await rows.posts(conn, check_id)
+
+    async def posted(self, check_id: int, channel_id: int, message_id: int) -> None:
         async with self.db.transaction() as conn:
-            await rows.set_told(conn, check_id, status, message_id)
+            await rows.set_posted(conn, check_id, channel_id, message_id)
+
+    async def told(self, check_id: int, status: str) -> None:
+        async with self.db.transaction() as conn:
+            await rows.set_told(conn, check_id, status)
 
     async def _match_all(self) -> None:
         now = self.clock.now()
         async with self._writing() as conn:
             for queue in await rows.full_queues(conn, now):
                 for group in matched(await rows.waiting(conn, queue, now), now):
-                    check = Check(0, queue, group[0].channel_id, None, now, now + READY_SECONDS, WAITING, None, "")
+                    check = Check(0, queue, group[0].channel_id, now, now + READY_SECONDS, WAITING, None, "")
                     members = [
-                        Member(e.user_id, e.name, e.channel_id, e.rating, e.queued_at, e.expires_at, e.missed)
+                        Member(
+                            e.user_id, e.name, e.guild_id, e.channel_id, e.rating, e.queued_at, e.expires_at, e.missed
+                        )
                         for e in group
                     ]
                     await rows.add_check(conn, check, members)
@@ -247,11 +288,14 @@ class Matchmaking:
     async def _end(self, conn: Connection, check: Check, how: str, leaving: int | None = None) -> None:
         """The check is over without a game (``how``): whoever answered, or was not to blame, goes back
         to his place; one who let it lapse goes to the queue's end, or out of the queue at his second
-        lapse in a row; ``leaving`` leaves the queue. Each entry lapses when it would have."""
+        lapse in a row; ``leaving`` leaves the queue. Each entry lapses when it would have, in the queue
+        his server has him wait in now (its own, or the shared one)."""
         if not await rows.set_status(conn, check.id, how, check.status):
             return  # ended meanwhile
         now = self.clock.now()
-        for m in await rows.members(conn, check.id):
+        matched = await rows.members(conn, check.id)
+        shared = await rows.shared_servers(conn, [m.guild_id for m in matched])
+        for m in matched:
             if m.user_id == leaving or m.expires_at <= now:
                 continue
             place, missed = m.queued_at, (0 if m.ready_at is not None else m.missed)
@@ -259,7 +303,8 @@ class Matchmaking:
                 if m.missed >= 1:
                     continue
                 place, missed = now, m.missed + 1
-            entry = Entry(m.user_id, m.name, check.queue, m.channel_id, m.rating, place, m.expires_at, missed)
+            queue = replace(check.queue, guild_id=SHARED if m.guild_id in shared else m.guild_id)
+            entry = Entry(m.user_id, m.name, queue, m.guild_id, m.channel_id, m.rating, place, m.expires_at, missed)
             await rows.enqueue(conn, entry)
 
     async def _open(self, check_id: int, *, give_up: bool = False) -> None:
@@ -289,7 +334,7 @@ class Matchmaking:
                             raise WrongPhase(tr("this ready check is over"))
 
                     game = await self.lobby.create_game(
-                        guild_id=check.queue.guild_id,
+                        guild_id=matched[0].guild_id,
                         channel_id=check.channel_id,
                         actor=players[0],
                         ruleset=check.queue.ruleset,
@@ -298,6 +343,7 @@ class Matchmaking:
                         min_players=check.queue.seats,
                         max_players=check.queue.seats,
                         noted=noted,
+                        mirrors=mirrors(matched),
                     )
                     check = replace(check, game_id=game.id)
                 if not await self.games.claims.keep(READY_CHECK, check_id):
@@ -328,6 +374,16 @@ class Matchmaking:
                 await rows.set_status(conn, check.id, OPENED, READY, game.id)
             else:
                 await self._end(conn, check, FAILED)
+
+
+def mirrors(matched: Sequence[Member]) -> list[Mirror]:
+    """Where a game of players from several servers is mirrored: each server but the first player's
+    (where it opens), in the channel its first player queued from."""
+    found: dict[int, Mirror] = {}
+    for m in matched[1:]:
+        if m.guild_id != matched[0].guild_id:
+            found.setdefault(m.guild_id, Mirror(m.guild_id, m.channel_id))
+    return list(found.values())
 
 
 def matched(entries: Sequence[Entry], now: float) -> list[list[Entry]]:

@@ -21,6 +21,7 @@ from openskill.models import PlackettLuce
 from engine import Ruleset
 from service.models import GameRow, computer_title
 from service.ops.games import ruleset_named
+from service.storage import games as game_rows
 from service.storage import ratings as rows
 from service.storage import seasons
 from service.storage.ratings import Board
@@ -138,9 +139,12 @@ class Ratings:
             return  # a damaged result rates nobody; the game stays applied so it is not retried forever
         if len(players) < 2:
             return
-        series = await seasons.series_at(conn, guild_id, ended_at)  # as it was then, whatever changed since
-        number = series.number_at(ended_at) if series is not None else None
-        for board in (Board(GLOBAL), Board(guild_id), *([Board(guild_id, number)] if number is not None else [])):
+        boards = [Board(GLOBAL)]
+        for server in (guild_id, *(m.guild_id for m in await game_rows.mirrors_of(conn, game_id))):  # each its own
+            series = await seasons.series_at(conn, server, ended_at)  # as it was then, whatever changed since
+            number = series.number_at(ended_at) if series is not None else None
+            boards += [Board(server), *([Board(server, number)] if number is not None else [])]
+        for board in boards:
             await self._rate(conn, board, ruleset, game_id, ended_at, players)
 
     @staticmethod

@@ -53,7 +53,7 @@ class GameService:
         self._owns_pool = pool is None  # a pool handed in is shared, and closed by whoever made it
         self.master = GameMaster(db, self.clock, rulesets=rulesets, pool=self.pool)
         self.presenter = Presenter(self.master.games, self.master.history, self.pool)
-        self.posts = PostPresenter(self.master.settings, self.master.history, self.presenter)
+        self.posts = PostPresenter(self.master.settings, self.master.history, self.presenter, self.master.lookup)
         self.languages = ServerLanguages(db, self.clock)
         self.website = Website(db, self.clock, public_url)
         self.acknowledgements = Acknowledgements()  # for /metrics
@@ -155,23 +155,39 @@ class GameService:
                     await self.master.tournaments.told(t.id, step)
 
     async def tell_checks(self) -> None:
-        """Post each new ready check, and show each one's new state on its post (by one process among
-        several: the ``MATCHMAKING`` lease); a failed post is tried again at the next sweep."""
+        """Post each new ready check where its players queued, and show each one's new state on its
+        posts (by one process among several: the ``MATCHMAKING`` lease); a failed post is tried again
+        at the next sweep (those already made are edited, never made twice)."""
+        matchmaking = self.master.matchmaking
         async with self.master.games.claims.holding(MATCHMAKING, 0) as held:
-            for untold in await self.master.matchmaking.untold() if held else ():
-                check, members = await self.master.matchmaking.check(untold.id)  # as it is now
-                if check.message_id is None and check.status != WAITING:  # over before it was ever shown
-                    await self.master.matchmaking.told(check.id, check.status)
-                    continue
+            for untold in await matchmaking.untold() if held else ():
+                check, members = await matchmaking.check(untold.id)  # as it is now
                 try:
-                    message_id = await self.sink.show_ready_check(check, members)
-                except Undeliverable as err:  # its channel is gone: it can never be shown there
-                    log.warning("ready check #%s cannot be posted: %s", check.id, err)
-                    message_id = None
+                    for post in await matchmaking.posts(check.id):
+                        if post.message_id is None and check.status != WAITING:  # over before it was shown there
+                            continue
+                        try:
+                            message_id = await self.sink.show_ready_check(check, members, post)
+                        except Undeliverable as err:  # its channel is gone: it can never be shown there
+                            log.warning("ready check #%s cannot be posted in %s: %s", check.id, post.channel_id, err)
+                            continue
+                        if message_id != post.message_id:
+                            await matchmaking.posted(check.id, post.channel_id, message_id)
                 except Exception:  # noqa: BLE001 - tried again at the next sweep; the others go on
                     log.warning("ready check #%s not shown yet", check.id, exc_info=True)
                     continue
-                await self.master.matchmaking.told(check.id, check.status, message_id)
+                await matchmaking.told(check.id, check.status)
+
+    async def show_check(self, check_id: int) -> None:
+        """Bring every post of a ready check up to date now (an answer shows on each server's post of it);
+        a post that cannot be edited now is left to the check's next change."""
+        check, members = await self.master.matchmaking.check(check_id)
+        for post in await self.master.matchmaking.posts(check_id):
+            if post.message_id is not None:
+                try:
+                    await self.sink.show_ready_check(check, members, post)
+                except Exception:  # noqa: BLE001 - the others are still brought up to date
+                    log.warning("ready check #%s not shown in %s", check_id, post.channel_id, exc_info=True)
 
     def measure_maps(self) -> None:
         """Measure the fairness of every map not measured yet, in the background (a sweep, and a new

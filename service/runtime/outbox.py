@@ -27,7 +27,7 @@ from service.storage.store import Store
 if TYPE_CHECKING:
     from service.ops.ratings import Standing
     from service.ops.tournaments import News
-    from service.storage.matchmaking import Check, Member
+    from service.storage.matchmaking import Check, CheckPost, Member
     from service.storage.seasons import Season
 
 log = logging.getLogger(__name__)
@@ -50,9 +50,9 @@ class Sink(Protocol):
         """Post a tournament's news (a round opened, its end, its cancellation) in its channel; raise as
         ``deliver``."""
 
-    async def show_ready_check(self, check: Check, members: list[Member]) -> int:
-        """Post a ready check (pinging its players), or bring its post up to date; its message id.
-        Raise as ``deliver``."""
+    async def show_ready_check(self, check: Check, members: list[Member], post: CheckPost) -> int:
+        """Post a ready check in one channel its players queued from (pinging those who queued there),
+        or bring that post up to date; its message id. Raise as ``deliver``."""
 
 
 class Undeliverable(Exception):

@@ -18,6 +18,7 @@ from service.models import (
     RUNNING,
     GameRow,
     InTournament,
+    Mirror,
     OrderRow,
     PlayerRow,
     Reliability,
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from service.turns import Plan
 
 
+MIRRORED = "id IN (SELECT game_id FROM game_mirrors WHERE"  # a clause's start: games mirrored where …
 StoredGame = tuple[GameRow, tuple[PlayerRow, ...], dict[int, OrderRow]]  # a game, its players, its turn's orders
 CHUNK = 500  # ids per statement, well within both databases' limits on parameters
 
@@ -277,9 +279,10 @@ def _conflict(game_id: int) -> Conflict:
 
 
 async def open_in_channel(conn: Connection, channel_id: int) -> int:
-    """How many lobbies and running games a channel holds."""
+    """How many lobbies and running games a channel holds (its own, and those mirrored there)."""
     async with conn.execute(
-        "SELECT COUNT(*) FROM games WHERE channel_id = ? AND status IN (?, ?)", (channel_id, LOBBY, RUNNING)
+        f"SELECT COUNT(*) FROM games WHERE (channel_id = ? OR {MIRRORED} channel_id = ?)) AND status IN (?, ?)",
+        (channel_id, channel_id, LOBBY, RUNNING),
     ) as cursor:
         (count,) = await cursor.fetchone()
     return count
@@ -315,7 +318,11 @@ async def open_count(conn: Connection) -> int:
 
 
 async def in_server(conn: Connection, guild_id: int, statuses: tuple[str, ...]) -> list[int]:
-    return await _ids(conn, f"guild_id = ? AND status IN ({','.join('?' * len(statuses))})", (guild_id, *statuses))
+    """The server's games in these statuses: its own, and those mirrored in it."""
+    marks = ",".join("?" * len(statuses))
+    return await _ids(
+        conn, f"(guild_id = ? OR {MIRRORED} guild_id = ?)) AND status IN ({marks})", (guild_id, guild_id, *statuses)
+    )
 
 
 async def latest_finished(conn: Connection, guild_id: int, limit: int) -> list[int]:
@@ -332,12 +339,35 @@ async def open_games_of(conn: Connection, user_id: int, guild_id: int | None = N
     clause = "status IN (?, ?) AND id IN (SELECT game_id FROM players WHERE user_id = ? AND left_seat IS NULL)"
     params: tuple[Any, ...] = (LOBBY, RUNNING, user_id)
     if guild_id is not None:
-        clause, params = clause + " AND guild_id = ?", (*params, guild_id)
+        clause, params = clause + f" AND (guild_id = ? OR {MIRRORED} guild_id = ?))", (*params, guild_id, guild_id)
     return await _ids(conn, clause, params)
 
 
 async def in_thread(conn: Connection, thread_id: int) -> list[int]:
-    return await _ids(conn, "thread_id = ?", (thread_id,))
+    """The game played in this thread: its own, or a mirror's."""
+    return await _ids(conn, f"thread_id = ? OR {MIRRORED} thread_id = ?)", (thread_id, thread_id))
+
+
+async def add_mirror(conn: Connection, game_id: int, guild_id: int, channel_id: int) -> None:
+    await conn.execute(
+        "INSERT INTO game_mirrors (game_id, guild_id, channel_id) VALUES (?,?,?)", (game_id, guild_id, channel_id)
+    )
+
+
+async def mirrors_of(conn: Connection, game_id: int) -> list[Mirror]:
+    """The servers where the game is mirrored, in the order of their ids."""
+    async with conn.execute(
+        "SELECT guild_id, channel_id, lobby_message_id, thread_id FROM game_mirrors WHERE game_id = ? ORDER BY guild_id",
+        (game_id,),
+    ) as cursor:
+        return [Mirror(*row) for row in await cursor.fetchall()]
+
+
+async def attach_mirror(conn: Connection, game_id: int, guild_id: int, thread_id: int, lobby_message_id: int) -> None:
+    await conn.execute(
+        "UPDATE game_mirrors SET thread_id = ?, lobby_message_id = ? WHERE game_id = ? AND guild_id = ?",
+        (thread_id, lobby_message_id, game_id, guild_id),
+    )
 
 
 async def running_games_of(conn: Connection, user_id: int) -> list[int]:

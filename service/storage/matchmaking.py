@@ -1,21 +1,25 @@
-"""Queues (``queue_entries``), ready checks (``ready_checks``) and who each matched
-(``ready_check_players``): every statement on them."""
+"""Queues (``queue_entries``), the servers sharing theirs (``matchmaking_servers``), ready checks
+(``ready_checks``), who each matched (``ready_check_players``) and where each is posted
+(``ready_check_posts``): every statement on them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from service.models import Mirror
 from service.storage.store import Connection
 
 WAITING, READY, OPENED = "waiting", "ready", "opened"
 # How a check ends without a game: someone did not answer in time, said not now, or the game could not open.
 LAPSED, DECLINED, FAILED = "lapsed", "declined", "failed"
+SHARED = 0  # the queues' server id for the queues shared among servers
 
 
 @dataclass(frozen=True)
 class Queue:
-    """Where players wait for one kind of game: a ruleset, a speed and a seat count, in one server."""
+    """Where players wait for one kind of game: a ruleset, a speed and a seat count, in one server
+    (``guild_id``) or in the servers sharing their queues (``SHARED``)."""
 
     ruleset: str
     speed: str
@@ -28,6 +32,7 @@ class Entry:
     user_id: int
     name: str
     queue: Queue
+    guild_id: int  # where he queued (his queue's server, unless it is shared)
     channel_id: int
     rating: float
     queued_at: float  # his place in the queue
@@ -39,8 +44,7 @@ class Entry:
 class Check:
     id: int
     queue: Queue
-    channel_id: int
-    message_id: int | None
+    channel_id: int  # where its game opens: the channel of the player waiting longest
     created_at: float
     expires_at: float
     status: str
@@ -54,6 +58,7 @@ class Member:
 
     user_id: int
     name: str
+    guild_id: int
     channel_id: int
     rating: float
     queued_at: float
@@ -62,11 +67,21 @@ class Member:
     ready_at: float | None = None
 
 
+@dataclass(frozen=True)
+class CheckPost:
+    """A ready check's post in one channel its players queued from (``message_id`` once posted)."""
+
+    channel_id: int
+    guild_id: int
+    message_id: int | None = None
+
+
 def _entry(row) -> Entry:
     return Entry(
         row["user_id"],
         row["name"],
         Queue(row["ruleset"], row["speed"], row["seats"], row["guild_id"]),
+        row["home_guild_id"],
         row["channel_id"],
         row["rating"],
         row["queued_at"],
@@ -80,7 +95,6 @@ def _check(row) -> Check:
         row["id"],
         Queue(row["ruleset"], row["speed"], row["seats"], row["guild_id"]),
         row["channel_id"],
-        row["message_id"],
         row["created_at"],
         row["expires_at"],
         row["status"],
@@ -93,15 +107,25 @@ async def enqueue(conn: Connection, entry: Entry) -> bool:
     """Put him in the queue; one already there keeps his place and gets the new expiry. True: new."""
     q = entry.queue
     async with conn.execute(
-        """UPDATE queue_entries SET expires_at = ?, channel_id = ?, name = ?
+        """UPDATE queue_entries SET expires_at = ?, home_guild_id = ?, channel_id = ?, name = ?
            WHERE user_id = ? AND ruleset = ? AND speed = ? AND seats = ? AND guild_id = ?""",
-        (entry.expires_at, entry.channel_id, entry.name, entry.user_id, q.ruleset, q.speed, q.seats, q.guild_id),
+        (
+            entry.expires_at,
+            entry.guild_id,
+            entry.channel_id,
+            entry.name,
+            entry.user_id,
+            q.ruleset,
+            q.speed,
+            q.seats,
+            q.guild_id,
+        ),
     ) as cursor:
         if cursor.rowcount:
             return False
     await conn.execute(
-        """INSERT INTO queue_entries (user_id, ruleset, speed, seats, guild_id, name, channel_id, rating,
-               queued_at, expires_at, missed) VALUES (?,?,?,?,?,?,?,?,?,?,?)""",
+        """INSERT INTO queue_entries (user_id, ruleset, speed, seats, guild_id, name, home_guild_id, channel_id,
+               rating, queued_at, expires_at, missed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)""",
         (
             entry.user_id,
             q.ruleset,
@@ -109,6 +133,7 @@ async def enqueue(conn: Connection, entry: Entry) -> bool:
             q.seats,
             q.guild_id,
             entry.name,
+            entry.guild_id,
             entry.channel_id,
             entry.rating,
             entry.queued_at,
@@ -167,12 +192,84 @@ async def add_check(conn: Connection, check: Check, members: Sequence[Member]) -
         (made,) = await cursor.fetchone()
     for m in members:
         await conn.execute(
-            """INSERT INTO ready_check_players (check_id, user_id, name, channel_id, rating, queued_at, expires_at,
-               missed) VALUES (?,?,?,?,?,?,?,?)""",
-            (made, m.user_id, m.name, m.channel_id, m.rating, m.queued_at, m.expires_at, m.missed),
+            """INSERT INTO ready_check_players (check_id, user_id, name, guild_id, channel_id, rating, queued_at,
+               expires_at, missed) VALUES (?,?,?,?,?,?,?,?,?)""",
+            (made, m.user_id, m.name, m.guild_id, m.channel_id, m.rating, m.queued_at, m.expires_at, m.missed),
         )
         await remove(conn, m.user_id, q)
+    for channel_id, guild_id in dict.fromkeys((m.channel_id, m.guild_id) for m in members):
+        await conn.execute(
+            "INSERT INTO ready_check_posts (check_id, channel_id, guild_id) VALUES (?,?,?)",
+            (made, channel_id, guild_id),
+        )
     return made
+
+
+async def posts(conn: Connection, check_id: int) -> list[CheckPost]:
+    """Where the check is posted: each channel its players queued from, the game's first."""
+    async with conn.execute(
+        "SELECT p.channel_id, p.guild_id, p.message_id FROM ready_check_posts p JOIN ready_checks c ON c.id = p.check_id "
+        "WHERE p.check_id = ? ORDER BY p.channel_id <> c.channel_id, p.channel_id",
+        (check_id,),
+    ) as cursor:
+        return [CheckPost(*row) for row in await cursor.fetchall()]
+
+
+async def set_posted(conn: Connection, check_id: int, channel_id: int, message_id: int) -> None:
+    await conn.execute(
+        "UPDATE ready_check_posts SET message_id = ? WHERE check_id = ? AND channel_id = ?",
+        (message_id, check_id, channel_id),
+    )
+
+
+async def mirrored_homes(
+    conn: Connection, game_ids: Sequence[int], user_id: int | None = None
+) -> dict[tuple[int, int], Mirror]:
+    """Who among these games' players (or ``user_id`` alone) plays from a server the game is mirrored in,
+    having queued there: the mirror, by game and user."""
+    if not game_ids:
+        return {}
+    marks = ",".join("?" * len(game_ids))
+    whose, params = ("AND p.user_id = ?", (*game_ids, user_id)) if user_id is not None else ("", tuple(game_ids))
+    async with conn.execute(
+        f"""SELECT c.game_id, p.user_id, m.guild_id, m.channel_id, m.lobby_message_id, m.thread_id
+            FROM ready_check_players p JOIN ready_checks c ON c.id = p.check_id
+            JOIN game_mirrors m ON m.game_id = c.game_id AND m.guild_id = p.guild_id
+            WHERE c.game_id IN ({marks}) {whose}""",
+        params,
+    ) as cursor:
+        return {(r[0], r[1]): Mirror(*r[2:]) for r in await cursor.fetchall()}
+
+
+async def shared_servers(conn: Connection, guild_ids: Sequence[int]) -> set[int]:
+    """Those of these servers whose players wait in the shared queues."""
+    if not guild_ids:
+        return set()
+    marks = ",".join("?" * len(guild_ids))
+    async with conn.execute(
+        f"SELECT guild_id FROM matchmaking_servers WHERE shared = 1 AND guild_id IN ({marks})", tuple(guild_ids)
+    ) as cursor:
+        return {row[0] for row in await cursor.fetchall()}
+
+
+async def set_shared(conn: Connection, guild_id: int, shared: bool, set_by: int, now: float) -> None:
+    """The server's choice; its players waiting move to the queues they now wait in, keeping their
+    places (one already waiting there, from another server, keeps that place instead)."""
+    await conn.execute(
+        "INSERT INTO matchmaking_servers (guild_id, shared, set_by, set_at) VALUES (?,?,?,?) ON CONFLICT (guild_id) "
+        "DO UPDATE SET shared = excluded.shared, set_by = excluded.set_by, set_at = excluded.set_at",
+        (guild_id, int(shared), set_by, now),
+    )
+    to = SHARED if shared else guild_id
+    await conn.execute(
+        """DELETE FROM queue_entries WHERE home_guild_id = ? AND guild_id <> ? AND EXISTS (
+               SELECT 1 FROM queue_entries t WHERE t.user_id = queue_entries.user_id AND t.ruleset = queue_entries.ruleset
+               AND t.speed = queue_entries.speed AND t.seats = queue_entries.seats AND t.guild_id = ?)""",
+        (guild_id, to, to),
+    )
+    await conn.execute(
+        "UPDATE queue_entries SET guild_id = ? WHERE home_guild_id = ? AND guild_id <> ?", (to, guild_id, to)
+    )
 
 
 async def check_by_id(conn: Connection, check_id: int) -> Check | None:
@@ -202,6 +299,7 @@ async def members(conn: Connection, check_id: int) -> list[Member]:
             Member(
                 r["user_id"],
                 r["name"],
+                r["guild_id"],
                 r["channel_id"],
                 r["rating"],
                 r["queued_at"],
@@ -238,11 +336,8 @@ async def note_game(conn: Connection, check_id: int, game_id: int) -> bool:
     return cursor.rowcount == 1
 
 
-async def set_told(conn: Connection, check_id: int, told: str, message_id: int | None) -> None:
-    await conn.execute(
-        "UPDATE ready_checks SET told = ?, message_id = COALESCE(?, message_id) WHERE id = ?",
-        (told, message_id, check_id),
-    )
+async def set_told(conn: Connection, check_id: int, told: str) -> None:
+    await conn.execute("UPDATE ready_checks SET told = ? WHERE id = ?", (told, check_id))
 
 
 async def engaged(conn: Connection, user_id: int, open_statuses: Sequence[str]) -> int:

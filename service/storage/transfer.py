@@ -44,6 +44,9 @@ TABLES = (
     ("queue_entries", "user_id, ruleset, speed, seats, guild_id", None),
     ("ready_checks", "id", None),
     ("ready_check_players", "check_id, user_id", None),
+    ("ready_check_posts", "check_id, channel_id", None),
+    ("matchmaking_servers", "guild_id", None),
+    ("game_mirrors", "game_id, guild_id", "game_id"),
 )
 LEFT_BEHIND = ("claims",)  # which process holds which game: the new database's bots take them afresh
 PACKED = {"history": ("payload", "events", "state_after")}  # service.storage.packing's bytes (old rows: JSON text)

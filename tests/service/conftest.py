@@ -75,9 +75,9 @@ class ListSink:
         if all((told.tournament.id, told.step) != (news.tournament.id, news.step) for told in self.tournaments_told):
             self.tournaments_told.append(news)
 
-    async def show_ready_check(self, check, members) -> int:
-        self.checks_shown.append((check, members))
-        return check.message_id or 1000 + check.id
+    async def show_ready_check(self, check, members, post) -> int:
+        self.checks_shown.append((check, members, post))
+        return post.message_id or 1000 * check.id + post.channel_id
 
     def kinds(self) -> list[str]:
         return [a.kind for a in self.posted]

@@ -24,7 +24,9 @@ async def queue(env, actor, *, ruleset="siege", speed="daily", seats=2):
 
 
 def entry(user: int, rating: float, queued_at: float) -> Entry:
-    return Entry(user, f"P{user}", Queue("siege", "daily", 2, GUILD), CHANNEL, rating, queued_at, queued_at + 1e6)
+    return Entry(
+        user, f"P{user}", Queue("siege", "daily", 2, GUILD), GUILD, CHANNEL, rating, queued_at, queued_at + 1e6
+    )
 
 
 def test_the_longest_waiting_is_matched_first_with_the_nearest_rating():
@@ -48,7 +50,7 @@ async def test_a_full_queue_makes_a_ready_check_and_all_ready_start_the_game(env
     assert second.check is not None and second.check.status == WAITING
     check = second.check
     assert check.expires_at == env.clock.now() + READY_SECONDS and check.channel_id == CHANNEL
-    assert await mm.entries(ALICE.user_id) == []  # out of the queue while the check is on
+    assert await mm.entries(ALICE.user_id, GUILD) == []  # out of the queue while the check is on
     with pytest.raises(NotAllowed, match="not yours"):
         await mm.ready(check.id, CAROL)
     after = await mm.ready(check.id, ALICE)
@@ -82,7 +84,7 @@ async def test_who_does_not_answer_in_an_hour_goes_to_the_end_of_the_queue(env):
     members = (await mm.check(again.id))[1]
     assert [m.user_id for m in members] == [BOB.user_id, CAROL.user_id]  # the first two in the queue now
     assert members[0].queued_at < members[1].queued_at  # Bob kept his place
-    [alice] = await mm.entries(ALICE.user_id)
+    [alice] = await mm.entries(ALICE.user_id, GUILD)
     assert alice.queued_at == env.clock.now()  # Alice went to the end
 
 
@@ -91,11 +93,11 @@ async def test_entries_lapse_after_a_day_and_cancel_gives_up_places_and_checks(e
     await queue(env, ALICE)
     env.clock.advance(ENTRY_SECONDS)
     await mm.sweep()
-    assert await mm.entries(ALICE.user_id) == []
+    assert await mm.entries(ALICE.user_id, GUILD) == []
     await queue(env, ALICE, ruleset="fortress")
     await queue(env, ALICE, ruleset="gra", seats=3)
     assert await mm.cancel(ALICE, GUILD) == 2
-    assert await mm.entries(ALICE.user_id) == []
+    assert await mm.entries(ALICE.user_id, GUILD) == []
     await queue(env, ALICE)
     alice_place = env.clock.now()
     env.clock.advance(60)
@@ -103,9 +105,9 @@ async def test_entries_lapse_after_a_day_and_cancel_gives_up_places_and_checks(e
     await mm.ready(check.id, BOB)
     assert await mm.cancel(BOB, GUILD) == 1  # answered or not, he leaves the check
     assert (await mm.check(check.id))[0].status == DECLINED
-    [alice] = await mm.entries(ALICE.user_id)
+    [alice] = await mm.entries(ALICE.user_id, GUILD)
     assert alice.queued_at == alice_place  # she keeps her place: not her doing
-    assert await mm.entries(BOB.user_id) == []
+    assert await mm.entries(BOB.user_id, GUILD) == []
 
 
 async def test_a_player_holds_at_most_a_few_queue_places(env):
@@ -115,7 +117,7 @@ async def test_a_player_holds_at_most_a_few_queue_places(env):
         await queue(env, ALICE, ruleset=ruleset)
     with pytest.raises(GameError, match=f"already wait in or play {MOST_ENGAGED} games"):
         await queue(env, ALICE, ruleset=rulesets[MOST_ENGAGED])
-    assert len(await env.master.matchmaking.entries(ALICE.user_id)) == MOST_ENGAGED
+    assert len(await env.master.matchmaking.entries(ALICE.user_id, GUILD)) == MOST_ENGAGED
     renewed = await queue(env, ALICE, ruleset="siege")  # the same queue again: the place renewed
     assert not renewed.new
 
@@ -127,7 +129,7 @@ async def test_bad_requests_are_refused(env):
         await queue(env, ALICE, seats=3)
     with pytest.raises(GameError, match="unknown game 'chess'"):
         await queue(env, ALICE, ruleset="chess")
-    assert await env.master.matchmaking.entries(ALICE.user_id) == []
+    assert await env.master.matchmaking.entries(ALICE.user_id, GUILD) == []
 
 
 async def test_a_pending_check_and_a_queue_survive_a_restart(env):
@@ -138,7 +140,7 @@ async def test_a_pending_check_and_a_queue_survive_a_restart(env):
     await env.master.matchmaking.ready(check.id, ALICE)
     await env.restart()
     mm = env.master.matchmaking
-    assert [e.user_id for e in await mm.entries(CAROL.user_id)] == [CAROL.user_id]
+    assert [e.user_id for e in await mm.entries(CAROL.user_id, GUILD)] == [CAROL.user_id]
     opened = await mm.ready(check.id, BOB)
     assert opened.status == OPENED
 
@@ -157,8 +159,8 @@ async def test_a_second_lapse_in_a_row_takes_a_player_out_of_the_queue(env):
     await mm.ready(second.id, ALICE)
     env.clock.advance(READY_SECONDS)
     await mm.sweep()
-    assert await mm.entries(BOB.user_id) == []  # twice: out
-    assert [e.user_id for e in await mm.entries(ALICE.user_id)] == [ALICE.user_id]
+    assert await mm.entries(BOB.user_id, GUILD) == []  # twice: out
+    assert [e.user_id for e in await mm.entries(ALICE.user_id, GUILD)] == [ALICE.user_id]
 
 
 async def test_a_game_that_cannot_open_ends_its_check_and_everyone_keeps_his_place(env, monkeypatch):
@@ -192,7 +194,7 @@ async def test_a_game_that_cannot_open_ends_its_check_and_everyone_keeps_his_pla
         assert ended.status == FAILED and ended.game_id is not None
         assert (await env.master.games.get_game(ended.game_id)).row.status == "cancelled"
         for player in (ALICE, BOB):
-            [entry] = await mm.entries(player.user_id)
+            [entry] = await mm.entries(player.user_id, GUILD)
             assert entry.queued_at == places[player.user_id]
             await mm.cancel(player, GUILD)
 
@@ -212,4 +214,4 @@ async def test_a_channel_full_of_games_takes_no_queue(env):
         )
     with pytest.raises(GameError, match="already has 25 open games"):
         await queue(env, ALICE)
-    assert await env.master.matchmaking.entries(ALICE.user_id) == []
+    assert await env.master.matchmaking.entries(ALICE.user_id, GUILD) == []

@@ -9,7 +9,7 @@ import json
 
 import bot
 from service.clock import ManualClock
-from service.models import TimeSettings
+from service.models import Actor, TimeSettings
 from service.ops.languages import ServerLanguages
 from service.storage import history as stored_history
 from service.storage.store import open_store
@@ -19,6 +19,8 @@ from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, GUILD, HOUR, Env
 from tests.service.test_ratings import finished
 from tests.service.test_replacements import DAVE, seat_of
 from tests.service.test_server_maps import shipped_file
+
+ELSEWHERE, ERIN = 300, Actor(5, "Erin")
 
 
 async def a_busy_bot(location) -> Env:
@@ -56,6 +58,14 @@ async def a_busy_bot(location) -> Env:
             player, guild_id=GUILD, channel_id=7, ruleset="fortress", speed="daily", seats=2
         )
     await env.master.matchmaking.join(ALICE, guild_id=GUILD, channel_id=7, ruleset="gra", speed="fast", seats=3)
+    for server, player in ((GUILD, DAVE), (ELSEWHERE, ERIN)):  # queues shared: a game mirrored in another server
+        await env.master.matchmaking.share(server, True, ADMIN)
+        await env.master.matchmaking.join(
+            player, guild_id=server, channel_id=server + 1, ruleset="siege", speed="fast", seats=2
+        )
+    [(check, _)] = await env.master.matchmaking.pending_checks(ERIN.user_id, ELSEWHERE)
+    await env.master.matchmaking.ready(check.id, DAVE)
+    assert (await env.master.matchmaking.ready(check.id, ERIN)).game_id is not None
     async with env.db.transaction() as conn:  # a row from before history was deflated: plain JSON text
         await conn.execute("UPDATE history SET events = '[]' WHERE game_id = ? AND seq = 0", (running.id,))
     return env

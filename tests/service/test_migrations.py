@@ -8,6 +8,7 @@ import sqlite3
 import pytest
 
 from service.models import Actor
+from service.storage import matchmaking as rows
 from service.storage.errors import StoreError
 from service.storage.sqlite import MIGRATIONS, Database, SchemaTooNewError, available_migrations
 from service.storage.store import open_store
@@ -171,4 +172,34 @@ async def test_computers_of_a_retired_level_play_on_as_they_played_and_are_rated
         rulesets = await (await conn.execute("SELECT ruleset FROM ratings")).fetchall()
     assert [tuple(r) for r in levels] == [(1, "Easy"), (2, "standard"), (3, "Medium")]
     assert [r[0] for r in rated] == [2] and [r[0] for r in rulesets] == ["ranks"]
+    await db.close()
+
+
+async def test_queues_and_ready_checks_from_before_shared_queues_keep_their_server_and_post(places, tmp_path):
+    """Before 0027 a queue was one server's and a ready check had one post: both carry on as they were."""
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    db = await open_store(places.new(empty=True))
+    for step in sorted(db.migrations.glob("00[01]?_*.sql")) + sorted(db.migrations.glob("002[0-6]_*.sql")):
+        (folder / step.name).write_text(step.read_text())
+    await db.migrate(folder)
+    async with db.transaction() as conn:
+        await conn.execute(
+            """INSERT INTO queue_entries (user_id, ruleset, speed, seats, name, guild_id, channel_id, rating,
+                   queued_at, expires_at) VALUES (7, 'siege', 'daily', 2, 'Alice', 100, 200, 0, 1, 2)"""
+        )
+        await conn.execute(
+            """INSERT INTO ready_checks (id, ruleset, speed, seats, guild_id, channel_id, message_id, created_at,
+                   expires_at, status) VALUES (3, 'siege', 'daily', 2, 100, 200, 900, 1, 2, 'waiting')"""
+        )
+        await conn.execute(
+            """INSERT INTO ready_check_players (check_id, user_id, name, channel_id, rating, queued_at, expires_at)
+               VALUES (3, 8, 'Bob', 200, 0, 1, 2)"""
+        )
+    await db.migrate()
+    async with db.reading() as conn:
+        [entry] = await rows.entries_of(conn, 7)
+        assert (entry.queue.guild_id, entry.guild_id) == (100, 100)
+        assert await rows.posts(conn, 3) == [rows.CheckPost(200, 100, 900)]
+        assert [m.guild_id for m in await rows.members(conn, 3)] == [100]
     await db.close()

@@ -17,7 +17,10 @@ from tests.service.conftest import ALICE, BOB, CAROL
 
 async def posts_of(env, game, kind: str, payload: dict) -> list[Post]:
     posts = PostPresenter(
-        env.master.settings, env.master.history, Presenter(env.master.games, env.master.history, CpuPool(workers=0))
+        env.master.settings,
+        env.master.history,
+        Presenter(env.master.games, env.master.history, CpuPool(workers=0)),
+        env.master.lookup,
     )
     return await posts.posts(Announcement(1, game.id, kind, payload), game, shown=str, upload_limit=8 << 20)
 

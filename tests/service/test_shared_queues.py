@@ -1,0 +1,146 @@
+""" "Across servers: a queue may match players from different servers (servers opt in with
+`/config matchmaking`). Such a game is mirrored: each participating server gets its own thread for
+it" — the queues, the ready check's posts and the mirrored game, against a real database."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.errors import GameError, NotAllowed
+from service.models import Actor
+from service.ops.matchmaking import READY_SECONDS
+from service.storage.matchmaking import LAPSED, OPENED, READY, SHARED, Check, CheckPost
+from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL, GUILD
+from tests.service.test_posts import posts_of
+
+ELSEWHERE, ELSEWHERE_CHANNEL = 300, 301  # another server, and the channel its players queue from
+APART, APART_CHANNEL = 400, 401  # a server keeping its queues to itself
+
+
+async def queue(env, actor, guild, channel, ruleset="siege"):
+    return await env.master.matchmaking.join(
+        actor, guild_id=guild, channel_id=channel, ruleset=ruleset, speed="daily", seats=2
+    )
+
+
+async def sharing(env, *guilds):
+    for guild in guilds:
+        await env.master.matchmaking.share(guild, True, ADMIN)
+
+
+async def both_ready(env) -> Check:
+    """Alice of this server and Bob of the other, both sharing, matched and ready: their check."""
+    mm = env.master.matchmaking
+    await sharing(env, GUILD, ELSEWHERE)
+    await queue(env, ALICE, GUILD, CHANNEL)
+    check = (await queue(env, BOB, ELSEWHERE, ELSEWHERE_CHANNEL)).check
+    await mm.ready(check.id, ALICE)
+    return await mm.ready(check.id, BOB)
+
+
+async def test_players_of_servers_that_share_are_matched_and_their_game_is_mirrored(env):
+    mm = env.master.matchmaking
+    await sharing(env, GUILD, ELSEWHERE)
+    await queue(env, CAROL, APART, APART_CHANNEL)  # a server that does not share: never matched with them
+    await queue(env, ALICE, GUILD, CHANNEL)
+    check = (await queue(env, BOB, ELSEWHERE, ELSEWHERE_CHANNEL)).check
+    assert check is not None and check.queue.guild_id == SHARED
+    assert await mm.posts(check.id) == [CheckPost(CHANNEL, GUILD), CheckPost(ELSEWHERE_CHANNEL, ELSEWHERE)]
+    assert [c.id for c, _ in await mm.pending_checks(BOB.user_id, ELSEWHERE)] == [check.id]
+    assert await mm.pending_checks(BOB.user_id, GUILD) == []  # he queued from the other server
+    await mm.ready(check.id, ALICE)
+    opened = await mm.ready(check.id, BOB)
+    assert opened.status == OPENED
+    game = await env.master.games.get_game(opened.game_id)
+    assert (game.row.guild_id, game.row.channel_id) == (GUILD, CHANNEL)  # where the longest waiting queued
+    [mirror] = await env.master.games.mirrors(game.id)
+    assert (mirror.guild_id, mirror.channel_id, mirror.thread_id) == (ELSEWHERE, ELSEWHERE_CHANNEL, None)
+    assert [g.id for g in await env.master.lookup.list_games(ELSEWHERE)] == [game.id]
+    assert [g.id for g in await env.master.lookup.games_of(BOB.user_id, guild_id=ELSEWHERE)] == [game.id]
+    await env.master.lobby.attach_mirror(game.id, ELSEWHERE, thread_id=555, lobby_message_id=554)
+    found = await env.master.lookup.game_in_thread(555)
+    assert found is not None and found.id == game.id  # his orders from his server's thread reach the game
+    meant = await env.master.lookup.game_meant(user_id=BOB.user_id, guild_id=ELSEWHERE, channel_id=1, game_id=game.id)
+    assert meant.id == game.id
+    with pytest.raises(GameError, match="not in this server"):
+        await env.master.lookup.game_meant(user_id=CAROL.user_id, guild_id=APART, channel_id=1, game_id=game.id)
+    assert [e.queue.guild_id for e in await mm.entries(CAROL.user_id, APART)] == [APART]
+
+
+async def test_a_mirrored_game_is_rated_on_each_of_its_servers_boards(env):
+    game_id = (await both_ready(env)).game_id
+    await env.master.play.surrender(game_id, BOB)
+    for board in (GUILD, ELSEWHERE):
+        standings = await env.master.ratings.leaderboard("siege", board)
+        assert sorted(s.name for s in standings) == ["Alice", "Bob"], board
+    assert await env.master.ratings.leaderboard("siege", APART) == []
+
+
+async def test_a_server_that_stops_sharing_takes_its_waiting_players_back_keeping_their_places(env):
+    mm = env.master.matchmaking
+    await sharing(env, GUILD, ELSEWHERE)
+    await queue(env, ALICE, GUILD, CHANNEL)
+    [shared] = await mm.entries(ALICE.user_id, GUILD)
+    assert shared.queue.guild_id == SHARED
+    with pytest.raises(NotAllowed, match="server managers"):
+        await mm.share(GUILD, False, ALICE)
+    assert await mm.shared(GUILD)
+    await mm.share(GUILD, False, ADMIN)
+    [own] = await mm.entries(ALICE.user_id, GUILD)
+    assert own.queue.guild_id == GUILD and own.queued_at == shared.queued_at
+    assert (await queue(env, BOB, ELSEWHERE, ELSEWHERE_CHANNEL)).check is None  # no longer matched together
+    await mm.share(GUILD, True, ADMIN)  # sharing again: matched at once
+    assert [c.queue.guild_id for c, _ in await mm.pending_checks(ALICE.user_id, GUILD)] == [SHARED]
+
+
+async def test_leaving_is_per_server_and_a_lapse_returns_each_to_the_queue_his_server_has_now(env):
+    mm = env.master.matchmaking
+    await sharing(env, GUILD, ELSEWHERE)
+    await queue(env, ALICE, GUILD, CHANNEL, ruleset="fortress")
+    assert await mm.cancel(ALICE, ELSEWHERE) == 0  # he queued from the other server
+    check = (await queue(env, BOB, ELSEWHERE, ELSEWHERE_CHANNEL, ruleset="fortress")).check
+    await mm.ready(check.id, ALICE)
+    await mm.share(GUILD, False, ADMIN)  # while the check waits
+    env.clock.advance(READY_SECONDS)
+    await mm.sweep()
+    assert (await mm.check(check.id))[0].status == LAPSED
+    [alice] = await mm.entries(ALICE.user_id, GUILD)
+    assert alice.queue.guild_id == GUILD  # answered: his place kept, in his server's own queue now
+    [bob] = await mm.entries(BOB.user_id, ELSEWHERE)
+    assert bob.queue.guild_id == SHARED and bob.missed == 1
+    assert await mm.cancel(Actor(BOB.user_id, "Bob"), ELSEWHERE) == 1
+
+
+async def test_a_reminder_links_each_player_to_the_thread_of_the_server_he_plays_from(env):
+    game = await env.master.games.get_game((await both_ready(env)).game_id)
+    await env.master.lobby.attach_thread(game.id, thread_id=550, lobby_message_id=549)
+    await env.master.lobby.attach_mirror(game.id, ELSEWHERE, thread_id=555, lobby_message_id=554)
+    game = await env.master.games.get_game(game.id)
+    payload = {"turn": 1, "user_ids": [ALICE.user_id, BOB.user_id], "deadline_at": None}
+    alice, bob = await posts_of(env, game, "reminder", payload)
+    assert "<#550>" in alice.text and "<#555>" in bob.text
+
+
+async def test_a_game_shown_in_part_before_a_stop_is_shown_the_rest_after_it(env):
+    """Its card and thread made in the first server, the bot stopped before the other's: the next sweep
+    shows it in the other server, and the game starts."""
+    mm, shown = env.master.matchmaking, []
+
+    async def show(game):
+        if game.row.thread_id is None:
+            await env.master.lobby.attach_thread(game.id, thread_id=550, lobby_message_id=549)
+            shown.append(game.row.guild_id)
+            raise ConnectionError("the bot stopped before the mirror was shown")
+        for mirror in await env.master.games.mirrors(game.id):
+            if mirror.thread_id is None:
+                await env.master.lobby.attach_mirror(game.id, mirror.guild_id, thread_id=555, lobby_message_id=554)
+                shown.append(mirror.guild_id)
+        return game
+
+    mm.on_open.append(show)
+    check = await both_ready(env)
+    assert check.status == READY
+    await mm.sweep()
+    check = (await mm.check(check.id))[0]
+    assert check.status == OPENED and shown == [GUILD, ELSEWHERE]
+    assert (await env.master.games.get_game(check.game_id)).row.status == "running"
