@@ -99,11 +99,26 @@ class DiscordAnnouncer:
 
     async def deliver(self, announcement: Announcement) -> None:
         """Post it; a deleted game or thread, or a server the bot left, will never work: give up. A
-        post Discord refuses for a permission the bot lacks is held back (``Blocked``) until it has it."""
+        post Discord refuses for a permission the bot lacks is held back (``Blocked``) until it has it.
+        The servers the game is mirrored in get it even when its own thread cannot (the game goes on
+        there)."""
         try:
             game = await self.service.master.games.get_game(announcement.game_id)
         except GameNotFound as err:
             raise Undeliverable(str(err)) from err
+        try:
+            posts = await self._at_home(announcement, game)
+        except (Blocked, Undeliverable):
+            await self._mirror(announcement, game)
+            raise
+        await self._mirror(announcement, game)
+        if game.row.held_for is not None and any(post.dm is None for post in posts):
+            await self.service.master.timekeeping.release(game.id)  # a post got through: the clock runs again
+        if announcement.kind != Reminder.kind:  # the card shows the game as it is now, once the posts are out
+            self.cards.refresh_later(game.id)
+
+    async def _at_home(self, announcement: Announcement, game: Game) -> list[Post]:
+        """The announcement's posts in the game's own thread, and its direct messages; the posts made."""
         try:
             channel = await fetch_game_channel(self.client, game.row.thread_id or game.row.channel_id)
             with using(await server_language(self.client, game.row.guild_id)):
@@ -126,11 +141,7 @@ class DiscordAnnouncer:
             raise
         except discord.NotFound as err:
             raise Undeliverable(str(err)) from err
-        await self._mirror(announcement, game)
-        if game.row.held_for is not None and any(post.dm is None for post in posts):
-            await self.service.master.timekeeping.release(game.id)  # a post got through: the clock runs again
-        if announcement.kind != Reminder.kind:  # the card shows the game as it is now, once the posts are out
-            self.cards.refresh_later(game.id)
+        return posts
 
     async def _mirror(self, announcement: Announcement, game: Game) -> None:
         """The announcement's public posts in the game's thread in each server it is mirrored in, in
@@ -325,7 +336,11 @@ class DiscordAnnouncer:
             await dm.send(post.text, nonce=f"a{a.id}u{to.index}")
         except discord.Forbidden:
             log.info("user %s does not accept DMs; reminder refused", to.user_id)
-            if await settings.dm_refused(to.user_id):
+            if await settings.dm_refused(to.user_id):  # said in his own server's thread of the game
+                homes = await self.service.master.lookup.mirrored_homes([game.id], to.user_id)
+                home = homes.get((game.id, to.user_id))
+                if home is not None and home.thread_id is not None:
+                    channel = await fetch_game_channel(self.client, home.thread_id)
                 await self._post(
                     channel, a, game, self.service.posts.dm_refused(to.user_id, post), f"a{a.id}u{to.index}t"
                 )

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from cogs.common import USER_ERRORS, actor_of, fetch_game_channel, send_error, service_of
-from cogs.lobby import refresh_lobby, shows_games, thread_in
+from cogs.lobby import refresh_lobby, seen_in, shows_games
 from cogs.translator import RepliesInUsersLanguage, server_language
 from i18n import mark, ntr, tr, using
 from service.markup import COLOUR_EMOJI, player_name, when
@@ -221,12 +221,12 @@ class RematchButton(
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             game, new = await service.master.lobby.rematch(self.game_id, actor_of(interaction))
-            if new:  # its card and thread, and the same in each server the game was mirrored in
-                game = await shows_games(interaction.client, service)(game)
+            if new or game.row.thread_id is not None:  # its card and thread, and the same in each server the
+                game = await shows_games(interaction.client, service)(game)  # game was mirrored in (what is missing)
         except USER_ERRORS as err:
             await send_error(interaction, str(err))
             return
-        thread = await thread_in(service, game, interaction.guild_id)
+        thread, _ = await seen_in(service, game, interaction.guild_id)
         where = f"<#{thread}>" if thread else tr("its thread is being opened")
         text = (
             tr(

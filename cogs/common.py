@@ -96,7 +96,10 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     """The user, with Manage Server deciding whether he may administer every game of the server."""
     permissions = interaction.permissions
     return Actor(
-        interaction.user.id, interaction.user.display_name, is_admin=bool(permissions and permissions.manage_guild)
+        interaction.user.id,
+        interaction.user.display_name,
+        is_admin=bool(permissions and permissions.manage_guild),
+        guild_id=interaction.guild_id,
     )
 
 

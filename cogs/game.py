@@ -26,7 +26,7 @@ from cogs.common import (
 )
 from cogs.create import creation_group
 from cogs.embeds import game_embed
-from cogs.lobby import post_lobby, refresh_lobby
+from cogs.lobby import post_lobby, refresh_lobby, seen_in
 from i18n import level_title, ntr, tr, using
 from service.errors import GameError
 from service.models import LOBBY, RUNNING, Game
@@ -169,7 +169,8 @@ class GameCog(ThinksFirst, commands.GroupCog, group_name="game", group_descripti
             return
         lines = []
         for game in games[:25]:
-            where = f"<#{game.row.thread_id}>" if game.row.thread_id else f"<#{game.row.channel_id}>"
+            thread, channel = await seen_in(self.service, game, interaction.guild_id)  # its own thread here
+            where = f"<#{thread or channel}>"
             state = tr("lobby") if game.row.status == LOBBY else self.presenter.turn_label(game).lower()
             players = ntr("{n} player", "{n} players", len(game.players))
             lines.append(f"**#{game.id}** {self.presenter.title(game)} — {state}, {players} — {where}")

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.common import ThinksFirst, actor_of, client_cards, fetch_game_channel, fitted, lacking
+from cogs.lobby import seen_in
 from i18n import LANGUAGES, language_name, set_language, tr
 from service.ops.seasons import LONGEST_DAYS
 from service.posts import permission_names
@@ -34,7 +35,12 @@ class ConfigCog(
     @app_commands.command(name="check", description="What the bot lacks in each channel with games here")
     async def check(self, interaction: discord.Interaction) -> None:
         games = await self.lookup.list_games(interaction.guild_id or 0)
-        places = sorted({game.row.thread_id or game.row.channel_id for game in games})
+        places = sorted(
+            {
+                thread or channel
+                for thread, channel in [await seen_in(self.service, g, interaction.guild_id) for g in games]
+            }
+        )
         if interaction.channel_id is not None and interaction.channel_id not in places:
             places.insert(0, interaction.channel_id)  # where games would be opened next
         lines = [await self._lacks(place) for place in places]

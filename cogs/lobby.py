@@ -19,6 +19,7 @@ from cogs.common import (
     USER_ERRORS,
     GameChannel,
     actor_of,
+    client_cards,
     client_service,
     fetch_game_channel,
     lacking,
@@ -84,12 +85,14 @@ class LobbyButton(
         except USER_ERRORS as err:
             await send_error(interaction, str(err))
             return
-        with using(await server_language(interaction.client, game.row.guild_id)):  # everyone sees the card
+        with using(await server_language(interaction.client, interaction.guild_id)):  # everyone here sees the card
             embed, view = game_embed(game, service.presenter), await card_view(service, game)
             if interaction.response.is_done():
                 await interaction.edit_original_response(embed=embed, view=view)
             else:
                 await interaction.response.edit_message(embed=embed, view=view)
+        if await service.master.games.mirrors(game.id):  # its cards in the other servers follow
+            client_cards(interaction.client).refresh_later(game.id)
 
 
 async def post_lobby(
@@ -159,13 +162,14 @@ def shows_games(client: discord.Client, service: GameService) -> Callable[[Game]
     return show
 
 
-async def thread_in(service: GameService, game: Game, guild_id: int | None) -> int | None:
-    """The game's thread as this server has it: its own, or its mirror's there (None before it is made)."""
+async def seen_in(service: GameService, game: Game, guild_id: int | None) -> tuple[int | None, int]:
+    """The game's thread (None until it is made) and channel as this server has them: its own, or
+    those of its mirror there (a game of players matched across servers)."""
     if guild_id != game.row.guild_id:
         for mirror in await service.master.games.mirrors(game.id):
             if mirror.guild_id == guild_id:
-                return mirror.thread_id
-    return game.row.thread_id
+                return mirror.thread_id, mirror.channel_id
+    return game.row.thread_id, game.row.channel_id
 
 
 async def _remove(message: discord.Message) -> None:

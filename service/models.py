@@ -16,11 +16,13 @@ TIME_MODES = ("round", "bank", "increment", "none")
 
 @dataclass(frozen=True)
 class Actor:
-    """Who asks: a Discord user, and whether he may administer every game of the server."""
+    """Who asks: a Discord user, and whether he may administer every game of the server (``guild_id``:
+    the server he asks in, where that holds; None for the bot's own actors)."""
 
     user_id: int
     name: str = ""
     is_admin: bool = False
+    guild_id: int | None = None
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,13 @@ CREATE TABLE game_mirrors (
     thread_id INTEGER,
     PRIMARY KEY (game_id, guild_id)
 );
+-- Who plays a mirrored game from a server it is mirrored in (his thread, his links are there).
+CREATE TABLE game_mirror_players (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL,
+    guild_id INTEGER NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+);
 CREATE INDEX game_mirrors_by_thread ON game_mirrors (thread_id);
 CREATE INDEX game_mirrors_by_guild ON game_mirrors (guild_id);
 CREATE INDEX game_mirrors_by_channel ON game_mirrors (channel_id);

@@ -345,8 +345,17 @@ class Games:
 
     @staticmethod
     def require_manager(game: Game, actor: Actor) -> None:
-        if actor.user_id != game.row.creator_id and not actor.is_admin:
-            raise NotAllowed(tr("only the creator of game #{number} or a server manager can do that", number=game.id))
+        """Its creator, or a manager of the server it was opened in (not of one it is mirrored in)."""
+        if actor.user_id == game.row.creator_id or (actor.is_admin and actor.guild_id in (None, game.row.guild_id)):
+            return
+        if actor.is_admin:
+            raise NotAllowed(
+                tr(
+                    "game #{number} was opened in another server: only its creator or that server's managers can do that",
+                    number=game.id,
+                )
+            )
+        raise NotAllowed(tr("only the creator of game #{number} or a server manager can do that", number=game.id))
 
     def require_seat_in_game(self, game: Game, actor: Actor) -> int:
         """The actor's seat in a running game he is still part of."""

@@ -113,6 +113,14 @@ def counts_text(counts: Sequence[int]) -> str:
     return tr("{some} or {last}", some=joined(counts[:-1]), last=counts[-1])
 
 
+class _Rematched(Exception):
+    """The game's rematch was opened meanwhile (by another process): that one is the rematch."""
+
+    def __init__(self, game_id: int):
+        super().__init__(game_id)
+        self.game_id = game_id
+
+
 class Lobby:
     def __init__(self, games: Games):
         self.games = games
@@ -132,12 +140,12 @@ class Lobby:
         seed: int | None = None,
         rated: bool = True,
         noted: Callable[[Connection, int], Awaitable[None]] | None = None,
-        mirrors: Sequence[Mirror] = (),
+        mirrors: Mapping[Mirror, Sequence[int]] | None = None,
     ) -> Game:
         """A new lobby, with its creator seated in it. ``noted``: told the new game's id in the
         transaction that makes it, by whatever the game is made for (a stop can then never leave a game
         made and unrecorded). ``mirrors``: the other servers it is shown in (each channel, none of
-        them full), for players matched across servers."""
+        them full), each with the players who play it from there (matched across servers)."""
         rs = ruleset_named(self.rulesets, ruleset)
         options = rs.normalize_options(options)
         check_settings(time)
@@ -157,6 +165,7 @@ class Lobby:
         now = self.clock.now()
         seed = secrets.randbits(48) if seed is None else seed
         async with self.db.transaction() as conn:
+            mirrors = mirrors or {}
             for channel in (channel_id, *(m.channel_id for m in mirrors)):
                 open_games = await rows.open_in_channel(conn, channel)
                 if open_games >= MAX_OPEN_GAMES_PER_CHANNEL:
@@ -177,8 +186,8 @@ class Lobby:
                 now=now,
             )
             await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
-            for mirror in mirrors:
-                await rows.add_mirror(conn, game_id, mirror.guild_id, mirror.channel_id)
+            for mirror, players in mirrors.items():
+                await rows.add_mirror(conn, game_id, mirror.guild_id, mirror.channel_id, players)
             if noted is not None:
                 await noted(conn, game_id)
         return await self.games.get_game(game_id)
@@ -265,7 +274,8 @@ class Lobby:
 
     async def rematch(self, game_id: int, actor: Actor) -> tuple[Game, bool]:
         """A new lobby for a finished game's players (computers at their levels) with its options, opened
-        by one of them (mirrored where the game was). Returns it and whether it is new: pressed again, by anyone, it is the same lobby."""
+        by one of them (mirrored where the game was). Returns it and whether it is new: pressed again, by
+        anyone (in any process), it is the same lobby."""
         old = await self.games.get_game(game_id)
         if old.row.status != FINISHED:
             raise WrongPhase(tr("game #{number} is not over yet", number=game_id))
@@ -274,20 +284,37 @@ class Lobby:
         async with self.games.lock(game_id):
             async with self.db.reading() as conn:
                 already = await rows.rematch_lobby(conn, game_id)
+                homes = await rows.mirrored_homes(conn, [game_id])
             if already is not None:
                 return await self.games.get_game(already), False
-            new = await self.create_game(
-                guild_id=old.row.guild_id,
-                channel_id=old.row.channel_id,
-                actor=actor,
-                ruleset=old.row.ruleset,
-                options=old.row.options,
-                time=rechosen(old.row.time),
-                min_players=old.row.min_players,
-                max_players=old.row.max_players,
-                rated=old.row.rated,
-                mirrors=[Mirror(m.guild_id, m.channel_id) for m in await self.games.mirrors(game_id)],
-            )
+            mirrors: dict[Mirror, list[int]] = {
+                Mirror(m.guild_id, m.channel_id): [] for m in await self.games.mirrors(game_id)
+            }
+            for (_, user_id), home in homes.items():
+                mirrors[Mirror(home.guild_id, home.channel_id)].append(user_id)
+
+            async def noted(conn: Connection, new_id: int) -> None:
+                await self.db.serialize(conn, f"rematch:{game_id}")  # pressed in two processes (two servers) at once
+                if (made := await rows.rematch_lobby(conn, game_id)) is not None:
+                    raise _Rematched(made)
+                await rows.mark_rematch(conn, new_id, game_id)
+
+            try:
+                new = await self.create_game(
+                    guild_id=old.row.guild_id,
+                    channel_id=old.row.channel_id,
+                    actor=actor,
+                    ruleset=old.row.ruleset,
+                    options=old.row.options,
+                    time=rechosen(old.row.time),
+                    min_players=old.row.min_players,
+                    max_players=old.row.max_players,
+                    rated=old.row.rated,
+                    noted=noted,
+                    mirrors=mirrors,
+                )
+            except _Rematched as made:
+                return await self.games.get_game(made.game_id), False
             others = [  # the game's own players, as it began: not who took a seat over during it
                 p
                 for p in sorted(old.players, key=lambda p: (p.seat is None, p.seat or 0, p.id))
@@ -298,7 +325,7 @@ class Lobby:
                 for player in others:
                     await self._insert_player(conn, game.id, player.user_id, player.name, ai_level=player.ai_level)
 
-            return await self.games.change(new.id, seat_the_others, rematch_of=game_id), True
+            return await self.games.change(new.id, seat_the_others), True
 
     async def attach_thread(self, game_id: int, *, thread_id: int | None, lobby_message_id: int | None) -> Game:
         """Remember where the game is played and which message carries its lobby buttons."""

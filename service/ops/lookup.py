@@ -7,7 +7,7 @@ from service.errors import GameError
 from service.models import CANCELLED, FINISHED, LOBBY, RUNNING, Game, Mirror, Reliability
 from service.ops.games import Games
 from service.storage import games as rows
-from service.storage import matchmaking, reliability
+from service.storage import reliability
 from service.storage.store import Connection
 
 
@@ -26,10 +26,11 @@ class Lookup:
 
     async def on_site(self, guild_id: int, finished: int) -> list[Game]:
         """A server's lobbies and running games and its ``finished`` latest finished ones, for its web
-        page: states unread, and no more read than it lists (the site reads on one thread)."""
+        page (its own: not those mirrored in it, whose pages are their own server's): states unread,
+        and no more read than it lists (the site reads on one thread)."""
 
         async def read(conn: Connection) -> list[int]:
-            return await rows.in_server(conn, guild_id, (LOBBY, RUNNING)) + await rows.latest_finished(
+            return await rows.in_server(conn, guild_id, (LOBBY, RUNNING), mirrored=False) + await rows.latest_finished(
                 conn, guild_id, finished
             )
 
@@ -49,7 +50,7 @@ class Lookup:
         """Who plays these games from another server than theirs, matched across servers: his server's
         mirror of the game (its thread is his), by game and user."""
         async with self.games.db.reading() as conn:
-            return await matchmaking.mirrored_homes(conn, game_ids, user_id)
+            return await rows.mirrored_homes(conn, game_ids, user_id)
 
     async def game_meant(
         self, *, user_id: int, guild_id: int | None, channel_id: int | None, game_id: int | None

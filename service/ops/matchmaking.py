@@ -275,7 +275,9 @@ class Matchmaking:
         now = self.clock.now()
         async with self._writing() as conn:
             for queue in await rows.full_queues(conn, now):
-                for group in matched(await rows.waiting(conn, queue, now), now):
+                for table in matched(await rows.waiting(conn, queue, now), now):
+                    # The game opens where the first of them queued (the table is made around another).
+                    group = sorted(table, key=lambda e: (e.queued_at, e.user_id))
                     check = Check(0, queue, group[0].channel_id, now, now + READY_SECONDS, WAITING, None, "")
                     members = [
                         Member(
@@ -376,14 +378,16 @@ class Matchmaking:
                 await self._end(conn, check, FAILED)
 
 
-def mirrors(matched: Sequence[Member]) -> list[Mirror]:
+def mirrors(matched: Sequence[Member]) -> dict[Mirror, list[int]]:
     """Where a game of players from several servers is mirrored: each server but the first player's
-    (where it opens), in the channel its first player queued from."""
+    (where it opens), in the channel its first player queued from, with the players from there."""
     found: dict[int, Mirror] = {}
+    players: dict[Mirror, list[int]] = {}
     for m in matched[1:]:
         if m.guild_id != matched[0].guild_id:
-            found.setdefault(m.guild_id, Mirror(m.guild_id, m.channel_id))
-    return list(found.values())
+            mirror = found.setdefault(m.guild_id, Mirror(m.guild_id, m.channel_id))
+            players.setdefault(mirror, []).append(m.user_id)
+    return players
 
 
 def matched(entries: Sequence[Entry], now: float) -> list[list[Entry]]:

@@ -8,6 +8,7 @@ the version read (``Conflict`` when another writer got there first), so two writ
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from i18n import tr
@@ -301,6 +302,10 @@ async def lobby_opened_since(
     return row[0] if row else None
 
 
+async def mark_rematch(conn: Connection, game_id: int, of: int) -> None:
+    await conn.execute("UPDATE games SET rematch_of = ? WHERE id = ?", (of, game_id))
+
+
 async def rematch_lobby(conn: Connection, game_id: int) -> int | None:
     """The lobby already opened as the rematch of this game."""
     async with conn.execute(
@@ -317,9 +322,11 @@ async def open_count(conn: Connection) -> int:
     return count
 
 
-async def in_server(conn: Connection, guild_id: int, statuses: tuple[str, ...]) -> list[int]:
-    """The server's games in these statuses: its own, and those mirrored in it."""
+async def in_server(conn: Connection, guild_id: int, statuses: tuple[str, ...], *, mirrored: bool = True) -> list[int]:
+    """The server's games in these statuses: its own, and (``mirrored``) those mirrored in it."""
     marks = ",".join("?" * len(statuses))
+    if not mirrored:
+        return await _ids(conn, f"guild_id = ? AND status IN ({marks})", (guild_id, *statuses))
     return await _ids(
         conn, f"(guild_id = ? OR {MIRRORED} guild_id = ?)) AND status IN ({marks})", (guild_id, guild_id, *statuses)
     )
@@ -348,10 +355,33 @@ async def in_thread(conn: Connection, thread_id: int) -> list[int]:
     return await _ids(conn, f"thread_id = ? OR {MIRRORED} thread_id = ?)", (thread_id, thread_id))
 
 
-async def add_mirror(conn: Connection, game_id: int, guild_id: int, channel_id: int) -> None:
+async def add_mirror(conn: Connection, game_id: int, guild_id: int, channel_id: int, players: Sequence[int]) -> None:
+    """The game shown in another server too, for ``players`` (who play it from there)."""
     await conn.execute(
         "INSERT INTO game_mirrors (game_id, guild_id, channel_id) VALUES (?,?,?)", (game_id, guild_id, channel_id)
     )
+    for user_id in players:
+        await conn.execute(
+            "INSERT INTO game_mirror_players (game_id, user_id, guild_id) VALUES (?,?,?)", (game_id, user_id, guild_id)
+        )
+
+
+async def mirrored_homes(
+    conn: Connection, game_ids: Sequence[int], user_id: int | None = None
+) -> dict[tuple[int, int], Mirror]:
+    """Who among these games' players (or ``user_id`` alone) plays from a server the game is mirrored
+    in: that mirror, by game and user."""
+    if not game_ids:
+        return {}
+    marks = ",".join("?" * len(game_ids))
+    whose, params = ("AND p.user_id = ?", (*game_ids, user_id)) if user_id is not None else ("", tuple(game_ids))
+    async with conn.execute(
+        f"""SELECT p.game_id, p.user_id, m.guild_id, m.channel_id, m.lobby_message_id, m.thread_id
+            FROM game_mirror_players p JOIN game_mirrors m ON m.game_id = p.game_id AND m.guild_id = p.guild_id
+            WHERE p.game_id IN ({marks}) {whose}""",
+        params,
+    ) as cursor:
+        return {(r[0], r[1]): Mirror(*r[2:]) for r in await cursor.fetchall()}
 
 
 async def mirrors_of(conn: Connection, game_id: int) -> list[Mirror]:

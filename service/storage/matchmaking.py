@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from service.models import Mirror
 from service.storage.store import Connection
 
 WAITING, READY, OPENED = "waiting", "ready", "opened"
@@ -220,25 +219,6 @@ async def set_posted(conn: Connection, check_id: int, channel_id: int, message_i
         "UPDATE ready_check_posts SET message_id = ? WHERE check_id = ? AND channel_id = ?",
         (message_id, check_id, channel_id),
     )
-
-
-async def mirrored_homes(
-    conn: Connection, game_ids: Sequence[int], user_id: int | None = None
-) -> dict[tuple[int, int], Mirror]:
-    """Who among these games' players (or ``user_id`` alone) plays from a server the game is mirrored in,
-    having queued there: the mirror, by game and user."""
-    if not game_ids:
-        return {}
-    marks = ",".join("?" * len(game_ids))
-    whose, params = ("AND p.user_id = ?", (*game_ids, user_id)) if user_id is not None else ("", tuple(game_ids))
-    async with conn.execute(
-        f"""SELECT c.game_id, p.user_id, m.guild_id, m.channel_id, m.lobby_message_id, m.thread_id
-            FROM ready_check_players p JOIN ready_checks c ON c.id = p.check_id
-            JOIN game_mirrors m ON m.game_id = c.game_id AND m.guild_id = p.guild_id
-            WHERE c.game_id IN ({marks}) {whose}""",
-        params,
-    ) as cursor:
-        return {(r[0], r[1]): Mirror(*r[2:]) for r in await cursor.fetchall()}
 
 
 async def shared_servers(conn: Connection, guild_ids: Sequence[int]) -> set[int]:

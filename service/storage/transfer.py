@@ -47,6 +47,7 @@ TABLES = (
     ("ready_check_posts", "check_id, channel_id", None),
     ("matchmaking_servers", "guild_id", None),
     ("game_mirrors", "game_id, guild_id", "game_id"),
+    ("game_mirror_players", "game_id, user_id", "game_id"),
 )
 LEFT_BEHIND = ("claims",)  # which process holds which game: the new database's bots take them afresh
 PACKED = {"history": ("payload", "events", "state_after")}  # service.storage.packing's bytes (old rows: JSON text)

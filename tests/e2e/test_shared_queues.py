@@ -5,12 +5,26 @@ posted there, plays from his own server's thread, and the other's posts reach hi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import discord
 
 from tests.e2e.conftest import button, decode_png
+from tests.e2e.test_lost_permissions import bot_sees
+from tests.fakediscord.models import SEND_MESSAGES_IN_THREADS, FakeChannel, FakeGuild, FakeUser
 
 
-async def test_a_game_across_two_servers_is_mirrored_in_each_thread_to_its_end(table):
+@dataclass
+class Mirrored:
+    other: FakeGuild  # the second server
+    dave: FakeUser  # its player
+    threads: dict[int, FakeChannel]  # the game's thread in each server, by the channel it opened in
+    home: dict[int, FakeChannel]  # each player's own thread, by user id
+
+
+async def mirrored_siege(table) -> Mirrored:
+    """Alice of the table's server and Dave of another, both sharing their queues, matched and ready:
+    their siege game, opened in both servers."""
     fake, here = table.fake, table.channel
     other = fake.add_guild("Elsewhere")
     there = other.channels[0]
@@ -20,7 +34,6 @@ async def test_a_game_across_two_servers_is_mirrored_in_each_thread_to_its_end(t
     for channel in (here, there):
         said = await fake.slash(table.mod, channel, "config matchmaking", shared=True)
         assert "with the players of every server that shares" in said.content, said.content
-
     await fake.slash(table.alice, here, "play queue", ruleset="siege", speed="daily")
     await fake.slash(dave, there, "play queue", ruleset="siege", speed="daily")
     checks = {}
@@ -33,15 +46,23 @@ async def test_a_game_across_two_servers_is_mirrored_in_each_thread_to_its_end(t
     await (await fake.click(table.alice, checks[here.id], button(checks[here.id], "Ready"))).settled()
     await fake.wait_for_message(lambda m: m.id == checks[there.id].id and f"✅ <@{table.alice.id}>" in m.content)
     await (await fake.click(dave, checks[there.id], button(checks[there.id], "Ready"))).settled()
-
     threads = {here.id: fake.threads(here)[-1], there.id: fake.threads(there)[-1]}
     for thread in threads.values():
         await fake.wait_for_message(lambda m, t=thread: m.channel_id == t.id and "has started" in m.content)
-    master = table.bot.service.master
-    [game] = await master.lookup.list_games(other.id)
-    home = {table.alice.id: threads[here.id], dave.id: threads[there.id]}
-    by_seat = sorted((table.alice, dave), key=lambda u: game.player_of(u.id).seat)
-    for turn, player in enumerate(by_seat, start=1):  # each plays from his own server's thread
+    return Mirrored(other, dave, threads, {table.alice.id: threads[here.id], dave.id: threads[there.id]})
+
+
+async def seats(table, game: Mirrored) -> list[FakeUser]:
+    """The two players, first seat first."""
+    [played] = await table.bot.service.master.lookup.list_games(game.other.id)
+    return sorted((table.alice, game.dave), key=lambda u: played.player_of(u.id).seat)
+
+
+async def test_a_game_across_two_servers_is_mirrored_in_each_thread_to_its_end(table):
+    fake, here = table.fake, table.channel
+    game = await mirrored_siege(table)
+    there, threads, home, dave = game.other.channels[0], game.threads, game.home, game.dave
+    for turn, player in enumerate(await seats(table, game), start=1):  # each plays from his own server's thread
         offered = await fake.autocomplete(player, home[player.id], "orders send", focused="text", value="")
         sent = await fake.slash(player, home[player.id], "orders send", text=offered[0]["value"])
         assert sent.content.startswith("Orders taken"), sent.content
@@ -51,7 +72,11 @@ async def test_a_game_across_two_servers_is_mirrored_in_each_thread_to_its_end(t
             )
             decode_png(moved.attachments[0].data)
     mine = await fake.slash(dave, there, "mygames")  # his link opens his own server's thread
-    assert f"channels/{other.id}/{threads[there.id].id})" in mine.content, mine.content
+    assert f"channels/{game.other.id}/{threads[there.id].id})" in mine.content, mine.content
+    listed = await fake.slash(dave, there, "game list")
+    assert f"<#{threads[there.id].id}>" in listed.content, listed.content
+    kick = await fake.slash(table.mod, home[dave.id], "admin cancel")  # a manager of the mirror's server only
+    assert "opened in another server" in kick.content, kick.content
     asked = await fake.slash(dave, home[dave.id], "game surrender")  # a button of a post in his thread
     await fake.click(dave, asked.message, button(asked.message, "Surrender"))
     for thread in threads.values():
@@ -78,3 +103,23 @@ async def test_a_game_across_two_servers_is_mirrored_in_each_thread_to_its_end(t
     again = fake.threads(there)[-1]
     assert again.id != threads[there.id].id and len(fake.threads(here)) == 2  # mirrored as the game was
     assert f"<#{again.id}>" in " ".join(m.content for m in rematch.messages), rematch.messages
+    cards = {channel.id: [m for m in fake.channel_messages(channel) if m.embeds][-1] for channel in (here, there)}
+    assert all(f"<@{dave.id}>" in str(card.embeds) for card in cards.values())
+    await (await fake.click(dave, cards[there.id], button(cards[there.id], "Leave"))).settled()
+    await fake.wait_for_message(lambda m: m.id == cards[here.id].id and f"<@{dave.id}>" not in str(m.embeds))
+
+
+async def test_a_thread_the_bot_cannot_post_in_holds_back_no_other_servers_posts(table):
+    """The game's own thread refuses the bot (an admin's slip there): its clock stops as any game's,
+    and the other server's thread still gets each post."""
+    fake = table.fake
+    game = await mirrored_siege(table)
+    fake.set_overwrite(table.channel, fake.bot_role(table.guild), deny=SEND_MESSAGES_IN_THREADS)
+    await bot_sees(table, send_messages_in_threads=False)
+    first = (await seats(table, game))[0]
+    offered = await fake.autocomplete(first, game.home[first.id], "orders send", focused="text", value="")
+    await fake.slash(first, game.home[first.id], "orders send", text=offered[0]["value"])
+    there = game.threads[game.other.channels[0].id]
+    await fake.wait_for_message(lambda m: m.channel_id == there.id and m.content.startswith("**Turn 1.**"))
+    here = game.threads[table.channel.id]
+    assert not any(m.content.startswith("**Turn 1.**") for m in fake.channel_messages(here))

@@ -11,6 +11,7 @@ from service.clock import ManualClock
 from service.models import Actor
 from service.runtime.claims import FAIRNESS, LEASE_SECONDS, OUTBOX, TOURNAMENT, WAKE
 from service.runtime.gameservice import GameService
+from service.storage import games as game_rows
 from service.storage import tournaments as tournament_rows
 from service.storage.games import open_count
 from service.storage.instancelock import AlreadyRunning
@@ -247,3 +248,23 @@ async def test_a_language_chosen_through_one_process_reaches_the_others_at_their
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_rematch_pressed_in_two_processes_at_once_opens_one_lobby(two, monkeypatch):
+    """A mirrored game's Rematch button is in two servers' threads, which two processes may serve."""
+    first, second = two
+    game = await first.new_game(ALICE, BOB)
+    await first.master.play.surrender(game.id, BOB)
+    marked = game_rows.mark_rematch
+
+    async def slowly(*args) -> None:  # each transaction holds its new lobby a while before marking it
+        await asyncio.sleep(0.2)
+        await marked(*args)
+
+    monkeypatch.setattr(game_rows, "mark_rematch", slowly)
+    (mine, new_mine), (his, new_his) = await asyncio.gather(
+        first.master.lobby.rematch(game.id, ALICE), second.master.lobby.rematch(game.id, BOB)
+    )
+    assert mine.id == his.id and sorted([new_mine, new_his]) == [False, True]
+    async with first.db.reading() as conn:
+        assert await open_count(conn) == 1

@@ -9,7 +9,8 @@ import pytest
 from service.errors import GameError, NotAllowed
 from service.models import Actor
 from service.ops.matchmaking import READY_SECONDS
-from service.storage.matchmaking import LAPSED, OPENED, READY, SHARED, Check, CheckPost
+from service.storage import matchmaking as rows
+from service.storage.matchmaking import LAPSED, OPENED, READY, SHARED, Check, CheckPost, Entry, Queue
 from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL, GUILD
 from tests.service.test_posts import posts_of
 
@@ -144,3 +145,55 @@ async def test_a_game_shown_in_part_before_a_stop_is_shown_the_rest_after_it(env
     check = (await mm.check(check.id))[0]
     assert check.status == OPENED and shown == [GUILD, ELSEWHERE]
     assert (await env.master.games.get_game(check.game_id)).row.status == "running"
+
+
+async def test_a_table_of_three_opens_where_its_first_player_queued_and_is_mirrored_for_the_others(env):
+    """The player waiting longest is not always the one a table is matched around (here Bob, whose
+    rating window holds both others): the game still opens where the first queued."""
+    mm = env.master.matchmaking
+    await sharing(env, GUILD, ELSEWHERE)
+    now = env.clock.now()
+    async with env.db.transaction() as conn:
+        for n, (player, guild, channel, rating) in enumerate(
+            ((ALICE, GUILD, CHANNEL, 0.0), (BOB, ELSEWHERE, ELSEWHERE_CHANNEL, 4.0), (CAROL, ELSEWHERE, 302, 8.0))
+        ):
+            queued = Entry(
+                player.user_id,
+                player.name,
+                Queue("conquest", "daily", 3, SHARED),
+                guild,
+                channel,
+                rating,
+                now + n,
+                now + 1e6,
+            )
+            await rows.enqueue(conn, queued)
+    env.clock.advance(10)
+    await mm.match()
+    [(check, _)] = await mm.pending_checks(ALICE.user_id, GUILD)
+    assert check.channel_id == CHANNEL
+    for player in (ALICE, BOB, CAROL):
+        opened = await mm.ready(check.id, player)
+    game = await env.master.games.get_game(opened.game_id)
+    assert (game.row.guild_id, game.row.channel_id) == (GUILD, CHANNEL)
+    [mirror] = await env.master.games.mirrors(game.id)
+    assert (mirror.guild_id, mirror.channel_id) == (ELSEWHERE, ELSEWHERE_CHANNEL)  # the first of them to queue
+    homes = await env.master.lookup.mirrored_homes([game.id])
+    assert sorted(user for _, user in homes) == [BOB.user_id, CAROL.user_id]
+
+
+async def test_a_rematch_is_mirrored_as_its_game_was_each_player_at_home(env):
+    game_id = (await both_ready(env)).game_id
+    await env.master.play.surrender(game_id, ALICE)
+    rematch, new = await env.master.lobby.rematch(game_id, BOB)
+    assert new and rematch.row.guild_id == GUILD
+    assert [(m.guild_id, m.channel_id) for m in await env.master.games.mirrors(rematch.id)] == [
+        (ELSEWHERE, ELSEWHERE_CHANNEL)
+    ]
+    assert list(await env.master.lookup.mirrored_homes([rematch.id])) == [(rematch.id, BOB.user_id)]
+    outsider = Actor(ADMIN.user_id, "Mod", is_admin=True, guild_id=ELSEWHERE)
+    with pytest.raises(NotAllowed, match="opened in another server"):
+        await env.master.lobby.cancel(rematch.id, outsider)
+    assert (
+        await env.master.lobby.cancel(rematch.id, Actor(ADMIN.user_id, "Mod", is_admin=True, guild_id=GUILD))
+    ).row.status == "cancelled"
