@@ -38,8 +38,8 @@ from cogs.ratings import leaderboard_lines
 from cogs.redelivery import posted_before
 from cogs.tournament_card import refresh_card
 from cogs.translator import server_language
-from i18n import tr, using
-from service.announcements import Reminder
+from i18n import current, tr, using
+from service.announcements import BackInReach, Reminder
 from service.errors import GameNotFound
 from service.models import Announcement, Game
 from service.posts import DirectMessage, Post, in_words
@@ -99,32 +99,34 @@ class DiscordAnnouncer:
 
     async def deliver(self, announcement: Announcement) -> None:
         """Post it; a deleted game or thread, or a server the bot left, will never work: give up. A
-        post Discord refuses for a permission the bot lacks is held back (``Blocked``) until it has it.
-        The servers the game is mirrored in get it even when its own thread cannot (the game goes on
-        there)."""
+        post Discord refuses for a permission the bot lacks is held back (``Blocked``) until it has it:
+        the game is held everywhere, in the servers it is mirrored in too, its clock stopped. The game's
+        posts go on in those servers when its own thread is gone for good."""
         try:
             game = await self.service.master.games.get_game(announcement.game_id)
         except GameNotFound as err:
             raise Undeliverable(str(err)) from err
+        made: dict[tuple[str, int], list[Post]] = {}  # the posts in each language and upload limit
         try:
-            posts = await self._at_home(announcement, game)
-        except (Blocked, Undeliverable):
-            await self._mirror(announcement, game)
+            posts = await self._at_home(announcement, game, made)
+        except Undeliverable:  # its own thread is gone for good: the game goes on where it is mirrored
+            await self._mirror(announcement, game, made)
             raise
-        await self._mirror(announcement, game)
+        finally:
+            if announcement.kind != Reminder.kind:  # the cards show the game as it is now, once the posts are out
+                self.cards.refresh_later(game.id)
+        await self._mirror(announcement, game, made)
         if game.row.held_for is not None and any(post.dm is None for post in posts):
             await self.service.master.timekeeping.release(game.id)  # a post got through: the clock runs again
-        if announcement.kind != Reminder.kind:  # the card shows the game as it is now, once the posts are out
-            self.cards.refresh_later(game.id)
 
-    async def _at_home(self, announcement: Announcement, game: Game) -> list[Post]:
+    async def _at_home(
+        self, announcement: Announcement, game: Game, made: dict[tuple[str, int], list[Post]]
+    ) -> list[Post]:
         """The announcement's posts in the game's own thread, and its direct messages; the posts made."""
         try:
             channel = await fetch_game_channel(self.client, game.row.thread_id or game.row.channel_id)
             with using(await server_language(self.client, game.row.guild_id)):
-                posts = await self.service.posts.posts(
-                    announcement, game, shown=plain, upload_limit=channel.guild.filesize_limit
-                )
+                posts = await self._made(announcement, game, channel.guild.filesize_limit, made)
                 for post in posts:
                     if post.dm is None:
                         await self._post(channel, announcement, game, post)
@@ -143,19 +145,29 @@ class DiscordAnnouncer:
             raise Undeliverable(str(err)) from err
         return posts
 
-    async def _mirror(self, announcement: Announcement, game: Game) -> None:
+    async def _made(
+        self, announcement: Announcement, game: Game, upload_limit: int, made: dict[tuple[str, int], list[Post]]
+    ) -> list[Post]:
+        """The announcement's posts in the current language, made once per language and upload limit
+        (servers sharing them share the drawing of their boards)."""
+        key = (current(), upload_limit)
+        if key not in made:
+            made[key] = await self.service.posts.posts(announcement, game, shown=plain, upload_limit=upload_limit)
+        return made[key]
+
+    async def _mirror(self, announcement: Announcement, game: Game, made: dict[tuple[str, int], list[Post]]) -> None:
         """The announcement's public posts in the game's thread in each server it is mirrored in, in
         that server's language (each thread its own nonce: once each). A mirror's thread that is gone or
         refuses the bot is passed by: the game goes on in the others, its clock not stopped for it."""
+        if announcement.kind == BackInReach.kind:  # about the game's own thread only
+            return
         for k, mirror in enumerate(await self.service.master.games.mirrors(game.id), start=1):
             if mirror.thread_id is None:  # not shown there yet: its thread starts with the game's card
                 continue
             try:
                 thread = await fetch_game_channel(self.client, mirror.thread_id)
                 with using(await server_language(self.client, mirror.guild_id)):
-                    posts = await self.service.posts.posts(
-                        announcement, game, shown=plain, upload_limit=thread.guild.filesize_limit
-                    )
+                    posts = await self._made(announcement, game, thread.guild.filesize_limit, made)
                     for post in posts:
                         if post.dm is None:
                             await self._post(thread, announcement, game, post, f"a{announcement.id}m{k}")
@@ -326,6 +338,22 @@ class DiscordAnnouncer:
             return False
         return True
 
+    async def _refused(self, channel: GameChannel, a: Announcement, game: Game, post: Post, to: DirectMessage) -> None:
+        """Say once in the game's thread that his DMs refused his reminder: in his own server's thread
+        and language when he plays from a server the game is mirrored in (a thread there that cannot
+        be posted in is passed by, as a mirror's posts are)."""
+        nonce = f"a{a.id}u{to.index}t"
+        home = (await self.service.master.lookup.mirrored_homes([game.id], to.user_id)).get((game.id, to.user_id))
+        if home is None or home.thread_id is None:
+            await self._post(channel, a, game, self.service.posts.dm_refused(to.user_id, post), nonce)
+            return
+        try:
+            thread = await fetch_game_channel(self.client, home.thread_id)
+            with using(await server_language(self.client, home.guild_id)):
+                await self._post(thread, a, game, self.service.posts.dm_refused(to.user_id, post), nonce)
+        except (discord.Forbidden, discord.NotFound, Blocked) as err:
+            log.warning("game #%s: a refused DM cannot be told in server %s: %s", game.id, home.guild_id, err)
+
     async def _direct(self, channel: GameChannel, a: Announcement, game: Game, post: Post, to: DirectMessage) -> None:
         """Send it once to the user; if his DMs are closed, say so in the game's thread, once."""
         dm = await self.client.create_dm(discord.Object(to.user_id))
@@ -336,13 +364,7 @@ class DiscordAnnouncer:
             await dm.send(post.text, nonce=f"a{a.id}u{to.index}")
         except discord.Forbidden:
             log.info("user %s does not accept DMs; reminder refused", to.user_id)
-            if await settings.dm_refused(to.user_id):  # said in his own server's thread of the game
-                homes = await self.service.master.lookup.mirrored_homes([game.id], to.user_id)
-                home = homes.get((game.id, to.user_id))
-                if home is not None and home.thread_id is not None:
-                    channel = await fetch_game_channel(self.client, home.thread_id)
-                await self._post(
-                    channel, a, game, self.service.posts.dm_refused(to.user_id, post), f"a{a.id}u{to.index}t"
-                )
+            if await settings.dm_refused(to.user_id):
+                await self._refused(channel, a, game, post, to)
         else:
             await settings.dm_delivered(to.user_id)

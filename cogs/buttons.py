@@ -221,8 +221,8 @@ class RematchButton(
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             game, new = await service.master.lobby.rematch(self.game_id, actor_of(interaction))
-            if new or game.row.thread_id is not None:  # its card and thread, and the same in each server the
-                game = await shows_games(interaction.client, service)(game)  # game was mirrored in (what is missing)
+            if new:  # its card and thread, and the same in each server the game was mirrored in
+                game = await shows_games(interaction.client, service)(game)
         except USER_ERRORS as err:
             await send_error(interaction, str(err))
             return

@@ -293,11 +293,20 @@ class Lobby:
             for (_, user_id), home in homes.items():
                 mirrors[Mirror(home.guild_id, home.channel_id)].append(user_id)
 
+            others = [  # the game's own players, as it began: not who took a seat over during it
+                p
+                for p in sorted(old.players, key=lambda p: (p.seat is None, p.seat or 0, p.id))
+                if p.user_id != actor.user_id and not p.took_over
+            ]
+
             async def noted(conn: Connection, new_id: int) -> None:
+                """The rematch, whole in one transaction: marked as the game's, everyone seated."""
                 await self.db.serialize(conn, f"rematch:{game_id}")  # pressed in two processes (two servers) at once
                 if (made := await rows.rematch_lobby(conn, game_id)) is not None:
                     raise _Rematched(made)
                 await rows.mark_rematch(conn, new_id, game_id)
+                for player in others:
+                    await self._insert_player(conn, new_id, player.user_id, player.name, ai_level=player.ai_level)
 
             try:
                 new = await self.create_game(
@@ -315,17 +324,7 @@ class Lobby:
                 )
             except _Rematched as made:
                 return await self.games.get_game(made.game_id), False
-            others = [  # the game's own players, as it began: not who took a seat over during it
-                p
-                for p in sorted(old.players, key=lambda p: (p.seat is None, p.seat or 0, p.id))
-                if p.user_id != actor.user_id and not p.took_over
-            ]
-
-            async def seat_the_others(conn: Connection, game: Game) -> None:
-                for player in others:
-                    await self._insert_player(conn, game.id, player.user_id, player.name, ai_level=player.ai_level)
-
-            return await self.games.change(new.id, seat_the_others), True
+            return new, True
 
     async def attach_thread(self, game_id: int, *, thread_id: int | None, lobby_message_id: int | None) -> Game:
         """Remember where the game is played and which message carries its lobby buttons."""
@@ -350,6 +349,9 @@ class Lobby:
             self._require_free_seat(game)
             await require_reliable(conn, game, actor)
             await self._insert_player(conn, game_id, actor.user_id, actor.name or f"user {actor.user_id}")
+            if actor.guild_id is not None and actor.guild_id != game.row.guild_id:  # from a server it is mirrored in
+                if any(m.guild_id == actor.guild_id for m in await rows.mirrors_of(conn, game_id)):
+                    await rows.add_mirror_player(conn, game_id, actor.user_id, actor.guild_id)
 
         return await self.games.change(game_id, join)
 

@@ -361,9 +361,17 @@ async def add_mirror(conn: Connection, game_id: int, guild_id: int, channel_id: 
         "INSERT INTO game_mirrors (game_id, guild_id, channel_id) VALUES (?,?,?)", (game_id, guild_id, channel_id)
     )
     for user_id in players:
-        await conn.execute(
-            "INSERT INTO game_mirror_players (game_id, user_id, guild_id) VALUES (?,?,?)", (game_id, user_id, guild_id)
-        )
+        await add_mirror_player(conn, game_id, user_id, guild_id)
+
+
+async def add_mirror_player(conn: Connection, game_id: int, user_id: int, guild_id: int) -> None:
+    """He plays the game from a server it is mirrored in (one who left and joins again: from where he
+    joins now)."""
+    await conn.execute(
+        "INSERT INTO game_mirror_players (game_id, user_id, guild_id) VALUES (?,?,?) "
+        "ON CONFLICT (game_id, user_id) DO UPDATE SET guild_id = excluded.guild_id",
+        (game_id, user_id, guild_id),
+    )
 
 
 async def mirrored_homes(

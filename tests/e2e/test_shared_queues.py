@@ -109,17 +109,28 @@ async def test_a_game_across_two_servers_is_mirrored_in_each_thread_to_its_end(t
     await fake.wait_for_message(lambda m: m.id == cards[here.id].id and f"<@{dave.id}>" not in str(m.embeds))
 
 
-async def test_a_thread_the_bot_cannot_post_in_holds_back_no_other_servers_posts(table):
-    """The game's own thread refuses the bot (an admin's slip there): its clock stops as any game's,
-    and the other server's thread still gets each post."""
+async def test_a_thread_the_bot_cannot_post_in_holds_the_game_in_every_server_until_it_can(table):
+    """The game's own thread refuses the bot (an admin's slip there): the game is held as any game is,
+    in the other server too; once the bot can post again, each thread gets each post once."""
     fake = table.fake
     game = await mirrored_siege(table)
-    fake.set_overwrite(table.channel, fake.bot_role(table.guild), deny=SEND_MESSAGES_IN_THREADS)
+    role = fake.bot_role(table.guild)
+    fake.set_overwrite(table.channel, role, deny=SEND_MESSAGES_IN_THREADS)
     await bot_sees(table, send_messages_in_threads=False)
     first = (await seats(table, game))[0]
     offered = await fake.autocomplete(first, game.home[first.id], "orders send", focused="text", value="")
     await fake.slash(first, game.home[first.id], "orders send", text=offered[0]["value"])
-    there = game.threads[game.other.channels[0].id]
-    await fake.wait_for_message(lambda m: m.channel_id == there.id and m.content.startswith("**Turn 1.**"))
-    here = game.threads[table.channel.id]
-    assert not any(m.content.startswith("**Turn 1.**") for m in fake.channel_messages(here))
+    await fake.wait_for_message(lambda m: m.channel_id == table.channel.id and "I cannot post in" in m.content)
+    threads = list(game.threads.values())
+    assert not any(m.content.startswith("**Turn 1.**") for t in threads for m in fake.channel_messages(t))
+    fake.clear_overwrite(table.channel, role)
+    await bot_sees(table, send_messages_in_threads=True)
+    await table.tick(600)  # past the retry's backoff, should the change event come before the post was held
+    for thread in threads:
+        await fake.wait_for_message(lambda m, t=thread: m.channel_id == t.id and m.content.startswith("**Turn 1.**"))
+    await fake.wait_for_message(lambda m: m.content.startswith("▶️ I can post here again"))
+    await table.bot.service.outbox.idle()
+    back = [m.channel_id for m in fake.world.messages.values() if m.content.startswith("▶️ I can post here again")]
+    assert back == [game.threads[table.channel.id].id]  # said where the bot could not post, only
+    for thread in threads:
+        assert sum(m.content.startswith("**Turn 1.**") for m in fake.channel_messages(thread)) == 1

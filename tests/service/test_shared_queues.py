@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from service.errors import GameError, NotAllowed
-from service.models import Actor
+from service.models import Actor, Mirror
 from service.ops.matchmaking import READY_SECONDS
 from service.storage import matchmaking as rows
 from service.storage.matchmaking import LAPSED, OPENED, READY, SHARED, Check, CheckPost, Entry, Queue
@@ -197,3 +197,13 @@ async def test_a_rematch_is_mirrored_as_its_game_was_each_player_at_home(env):
     assert (
         await env.master.lobby.cancel(rematch.id, Actor(ADMIN.user_id, "Mod", is_admin=True, guild_id=GUILD))
     ).row.status == "cancelled"
+
+
+async def test_who_joins_from_a_server_the_lobby_is_mirrored_in_plays_from_there(env):
+    lobby = env.master.lobby
+    game = await lobby.create_game(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ALICE, ruleset="conquest", mirrors={Mirror(ELSEWHERE, 301): []}
+    )
+    await lobby.join(game.id, Actor(BOB.user_id, "Bob", guild_id=ELSEWHERE))
+    await lobby.join(game.id, Actor(CAROL.user_id, "Carol", guild_id=GUILD))
+    assert list(await env.master.lookup.mirrored_homes([game.id])) == [(game.id, BOB.user_id)]
