@@ -1,9 +1,10 @@
 """Matchmaking: players wait in a queue for a kind of game (a ruleset, a speed, a seat count, in one
 server, or shared among the servers that opt in); when enough of similar rating wait, they are matched
 in a ready check (posted where each queued), each to answer within an hour; once all have, their game
-opens (its card and thread; mirrored in each other server of its players) and starts. Those who did not answer in
-time go to the queue's end (at a second lapse in a row, out of it); those who did keep their places,
-as everyone does when one says not now or the game cannot open. Entries lapse after a day.
+opens (its card and thread; mirrored in each other server of its players) and starts. Those who did
+not answer in time go to the queue's end (at a second lapse in a row, out of it); those who did keep
+their places, as everyone does when one says not now or the game cannot open. Entries lapse after a
+day.
 
 How near in rating: the player waiting longest is matched first, with the players nearest his rating
 within ``BASE_SPREAD``, a window that widens by ``SPREAD_PER_HOUR`` for each hour he has waited, so
