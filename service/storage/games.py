@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from service.turns import Plan
 
 
-MIRRORED = "id IN (SELECT game_id FROM game_mirrors WHERE"  # a clause's start: games mirrored where …
 StoredGame = tuple[GameRow, tuple[PlayerRow, ...], dict[int, OrderRow]]  # a game, its players, its turn's orders
 CHUNK = 500  # ids per statement, well within both databases' limits on parameters
 
@@ -281,12 +280,7 @@ def _conflict(game_id: int) -> Conflict:
 
 async def open_in_channel(conn: Connection, channel_id: int) -> int:
     """How many lobbies and running games a channel holds (its own, and those mirrored there)."""
-    async with conn.execute(
-        f"SELECT COUNT(*) FROM games WHERE (channel_id = ? OR {MIRRORED} channel_id = ?)) AND status IN (?, ?)",
-        (channel_id, channel_id, LOBBY, RUNNING),
-    ) as cursor:
-        (count,) = await cursor.fetchone()
-    return count
+    return len(await _here(conn, "channel_id", channel_id, "status IN (?, ?)", (LOBBY, RUNNING)))
 
 
 async def lobby_opened_since(
@@ -327,9 +321,7 @@ async def in_server(conn: Connection, guild_id: int, statuses: tuple[str, ...], 
     marks = ",".join("?" * len(statuses))
     if not mirrored:
         return await _ids(conn, f"guild_id = ? AND status IN ({marks})", (guild_id, *statuses))
-    return await _ids(
-        conn, f"(guild_id = ? OR {MIRRORED} guild_id = ?)) AND status IN ({marks})", (guild_id, guild_id, *statuses)
-    )
+    return await _here(conn, "guild_id", guild_id, f"status IN ({marks})", statuses)
 
 
 async def latest_finished(conn: Connection, guild_id: int, limit: int) -> list[int]:
@@ -346,13 +338,25 @@ async def open_games_of(conn: Connection, user_id: int, guild_id: int | None = N
     clause = "status IN (?, ?) AND id IN (SELECT game_id FROM players WHERE user_id = ? AND left_seat IS NULL)"
     params: tuple[Any, ...] = (LOBBY, RUNNING, user_id)
     if guild_id is not None:
-        clause, params = clause + f" AND (guild_id = ? OR {MIRRORED} guild_id = ?))", (*params, guild_id, guild_id)
+        return await _here(conn, "guild_id", guild_id, clause, params)
     return await _ids(conn, clause, params)
 
 
 async def in_thread(conn: Connection, thread_id: int) -> list[int]:
     """The game played in this thread: its own, or a mirror's."""
-    return await _ids(conn, f"thread_id = ? OR {MIRRORED} thread_id = ?)", (thread_id, thread_id))
+    return await _here(conn, "thread_id", thread_id, "1 = 1", ())
+
+
+async def _here(conn: Connection, column: str, value: int, clause: str, params: tuple[Any, ...]) -> list[int]:
+    """The games meeting ``clause`` whose ``column`` (their server, channel or thread) is ``value``, or
+    whose mirror's is: two searches of an index each (an OR of the two would read every open game)."""
+    async with conn.execute(
+        f"""SELECT id FROM games WHERE {column} = ? AND {clause} UNION
+            SELECT games.id FROM game_mirrors JOIN games ON games.id = game_mirrors.game_id
+            WHERE game_mirrors.{column} = ? AND {clause} ORDER BY 1""",
+        (value, *params, value, *params),
+    ) as cursor:
+        return [row[0] for row in await cursor.fetchall()]
 
 
 async def add_mirror(conn: Connection, game_id: int, guild_id: int, channel_id: int, players: Sequence[int]) -> None:

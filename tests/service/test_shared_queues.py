@@ -9,6 +9,7 @@ import pytest
 from service.errors import GameError, NotAllowed
 from service.models import Actor, Mirror
 from service.ops.matchmaking import READY_SECONDS
+from service.storage import games as game_rows
 from service.storage import matchmaking as rows
 from service.storage.matchmaking import LAPSED, OPENED, READY, SHARED, Check, CheckPost, Entry, Queue
 from tests.service.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL, GUILD
@@ -207,3 +208,28 @@ async def test_who_joins_from_a_server_the_lobby_is_mirrored_in_plays_from_there
     await lobby.join(game.id, Actor(BOB.user_id, "Bob", guild_id=ELSEWHERE))
     await lobby.join(game.id, Actor(CAROL.user_id, "Carol", guild_id=GUILD))
     assert list(await env.master.lookup.mirrored_homes([game.id])) == [(game.id, BOB.user_id)]
+
+
+@pytest.mark.sqlite_only("query plans are SQLite's")
+async def test_a_servers_a_channels_and_a_threads_games_are_found_through_indexes(env):
+    """With mirrors, "this server's games" are its own and those mirrored in it: each side searched by
+    an index, never by reading every open game (thousands, on a busy bot, for every command)."""
+    async with env.db.reading() as conn:
+        statements = []
+
+        class Recording:
+            def execute(self, sql, params=()):
+                statements.append((sql, params))
+                return conn.execute(sql, params)
+
+        recording = Recording()
+        await game_rows.in_server(recording, GUILD, ("lobby", "running"))
+        await game_rows.open_in_channel(recording, CHANNEL)
+        await game_rows.in_thread(recording, 555)
+        await game_rows.open_games_of(recording, ALICE.user_id, GUILD)
+        assert len(statements) == 4
+        for sql, params in statements:
+            [steps] = await conn.fetch_each([("EXPLAIN QUERY PLAN " + sql, params)])
+            plan = [step[3] for step in steps]
+            assert plan
+            assert not any(step.startswith("SCAN") or "(status=?)" in step for step in plan), (sql, plan)
