@@ -111,6 +111,7 @@ class DiscordAnnouncer:
             posts = await self._at_home(announcement, game, made)
         except Undeliverable:  # its own thread is gone for good: the game goes on where it is mirrored
             await self._mirror(announcement, game, made)
+            await self._direct_only(announcement, game, made)
             raise
         finally:
             if announcement.kind != Reminder.kind:  # the cards show the game as it is now, once the posts are out
@@ -144,6 +145,21 @@ class DiscordAnnouncer:
         except discord.NotFound as err:
             raise Undeliverable(str(err)) from err
         return posts
+
+    async def _direct_only(
+        self, announcement: Announcement, game: Game, made: dict[tuple[str, int], list[Post]]
+    ) -> None:
+        """The announcement's direct messages when the game's own thread is gone for good: a reminder
+        is not a thread's post, and the game may go on (where it is mirrored, or by its players'
+        commands elsewhere). Each is sent once, whatever reached its player before the thread failed."""
+        with using(await server_language(self.client, game.row.guild_id)):
+            limits = [limit for language, limit in made if language == current()]
+            posts = await self._made(
+                announcement, game, limits[0] if limits else discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES, made
+            )
+            for post in posts:
+                if post.dm is not None:
+                    await self._direct(None, announcement, game, post, post.dm)
 
     async def _made(
         self, announcement: Announcement, game: Game, upload_limit: int, made: dict[tuple[str, int], list[Post]]
@@ -338,13 +354,19 @@ class DiscordAnnouncer:
             return False
         return True
 
-    async def _refused(self, channel: GameChannel, a: Announcement, game: Game, post: Post, to: DirectMessage) -> None:
+    async def _refused(
+        self, channel: GameChannel | None, a: Announcement, game: Game, post: Post, to: DirectMessage
+    ) -> None:
         """Say once in the game's thread that his DMs refused his reminder: in his own server's thread
         and language when he plays from a server the game is mirrored in (a thread there that cannot
-        be posted in is passed by, as a mirror's posts are)."""
+        be posted in is passed by, as a mirror's posts are); nowhere when his thread is gone (``channel``
+        None: the game's own thread is)."""
         nonce = f"a{a.id}u{to.index}t"
         home = (await self.service.master.lookup.mirrored_homes([game.id], to.user_id)).get((game.id, to.user_id))
         if home is None or home.thread_id is None:
+            if channel is None:
+                log.info("game #%s: user %s refused a reminder and has no thread to be told in", game.id, to.user_id)
+                return
             await self._post(channel, a, game, self.service.posts.dm_refused(to.user_id, post), nonce)
             return
         try:
@@ -354,7 +376,9 @@ class DiscordAnnouncer:
         except (discord.Forbidden, discord.NotFound, Blocked) as err:
             log.warning("game #%s: a refused DM cannot be told in server %s: %s", game.id, home.guild_id, err)
 
-    async def _direct(self, channel: GameChannel, a: Announcement, game: Game, post: Post, to: DirectMessage) -> None:
+    async def _direct(
+        self, channel: GameChannel | None, a: Announcement, game: Game, post: Post, to: DirectMessage
+    ) -> None:
         """Send it once to the user; if his DMs are closed, say so in the game's thread, once."""
         dm = await self.client.create_dm(discord.Object(to.user_id))
         if await posted_before(self.client, dm, a, self.service.clock.now(), post.text):

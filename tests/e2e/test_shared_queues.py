@@ -11,6 +11,8 @@ import discord
 
 from tests.e2e.conftest import button, decode_png
 from tests.e2e.test_lost_permissions import bot_sees
+from tests.e2e.test_settings import HOUR
+from tests.e2e.test_standing import DAY
 from tests.fakediscord.models import SEND_MESSAGES_IN_THREADS, FakeChannel, FakeGuild, FakeUser
 
 
@@ -134,3 +136,35 @@ async def test_a_thread_the_bot_cannot_post_in_holds_the_game_in_every_server_un
     assert back == [game.threads[table.channel.id].id]  # said where the bot could not post, only
     for thread in threads:
         assert sum(m.content.startswith("**Turn 1.**") for m in fake.channel_messages(thread)) == 1
+
+
+async def test_when_the_games_own_thread_is_deleted_its_players_still_get_their_reminders(table):
+    """The game's own thread is deleted for good: the game goes on in the other server's thread, and
+    each reminder still reaches its player by direct message (a reminder is not a thread's post)."""
+    fake = table.fake
+    game = await mirrored_siege(table)
+    first, second = await seats(table, game)
+    for player in (first, second):
+        await fake.slash(player, fake.dm_channel(player), "settings", lead_time="3h")
+    gone = game.threads[table.channel.id]
+    fake.delete_thread(gone)
+
+    def reminders(user) -> list[str]:
+        return [m.content for m in fake.dm_messages(user) if m.content.startswith("⏰")]
+
+    await table.tick(DAY - 3 * HOUR)
+    await table.bot.service.outbox.idle()
+    [told] = reminders(first)
+    assert "the deadline is <t:" in told, told
+    there = game.threads[game.other.channels[0].id]
+    turn = 1
+    if first is not game.dave:  # the game goes on where it is mirrored: Dave's turn comes there
+        await table.tick(3 * HOUR)
+        await fake.wait_for_message(lambda m: m.channel_id == there.id and m.content.startswith("**Turn 1.**"))
+        turn = 2
+    sent = await fake.slash(game.dave, there, "orders pass")
+    assert "is resolved" in sent.content, sent.content
+    await fake.wait_for_message(lambda m: m.channel_id == there.id and m.content.startswith(f"**Turn {turn}.**"))
+    await table.bot.service.outbox.idle()
+    missing = fake.take_violations()  # the bot looked for the deleted thread, as it cannot know it is gone
+    assert missing and all(f"/channels/{gone.id}" in str(v) and "10003" in str(v) for v in missing), missing

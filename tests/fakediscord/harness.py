@@ -271,6 +271,10 @@ class FakeDiscord:
         overwrite = Overwrite(target.id, kind, permission_value(allow), permission_value(deny))
         self.world.set_overwrite(self.channel(channel), target.id, overwrite)
 
+    def delete_thread(self, thread: ChannelRef) -> None:
+        """Delete a thread, as a member who may manage threads does; dispatches THREAD_DELETE."""
+        self.world.delete_thread(self.channel(thread))
+
     def clear_overwrite(self, channel: ChannelRef, target: FakeRole | FakeUser) -> None:
         """Remove ``channel``'s (a thread: its parent's) overwrite for ``target``; dispatches CHANNEL_UPDATE."""
         self.world.set_overwrite(self.channel(channel), target.id, None)

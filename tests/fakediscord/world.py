@@ -149,6 +149,15 @@ class World:
         self.dispatch("THREAD_CREATE", payload, GUILDS_INTENT)
         return thread
 
+    def delete_thread(self, thread: FakeChannel) -> None:
+        """A member deletes ``thread``: every later call on it is 404 Unknown Channel; dispatches
+        THREAD_DELETE (its id, server, parent and type, as Discord sends it)."""
+        self.guilds[thread.guild_id or 0].channels.remove(thread)
+        del self.channels[thread.id]
+        payload = {"id": str(thread.id), "guild_id": str(thread.guild_id), "parent_id": str(thread.parent_id)}
+        self.dispatch("THREAD_DELETE", payload | {"type": thread.type}, GUILDS_INTENT)
+        self.notify()
+
     # -- permission changes ------------------------------------------------------------------------
 
     def set_role_permissions(self, guild: FakeGuild, role: FakeRole, permissions: Any) -> None:
