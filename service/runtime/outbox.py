@@ -94,6 +94,7 @@ class Outbox:
         self._flushing = asyncio.Lock()
         self._lanes = asyncio.Semaphore(lanes)
         self._passes = 0  # flushes running or waiting to run
+        self._changes = 0  # permission changes heard of (``retry_guild``), to tell those during an attempt
         self._idle = asyncio.Event()
         self._idle.set()
         self.stopping = False
@@ -156,6 +157,7 @@ class Outbox:
         """Post one row: True if posted, False if given up for good, None if it is to be retried later."""
         payload = json.loads(row["payload"])
         announcement = Announcement(row["id"], row["game_id"], row["kind"], payload, tried_at=row["tried_at"])
+        changes = self._changes
         try:
             async with asyncio.timeout(self.timeout):
                 await self.sink.deliver(announcement)
@@ -166,6 +168,9 @@ class Outbox:
         except Exception as err:  # noqa: BLE001 - any other failure of the sink (a timeout, Blocked) means: try again later
             log.warning("delivery of announcement %s (%s) failed: %r", row["id"], row["kind"], err)
             await self._failed(row["id"], row["attempts"] + 1, repr(err))
+            if self._changes != changes:  # permissions changed while it was tried: due again at once (checked
+                # after the failure is written, so that a change's own retry comes after one or the other)
+                await self._failed(row["id"], row["attempts"] + 1, repr(err), at_once=True)
             return None
         self.fault("delivered")
         await self._settled(row["id"], None)
@@ -173,8 +178,11 @@ class Outbox:
 
     async def retry_guild(self, guild_id: int) -> int:
         """Try the server's held-back posts again now (its roles or channels changed: a permission the
-        bot lacked may be back); returns how many were delivered."""
-        if await queue.due_now(self.db, guild_id, self.clock.now()):
+        bot lacked may be back); returns how many were delivered. A post being tried as the change comes
+        is tried again right after, should that attempt fail (any server's change counts: at worst one
+        attempt more)."""
+        self._changes += 1
+        if await queue.due_now(self.db, guild_id, self.clock.now()) or self._passes:
             return await self.flush()
         return 0
 
@@ -200,9 +208,9 @@ class Outbox:
         """Delivered, or given up for good (``error`` says why): either way it leaves the queue."""
         await queue.settled(self.db, announcement_id, error, self.clock.now())
 
-    async def _failed(self, announcement_id: int, attempts: int, error: str) -> None:
+    async def _failed(self, announcement_id: int, attempts: int, error: str, *, at_once: bool = False) -> None:
         now = self.clock.now()
-        await queue.failed(self.db, announcement_id, attempts, error[:500], now + backoff(attempts))
+        await queue.failed(self.db, announcement_id, attempts, error[:500], now if at_once else now + backoff(attempts))
 
     async def pending_count(self) -> int:
         return await queue.pending_count(self.db)

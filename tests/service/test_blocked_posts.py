@@ -4,6 +4,8 @@ channel/role/member updates, and retry on a backoff)")."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from service.runtime.outbox import Blocked, backoff
@@ -54,6 +56,38 @@ async def test_a_held_back_post_is_also_tried_again_on_its_backoff(env):
     sink.refused.clear()  # given back without an event the bot saw (a member update, say)
     env.clock.advance(backoff(1))
     assert await env.outbox.flush() == 2 and await env.outbox.pending_count() == 0
+
+
+class RefusedAsItIsGivenBack(Refusing):
+    """Discord refusing a post whose permission comes back while the bot is still making it (its
+    board being drawn): the change's own retry finds it in flight, so the refusal must not wait for
+    its backoff."""
+
+    def __init__(self, refused: set[int]):
+        super().__init__(refused)
+        self.trying, self.answer = asyncio.Event(), asyncio.Event()
+
+    async def deliver(self, announcement):
+        if announcement.game_id in self.refused and not self.refusals:  # refused as it was sent
+            self.trying.set()
+            await self.answer.wait()
+            self.refusals += 1
+            raise Blocked("Missing Permissions")
+        await super().deliver(announcement)
+
+
+async def test_a_permission_given_back_while_its_post_is_being_refused_brings_the_post_at_once(env):
+    held = await env.new_game(ALICE, BOB, seed=1)
+    sink = env.outbox.sink = RefusedAsItIsGivenBack({held.id})
+    first = asyncio.create_task(env.outbox.flush())
+    await sink.trying.wait()
+    sink.refused.clear()  # the permission is back and its change event comes, the refusal still on its way
+    retried = asyncio.create_task(env.outbox.retry_guild(GUILD))
+    await asyncio.sleep(0)
+    sink.answer.set()
+    assert await first == 0 and sink.refusals == 1
+    assert await retried == 1 and [a.game_id for a in sink.posted] == [held.id]  # no clock moved
+    assert await env.outbox.pending_count() == 0
 
 
 async def test_the_clock_stops_while_the_thread_cannot_be_reached_and_runs_again_after(env):
