@@ -149,9 +149,11 @@ class DiscordAnnouncer:
     async def _direct_only(
         self, announcement: Announcement, game: Game, made: dict[tuple[str, int], list[Post]]
     ) -> None:
-        """The announcement's direct messages when the game's own thread is gone for good: a reminder
-        is not a thread's post, and the game may go on (where it is mirrored, or by its players'
-        commands elsewhere). Each is sent once, whatever reached its player before the thread failed."""
+        """The announcement's direct messages when the game's own thread is gone for good and the game
+        goes on where it is mirrored: a reminder is not a thread's post. Each is sent once, whatever
+        reached its player before the thread failed."""
+        if not await self.service.master.games.mirrors(game.id):
+            return
         with using(await server_language(self.client, game.row.guild_id)):
             limits = [limit for language, limit in made if language == current()]
             posts = await self._made(

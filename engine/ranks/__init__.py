@@ -49,7 +49,10 @@ class HeadStart(NamedTuple):
 # 11x11 0.25 without (40 games), 0.490 with 2 for seat 0; nine-cities 0.268 without, 0.356 with 2
 # (0.475 with the Extreme before, 60 games: a larger head start is to be measured); duel 0.633
 # without, 0.395 with 1 for seat 1 (exp is too coarse a unit there: 1 is the nearer to even, and
-# neither is within 45-55%).
+# neither is within 45-55%). Nor does the time it comes make it finer on duel: the 1 exp given at the
+# start of seat 1's 2nd, 3rd or 5th turn instead gave 0.18, 0.327 and 0.404 (100 games each; the
+# first four turns of every game are the same, so any exp changes which opening wins, not by how
+# much): a finer compensation there needs another kind than exp.
 HEAD_START = {"generated": HeadStart(0, 2), "nine-cities": HeadStart(0, 2), "duel": HeadStart(1, 1)}
 
 RULES_TEXT = mark(
