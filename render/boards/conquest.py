@@ -7,7 +7,6 @@ The layout depends on the map alone (never on orders), so a test or a caller can
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from engine.conquest.orders import Auto, Move, StopAuto
 from engine.conquest.state import CellView, ConquestView
 from engine.hexgrid import Hex
 from engine.i18n import map_title, mark, ntr, tr
-from render import hexboard, legend, pieces, shapes, text
+from render import hexboard, legend, shapes, text
 from render.frame import Frame, canvas_for, draw_legend, frame_for, header, own_seat
 from render.hexboard import HexLayout, Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
@@ -93,11 +92,13 @@ def _header(canvas: ImageDraw.ImageDraw, view: ConquestView, geometry: Frame, ti
 def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: CellView) -> None:
     """The unit count just above the centre (so the centre pixel always shows the owner's colour),
     the label just below it, and the production badge of a better cell at the bottom. Arrows cross
-    the edges, around this column, and rarely hide any of it."""
+    the edges, around this column, and rarely hide any of it. Drawn straight on the board: every
+    cell has a look of its own (its label), so a new game's first board would pay for keeping a piece
+    of each, at three times the drawing; the badge and mark on it are kept."""
     size = hexes.size
     fill = NEUTRAL if cell.owner is None else player_colour(cell.owner)
     x, y = center = hexes.center(cell.cell)
-    pieces.draw(canvas, center, math.ceil(size) + 2, _face, size, fill, cell.type, cell.label, cell.owner, snap=False)
+    _face(canvas, center, size, fill, cell.type, cell.label, cell.owner)
     if cell.owner is not None or cell.units:
         digits = str(cell.units)
         big = round(size * 0.52)
@@ -120,8 +121,8 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: CellView) -> None
 def _face(
     canvas: ImageDraw.ImageDraw, center: Point, size: float, fill: Colour, kind: CellType, label: str, owner: int | None
 ) -> None:
-    """All of a cell but its units, which change from turn to turn: kept per look. The owner's mark
-    sits in the top corner, clear of the units and the label."""
+    """All of a cell but its units. The owner's mark sits in the top corner, clear of the units and
+    the label."""
     x, y = center
     _tile(canvas, HexLayout(size, center), Hex(0, 0), fill, kind)
     if owner is not None:

@@ -37,9 +37,11 @@ def busy_views(name: str) -> list:
     return [rules.view(state, None) for state in states]
 
 
-# Conquest's and gra's boards also paste pieces whose anti-aliased edges differ from strokes (a few
-# hundred pixels of a board): for them, warm caches giving the fresh board is what is tested above.
-@pytest.mark.parametrize("name, drawer", [("fortress", fortress), ("siege", siege), ("ranks", ranks)])
+# Gra's board also pastes pieces whose anti-aliased edges differ from strokes (a few hundred pixels
+# of a board): for it, warm caches giving the fresh board is what is tested above.
+@pytest.mark.parametrize(
+    "name, drawer", [("conquest", conquest), ("fortress", fortress), ("siege", siege), ("ranks", ranks)]
+)
 def test_a_board_of_pasted_pieces_is_the_board_drawn_stroke_by_stroke(name, drawer, monkeypatch):
     """Kept pieces are keyed by all they show: pasted, they give the pixels drawing them gives."""
     names = SIX[: find_ruleset(name).max_players]
