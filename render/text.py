@@ -74,8 +74,10 @@ def read_coverage() -> None:
         coverage(path)
 
 
+@lru_cache(maxsize=GLYPHS)
 def font_for(char: str, bold: bool = False) -> Path | None:
-    """The first font of the chain that has ``char``, or None when no bundled font has it."""
+    """The first font of the chain that has ``char``, or None when no bundled font has it (kept:
+    every character of every new string asks)."""
     for path in (BOLD if bold else REGULAR, FALLBACK):
         if ord(char) in coverage(path):
             return path
@@ -94,7 +96,7 @@ def runs(text: str, bold: bool = False) -> list[Run]:
         path = font_for(char, bold)
         if path is None:
             continue
-        if result and result[-1].font == path:
+        if result and result[-1].font is path:
             result[-1] = Run(result[-1].text + char, path)
         else:
             result.append(Run(char, path))
@@ -124,13 +126,20 @@ def line(text: str, size: int, bold: bool = False, spelled: bool = False) -> Lin
         start = 0
         for piece in pieces:
             before = run.text[:start]
-            parts.append((x + (face.getlength(before) if spelled and before else 0.0), piece, run.font))
+            parts.append((x + (_advance(run.font, size, before) if spelled and before else 0.0), piece, run.font))
             if not spelled:
                 x += face.getlength(piece)
             start += len(piece)
         if spelled:
-            x += face.getlength(run.text)
+            x += _advance(run.font, size, run.text)
     return Line(tuple(parts), x)
+
+
+@lru_cache(maxsize=LINES)
+def _advance(path: Path, size: int, text: str) -> float:
+    """How far ``text`` advances the pen: kept, because a board's labels share their beginnings
+    ("K" of K1 to K12), and a new game's first board lays out hundreds of them."""
+    return font(path, size).getlength(text)
 
 
 def width(text: str, size: int, bold: bool = False) -> float:
@@ -214,5 +223,7 @@ def glyphs(path: Path, size: int, part: str, stroke: int) -> tuple[Image.Image, 
 def clear_caches() -> None:
     """Forget laid-out lines and glyph masks (the images stay the same; only the time changes)."""
     line.cache_clear()
+    _advance.cache_clear()
     stamps.cache_clear()
     glyphs.cache_clear()
+    font_for.cache_clear()
