@@ -29,9 +29,17 @@ COUNTED = 65536
 """Beyond this many colours (not a drawn board) the octree quantizer builds the palette instead."""
 
 
-def encode(image: Image.Image) -> bytes:
+def encode(image: Image.Image, like: Image.Image | None = None) -> bytes:
+    """``image`` (RGB) as PNG; ``like``, an image already mapped (:func:`to_palette`) whose colours
+    ``image`` shares, such as the board a close-up is cut from: its palette is used as it is, rather
+    than counting the colours again."""
+    return save(to_palette(image) if like is None else image.quantize(palette=like, dither=Image.Dither.NONE))
+
+
+def save(paletted: Image.Image) -> bytes:
+    """A palette image (:func:`to_palette`) as PNG."""
     out = io.BytesIO()
-    to_palette(image).save(out, **SAVE_OPTIONS)
+    paletted.save(out, **SAVE_OPTIONS)
     return out.getvalue()
 
 

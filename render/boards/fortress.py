@@ -8,7 +8,7 @@ cell's top corner) always shows who owns the cell.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -33,6 +33,12 @@ OUTLINE: Colour = (70, 70, 76)
 
 def layout(view: FortressView) -> Frame:
     return frame_for(view.state.terrain, 2, keys(view))
+
+
+def _in_order(cells: Iterable[Hex]) -> list[Hex]:
+    """``cells`` in their order (q, then r), sorted by key: the hundreds of cells of a board sort
+    several times faster so than by comparing cells."""
+    return sorted(cells, key=lambda cell: (cell.q, cell.r))
 
 
 def fill_point(view: FortressView, cell: Hex) -> tuple[int, int]:
@@ -62,7 +68,7 @@ def draw(view: FortressView, names: Sequence[str], orders: Sequence[object], tit
     _header(canvas, view, geometry, names, title, bool(orders))
     hexes = geometry.hexes
     state = view.state
-    for cell in sorted(state.terrain):
+    for cell in _in_order(state.terrain):
         _cell(canvas, hexes, view, cell)
     if orders:
         _orders(canvas, hexes, player_colour(own_seat(view.viewer)), orders)
@@ -308,7 +314,7 @@ def keys(view: FortressView) -> tuple[legend.Key, ...]:
 def spots(view: FortressView) -> dict[str, Point]:
     """Each cell's label, as orders name it, and the pixel at its middle (for close-ups)."""
     hexes = layout(view).hexes
-    return {cell.label: hexes.center(cell) for cell in sorted(view.state.terrain)}
+    return {cell.label: hexes.center(cell) for cell in _in_order(view.state.terrain)}
 
 
 def touched(view: FortressView) -> list[str]:

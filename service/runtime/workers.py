@@ -89,15 +89,16 @@ def render_job(
         if orders:
             lines.append(tr("Your orders, drawn for you alone: {orders}", orders=rs.format_orders(orders)))
         image = board_image(view, names=names, orders=orders, title=title)
-        close = _close_up(view, image, focus) if focus is not None else None
-        return Picture(png.encode(image), "\n".join(lines), close)
+        paletted = png.to_palette(image)
+        close = _close_up(view, image, focus, paletted) if focus is not None else None
+        return Picture(png.save(paletted), "\n".join(lines), close)
 
 
 def close_up_job(
     rs: Ruleset, state: Mapping[str, Any] | str, *, names: Sequence[str], language: str, focus: Focus
 ) -> Picture | None:
     """Only the close-up ``focus`` asks for, as everyone sees the board (None: the board has none):
-    the whole board is drawn to be cut, but not encoded, which is most of the work it would add."""
+    the whole board is drawn to be cut, and mapped to its palette, but not encoded."""
     loaded = _loaded(rs, state)
     with using(language):
         view = rs.view(loaded, None)
@@ -109,9 +110,12 @@ def _loaded(rs: Ruleset, state: Mapping[str, Any] | str) -> Any:
     return rs.from_dict(state if isinstance(state, Mapping) else json.loads(state))
 
 
-def _close_up(view: object, image: Image.Image, focus: Focus) -> Picture | None:
+def _close_up(view: object, image: Image.Image, focus: Focus, paletted: Image.Image | None = None) -> Picture | None:
     """The part of the board ``focus`` is about, when the board is too large to read on a phone
-    (or a player asked for it); None when there is nothing to show close up."""
+    (or a player asked for it); None when there is nothing to show close up. It takes the board's
+    palette (``paletted``, the board already mapped to it, when the board is sent too), so that it
+    is the same close-up whether it comes with the board or alone, and its colours are not counted
+    again."""
     places = places_of(view)
     if places is None or not (focus.asked or crop.needs_close_up(places, view, image.width)):
         return None
@@ -120,7 +124,9 @@ def _close_up(view: object, image: Image.Image, focus: Focus) -> Picture | None:
         return None
     heading = crop.heading(focus.board, labels)
     described = tr("A close-up of the board around {places}, readable on a phone.", places=", ".join(labels))
-    return Picture(png.encode(crop.close_up(places, view, image, labels, heading)), f"{heading}\n{described}")
+    close = crop.close_up(places, view, image, labels, heading)
+    like = png.to_palette(image) if paletted is None else paletted
+    return Picture(png.encode(close, like=like), f"{heading}\n{described}")
 
 
 def preview_job(
