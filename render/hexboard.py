@@ -72,6 +72,12 @@ def fit(cells: Iterable[Hex], width: float, height: float, smallest: float, larg
     return HexLayout(size, (-min_x * size, -min_y * size)), (span_x * size, span_y * size)
 
 
+def outline(size: float, center: Point) -> list[Point]:
+    """The polygon a whole cell of circumradius ``size`` centred on ``center`` covers: what
+    :func:`hexagon` fills first, with no inset."""
+    return HexLayout(size, center).corners(Hex(0, 0))
+
+
 def hexagon(
     canvas: ImageDraw.ImageDraw,
     layout: HexLayout,

@@ -8,13 +8,18 @@ other ``ImageDraw`` a piece is simply drawn, at the same place, so both give the
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 PIECES = 2048
 """Pieces kept per process: a piece is a few kilobytes, so at most a few tens of megabytes."""
+CUTS = 48
+"""Shapes a board cuts to keep (:func:`solid`): cutting a cell costs about a third of drawing it,
+so a new game's first board cuts a few dozen and its next boards the rest, each little slower."""
 
 Paint = Callable[..., None]
 """Draws a piece: ``paint(canvas, (x, y), *args)`` centred on ``(x, y)``."""
@@ -26,6 +31,7 @@ class Canvas(ImageDraw.ImageDraw):
     def __init__(self, image: Image.Image) -> None:
         super().__init__(image)
         self.image = image
+        self.cuts_left = CUTS
 
 
 def whole(point: tuple[float, float]) -> tuple[int, int]:
@@ -76,5 +82,60 @@ def _piece(
     return piece.convert("RGB"), mask, (box[0] - reach, box[1] - reach)
 
 
+Cut = tuple[Image.Image, Image.Image, tuple[int, int]]
+"""A piece cut from a board: its pixels, the two-level mask of the shape, and the crop's offset from
+the pixel it is drawn at."""
+
+_cuts: OrderedDict[Hashable, Cut] = OrderedDict()  # least recently used first
+_cuts_lock = threading.Lock()  # boards may be drawn in several threads
+
+
+def solid(
+    canvas: ImageDraw.ImageDraw,
+    center: tuple[float, float],
+    outline: Sequence[tuple[float, float]],
+    paint: Paint,
+    *args: Hashable,
+) -> None:
+    """``paint(canvas, center, *args)``: a shape that covers the polygon ``outline`` (its points on the
+    image) and draws nothing outside it, such as a board's cell with all that is on it. On a
+    :class:`Canvas` it is kept per look and position within a pixel: drawn straight on the board the
+    first time, then cut from it (up to :data:`CUTS` per board). A board's cells each look their own
+    (their labels), so a cell recurs only on the next turns of its game: cutting it costs a crop and
+    a mask, where drawing a piece apart (:func:`draw`) costs three drawings, which a new game's first
+    board would pay for every cell."""
+    if not isinstance(canvas, Canvas):
+        paint(canvas, center, *args)
+        return
+    at = math.floor(center[0]), math.floor(center[1])
+    key = (paint, center[0] - at[0], center[1] - at[1], args)
+    with _cuts_lock:
+        kept = _cuts.get(key)
+        if kept is not None:
+            _cuts.move_to_end(key)
+    if kept is not None:
+        image, mask, (dx, dy) = kept
+        canvas.image.paste(image, (at[0] + dx, at[1] + dy), mask)
+        return
+    paint(canvas, center, *args)
+    if canvas.cuts_left <= 0:
+        return
+    canvas.cuts_left -= 1
+    left, top = math.floor(min(x for x, _ in outline)), math.floor(min(y for _, y in outline))
+    right, bottom = math.ceil(max(x for x, _ in outline)) + 1, math.ceil(max(y for _, y in outline)) + 1
+    if left < 0 or top < 0 or right > canvas.image.width or bottom > canvas.image.height:
+        return  # partly off the board: what a cut would hold there is not the shape's
+    mask = Image.new("1", (right - left, bottom - top))
+    # The outline less whole pixels lands on the same pixels as on the board (the shift is exact).
+    ImageDraw.Draw(mask).polygon([(x - left, y - top) for x, y in outline], fill=1)
+    cut = canvas.image.crop((left, top, right, bottom)), mask, (left - at[0], top - at[1])
+    with _cuts_lock:
+        _cuts[key] = cut
+        if len(_cuts) > PIECES:
+            _cuts.popitem(last=False)
+
+
 def clear_cache() -> None:
     _piece.cache_clear()
+    with _cuts_lock:
+        _cuts.clear()

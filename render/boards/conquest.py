@@ -18,7 +18,7 @@ from engine.conquest.orders import Auto, Move, StopAuto
 from engine.conquest.state import CellView, ConquestView
 from engine.hexgrid import Hex
 from engine.i18n import map_title, mark, ntr, tr
-from render import hexboard, legend, shapes, text
+from render import hexboard, legend, pieces, shapes, text
 from render.frame import Frame, canvas_for, draw_legend, frame_for, header, own_seat
 from render.hexboard import HexLayout, Point
 from render.style import INK, MUTED, NEUTRAL, WHITE, ink_on, mix, player_colour
@@ -92,13 +92,12 @@ def _header(canvas: ImageDraw.ImageDraw, view: ConquestView, geometry: Frame, ti
 def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, cell: CellView) -> None:
     """The unit count just above the centre (so the centre pixel always shows the owner's colour),
     the label just below it, and the production badge of a better cell at the bottom. Arrows cross
-    the edges, around this column, and rarely hide any of it. Drawn straight on the board: every
-    cell has a look of its own (its label), so a new game's first board would pay for keeping a piece
-    of each, at three times the drawing; the badge and mark on it are kept."""
+    the edges, around this column, and rarely hide any of it. The face is kept cut from the board
+    (:func:`pieces.solid`): every cell has a look of its own (its label)."""
     size = hexes.size
     fill = NEUTRAL if cell.owner is None else player_colour(cell.owner)
     x, y = center = hexes.center(cell.cell)
-    _face(canvas, center, size, fill, cell.type, cell.label, cell.owner)
+    pieces.solid(canvas, center, hexboard.outline(size, center), _face, size, fill, cell.type, cell.label, cell.owner)
     if cell.owner is not None or cell.units:
         digits = str(cell.units)
         big = round(size * 0.52)

@@ -147,7 +147,7 @@ def _cell(canvas: ImageDraw.ImageDraw, hexes: HexLayout, view: FortressView, cel
     size = hexes.size
     fill = cell_fill(view, cell)
     x, y = center = hexes.center(cell)
-    _face(canvas, center, size, fill, cell.label, state.owners.get(cell))
+    pieces.solid(canvas, center, hexboard.outline(size, center), _face, size, fill, cell.label, state.owners.get(cell))
     middle = (x, y - size * 0.08)
     terrain = state.terrain[cell]
     if terrain == WATER:
@@ -174,8 +174,8 @@ def label_size(view: FortressView) -> int:
 
 def _face(canvas: ImageDraw.ImageDraw, center: Point, size: float, fill: Colour, label: str, owner: int | None) -> None:
     """The tile, its label and its owner's mark (at the upper right, clear of the symbols, the label
-    and :func:`fill_point`), drawn straight on the board: every cell has a look of its own (its
-    label), so keeping them as pieces would cost more than it saves; the symbols on it are kept."""
+    and :func:`fill_point`); kept cut from the board (:func:`pieces.solid`), the symbols on it as
+    pieces of their own."""
     x, y = center
     hexboard.hexagon(canvas, HexLayout(size, center), Hex(0, 0), fill, OUTLINE, width=max(2, round(size / 22)))
     text.draw(canvas, (x, y + size * 0.66), label, _label_size(size), ink_on(fill), anchor="ms", spelled=True)

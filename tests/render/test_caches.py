@@ -118,6 +118,32 @@ def test_kept_pieces_are_bounded():
     assert pieces._piece.cache_info().currsize == pieces.PIECES
 
 
+def _square(canvas, center, colour):
+    x, y = center
+    canvas.rectangle((x - 3, y - 3, x + 3, y + 3), fill=colour)
+
+
+def _square_outline(center):
+    x, y = center
+    return [(x - 3, y - 3), (x + 3, y - 3), (x + 3, y + 3), (x - 3, y + 3)]
+
+
+def test_cut_pieces_are_bounded_and_only_whole_ones_kept():
+    image = Image.new("RGB", (100, 100))
+    for number in range(pieces.PIECES + 20):
+        canvas = pieces.Canvas(image)  # a board cuts at most CUTS
+        pieces.solid(canvas, (50.5, 50.5), _square_outline((50.5, 50.5)), _square, (number % 256, number // 256, 0))
+    assert len(pieces._cuts) == pieces.PIECES
+    clear_caches()
+    canvas = pieces.Canvas(image)
+    for number in range(pieces.CUTS + 5):
+        pieces.solid(canvas, (50.5, 50.5), _square_outline((50.5, 50.5)), _square, (number, 0, 0))
+    assert len(pieces._cuts) == pieces.CUTS
+    clear_caches()
+    pieces.solid(pieces.Canvas(image), (1.5, 50.5), _square_outline((1.5, 50.5)), _square, (9, 9, 9))
+    assert not pieces._cuts  # partly off the board
+
+
 def test_palette_stays_within_a_shade_of_the_drawn_board():
     rules = find_ruleset("conquest")
     view = rules.view(BUSY["conquest"](rules, 0), None)
