@@ -18,8 +18,9 @@ from PIL import Image, ImageDraw
 PIECES = 2048
 """Pieces kept per process: a piece is a few kilobytes, so at most a few tens of megabytes."""
 CUTS = 48
-"""Shapes a board cuts to keep (:func:`solid`): cutting a cell costs about a third of drawing it,
-so a new game's first board cuts a few dozen and its next boards the rest, each little slower."""
+"""Shapes a board cuts to keep (:func:`solid`): cutting a cell costs about as much as drawing it
+once more, so a new game's first board cuts a few dozen and its next boards the rest, each a little
+slower; pasting a kept cell then costs about half of drawing it."""
 
 Paint = Callable[..., None]
 """Draws a piece: ``paint(canvas, (x, y), *args)`` centred on ``(x, y)``."""
@@ -102,8 +103,8 @@ def solid(
     :class:`Canvas` it is kept per look and position within a pixel: drawn straight on the board the
     first time, then cut from it (up to :data:`CUTS` per board). A board's cells each look their own
     (their labels), so a cell recurs only on the next turns of its game: cutting it costs a crop and
-    a mask, where drawing a piece apart (:func:`draw`) costs three drawings, which a new game's first
-    board would pay for every cell."""
+    a mask, about one drawing, where drawing a piece apart (:func:`draw`) costs three, which a new
+    game's first board would pay for every cell."""
     if not isinstance(canvas, Canvas):
         paint(canvas, center, *args)
         return
