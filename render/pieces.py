@@ -17,6 +17,9 @@ from PIL import Image, ImageDraw
 
 PIECES = 2048
 """Pieces kept per process: a piece is a few kilobytes, so at most a few tens of megabytes."""
+KEPT_CUTS = 1024
+"""Cut shapes kept per process (:func:`solid`): a cell of the largest boards is about 20 KB, so at
+most about 20 megabytes; the cells of a few games."""
 CUTS = 48
 """Shapes a board cuts to keep (:func:`solid`): cutting a cell costs about as much as drawing it
 once more, so a new game's first board cuts a few dozen and its next boards the rest, each a little
@@ -132,7 +135,7 @@ def solid(
     cut = canvas.image.crop((left, top, right, bottom)), mask, (left - at[0], top - at[1])
     with _cuts_lock:
         _cuts[key] = cut
-        if len(_cuts) > PIECES:
+        if len(_cuts) > KEPT_CUTS:
             _cuts.popitem(last=False)
 
 

@@ -130,10 +130,10 @@ def _square_outline(center):
 
 def test_cut_pieces_are_bounded_and_only_whole_ones_kept():
     image = Image.new("RGB", (100, 100))
-    for number in range(pieces.PIECES + 20):
+    for number in range(pieces.KEPT_CUTS + 20):
         canvas = pieces.Canvas(image)  # a board cuts at most CUTS
         pieces.solid(canvas, (50.5, 50.5), _square_outline((50.5, 50.5)), _square, (number % 256, number // 256, 0))
-    assert len(pieces._cuts) == pieces.PIECES
+    assert len(pieces._cuts) == pieces.KEPT_CUTS
     clear_caches()
     canvas = pieces.Canvas(image)
     for number in range(pieces.CUTS + 5):
