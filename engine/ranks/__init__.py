@@ -2,7 +2,7 @@
 
 Options: ``map`` (a shipped map name or map data, see ``board.py``; empty for a generated one),
 ``size`` of a generated board, ``turn_limit`` (turns of all players together), ``head_start`` (exp
-the first player begins with; empty: the measured default). Order notation: ``orders.py``.
+the weaker seat begins with instead of the measured head start; 0: none). Order notation: ``orders.py``.
 
 Decisions beyond the spec:
 - "Three upgrades in a row" means three upgrades of the same army in one upgrade phase: a pawn
@@ -15,10 +15,10 @@ Decisions beyond the spec:
 - Position points as in every ruleset (``engine/standings.py``); no bonus.
 - Balance (rules/fortress.md, Balance: the same check for every two-player ruleset): which seat
   the strongest computers favour depends on the map (the second player on a generated board, the
-  first on duel), so in a two-player game the other one begins with exp, ``HEAD_START`` by map
-  (measured with ``bench/bench_balance.py``; a generated board of any size takes the 11x11 figure);
-  the board shows every player's exp. With three or four players nobody does unless the option
-  says so (then the first player).
+  first on duel), so in a two-player game the other one begins ahead, ``HEAD_START`` by map
+  (measured with ``bench/bench_balance.py``; a generated board of any size takes the 11x11 figure):
+  with exp, which the board shows, or where exp is too coarse (duel) with a second pawn. With three
+  or four players nobody does unless the option says so (then the first player, with exp).
 """
 
 from __future__ import annotations
@@ -40,20 +40,21 @@ from engine.ruleset import Event, Option, Outcome, Resolution, Ruleset, SeatName
 
 
 class HeadStart(NamedTuple):
-    seat: int  # the seat that begins with exp
+    seat: int  # the seat that begins ahead
     exp: int
+    pawns: int = 0  # pawns beside its capital's, on its home city's first empty cells (as a spawn puts them)
 
 
 # The head start of a two-player game, by map ("generated": any generated board), from bench_balance,
 # strongest vs strongest (seat 0's share of the decisive games, 200 games unless said): generated
 # 11x11 0.25 without (40 games), 0.490 with 2 for seat 0; nine-cities 0.268 without, 0.356 with 2,
-# 0.460 with 4 and 0.552 with 5 (100 games each: 4 is the nearer to even); duel 0.633
-# without, 0.395 with 1 for seat 1 (exp is too coarse a unit there: 1 is the nearer to even, and
-# neither is within 45-55%). Nor does the time it comes make it finer on duel: the 1 exp given at the
-# start of seat 1's 2nd, 3rd or 5th turn instead gave 0.18, 0.327 and 0.404 (100 games each; the
+# 0.477 with 4 (seeds 0-199; 0.552 with 5, 100 games); duel 0.633 without, and exp is too coarse a
+# unit there: 0.395 with 1 for seat 1, and (100 games each) 0.42 with 1 each, 0.08 with 1 for seat 0 and 2 for seat 1,
+# and the 1 exp given at the start of seat 1's 2nd, 3rd or 5th turn instead 0.18, 0.327, 0.404 (the
 # first four turns of every game are the same, so any exp changes which opening wins, not by how
-# much): a finer compensation there needs another kind than exp.
-HEAD_START = {"generated": HeadStart(0, 2), "nine-cities": HeadStart(0, 4), "duel": HeadStart(1, 1)}
+# much); nor is seat 1's capital pawn begun as an archer worth anything (0.650). A second pawn for
+# seat 1 gave 0.540 (0.510 and 0.570 in seeds 0-99 and 100-199).
+HEAD_START = {"generated": HeadStart(0, 2), "nine-cities": HeadStart(0, 4), "duel": HeadStart(1, 0, pawns=1)}
 
 RULES_TEXT = mark(
     """\
@@ -83,9 +84,10 @@ his capital is out.
 `pass` skips the spawn or move (upgrades may follow); a missed deadline passes. After the turn \
 limit the most armies, then the most exp, wins. You may surrender at any time.
 
-**Balance**: in a two-player game the seat the computers' self-play found weaker begins with exp, \
-shown on the board: the first player 2 on a generated board and 4 on nine-cities, the second \
-player 1 on duel (option *head_start* sets the number)."""
+**Balance**: in a two-player game the seat the computers' self-play found weaker begins ahead, as \
+the board shows: the first player with 2 exp on a generated board and 4 on nine-cities, the second \
+player with a second pawn on duel (option *head_start* gives that seat that many exp instead; 0: \
+none)."""
 )
 
 
@@ -122,7 +124,7 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
                 "head_start",
                 "int",
                 None,
-                "Exp the weaker seat begins with (empty: the measured default; 0: none)",
+                "Exp the weaker seat begins with instead of the measured head start (empty: that; 0: none)",
                 minimum=0,
                 maximum=5,
             ),
@@ -155,9 +157,13 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
         self.check_num_players(num_players)
         board = self._board(num_players, options, seed)
         head_start = self._head_start(board, num_players, self.normalize_options(options)["head_start"])
+        armies = {capital: Army(seat, PAWN) for seat, capital in enumerate(board.capitals)}
+        home = board.city_of(board.capitals[head_start.seat]) or ()
+        for cell in [c for c in home if c not in armies][: head_start.pawns]:
+            armies[cell] = Army(head_start.seat, PAWN)
         return RanksState(
             board=board,
-            armies={capital: Army(seat, PAWN) for seat, capital in enumerate(board.capitals)},
+            armies=armies,
             npcs=board.npcs,
             exp=tuple(head_start.exp if seat == head_start.seat else 0 for seat in range(num_players)),
             players=standings.seated(num_players),
@@ -170,12 +176,12 @@ class RanksRuleset(TakesTurns, Ruleset[RanksState, Order, RanksView]):
 
     @staticmethod
     def _head_start(board: RanksMap, num_players: int, chosen: int | None) -> HeadStart:
-        """The measured head start of a two-player game on this board, its exp replaced by ``chosen``
-        when the option gives one; with more players the first player's ``chosen`` exp, if any."""
+        """The measured head start of a two-player game on this board, replaced by ``chosen`` exp
+        when the option gives a number; with more players the first player's ``chosen`` exp, if any."""
         measured = HEAD_START.get(board.name if board.name in SHIPPED.names() else "generated", HeadStart(0, 0))
         if num_players != 2:
             measured = HeadStart(0, 0)
-        return measured if chosen is None else measured._replace(exp=chosen)
+        return measured if chosen is None else HeadStart(measured.seat, chosen)
 
     def parse_turn(self, state: RanksState, seat: int, text: str) -> list[Order]:
         return parse(state, seat, text)

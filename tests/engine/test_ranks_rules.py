@@ -41,24 +41,35 @@ def test_in_a_two_player_game_the_weaker_seat_begins_with_the_measured_head_star
     """rules/fortress.md, Balance: "where one seat wins more than 55% of decisive strongest-vs-strongest
     games, a measured compensation is added the same way and stated in that game's /rules text" —
     in ranks the second player won 75% on a generated board and 73% on nine-cities, so the first
-    begins with exp there; on duel the first player won 63%, so the second does."""
+    begins with exp there; on duel the first player won 63%, so the second begins with a second pawn
+    on his home city's first empty cell (exp was too coarse there)."""
     generated, nine, duel = HEAD_START["generated"], HEAD_START["nine-cities"], HEAD_START["duel"]
-    assert generated.seat == nine.seat == 0 and duel.seat == 1 and min(generated.exp, nine.exp, duel.exp) > 0
+    assert generated.seat == nine.seat == 0 and min(generated.exp, nine.exp) > 0
+    assert duel == (1, 0, 1)
     assert RS.setup(2, {}, seed=3).exp == (generated.exp, 0)
     assert RS.setup(2, {"size": 9}, seed=3).exp == (generated.exp, 0)  # a generated board of any size
-    assert RS.setup(2, {"map": "duel"}, seed=3).exp == (0, duel.exp)
     assert RS.setup(2, {"map": "nine-cities"}, seed=3).exp == (nine.exp, 0)
+    on_duel = RS.setup(2, {"map": "duel"}, seed=3)
+    assert on_duel.exp == (0, 0)
+    assert {c.label: (a.seat, a.kind) for c, a in on_duel.armies.items()} == {
+        "B2": (0, "pawn"),
+        "G7": (1, "pawn"),
+        "F6": (1, "pawn"),  # the first empty cell of the home city F6 G6 F7 G7, where a spawn puts it
+    }
     assert (
-        f"the first player {generated.exp} on a generated board and {nine.exp} on nine-cities, the second player "
-        f"{duel.exp}" in " ".join(RS.rules_text.split())
+        f"the first player with {generated.exp} exp on a generated board and {nine.exp} on nine-cities, the second "
+        "player with a second pawn on duel" in " ".join(RS.rules_text.split())
     )
 
 
 def test_the_head_start_option_sets_it_and_bigger_tables_have_none_by_default():
-    """Option ``head_start``: the weaker seat's exp at the start (0 turns it off); three and four
-    players were not measured, so nobody begins with exp unless the option says so (the first player)."""
+    """Option ``head_start``: the weaker seat's exp at the start instead of the measured head start
+    (0 turns it off); three and four players were not measured, so nobody begins ahead unless the
+    option says so (the first player)."""
     assert RS.setup(2, {"head_start": 0}, seed=3).exp == (0, 0)
-    assert RS.setup(2, {"map": "duel", "head_start": 3}, seed=3).exp == (0, 3)
+    duel = RS.setup(2, {"map": "duel", "head_start": 3}, seed=3)
+    assert duel.exp == (0, 3) and len(duel.armies) == 2  # exp instead of the second pawn
+    assert len(RS.setup(2, {"map": "duel", "head_start": 0}, seed=3).armies) == 2
     assert RS.setup(2, {"head_start": 3}, seed=3).exp == (3, 0)
     assert RS.setup(4, {}, seed=3).exp == (0, 0, 0, 0)
     assert RS.setup(4, {"head_start": 1}, seed=3).exp == (1, 0, 0, 0)
