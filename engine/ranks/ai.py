@@ -12,16 +12,21 @@ few, ranked first by a cheap look), then spends its exp on the upgrades that hel
   turns begun with each of the 10 most promising first moves, the whole shortlist) are each answered
   by every opponent's greedy turn, then its own greedy turn and the replies again, and the position
   it is then left to play from decides, judged as if it passed.
-- Extreme: looks one round ahead but fears the next player's answer. It screens the same candidates,
-  each answered by every opponent's greedy turn and judged after its own greedy turn (judged as a
-  pass, a threat it would parry at once counts as a loss); then, best first while its larger budget
-  lasts, it answers each with the next player's greedy turns begun with his 6 most promising first
-  moves too, played on alike, and the worst answer decides. Self-play against Hard on the generated
-  board chose this shape (40 games each unless said): Hard's two rounds fearing the worst of 3
-  answers judged after the answer alone, 0.49 over 100 games; fully played answers for the best 4
-  of two-round screens, 0.60 with 3 or 6 answers (0.50 taking their mean); judged after its own
-  turn, 0.625; one round, every candidate and 6 answers, 0.625 and cheaper, so kept (0.63 over 100
-  games); a danger term that spares a rival whose landing cells are all guarded, 0.575.
+- Extreme: looks one round ahead but fears the next player's answer. It screens the same candidates
+  and the spawns that put a pawn beside its capital, each answered by every opponent's greedy turn
+  and judged after its own greedy turn (judged as a pass, a threat it would parry at once counts as
+  a loss); then, best first while its larger budget lasts, it answers each with the next player's
+  greedy turns begun with each move that brings an army within reach of its capital and with his 6
+  most promising first moves, played on alike, and the worst answer decides. Self-play against
+  Hard on the generated board chose this shape (40 games each unless said): Hard's two rounds
+  fearing the worst of 3 answers judged after the answer alone, 0.49 over 100 games; fully played
+  answers for the best 4 of two-round screens, 0.60 with 3 or 6 answers (0.50 taking their mean);
+  judged after its own turn, 0.625; one round, every candidate and 6 answers, 0.625 and cheaper
+  (0.63 over 100 games); a danger term that spares a rival whose landing cells are all guarded,
+  0.575. Its losses then were mostly to a knight that took its capital after a quiet jump beside
+  it, which a first glance ranks among the least promising replies: fearing those jumps too, 0.65;
+  with the spawns beside the capital as well, 0.74 over 100 games (kept); the Hard shape with both,
+  0.575.
 
 Every full position judged is a node of the :class:`Budget`, the opponents' imagined turns
 included; once the budget is spent the greedy player stops adding moves and upgrades (it always
@@ -57,11 +62,12 @@ RENAMED = {"novice": "Easy", "standard": "Medium"}  # the levels' names in games
 class Lookahead(NamedTuple):
     width: int  # first moves tried (at most SHORTLIST)
     rounds: int  # rounds of greedy turns looked ahead
-    replies: int  # the next player's replies feared beside his greedy one
+    replies: int  # the next player's replies feared beside his greedy one (and beside his threats)
     last_turn: bool  # the end judged after one's own greedy turn, else as if one passed
+    guards: bool = False  # spawns next to the capital tried as well (``_guard_spawns``)
 
 
-LOOKAHEAD = {"Hard": Lookahead(10, 2, 0, False), "Extreme": Lookahead(10, 1, 6, True)}
+LOOKAHEAD = {"Hard": Lookahead(10, 2, 0, False), "Extreme": Lookahead(10, 1, 6, True, guards=True)}
 REPLY_BUDGET = 60  # an imagined greedy turn: a whole one on shipped maps (about 40 nodes), short on large boards
 
 VALUE = {PAWN: 1.0, ARCHER: 1.7, KNIGHT: 2.6, TANK: 3.4}  # what an army of each rank is worth to its owner
@@ -86,7 +92,7 @@ def _screen(state: RanksState, seat: int, rng: Rng, budget: Budget, look: Lookah
     """The candidate turns judged while the budget lasts, each answered by greedy turns only, best
     first (the earliest made among equals)."""
     scored = []
-    for orders in _candidates(state, seat, rng, budget, look.width):
+    for orders in _candidates(state, seat, rng, budget, look):
         scored.append((_play_on(play(state, seat, orders)[0], seat, rng, budget, look), orders))
         if budget.spent:
             break
@@ -142,16 +148,18 @@ def _imagined_turn(state: RanksState, seat: int, rng: Rng, budget: Budget, first
     return turn
 
 
-def _candidates(state: RanksState, seat: int, rng: Rng, budget: Budget, width: int) -> Iterator[list[Order]]:
+def _candidates(state: RanksState, seat: int, rng: Rng, budget: Budget, look: Lookahead) -> Iterator[list[Order]]:
     """Distinct turns worth looking ahead from, made as they are asked for: the greedy turn first,
-    then a pass, the spawn, and greedy turns begun with each of the ``width`` most promising first
-    moves."""
+    then a pass, the spawn (and, with ``look.guards``, the spawns next to the capital), and greedy
+    turns begun with each of the ``look.width`` most promising first moves."""
 
     def made() -> Iterator[list[Order]]:
         yield greedy(state, seat, rng, budget)
         yield []
         yield [Spawn(_spawn_cells(state, seat))]
-        for first in _shortlist(Turn(state, seat), seat, rng)[:width]:
+        if look.guards:
+            yield from _guard_spawns(state, seat)
+        for first in _shortlist(Turn(state, seat), seat, rng)[: look.width]:
             yield greedy(state, seat, rng, budget, first)
 
     seen: set[tuple[Order, ...]] = set()
@@ -161,16 +169,47 @@ def _candidates(state: RanksState, seat: int, rng: Rng, budget: Budget, width: i
             yield turn
 
 
+def _guard_spawns(state: RanksState, seat: int) -> Iterator[list[Order]]:
+    """The spawn with the capital's city's pawn put on a cell beside the capital instead (one turn
+    per such empty cell): from there it can step onto the capital in the turn the army on it must
+    leave to take a rival that threatens it, where the usual spawn cell, nearest the rivals, often
+    cannot."""
+    cells = _spawn_cells(state, seat)
+    capital = state.board.capitals[seat]
+    home = state.board.city_of(capital) or ()
+    for cell in home:
+        if cell not in state.armies and _distance(cell, capital) == 1 and cell not in cells:
+            guarded = tuple(cell if c in home else c for c in cells)
+            if cell in guarded:
+                yield [Spawn(guarded)]
+
+
+def _threats(turn: Turn, seat: int, capital: Square) -> list[Move | Blast]:
+    """``seat``'s moves that land an army where it could take on ``capital`` next turn."""
+    grid, can_pay = turn.state.board.grid, turn.exp[seat] > 0
+    return [
+        action
+        for action in _actions(turn, seat)
+        if isinstance(action, Move)
+        and capital in _strikes(turn.armies[action.source].rank, can_pay, action.target, grid)
+    ]
+
+
 def _answers(
     state: RanksState, seat: int, orders: list[Order], rng: Rng, budget: Budget, look: Lookahead
 ) -> list[float]:
     """How ``seat`` stands, played on as in the screen, after each of the next player's greedy turns
-    begun with his ``look.replies`` most promising first moves (while the budget lasts)."""
+    begun with a move that threatens ``seat``'s capital or with one of his ``look.replies`` most
+    promising first moves (while the budget lasts). Threats first: a quiet move that lands a knight
+    beside the capital rarely ranks among the most promising by a first glance."""
     position = play(state, seat, orders)[0]
     if position.over or not position.players[seat].playing or position.to_move == seat:
         return []
     mover, scores = position.to_move, []
-    for first in _shortlist(Turn(position, mover), mover, rng)[: look.replies]:
+    turn = Turn(position, mover)
+    firsts = _threats(turn, mover, state.board.capitals[seat])
+    firsts += [a for a in _shortlist(turn, mover, rng)[: look.replies] if a not in firsts]
+    for first in firsts:
         if budget.spent:
             break
         reply = _imagined_turn(position, mover, rng, budget, first)
