@@ -17,7 +17,8 @@ few, ranked first by a cheap look), then spends its exp on the upgrades that hel
   and judged after its own greedy turn (judged as a pass, a threat it would parry at once counts as
   a loss); then, best first while its larger budget lasts, it answers each with the next player's
   greedy turns begun with each move that brings an army within reach of its capital and with his 6
-  most promising first moves, played on alike, and the worst answer decides. Self-play against
+  most promising first moves, played on alike, and the worst answer decides. Every greedy turn it
+  imagines may take with its capital's army and refill the capital in one step (``_swaps``). Self-play against
   Hard on the generated board chose this shape (40 games each unless said): Hard's two rounds
   fearing the worst of 3 answers judged after the answer alone, 0.49 over 100 games; fully played
   answers for the best 4 of two-round screens, 0.60 with 3 or 6 answers (0.50 taking their mean);
@@ -25,8 +26,9 @@ few, ranked first by a cheap look), then spends its exp on the upgrades that hel
   (0.63 over 100 games); a danger term that spares a rival whose landing cells are all guarded,
   0.575. Its losses then were mostly to a knight that took its capital after a quiet jump beside
   it, which a first glance ranks among the least promising replies: fearing those jumps too, 0.65;
-  with the spawns beside the capital as well, 0.74 over 100 games (kept); the Hard shape with both,
-  0.575.
+  with the spawns beside the capital as well, 0.74 over 100 games; the Hard shape with both,
+  0.575; a capture by the capital's army with its refill as one step (which one order at a time
+  never finds: the capture alone empties the capital) as well, 0.85 over 100 games, kept.
 
 Every full position judged is a node of the :class:`Budget`, the opponents' imagined turns
 included; once the budget is spent the greedy player stops adding moves and upgrades (it always
@@ -65,9 +67,11 @@ class Lookahead(NamedTuple):
     replies: int  # the next player's replies feared beside his greedy one (and beside his threats)
     last_turn: bool  # the end judged after one's own greedy turn, else as if one passed
     guards: bool = False  # spawns next to the capital tried as well (``_guard_spawns``)
+    swaps: bool = False  # every greedy turn imagined may take from the capital and refill it (``_swaps``)
 
 
-LOOKAHEAD = {"Hard": Lookahead(10, 2, 0, False), "Extreme": Lookahead(10, 1, 6, True, guards=True)}
+LOOKAHEAD = {"Hard": Lookahead(10, 2, 0, False), "Extreme": Lookahead(10, 1, 6, True, guards=True, swaps=True)}
+Step = tuple[Order, ...]  # what the greedy player adds to its turn at once
 REPLY_BUDGET = 60  # an imagined greedy turn: a whole one on shipped maps (about 40 nodes), short on large boards
 
 VALUE = {PAWN: 1.0, ARCHER: 1.7, KNIGHT: 2.6, TANK: 3.4}  # what an army of each rank is worth to its owner
@@ -119,31 +123,39 @@ def _fear_the_worst(
     return best
 
 
-def greedy(state: RanksState, seat: int, rng: Rng, budget: Budget, first: Order | None = None) -> list[Order]:
-    """The greedy player's turn (begun with the move ``first``, when given)."""
+def greedy(
+    state: RanksState, seat: int, rng: Rng, budget: Budget, first: Order | None = None, swaps: bool = False
+) -> list[Order]:
+    """The greedy player's turn (begun with the move ``first``, when given; with ``swaps``, a capture
+    by the capital's army and the move that refills the capital count as one step)."""
     still = judge(state, seat, [], budget)
     spawn: list[Order] = [Spawn(_spawn_cells(state, seat))]
+
+    def moves_of(turn: Turn) -> list[Step]:
+        steps: list[Step] = [(action,) for action in _shortlist(turn, seat, rng)]
+        return steps + _swaps(turn, seat) if swaps else steps
+
     if first is not None:
-        moved, moves = _improve(
-            state, seat, [first], None, budget, lambda turn: _shortlist(turn, seat, rng), MOST_MOVES
-        )
+        moved, moves = _improve(state, seat, [first], None, budget, moves_of, MOST_MOVES)
         return _improve(state, seat, moves, moved, budget, _upgrades)[1]
     turns = [_improve(state, seat, [], still, budget, _upgrades), _improve(state, seat, spawn, None, budget, _upgrades)]
-    moved, moves = _improve(state, seat, [], still, budget, lambda turn: _shortlist(turn, seat, rng), MOST_MOVES)
+    moved, moves = _improve(state, seat, [], still, budget, moves_of, MOST_MOVES)
     if moves:
         turns.append(_improve(state, seat, moves, moved, budget, _upgrades))
     return max(turns, key=lambda t: t[0])[1]
 
 
-def _imagined(state: RanksState, seat: int, rng: Rng, budget: Budget) -> RanksState:
+def _imagined(state: RanksState, seat: int, rng: Rng, budget: Budget, look: Lookahead) -> RanksState:
     """The position after ``seat``'s greedy turn, its nodes spent from ``budget``."""
-    return play(state, seat, _imagined_turn(state, seat, rng, budget))[0]
+    return play(state, seat, _imagined_turn(state, seat, rng, budget, look))[0]
 
 
-def _imagined_turn(state: RanksState, seat: int, rng: Rng, budget: Budget, first: Order | None = None) -> list[Order]:
+def _imagined_turn(
+    state: RanksState, seat: int, rng: Rng, budget: Budget, look: Lookahead, first: Order | None = None
+) -> list[Order]:
     """``seat``'s greedy turn (begun with ``first``) on a turn's own budget, spent from ``budget``."""
     own = Budget(REPLY_BUDGET)
-    turn = greedy(state, seat, rng, own, first)
+    turn = greedy(state, seat, rng, own, first, look.swaps)
     budget.spend(REPLY_BUDGET - own.left)
     return turn
 
@@ -154,13 +166,13 @@ def _candidates(state: RanksState, seat: int, rng: Rng, budget: Budget, look: Lo
     turns begun with each of the ``look.width`` most promising first moves."""
 
     def made() -> Iterator[list[Order]]:
-        yield greedy(state, seat, rng, budget)
+        yield greedy(state, seat, rng, budget, swaps=look.swaps)
         yield []
         yield [Spawn(_spawn_cells(state, seat))]
         if look.guards:
             yield from _guard_spawns(state, seat)
         for first in _shortlist(Turn(state, seat), seat, rng)[: look.width]:
-            yield greedy(state, seat, rng, budget, first)
+            yield greedy(state, seat, rng, budget, first, look.swaps)
 
     seen: set[tuple[Order, ...]] = set()
     for turn in made():
@@ -212,7 +224,7 @@ def _answers(
     for first in firsts:
         if budget.spent:
             break
-        reply = _imagined_turn(position, mover, rng, budget, first)
+        reply = _imagined_turn(position, mover, rng, budget, look, first)
         scores.append(_play_on(play(position, mover, reply)[0], seat, rng, budget, look))
     return scores
 
@@ -234,11 +246,11 @@ def _play_on(position: RanksState, seat: int, rng: Rng, budget: Budget, look: Lo
         if round_:
             if position.over or not position.players[seat].playing:
                 break
-            position = _imagined(position, seat, rng, budget)
+            position = _imagined(position, seat, rng, budget, look)
         while not position.over and position.players[seat].playing and position.to_move != seat:
-            position = _imagined(position, position.to_move, rng, budget)
+            position = _imagined(position, position.to_move, rng, budget, look)
     if look.last_turn and not position.over and position.players[seat].playing:
-        return judge(position, seat, _imagined_turn(position, seat, rng, budget), budget)
+        return judge(position, seat, _imagined_turn(position, seat, rng, budget, look), budget)
     return _standing(position, seat, budget)
 
 
@@ -373,11 +385,35 @@ def _shortlist(turn: Turn, seat: int, rng: Rng) -> list[Move | Blast]:
     return sorted(actions, key=lambda a: (-_glance(turn, seat, a), ties[a]))[:SHORTLIST]
 
 
-def _upgrades(turn: Turn) -> list[Order]:
+def _swaps(turn: Turn, seat: int) -> list[Step]:
+    """Captures by the army on ``seat``'s capital, each with a move that refills the capital: one at
+    a time, the capture would leave it empty and be judged lost."""
+    capital, grid = turn.state.board.capitals[seat], turn.state.board.grid
+    army = turn.armies.get(capital)
+    if army is None or army.seat != seat or capital in turn.moved:
+        return []
+    found: list[Step] = []
+    for target in targets(army.rank, turn.exp[seat], capital, grid):
+        victim = turn.armies.get(target)
+        if victim is not None and victim.seat != seat:
+            won = exp_for(victim.rank)
+        elif victim is None and target in turn.npcs:
+            won = 1
+        else:
+            continue
+        exp = turn.exp[seat] + won - (army.rank == TANK)  # a tank's step costs 1
+        for at, other in sorted(turn.armies.items(), key=lambda i: reading_order(i[0])):
+            if other.seat == seat and at not in (capital, target) and at not in turn.moved:
+                if capital in targets(other.rank, exp, at, grid):
+                    found.append((Move(capital, target), Move(at, capital)))
+    return found
+
+
+def _upgrades(turn: Turn) -> list[Step]:
     """One rank for a pawn, archer or knight-to-be, or three for a pawn (a tank), as exp allows."""
     exp = turn.exp[turn.seat]
     return [
-        Upgrade(cell, levels)
+        (Upgrade(cell, levels),)
         for cell, army in sorted(turn.armies.items(), key=lambda i: reading_order(i[0]))
         if army.seat == turn.seat
         for levels in ((1, 3) if army.rank == PAWN else (1,) if army.rank < TANK - 1 else ())
@@ -391,11 +427,11 @@ def _improve(
     orders: list[Order],
     score: float | None,
     budget: Budget,
-    candidates: Callable[[Turn], Sequence[Order]],
+    candidates: Callable[[Turn], Sequence[Step]],
     most: int = 99,
 ) -> tuple[float, list[Order]]:
-    """``orders`` (judged ``score``, or judged here when None), then, one at a time and at most
-    ``most`` of them, the candidate that raises the judged position most, while one does."""
+    """``orders`` (judged ``score``, or judged here when None), then, one step at a time and at most
+    ``most`` orders, the candidate step that raises the judged position most, while one does."""
     orders = list(orders)
     current = judge(state, seat, orders, budget) if score is None else score
     while len(orders) < most and not budget.spent:
@@ -403,12 +439,12 @@ def _improve(
         for option in candidates(act(state, seat, orders)):
             if best is not None and budget.spent:
                 break
-            judged = judge(state, seat, [*orders, option], budget)
+            judged = judge(state, seat, [*orders, *option], budget)
             if judged > best_score + 1e-9:
                 best, best_score = option, judged
         if best is None:
             break
-        orders.append(best)
+        orders.extend(best)
         current = best_score
     return current, orders
 

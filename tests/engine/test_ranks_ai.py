@@ -95,3 +95,19 @@ def test_extreme_also_tries_a_spawn_beside_its_capital():
     assert [str(turn[0]) for turn in ai._guard_spawns(state, 0)] == ["spawn C2", "spawn B3"]
     tried = list(ai._candidates(state, 0, Rng(1), Budget(10_000), ai.LOOKAHEAD["Extreme"]))
     assert [Spawn((Square.from_label("C2"),))] in tried and [Spawn((Square.from_label("B3"),))] in tried
+
+
+def test_extreme_takes_a_threat_with_its_capitals_army_and_refills_the_capital():
+    """Seat 1's knight on D1 threatens B2 and only B2's knight can take it; judged one order at a
+    time, that capture empties the capital and loses, so the plain greedy turn leaves the knight
+    there. Extreme's turns take it and step the pawn from C2 onto B2 in the same turn."""
+    door = _knights_at_the_door()
+    armies = {cell: army for cell, army in door.armies.items() if cell.label not in ("E3", "D1")}
+    armies |= {Square.from_label("C2"): Army(0, PAWN), Square.from_label("D1"): Army(1, KNIGHT)}
+    state = dataclasses.replace(door, armies=armies)
+    assert [(str(a), str(b)) for a, b in ai._swaps(ai.Turn(state, 0), 0)] == [("B2>D1", "C2>B2")]
+    plain = RS.resolve(state, {0: ai.greedy(state, 0, Rng(1), Budget(10_000))}).state
+    assert plain.armies[Square.from_label("D1")].seat == 1
+    turn = ai.greedy(state, 0, Rng(1), Budget(10_000), swaps=ai.LOOKAHEAD["Extreme"].swaps)
+    after = RS.resolve(state, {0: turn}).state
+    assert after.players[0].playing and after.armies[Square.from_label("D1")].seat == 0
