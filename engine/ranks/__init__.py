@@ -49,11 +49,11 @@ class HeadStart(NamedTuple):
 # strongest vs strongest (seat 0's share of the decisive games, 200 games unless said): generated
 # 11x11 0.25 without (40 games), 0.490 with 2 for seat 0; nine-cities 0.268 without, 0.356 with 2,
 # 0.477 with 4 (seeds 0-199; 0.552 with 5, 100 games); duel 0.633 without, and exp is too coarse a
-# unit there: 0.395 with 1 for seat 1, and (100 games each) 0.42 with 1 each, 0.08 with 1 for seat 0 and 2 for seat 1,
-# and the 1 exp given at the start of seat 1's 2nd, 3rd or 5th turn instead 0.18, 0.327, 0.404 (the
-# first four turns of every game are the same, so any exp changes which opening wins, not by how
-# much); nor is seat 1's capital pawn begun as an archer worth anything (0.650). A second pawn for
-# seat 1 gave 0.540 (0.510 and 0.570 in seeds 0-99 and 100-199).
+# unit there: 0.395 with 1 for seat 1, and (100 games each) 0.42 with 1 each, 0.08 with 1 for seat 0
+# and 2 for seat 1, and the 1 exp given at the start of seat 1's 2nd, 3rd or 5th turn instead 0.18,
+# 0.327, 0.404 (the first four turns of every game are the same, so any exp changes which opening
+# wins, not by how much); nor is seat 1's capital pawn begun as an archer worth anything (0.650). A
+# second pawn for seat 1 gave 0.540 (0.510 and 0.570 in seeds 0-99 and 100-199).
 HEAD_START = {"generated": HeadStart(0, 2), "nine-cities": HeadStart(0, 4), "duel": HeadStart(1, 0, pawns=1)}
 
 RULES_TEXT = mark(

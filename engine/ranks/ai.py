@@ -18,17 +18,17 @@ few, ranked first by a cheap look), then spends its exp on the upgrades that hel
   a loss); then, best first while its larger budget lasts, it answers each with the next player's
   greedy turns begun with each move that brings an army within reach of its capital and with his 6
   most promising first moves, played on alike, and the worst answer decides. Every greedy turn it
-  imagines may take with its capital's army and refill the capital in one step (``_swaps``). Self-play against
-  Hard on the generated board chose this shape (40 games each unless said): Hard's two rounds
-  fearing the worst of 3 answers judged after the answer alone, 0.49 over 100 games; fully played
-  answers for the best 4 of two-round screens, 0.60 with 3 or 6 answers (0.50 taking their mean);
-  judged after its own turn, 0.625; one round, every candidate and 6 answers, 0.625 and cheaper
-  (0.63 over 100 games); a danger term that spares a rival whose landing cells are all guarded,
-  0.575. Its losses then were mostly to a knight that took its capital after a quiet jump beside
+  imagines may take with its capital's army and refill the capital in one step (``_swaps``).
+  Self-play against Hard on the generated board chose this shape (40 games each unless said):
+  Hard's two rounds fearing the worst of 3 answers judged after the answer alone, 0.49 over 100
+  games; fully played answers for the best 4 of two-round screens, 0.60 with 3 or 6 answers (0.50
+  taking their mean); judged after its own turn, 0.625; one round, every candidate and 6 answers,
+  0.625 and cheaper (0.63 over 100 games); a danger term that spares a rival whose landing cells
+  are all guarded, 0.575. Its losses then were mostly to a knight that took its capital after a quiet jump beside
   it, which a first glance ranks among the least promising replies: fearing those jumps too, 0.65;
   with the spawns beside the capital as well, 0.74 over 100 games; the Hard shape with both,
   0.575; a capture by the capital's army with its refill as one step (which one order at a time
-  never finds: the capture alone empties the capital) as well, 0.85 over 100 games, kept.
+  never finds: the capture alone empties the capital) as well, 0.855 over 200 games, kept.
 
 Every full position judged is a node of the :class:`Budget`, the opponents' imagined turns
 included; once the budget is spent the greedy player stops adding moves and upgrades (it always
