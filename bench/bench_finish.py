@@ -6,7 +6,11 @@ Figures per level and player count:
 - ``ended``: the share of tables that ended (goal: all), and how many of them the round limit ended;
 - ``pressed``: of the tables where one seat came to hold more than half the cells by round 90 (so
   that 60 rounds fit before the limit), the share where that seat won by elimination within 60
-  rounds of first holding it (goal: 0.95 at Medium and up).
+  rounds of first holding it (goal: 0.95 at Medium and up);
+- ``settled``: of those same tables, the share that ended by elimination within 60 rounds of the
+  first majority, whoever won. Between two equal computers a first majority of a cell or two is
+  often lost again the next round; ``pressed`` counts such a table as a leader that failed,
+  ``settled`` tells that apart from a game that stalls.
 
 ``--round-limit 0`` plays the games a creator may ask for with no limit at all, up to ``--cap``
 rounds (default 1,000): there, two equal computers that neither holds most of the board nor is
@@ -39,10 +43,10 @@ RS = find_ruleset("conquest")
 PRESS_WITHIN = 60  # rounds from holding most of the board to winning it
 
 
-def play(players: int, seed: int, level: str, limit: int, cap: int) -> tuple[bool, bool, bool | None]:
-    """One table: whether it ended, whether the round limit ended it, and whether a seat that held
-    most of the board in time won within PRESS_WITHIN rounds (None when no seat held most of it in
-    time to)."""
+def play(players: int, seed: int, level: str, limit: int, cap: int) -> tuple[bool, bool, bool | None, bool | None]:
+    """One table: whether it ended, whether the round limit ended it, whether a seat that held
+    most of the board in time won within PRESS_WITHIN rounds, and whether anybody did (both None
+    when no seat held most of it in time to)."""
     state = RS.setup(players, {"round_limit": limit}, seed=seed)
     latest = limit - PRESS_WITHIN if limit else cap
     leader, since = None, None
@@ -57,9 +61,9 @@ def play(players: int, seed: int, level: str, limit: int, cap: int) -> tuple[boo
     by_limit = outcome is not None and len(state.playing()) > 1
     ended = outcome is not None and (bool(limit) or not by_limit)
     if leader is None:
-        return ended, by_limit, None
-    pressed = ended and not by_limit and outcome.winners == (leader,) and state.round - since <= PRESS_WITHIN
-    return ended, by_limit, pressed
+        return ended, by_limit, None, None
+    settled = ended and not by_limit and state.round - since <= PRESS_WITHIN
+    return ended, by_limit, settled and outcome.winners == (leader,), settled
 
 
 def main() -> None:
@@ -87,21 +91,23 @@ def main() -> None:
                         repeat(args.cap, count),
                     )
                 )
-            ended = sum(done for done, _, _ in results) / len(results)
-            by_limit = sum(limited for _, limited, _ in results)
-            led = [pressed for _, _, pressed in results if pressed is not None]
-            pressed = sum(led) / len(led) if led else 1.0
+            ended = sum(done for done, *_ in results) / len(results)
+            by_limit = sum(limited for _, limited, *_ in results)
+            led = [(pressed, settled) for *_, pressed, settled in results if pressed is not None]
+            pressed = sum(won for won, _ in led) / len(led) if led else 1.0
+            settled = sum(over for _, over in led) / len(led) if led else 1.0
             ended_all.append(ended)
             if level != RS.bot_levels[0].name:
                 pressed_up.append(pressed)
             print(
                 f"{level:8} {players} players: ended {ended:.3f} ({by_limit} at the limit),"
-                f" pressed on {pressed:.3f} of {len(led)} led tables"
+                f" pressed on {pressed:.3f} of {len(led)} led tables (settled {settled:.3f})"
                 f" ({time.perf_counter() - start:.0f} s)",
                 flush=True,
             )
             figures.append(
                 f"{level.lower()}_p{players}_ended={ended:.3f} {level.lower()}_p{players}_pressed={pressed:.3f}"
+                f" {level.lower()}_p{players}_settled={settled:.3f}"
             )
     lowest_pressed = min(pressed_up) if pressed_up else 1.0
     print(

@@ -46,7 +46,7 @@ class Position:
             found.append(Spawn(_spawn_cells(self.state, seat)))
         if turn.action != "spawn" and not upgrading and len(turn.moved) < MOST_MOVES:
             found += _actions(turn, seat)
-        found += [u for u in _upgrades(turn) if _legal(self.state, seat, [*orders, u])]
+        found += [u for (u,) in _upgrades(turn) if _legal(self.state, seat, [*orders, u])]
         return found
 
     def play(self, move: Order | str) -> Position:

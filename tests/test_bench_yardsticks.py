@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import pytest
+
 from bench import bench_ladder, gra_mcts, uct
-from engine import find_ruleset
+from engine import RULESETS, find_ruleset
 from engine.budget import Budget
 from engine.gra.state import Phase
 from engine.rng import Rng
@@ -76,3 +78,14 @@ def test_quick_ladder_games_give_the_yardstick_and_the_level_the_same_budget():
         expected = strongest.budget // bench_ladder.QUICK_YARDSTICK if bench_ladder.MCTS in job[1] else None
         assert job[-1] == expected
     assert any(bench_ladder.MCTS in job[1] and strongest.name in job[1] for job in quick)
+
+
+@pytest.mark.parametrize("name", [n for n in sorted(RULESETS) if bench_ladder.baseline(n) is not None])
+def test_every_yardstick_gives_a_legal_opening_turn(name):
+    """A yardstick searching every kind of order it has (ranks' first player begins with exp on a
+    generated board, so upgrades are among them) gives a turn the ruleset takes."""
+    rs = RULESETS[name]
+    state = rs.setup(2, {}, seed=5)
+    for seat in sorted(rs.acting_players(state)):
+        given = bench_ladder.baseline(name).choose(state, seat, 5, Budget(200))
+        assert rs.parse_orders(state, seat, rs.format_orders(given)) == given

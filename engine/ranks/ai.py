@@ -189,11 +189,11 @@ def _guard_spawns(state: RanksState, seat: int) -> Iterator[list[Order]]:
     cells = _spawn_cells(state, seat)
     capital = state.board.capitals[seat]
     home = state.board.city_of(capital) or ()
+    if not any(c in home for c in cells):
+        return  # the capital's city spawns nothing this turn
     for cell in home:
         if cell not in state.armies and _distance(cell, capital) == 1 and cell not in cells:
-            guarded = tuple(cell if c in home else c for c in cells)
-            if cell in guarded:
-                yield [Spawn(guarded)]
+            yield [Spawn(tuple(cell if c in home else c for c in cells))]
 
 
 def _threats(turn: Turn, seat: int, capital: Square) -> list[Move | Blast]:
