@@ -37,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--ruleset", help="which game (default: the first by name)")
     demo.add_argument("--players", type=int, help="number of players (default: the game's usual table)")
     demo.add_argument("--seed", type=int, default=1, help="seed for the map and the players (default: 1)")
+    demo.add_argument("--level", help="the computers' level (default: the one below the strongest, a game in seconds)")
     demo.add_argument("--max-steps", type=int, default=500, help="stop an unfinished game after this many turns")
     demo.add_argument(
         "--out",
@@ -76,7 +77,7 @@ def _demo(args: argparse.Namespace) -> int:
     from service.demo import run_demo
 
     try:
-        result = run_demo(args.ruleset, args.players, args.seed, args.out, args.max_steps)
+        result = run_demo(args.ruleset, args.players, args.seed, args.out, args.max_steps, args.level)
     except EngineError as err:
         print(f"demo: {err}", file=sys.stderr)
         return 2

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from engine import RULESETS, find_ruleset
+from engine import RULESETS, Ruleset, find_ruleset
 from render import board_png
 from render.replay import UPLOAD_LIMIT, Still, animate, final
 from render.summary import describe_events, describe_outcome, numbered_turn
@@ -30,10 +30,17 @@ class DemoResult:
 
 
 def run_demo(
-    ruleset: str | None, players: int | None, seed: int, out: pathlib.Path, max_steps: int = 500
+    ruleset: str | None,
+    players: int | None,
+    seed: int,
+    out: pathlib.Path,
+    max_steps: int = 500,
+    level: str | None = None,
 ) -> DemoResult:
-    """``ruleset`` None plays the first game by name; ``players`` None the ruleset's own default table."""
+    """``ruleset`` None plays the first game by name; ``players`` None the ruleset's own default table;
+    ``level`` None the computers' :func:`demo_level`."""
     rs = find_ruleset(ruleset or min(RULESETS))
+    level = rs.bot_level(level or demo_level(rs)).name  # an unknown level is refused before anything is written
     players = rs.default_players if players is None else players
     options = {"round_limit": 200} if any(o.name == "round_limit" for o in rs.options_schema()) else {}
     state = rs.setup(players, options, seed=seed)
@@ -41,12 +48,12 @@ def run_demo(
     out.mkdir(parents=True, exist_ok=True)
     images = [_write(out / "round-000.png", board_png(rs.view(state, None), names=names, title="Start"))]
     captions = ["Start"]
-    log = [f"{rs.title}: {players} computer players, seed {seed}"]
+    log = [f"{rs.title}: {players} computer players ({level}), seed {seed}"]
     step = 0
     turns: dict[str, int] = {}
     while rs.outcome(state) is None and step < max_steps:
         step += 1
-        orders = {seat: rs.ai_orders(state, seat, seed) for seat in sorted(rs.acting_players(state))}
+        orders = {seat: rs.ai_orders(state, seat, seed, level=level) for seat in sorted(rs.acting_players(state))}
         if step == 1:
             private = board_png(rs.view(state, 0), names=names, orders=orders[0])
             images.append(_write(out / "private-orders-seat0-round-001.png", private))
@@ -71,6 +78,13 @@ def run_demo(
     summary.write_text("\n".join(log) + "\n", encoding="utf-8")
     (out / "final-state.json").write_text(json.dumps(rs.to_dict(state), ensure_ascii=False), encoding="utf-8")
     return DemoResult(turns, tuple(images), summary, replay_path, outcome is not None)
+
+
+def demo_level(rs: Ruleset) -> str:
+    """The level a demo's computers play at unless asked: the one below the strongest, which plays a
+    whole game in a few seconds on every table (the strongest takes up to a minute on gra's)."""
+    levels = rs.bot_levels
+    return levels[-2 if len(levels) > 1 else -1].name
 
 
 def _write(path: pathlib.Path, data: bytes) -> pathlib.Path:

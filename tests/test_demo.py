@@ -17,7 +17,7 @@ def test_demo_plays_a_full_game_of_every_ruleset_at_its_default_table(tmp_path, 
     assert bot.main(["demo", "--ruleset", ruleset, "--seed", "7", "--out", str(tmp_path)]) == 0
     rounds = sorted(tmp_path.glob("round-*.png"))
     summary = (tmp_path / "summary.txt").read_text(encoding="utf-8")
-    assert f"{RULESETS[ruleset].default_players} computer players" in summary.splitlines()[0]
+    assert f"{RULESETS[ruleset].default_players} computer players (Hard)" in summary.splitlines()[0]
     assert len(rounds) >= 3
     assert "Winner:" in summary or "Draw between" in summary
     assert summary.count("resolved.") == len(rounds) - 1  # one image per round, plus the start
@@ -32,6 +32,27 @@ def test_demo_plays_a_full_game_of_every_ruleset_at_its_default_table(tmp_path, 
         ruleset
     ]
     assert f" {unit}" in printed.split(";")[0] and f"{result_replay.name} in" in printed
+
+
+def test_the_computers_play_at_the_level_asked_for(tmp_path, capsys, monkeypatch):
+    rs = RULESETS["fortress"]
+    asked = []
+    play = type(rs).ai_orders
+
+    def spied(self, state, seat, seed, *, level=None, budget=None):
+        asked.append(level)
+        return play(self, state, seat, seed, level=level, budget=budget)
+
+    monkeypatch.setattr(type(rs), "ai_orders", spied)
+    assert bot.main(["demo", "--ruleset", "fortress", "--level", "Easy", "--out", str(tmp_path)]) == 0
+    assert "2 computer players (Easy)" in (tmp_path / "summary.txt").read_text(encoding="utf-8")
+    assert asked and set(asked) == {"Easy"}
+
+
+def test_an_unknown_level_is_refused_with_the_known_ones_before_anything_is_written(tmp_path, capsys):
+    assert bot.main(["demo", "--ruleset", "fortress", "--level", "Grandmaster", "--out", str(tmp_path / "out")]) == 2
+    assert "no computer level 'Grandmaster'; levels: Easy, Medium, Hard, Extreme" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
 
 
 def test_an_impossible_table_fails_with_a_reason(tmp_path, capsys):

@@ -25,13 +25,15 @@ LIMITLESS = 10**9
 
 @functools.cache
 def positions(name: str, options: tuple, steps: int = 16) -> tuple:
-    """Every position of a seeded game between standard bots on the default map (up to ``steps``)."""
+    """Every position of a seeded game between Medium computers on the default map (up to ``steps``):
+    positions any game reaches, at a fraction of the strongest level's cost."""
     rs = RULESETS[name]
     state = rs.setup(rs.default_players, dict(options), seed=2)
     found = []
     while rs.outcome(state) is None and len(found) < steps:
         found.append(state)
-        state = rs.resolve(state, {s: rs.ai_orders(state, s, 2) for s in rs.acting_players(state)}).state
+        orders = {s: rs.ai_orders(state, s, 2, level="Medium") for s in rs.acting_players(state)}
+        state = rs.resolve(state, orders).state
     return tuple(found)
 
 
