@@ -19,9 +19,12 @@ then counts the tables that ended by elimination before the cap.
 
 What it leaves out: mixed levels at one table, human play, and shipped maps (generated ones only).
 
-Usage: python bench/bench_finish.py [--games N] [--players 2 5 …] [--levels Easy Hard …]
+``--first N`` plays tables N to N + games - 1 instead of 0 to games - 1: a long run (Extreme at five
+or six players costs minutes of CPU per table) can be played in parts, their counts added.
+
+Usage: python bench/bench_finish.py [--games N] [--first N] [--players 2 5 …] [--levels Easy Hard …]
        [--round-limit R] [--cap R] [--jobs N]
-Ends with ``RESULT finish games=N ended=<lowest share> pressed_medium_up=<lowest share> …`` and a
+Ends with ``RESULT finish games=N first=N ended=<lowest share> pressed_medium_up=<lowest share> …`` and a
 figure per level and player count.
 """
 
@@ -69,6 +72,7 @@ def play(players: int, seed: int, level: str, limit: int, cap: int) -> tuple[boo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--first", type=int, default=0, help="number of the first table (its map seed)")
     parser.add_argument("--players", type=int, nargs="*", default=list(range(RS.min_players, RS.max_players + 1)))
     parser.add_argument("--levels", nargs="*", default=[level.name for level in RS.bot_levels])
     parser.add_argument("--round-limit", type=int, default=RS.normalize_options({})["round_limit"])
@@ -85,7 +89,7 @@ def main() -> None:
                     pool.map(
                         play,
                         repeat(players, count),
-                        range(count),
+                        range(args.first, args.first + count),
                         repeat(level, count),
                         repeat(args.round_limit, count),
                         repeat(args.cap, count),
@@ -100,8 +104,9 @@ def main() -> None:
             if level != RS.bot_levels[0].name:
                 pressed_up.append(pressed)
             print(
-                f"{level:8} {players} players: ended {ended:.3f} ({by_limit} at the limit),"
-                f" pressed on {pressed:.3f} of {len(led)} led tables (settled {settled:.3f})"
+                f"{level:8} {players} players, tables {args.first}-{args.first + count - 1}: ended {ended:.3f}"
+                f" ({by_limit} at the limit), pressed on {pressed:.3f} of {len(led)} led tables"
+                f" (settled {settled:.3f})"
                 f" ({time.perf_counter() - start:.0f} s)",
                 flush=True,
             )
@@ -111,7 +116,7 @@ def main() -> None:
             )
     lowest_pressed = min(pressed_up) if pressed_up else 1.0
     print(
-        f"RESULT finish games={args.games} round_limit={args.round_limit} ended={min(ended_all):.3f}"
+        f"RESULT finish games={args.games} first={args.first} round_limit={args.round_limit} ended={min(ended_all):.3f}"
         f" pressed_medium_up={lowest_pressed:.3f} {' '.join(figures)}"
     )
 
