@@ -92,14 +92,19 @@ def drawable(text: str) -> str:
 def runs(text: str, bold: bool = False) -> list[Run]:
     """Split ``text`` into maximal runs that share a font, leaving out what no font has."""
     result: list[Run] = []
+    chars: list[str] = []
+    current: Path | None = None
     for char in text:
         path = font_for(char, bold)
         if path is None:
             continue
-        if result and result[-1].font is path:
-            result[-1] = Run(result[-1].text + char, path)
-        else:
-            result.append(Run(char, path))
+        if path is not current:
+            if current is not None:
+                result.append(Run("".join(chars), current))
+            chars, current = [], path
+        chars.append(char)
+    if current is not None:
+        result.append(Run("".join(chars), current))
     return result
 
 
@@ -116,30 +121,40 @@ class Line:
 def line(text: str, size: int, bold: bool = False, spelled: bool = False) -> Line:
     """Laid out word by word, so that a line that changes from turn to turn ("12 cells · 40
     units") reuses the masks of the words it keeps; ``spelled``, character by character (each
-    where it stands in the whole run), so that the hundreds of cell labels of a board ("K12")
-    share the masks of a few dozen characters."""
+    where it stands in the whole run, kerning included), so that the hundreds of cell labels of a
+    board ("K12") share the masks of a few dozen characters."""
     parts = []
     x = 0.0
     for run in runs(text, bold):
-        face = font(run.font, size)
-        pieces = list(run.text) if spelled else WORD.findall(run.text)
-        start = 0
-        for piece in pieces:
-            before = run.text[:start]
-            parts.append((x + (_advance(run.font, size, before) if spelled and before else 0.0), piece, run.font))
-            if not spelled:
-                x += face.getlength(piece)
-            start += len(piece)
         if spelled:
-            x += _advance(run.font, size, run.text)
+            previous = ""
+            for char in run.text:
+                if previous:
+                    x += _kerning(run.font, size, previous + char)
+                parts.append((x, char, run.font))
+                x += _advance(run.font, size, char)
+                previous = char
+            continue
+        face = font(run.font, size)
+        for piece in WORD.findall(run.text):
+            parts.append((x, piece, run.font))
+            x += face.getlength(piece)
     return Line(tuple(parts), x)
 
 
-@lru_cache(maxsize=LINES)
-def _advance(path: Path, size: int, text: str) -> float:
-    """How far ``text`` advances the pen: kept, because a board's labels share their beginnings
-    ("K" of K1 to K12), and a new game's first board lays out hundreds of them."""
-    return font(path, size).getlength(text)
+@lru_cache(maxsize=GLYPHS)
+def _advance(path: Path, size: int, char: str) -> float:
+    """How far one character advances the pen: a board's hundreds of labels are a few dozen
+    characters, and the advance of a string is the sum of its characters' and of its pairs'
+    kerning (:func:`_kerning`), to the bit, in Pillow's basic layout."""
+    return font(path, size).getlength(char)
+
+
+@lru_cache(maxsize=GLYPHS)
+def _kerning(path: Path, size: int, pair: str) -> float:
+    """How much closer (negative) or further apart the two characters of ``pair`` stand than their
+    advances alone."""
+    return font(path, size).getlength(pair) - _advance(path, size, pair[0]) - _advance(path, size, pair[1])
 
 
 def width(text: str, size: int, bold: bool = False) -> float:
@@ -224,6 +239,7 @@ def clear_caches() -> None:
     """Forget laid-out lines and glyph masks (the images stay the same; only the time changes)."""
     line.cache_clear()
     _advance.cache_clear()
+    _kerning.cache_clear()
     stamps.cache_clear()
     glyphs.cache_clear()
     font_for.cache_clear()

@@ -85,6 +85,18 @@ def test_a_boards_labels_are_stamped_from_the_masks_of_their_characters():
     assert text.glyphs.cache_info().currsize == 20 + 10
 
 
+@pytest.mark.parametrize("sample", ["AV7", "TA1", "LT4", "Yo", "K12"])
+@pytest.mark.parametrize("bold", [False, True])
+def test_spelled_characters_stand_where_the_word_puts_them(sample, bold):
+    """Each character of a spelled label starts where the word's own layout places it, the kerning
+    with the character before it included, and the label is as wide as the word."""
+    laid = text.line(sample, 20, bold, spelled=True)
+    face = text.font(text.BOLD if bold else text.REGULAR, 20)
+    for index, (offset, char, _) in enumerate(laid.parts):
+        assert offset + face.getlength(char) == face.getlength(sample[: index + 1])
+    assert laid.width == face.getlength(sample)
+
+
 @pytest.mark.parametrize("sample", ["A1", "K12", "T20", "AV7", "Ж9"])
 def test_a_spelled_label_looks_like_the_word(sample):
     spelled, word = label(sample, spelled=True), label(sample, spelled=False)
