@@ -44,6 +44,7 @@ demo: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench_resolve.py
 	$(BIN)/python bench/bench_render.py
+	$(BIN)/python bench/bench_draw_bound.py
 	$(BIN)/python bench/bench_palette.py
 	$(BIN)/python bench/bench_legibility.py
 	$(BIN)/python bench/bench_replay.py --turns 60

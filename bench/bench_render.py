@@ -14,11 +14,11 @@ stored state to the bytes the bot uploads: parsing, drawing, the close-up of wha
 - ``cold``: a worker's first image of a map: every cache of the render package emptied, then the
   warm-up a worker does when it starts (``service.runtime.workers.warm_up``: each ruleset's opening board),
   then the position (median of COLD runs).
-- ``first``: a new game's first FIRST turns, each drawn once in order right after a worker's
-  warm-up (every cache emptied, then ``warm_up``), as the round posts of a game that just began
-  are drawn: the slowest of them, and the highest ratio of any of them to its floor. The positions are
-  the computer's own play from the start (``bench.positions.played``), so each turn's ownership is
-  new to the piece caches.
+- ``first``: a new game's first FIRST turns, drawn in order right after a worker's warm-up (every
+  cache emptied, then ``warm_up``), as the round posts of a game that just began are drawn; each
+  turn's median over FIRST_RUNS such workers: the slowest of them, and the highest ratio of any of
+  them to its floor. The positions are the computer's own play from the start
+  (``bench.positions.played``), so each turn's ownership is new to the piece caches.
 
 Floor: Pillow encoding the very pixels the bot sends, in the format it sends them: each sent PNG
 (the board and its close-up) decoded to its palette image and saved again with
@@ -54,6 +54,7 @@ NAMES = ("Алиса", "小明", "Bob", "Zoë Ångström", "李小龙", "Дми�
 RUNS = 20
 COLD = 5
 FIRST = 5
+FIRST_RUNS = 5
 GOAL_MS, GOAL_RATIO = 100, 2
 
 
@@ -89,13 +90,23 @@ def cold_ms(rs: Ruleset, state, names) -> float:
     return statistics.median(fresh() for _ in range(COLD))
 
 
+def first_turns(rs: Ruleset, states: list, names) -> list[tuple[list[bytes], float]]:
+    """The images of a new game's first round posts (``states``, its first turns), and the CPU ms
+    of each: its median over FIRST_RUNS workers, each with every cache emptied and warmed up
+    before drawing the turns in order."""
+    runs = []
+    for _ in range(FIRST_RUNS):
+        clear_caches()
+        warm_up()
+        runs.append([timed(rs, state, names) for state in states])
+    return [(runs[0][turn][0], statistics.median(run[turn][1] for run in runs)) for turn in range(len(states))]
+
+
 def first_boards(rs: Ruleset, names) -> tuple[float, float]:
-    """The slowest of a new game's first FIRST round posts' images, drawn in turn after a worker's
-    warm-up, and the highest ratio of any of them to the floor of its own images (the opening board
-    compresses fastest, so the slowest is not always the furthest from its floor)."""
-    clear_caches()
-    warm_up()
-    drawn = [timed(rs, state, names) for state in played(rs, 0, FIRST)]
+    """The slowest of a new game's first FIRST round posts' images, and the highest ratio of any of
+    them to the floor of its own images (the opening board compresses fastest, so the slowest is
+    not always the furthest from its floor)."""
+    drawn = first_turns(rs, played(rs, 0, FIRST), names)
     return max(spent for _, spent in drawn), max(spent / floor_ms(sent) for sent, spent in drawn)
 
 
