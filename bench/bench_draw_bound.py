@@ -30,13 +30,14 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from PIL import Image  # noqa: E402
 
-from bench.bench_render import FIRST, NAMES, first_turns, floor_ms  # noqa: E402
+from bench.bench_render import FIRST, NAMES, cpu_ms, first_turns, floor_ms  # noqa: E402
 from bench.positions import played  # noqa: E402
 from engine import RULESETS, Ruleset  # noqa: E402
 from render import board_image, has_drawer, pieces, png  # noqa: E402
@@ -105,12 +106,6 @@ def replay_ms(image: Image.Image, calls: list[Call]) -> float:
     return spent
 
 
-def palette_ms(image: Image.Image) -> float:
-    start = time.process_time()
-    png.to_palette(image)
-    return (time.process_time() - start) * 1000
-
-
 def turn_figures(rs: Ruleset, states: list, names: list[str]) -> list[tuple[float, float, float]]:
     """Render, bound and floor ms of each of a new game's first turns. The turns are drawn again
     for the bound only after they are timed, as a drawing fills the caches the next turn finds."""
@@ -118,7 +113,7 @@ def turn_figures(rs: Ruleset, states: list, names: list[str]) -> list[tuple[floa
     for state, (sent, render) in zip(states, first_turns(rs, states, names), strict=True):
         floor = floor_ms(sent)
         image, calls = recorded(rs.view(state, None), names)
-        least = statistics.median(replay_ms(image, calls) + palette_ms(image) for _ in range(RUNS))
+        least = statistics.median(replay_ms(image, calls) + cpu_ms(partial(png.to_palette, image)) for _ in range(RUNS))
         figures.append((render, least + floor, floor))
     return figures
 
